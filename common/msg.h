@@ -1,0 +1,81 @@
+/*
+ * Framing between sandcastle's processes, in the shape of OpenBSD's
+ * imsg but written here: a fixed header (type, id, flags, payload
+ * length), the payload, and at most one descriptor passed with
+ * SCM_RIGHTS, over a SOCK_STREAM socketpair.
+ *
+ * The sender queues messages with msg_compose() and writes them with
+ * msgchan_flush().  The receiver reads what the socket has with
+ * msgchan_read() and takes whole messages out with msg_get().  Each
+ * receiver holds a table of the messages it accepts (struct msg_rule)
+ * and calls msg_verify() on every message: an unknown type, a size
+ * outside the rule or an unexpected descriptor is fatal.
+ */
+#ifndef SANDCASTLE_MSG_H
+#define SANDCASTLE_MSG_H
+
+#include <sys/types.h>
+#include <sys/queue.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A body of up to 32 MiB travels between processes, with room for its envelope. */
+#define MSG_MAXPAYLOAD	(33U * 1024 * 1024)
+
+struct msg_hdr {
+	uint32_t	type;
+	uint32_t	id;		/* free for the protocol: a request id */
+	uint32_t	flags;		/* MSGF_FD: a descriptor came with it */
+	uint32_t	len;		/* payload bytes after the header */
+};
+#define MSGF_FD		0x1
+
+struct msg {
+	uint32_t	 type;
+	uint32_t	 id;
+	int		 fd;		/* -1 when none came */
+	size_t		 len;
+	void		*data;		/* len bytes, NULL when len == 0 */
+};
+
+struct msgout;
+TAILQ_HEAD(msgoutq, msgout);
+
+struct msgchan {
+	int		 fd;
+	size_t		 maxpayload;	/* larger is EMSGSIZE at msg_get */
+	unsigned char	*rbuf;
+	size_t		 rlen;		/* bytes held in rbuf */
+	size_t		 rsize;		/* bytes allocated */
+	int		 rfd;		/* descriptor received, not yet taken */
+	struct msgoutq	 outq;
+	size_t		 outqlen;	/* messages queued */
+};
+
+/* What a receiver accepts of one type. */
+struct msg_rule {
+	uint32_t	 type;
+	const char	*name;
+	size_t		 minlen;
+	size_t		 maxlen;
+	int		 fd;		/* 0: never, 1: required, 2: optional */
+};
+
+void	msgchan_init(struct msgchan *, int fd, size_t maxpayload);
+void	msgchan_clear(struct msgchan *);	/* frees buffers, closes held fds, not chan->fd */
+int	msg_compose(struct msgchan *, uint32_t type, uint32_t id, int fd,
+	    const void *data, size_t len);	/* -1 and errno on failure; fd is passed on and closed after it is sent */
+int	msg_composev(struct msgchan *, uint32_t type, uint32_t id, int fd,
+	    const struct iovec *, int iovcnt);
+int	msgchan_flush(struct msgchan *);	/* 0 all sent, 1 more queued (EAGAIN), -1 error */
+int	msgchan_flush_all(struct msgchan *);	/* blocks with poll until sent; 0 or -1 */
+ssize_t	msgchan_read(struct msgchan *);		/* >0 bytes, 0 EOF, -1 error; EOF mid-message is -1 EPROTO */
+int	msg_get(struct msgchan *, struct msg *);	/* 1 a message, 0 need more, -1 error (EMSGSIZE, EPROTO) */
+int	msg_read_one(struct msgchan *, struct msg *);	/* blocks until one message: 1, 0 EOF, -1 error */
+void	msg_free(struct msg *);			/* frees data, closes an fd not taken */
+void	msg_verify(const struct msg_rule *, size_t nrules, const struct msg *, const char *peer);	/* fatalx on mismatch */
+const struct msg_rule *
+	msg_rule_find(const struct msg_rule *, size_t, uint32_t);
+
+#endif

@@ -1,0 +1,32 @@
+#!/bin/sh
+# make test's runner: the whole suite under Kyua, then one line
+# "N passed, N failed"; exit 1 on any failure.  Kyua's own report is kept
+# in regress/results.txt for whoever reads a failure.
+set -u
+
+prefix=$1
+top=$(cd "$(dirname "$0")/../.." && pwd)
+results=$top/regress/results.db
+report=$top/regress/results.txt
+
+sh "$top/regress/lib/accounts.sh" || { echo "0 passed, 1 failed"; exit 1; }
+rm -f "$results"
+cd "$top/regress" || exit 1
+kyua --variable="test_suites.sandcastle.prefix=$prefix" \
+    --variable="test_suites.sandcastle.srcdir=$top" \
+    test --results-file="$results"
+kyua report --results-file="$results" --verbose \
+    --results-filter=broken,failed > "$report" 2>&1
+sed -n '/^===> Failed tests/,$p;/^===> Broken tests/,$p' "$report" | head -n 200
+summary=$(kyua report --results-file="$results" | grep '^Test cases:')
+echo "$summary"
+# Test cases: 12 total, 0 skipped, 0 expected failures, 0 broken, 0 failed
+set -- $(echo "$summary" | tr -cs '0-9' ' ')
+total=${1:-0} skipped=${2:-0} xfail=${3:-0} broken=${4:-0} failed=${5:-0}
+passed=$((total - skipped - xfail - broken - failed))
+bad=$((broken + failed))
+if [ "$total" -eq 0 ]; then
+	bad=1
+fi
+echo "$passed passed, $bad failed"
+[ "$bad" -eq 0 ]

@@ -1,0 +1,61 @@
+#! /usr/bin/env atf-sh
+# The documents an auditor reads are held to the code: the man pages are
+# clean mdoc, every program has one, and the README names the two commands.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+
+atf_test_case man_lint
+man_lint_head()
+{
+	atf_set "descr" "every man page is clean under mandoc -Tlint"
+	atf_set "require.config" "srcdir"
+	atf_set "require.progs" "mandoc"
+}
+man_lint_body()
+{
+	src=$(sc_srcdir)
+	set -- "$src"/man/*.[1-9]
+	[ -e "$1" ] || atf_fail "no man page in $src/man"
+	atf_check -o empty -e empty mandoc -Tlint -Wwarning "$@"
+	# Control: mandoc does flag a page that is wrong.
+	printf '.Dd\n.Dt X 8\n.Sh NAME\n.Nm x\n.Xx bogus\n' > bad.8
+	atf_check -s not-exit:0 -o not-empty -e ignore mandoc -Tlint -Wwarning bad.8
+}
+
+atf_test_case man_every_program
+man_every_program_head()
+{
+	atf_set "descr" "every installed program and the configuration have a man page"
+	atf_set "require.config" "srcdir prefix"
+}
+man_every_program_body()
+{
+	src=$(sc_srcdir)
+	for p in "$(atf_config_get prefix)"/bin/*; do
+		n=${p##*/}
+		ls "$src"/man/"$n".[1-9] >/dev/null 2>&1 ||
+		    atf_fail "$n has no man page in man/"
+	done
+	[ -f "$src/man/sandcastle.conf.5" ] || atf_fail "no sandcastle.conf.5"
+}
+
+atf_test_case readme_commands
+readme_commands_head()
+{
+	atf_set "descr" "the README names make demo and make test, and the Makefile has both"
+	atf_set "require.config" "srcdir"
+}
+readme_commands_body()
+{
+	src=$(sc_srcdir)
+	atf_check -o ignore grep -q 'make test' "$src/README.md"
+	atf_check -o ignore grep -q '^test:' "$src/Makefile"
+	grep -q '^## \[Unreleased\]' "$src/CHANGES" || atf_fail "CHANGES has no [Unreleased]"
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case man_lint
+	atf_add_test_case man_every_program
+	atf_add_test_case readme_commands
+}
