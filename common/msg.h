@@ -16,6 +16,7 @@
 
 #include <sys/types.h>
 #include <sys/queue.h>
+#include <sys/uio.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -44,11 +45,14 @@ TAILQ_HEAD(msgoutq, msgout);
 
 struct msgchan {
 	int		 fd;
-	size_t		 maxpayload;	/* larger is EMSGSIZE at msg_get */
+	size_t		 maxpayload;	/* larger is EMSGSIZE at msg_compose and msg_get */
 	unsigned char	*rbuf;
+	size_t		 rpos;		/* start of the next message in rbuf */
 	size_t		 rlen;		/* bytes held in rbuf */
 	size_t		 rsize;		/* bytes allocated */
 	int		 rfd;		/* descriptor received, not yet taken */
+	size_t		 rfdoff;	/* rbuf span of the read that brought rfd: */
+	size_t		 rfdend;	/* its message's header starts in there */
 	struct msgoutq	 outq;
 	size_t		 outqlen;	/* messages queued */
 };
@@ -65,15 +69,18 @@ struct msg_rule {
 void	msgchan_init(struct msgchan *, int fd, size_t maxpayload);
 void	msgchan_clear(struct msgchan *);	/* frees buffers, closes held fds, not chan->fd */
 int	msg_compose(struct msgchan *, uint32_t type, uint32_t id, int fd,
-	    const void *data, size_t len);	/* -1 and errno on failure; fd is passed on and closed after it is sent */
+	    const void *data, size_t len);	/* -1 and errno on failure (fd stays the caller's); else fd is passed on and closed after it is sent */
 int	msg_composev(struct msgchan *, uint32_t type, uint32_t id, int fd,
 	    const struct iovec *, int iovcnt);
 int	msgchan_flush(struct msgchan *);	/* 0 all sent, 1 more queued (EAGAIN), -1 error */
 int	msgchan_flush_all(struct msgchan *);	/* blocks with poll until sent; 0 or -1 */
 ssize_t	msgchan_read(struct msgchan *);		/* >0 bytes, 0 EOF, -1 error; EOF mid-message is -1 EPROTO */
 int	msg_get(struct msgchan *, struct msg *);	/* 1 a message, 0 need more, -1 error (EMSGSIZE, EPROTO) */
+/* Call msg_get() until it returns 0 after each msgchan_read(): a second descriptor read before the first is taken is EPROTO. */
 int	msg_read_one(struct msgchan *, struct msg *);	/* blocks until one message: 1, 0 EOF, -1 error */
 void	msg_free(struct msg *);			/* frees data, closes an fd not taken */
+int	msg_check(const struct msg_rule *, size_t nrules, const struct msg *,
+	    char *why, size_t whysz);		/* 0 accepted, -1 with the reason in why */
 void	msg_verify(const struct msg_rule *, size_t nrules, const struct msg *, const char *peer);	/* fatalx on mismatch */
 const struct msg_rule *
 	msg_rule_find(const struct msg_rule *, size_t, uint32_t);

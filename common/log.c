@@ -1,0 +1,201 @@
+/*
+ * Logging for the daemons: one line per call, tagged with the program
+ * and the process, to stderr in the foreground and to syslog(3) as
+ * LOG_DAEMON otherwise.
+ *
+ * Arguments often carry names that came from outside (a source, a
+ * destination, a job id), so every line is escaped with vis(3) after
+ * it is formatted: a newline or an escape sequence in a name cannot
+ * forge a line or drive the operator's terminal.
+ */
+
+/* Use the OpenBSD argument order of strnvis(3) and silence libbsd's warning. */
+#define LIBBSD_OPENBSD_VIS
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+#include <vis.h>
+
+#include "log.h"
+
+#define LOG_MAXMSG	1024		/* formatted, before escaping */
+/* vis(3) writes at most 4 bytes for each byte. */
+#define LOG_MAXVIS	(4 * LOG_MAXMSG + 1)
+#define LOG_MAXLINE	(64 + 64 + LOG_MAXVIS + 8)	/* tag, process, text */
+#define LOG_VISFLAGS	(VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB)
+
+static char	log_ident[64];		/* the program: syslog's tag */
+static char	log_proc[64];		/* the process, or empty */
+static int	log_foreground = 1;
+static int	log_verbosity;
+
+static void	log_vemit(int, int, const char *, va_list)
+		    __attribute__((format(printf, 3, 0)));
+static void	log_stderr(const char *);
+static void	log_write(int, const char *);
+
+void
+log_init(const char *procname, int foreground, int verbose)
+{
+	int	 saved = errno;
+
+	strlcpy(log_ident, procname, sizeof(log_ident));
+	log_proc[0] = '\0';
+	log_foreground = foreground;
+	log_verbosity = verbose;
+	if (!foreground)
+		openlog(log_ident, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+	errno = saved;
+}
+
+void
+log_procname(const char *procname)
+{
+	if (strcmp(procname, log_ident) == 0)
+		log_proc[0] = '\0';
+	else
+		strlcpy(log_proc, procname, sizeof(log_proc));
+}
+
+int
+log_verbose(void)
+{
+	return log_verbosity;
+}
+
+/*
+ * errnum is the errno to append as ": strerror", or -1 for none.  The
+ * caller's errno survives: a log line must not change what the code
+ * after it tests.
+ */
+static void
+log_vemit(int pri, int errnum, const char *fmt, va_list ap)
+{
+	char	 msg[LOG_MAXMSG], vis[LOG_MAXVIS];
+	size_t	 len;
+	int	 saved = errno;
+
+	if (pri == LOG_DEBUG && log_verbosity <= 0)
+		return;
+	msg[0] = '\0';
+	if (fmt != NULL)
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (errnum != -1) {
+		len = strlen(msg);
+		snprintf(msg + len, sizeof(msg) - len, "%s%s",
+		    len > 0 ? ": " : "", strerror(errnum));
+	}
+	strnvis(vis, msg, sizeof(vis), LOG_VISFLAGS);
+	log_write(pri, vis);
+	errno = saved;
+}
+
+static void
+log_write(int pri, const char *text)
+{
+	const char	*sep = log_proc[0] != '\0' ? ": " : "";
+
+	if (log_foreground)
+		log_stderr(text);
+	else
+		syslog(pri, "%s%s%s", log_proc, sep, text);
+}
+
+/* One write(2) a line, so that the lines of several processes do not mix. */
+static void
+log_stderr(const char *text)
+{
+	char		 line[LOG_MAXLINE];
+	const char	*ident = log_ident[0] != '\0' ? log_ident :
+			    getprogname();
+	const char	*sep = log_proc[0] != '\0' ? ": " : "";
+	size_t		 off, len;
+	ssize_t		 n;
+	int		 r;
+
+	r = snprintf(line, sizeof(line), "%s: %s%s%s\n", ident, log_proc, sep,
+	    text);
+	if (r < 0)
+		return;
+	len = (size_t)r < sizeof(line) ? (size_t)r : sizeof(line) - 1;
+	for (off = 0; off < len; off += n) {
+		n = write(STDERR_FILENO, line + off, len - off);
+		if (n == -1 && errno == EINTR)
+			n = 0;
+		else if (n <= 0)
+			return;
+	}
+}
+
+void
+vlog(int pri, const char *fmt, va_list ap)
+{
+	log_vemit(pri, -1, fmt, ap);
+}
+
+void
+log_warn(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vemit(LOG_ERR, errno, fmt, ap);
+	va_end(ap);
+}
+
+void
+log_warnx(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vemit(LOG_ERR, -1, fmt, ap);
+	va_end(ap);
+}
+
+void
+log_info(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vemit(LOG_INFO, -1, fmt, ap);
+	va_end(ap);
+}
+
+void
+log_debug(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vemit(LOG_DEBUG, -1, fmt, ap);
+	va_end(ap);
+}
+
+void
+fatal(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vemit(LOG_CRIT, errno, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+fatalx(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vemit(LOG_CRIT, -1, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
