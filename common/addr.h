@@ -1,0 +1,42 @@
+/*
+ * Addresses of destinations and internal exceptions, and the IPv4
+ * ranges the gate closes: the rules of sandcastle.conf(5), VALUES.
+ * The gate reuses the tables to refuse after resolving a name.
+ *
+ * Each parser returns 0, or -1 with *why set to a phrase that follows
+ * the quoted value in an error line ("is sealed: loopback: ...").
+ */
+#ifndef SANDCASTLE_ADDR_H
+#define SANDCASTLE_ADDR_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+
+struct ipv4_range {
+	uint32_t	 net;		/* host byte order */
+	int		 prefix;
+	const char	*kind;		/* "loopback", "documentation", ... */
+	const char	*why;		/* the refusal of an internal exception */
+};
+
+extern const struct ipv4_range ipv4_internal_ranges[];
+extern const size_t ipv4_ninternal_ranges;
+extern const struct ipv4_range ipv4_sealed_ranges[];
+extern const size_t ipv4_nsealed_ranges;
+
+/* 1 when ip is in 10/8, 172.16/12, 192.168/16 or 100.64/10. */
+int		 ipv4_is_internal(struct in_addr);
+/* The kind of sealed range ip is in, or NULL. */
+const char	*ipv4_sealed(struct in_addr);
+
+/* https://HOST[:PORT][/PATH], http:// only with an internal exception. */
+int		 address_parse(const char *, int has_internal,
+		    struct destination *, const char **why);
+/* a.b.c.d:port inside the internal network and outside every sealed range. */
+int		 internal_parse(const char *, struct in_addr *, uint16_t *,
+		    const char **why);
+
+#endif
