@@ -5,6 +5,8 @@
 #ifndef SANDCASTLE_PATHS_H
 #define SANDCASTLE_PATHS_H
 
+#include <sys/stat.h>
+
 #include <stddef.h>
 
 #define CONTROL_SOCK	"control.sock"
@@ -25,5 +27,13 @@ int	path_runtime_file(const char *name, char *buf, size_t bufsz);
 int	path_expand_home(const char *in, char *buf, size_t bufsz);
 /* Makes dir 0700 when missing; -1 when it is not a folder, not ours, or others have access. */
 int	path_private_dir(const char *dir, char *why, size_t whysz);
+/* The same rules on a stat(2) already made: why is "<dir>: <rule>". */
+int	path_private_stat(const struct stat *, const char *dir, char *why, size_t whysz);
+/*
+ * Why the last path_*() returning -1 failed, for a person: "XDG_RUNTIME_DIR
+ * is not set", "<path>...: path too long", "no home folder".  errno is
+ * ENOENT, ENAMETOOLONG or what the system said.
+ */
+const char *path_why(void);
 
 #endif

@@ -23,5 +23,7 @@ int	secret_remove(int dirfd, const char *name, char *why, size_t whysz);
 /* Opens the folder and checks it: a real folder, the operator's, 0700; create makes it. */
 int	secrets_dir_open(const char *path, int create, char *why, size_t whysz);
 int	secret_check_value(const char *value, size_t len, const char **why);
+/* The name rules of config.h name_valid(), with its reason in why. */
+int	secret_name_check(const char *name, char *why, size_t whysz);
 
 #endif

@@ -1,0 +1,19 @@
+/*
+ * Which build this is: the commit it was made from, and an id over the
+ * installed binaries that names the box images of this build
+ * (sandcastle-claude:<id>).  A box of another build is refused.
+ */
+#ifndef SANDCASTLE_BUILD_H
+#define SANDCASTLE_BUILD_H
+
+#include <stddef.h>
+
+#define BUILD_ID_LEN	12		/* hex digits */
+
+/* 0 and id (12 hex digits), or -1 with why naming the binary. */
+int		 build_id(const char *bindir, char id[BUILD_ID_LEN + 1],
+		    char *why, size_t whysz);
+const char	*build_commit(void);	/* "unknown" outside a git checkout */
+int		 self_bindir(char *buf, size_t bufsz);	/* folder of /proc/self/exe */
+
+#endif

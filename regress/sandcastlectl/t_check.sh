@@ -1,0 +1,230 @@
+#! /usr/bin/env atf-sh
+# sandcastlectl check: the configuration and secrets lines, in order,
+# with a FAIL for each rule a secret breaks and exit 1, never a byte of
+# a secret in what it prints.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+. "$(atf_get_srcdir)/ctl.subr"
+
+CANARY=SCTEST-CANARY-91ab
+
+# good_setup: the good fixture with its three secrets set.
+good_setup()
+{
+	sc_setup
+	sc_mkctl
+	sc_fixture regress/sandcastlectl/fixtures/good
+	sc_secret claude "$CANARY-claude"
+	sc_secret notes "$CANARY-notes"
+	sc_secret recipes "$CANARY-recipes"
+}
+
+# as_user_file NAME: writes stdin to the secret NAME as the account, mode 0600.
+as_user_file()
+{
+	rm -rf "$SC_SECRETS/$1"
+	cat > "$SC_SECRETS/$1"
+	chown "$SC_USER:$SC_USER" "$SC_SECRETS/$1"
+	chmod 0600 "$SC_SECRETS/$1"
+}
+
+# expect_rule RULE: check fails on notes for RULE, and only on notes.
+expect_rule()
+{
+	./ctl check > out 2> err && { cat out; atf_fail "check passed: $1"; }
+	cat out
+	grep -qxF "FAIL  secret notes: $1; set it again with sandcastlectl secret set notes" out ||
+	    atf_fail "no FAIL line for: $1"
+	[ "$(grep -c '^FAIL' out)" -eq 1 ] || atf_fail "other lines failed: $1"
+	grep -qxF "ok    secret claude: usable" out || atf_fail "claude: $1"
+	grep -qxF "ok    secret recipes: usable" out || atf_fail "recipes: $1"
+	! grep -q CANARY out err || atf_fail "check printed a secret: $1"
+}
+
+atf_test_case good cleanup
+good_head()
+{
+	atf_set "descr" "a good setup: ok lines only, in order, and exit 0"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+good_body()
+{
+	good_setup
+	cat > expout <<EOF
+ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+ok    secret claude: usable
+ok    secret notes: usable
+ok    secret recipes: usable
+EOF
+	atf_check -s exit:0 -o file:expout -e empty ./ctl check
+}
+good_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case missing_and_unused cleanup
+missing_and_unused_head()
+{
+	atf_set "descr" "a missing secret is a FAIL, an unused one a warn after the named ones"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+missing_and_unused_body()
+{
+	good_setup
+	sc_secret old-token "$CANARY"
+	cat > expout <<EOF
+ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+ok    secret claude: usable
+ok    secret notes: usable
+ok    secret recipes: usable
+warn  secret old-token: unused: no destination names it; remove it with sandcastlectl secret rm old-token
+EOF
+	# A warn alone does not fail.
+	atf_check -s exit:0 -o file:expout -e empty ./ctl check
+	rm "$SC_SECRETS/claude"
+	sed -i 's/^ok    secret claude: usable$/FAIL  secret claude: missing; set it with sandcastlectl secret set claude/' expout
+	atf_check -s exit:1 -o file:expout -e empty ./ctl check
+}
+missing_and_unused_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case secret_rules cleanup
+secret_rules_head()
+{
+	atf_set "descr" "each rule a secret's file breaks is its own FAIL line, and exit 1"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+secret_rules_body()
+{
+	good_setup
+	# Control: every secret is usable before each one is broken.
+	atf_check -o not-match:FAIL ./ctl check
+
+	rm "$SC_SECRETS/notes"
+	sc_as_user ln -s recipes "$SC_SECRETS/notes"
+	expect_rule "is a symbolic link"
+
+	rm "$SC_SECRETS/notes"
+	sc_as_user mkfifo -m 0600 "$SC_SECRETS/notes"
+	expect_rule "is not a regular file"
+
+	rm "$SC_SECRETS/notes"
+	sc_as_user mkdir -m 0700 "$SC_SECRETS/notes"
+	expect_rule "is not a regular file"
+	rmdir "$SC_SECRETS/notes"
+
+	printf '%s' "$CANARY" > "$SC_SECRETS/notes"
+	chown root:root "$SC_SECRETS/notes"
+	chmod 0600 "$SC_SECRETS/notes"
+	expect_rule "is not yours (owner uid 0)"
+
+	printf '%s' "$CANARY" | as_user_file notes
+	chmod 0640 "$SC_SECRETS/notes"
+	expect_rule "group or others have access (mode 0640)"
+	chmod 0604 "$SC_SECRETS/notes"
+	expect_rule "group or others have access (mode 0604)"
+
+	: | as_user_file notes
+	expect_rule "is empty"
+
+	{ printf '%s' "$CANARY"; head -c 16400 /dev/zero | tr '\0' a; } |
+	    as_user_file notes
+	expect_rule "is larger than 16 KiB"
+
+	printf '%s\n%s\n' "$CANARY" "$CANARY" | as_user_file notes
+	expect_rule "holds a line break before its end"
+
+	printf '%s\r\n' "$CANARY" | as_user_file notes
+	expect_rule "holds a control character"
+	printf 'a\t%s\n' "$CANARY" | as_user_file notes
+	expect_rule "holds a control character"
+	printf '%s\177\n' "$CANARY" | as_user_file notes
+	expect_rule "holds a control character"
+
+	# Control: setting it again makes it usable.
+	printf '%s\n' "$CANARY" > value
+	atf_check -o ignore ./ctl secret set notes < value
+	atf_check -s exit:0 -o match:"^ok    secret notes: usable$" ./ctl check
+}
+secret_rules_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case secrets_folder cleanup
+secrets_folder_head()
+{
+	atf_set "descr" "a secrets folder others can open is one FAIL, and check stops there"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+secrets_folder_body()
+{
+	good_setup
+	chmod 0755 "$SC_SECRETS"
+	cat > expout <<EOF
+ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+FAIL  secrets: $SC_SECRETS: group or others have access (mode 0755): chmod 700 $SC_SECRETS
+EOF
+	atf_check -s exit:1 -o file:expout -e empty ./ctl check
+	# Control: as the line says.
+	sc_as_user chmod 700 "$SC_SECRETS"
+	atf_check -s exit:0 -o match:"^ok    secret notes: usable$" ./ctl check
+}
+secrets_folder_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case configuration cleanup
+configuration_head()
+{
+	atf_set "descr" "a broken configuration: one FAIL line per problem, then nothing"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+configuration_body()
+{
+	sc_setup
+	sc_mkctl
+	sc_fixture regress/sandcastlectl/fixtures/broken
+	sc_secret notes "$CANARY"
+	./ctl check > out 2> err && atf_fail "check passed a broken configuration"
+	cat out err
+	[ -s err ] && atf_fail "check wrote to stderr"
+	# Every line is a configuration FAIL, naming the file and the line.
+	grep -v '^FAIL  configuration: ' out && atf_fail "a line of another kind"
+	grep -q "^FAIL  configuration: $SC_CONFIG/config.yaml:[0-9]*: .*colour" out ||
+	    atf_fail "the unknown key is not named"
+	grep -q "^FAIL  configuration: $SC_CONFIG/config.yaml:[0-9]*: .*retention_days" out ||
+	    atf_fail "the value out of range is not named"
+	grep -q "^FAIL  configuration: $SC_CONFIG/sources/notes.yaml:[0-9]*: .*destination" out ||
+	    atf_fail "the missing destination is not named"
+	# No configuration folder at all.
+	rm -rf "$SC_CONFIG"
+	atf_check -s exit:1 -o match:"^FAIL  configuration: $SC_CONFIG" \
+	    -o not-match:secret ./ctl check
+	# Control: the good fixture passes in the same tree.
+	sc_fixture regress/sandcastlectl/fixtures/good
+	atf_check -s exit:1 -o match:"^ok    configuration: " \
+	    -o match:"^FAIL  secret claude: missing" ./ctl check
+}
+configuration_cleanup()
+{
+	sc_cleanup
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case good
+	atf_add_test_case missing_and_unused
+	atf_add_test_case secret_rules
+	atf_add_test_case secrets_folder
+	atf_add_test_case configuration
+}

@@ -1,0 +1,80 @@
+#! /usr/bin/env atf-sh
+# sandcastlectl version: a build id over the five installed binaries
+# that changes when any of them does, and the commit.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+
+BINS="sandcastled sandcastlectl keepd gated sandcastle-box"
+
+# copy_bins DIR: a private copy of the installed binaries.
+copy_bins()
+{
+	mkdir -p "$1"
+	for b in $BINS; do
+		cp "$(sc_bin "$b")" "$1/" || atf_fail "no installed $b"
+	done
+}
+
+build_of()
+{
+	"$1/sandcastlectl" version | sed -n 's/^build   //p'
+}
+
+atf_test_case version
+version_head()
+{
+	atf_set "descr" "version prints a 12-hex build and the commit, in two lines"
+	atf_set "require.config" "prefix"
+}
+version_body()
+{
+	bin=$(sc_bin sandcastlectl)
+	atf_check -o save:out -e empty "$bin" version
+	[ "$(wc -l < out)" -eq 2 ] || atf_fail "not two lines"
+	atf_check -o ignore grep -Ex 'build   [0-9a-f]{12}' out
+	atf_check -o ignore grep -Ex 'commit  ([0-9a-f]{40}|unknown)' out
+	# The same binaries give the same id.
+	atf_check -o file:out "$bin" version
+}
+
+atf_test_case build_changes
+build_changes_head()
+{
+	atf_set "descr" "the build id changes when one binary changes, and names a missing one"
+	atf_set "require.config" "prefix"
+}
+build_changes_body()
+{
+	copy_bins copy
+	before=$(build_of copy)
+	[ -n "$before" ] || atf_fail "no build id"
+	# Control: a copy of the same binaries has the same id as the install.
+	[ "$before" = "$(build_of "$(atf_config_get prefix)/bin")" ] ||
+	    atf_fail "the copy has another id"
+	for b in $BINS; do
+		rm -rf one && copy_bins one
+		printf 'x' >> "one/$b"
+		after=$(build_of one)
+		[ -n "$after" ] && [ "$after" != "$before" ] ||
+		    atf_fail "a byte more in $b left the id $before"
+	done
+	# The split is part of the id: a byte moved from one file to the next.
+	rm -rf moved && copy_bins moved
+	printf 'x' >> moved/keepd
+	printf 'x' >> moved/sandcastlectl
+	a=$(build_of moved)
+	rm -rf moved2 && copy_bins moved2
+	printf 'xx' >> moved2/keepd
+	cp moved/sandcastlectl moved2/sandcastlectl
+	truncate -s -1 moved2/sandcastlectl
+	[ "$a" != "$(build_of moved2)" ] || atf_fail "moving a byte kept the id"
+	rm copy/gated
+	atf_check -s exit:1 -o match:"^build   unknown$" \
+	    -e match:"gated: No such file or directory" copy/sandcastlectl version
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case version
+	atf_add_test_case build_changes
+}

@@ -1,0 +1,55 @@
+/*
+ * sandcastlectl check: one line per item, "<mark>  <item>: <text>", in
+ * the order of the sections below; exit 1 when any line is FAIL.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "check.h"
+#include "sandcastlectl.h"
+
+/* In the order the operator reads them: each may need the ones before. */
+static const struct check_section {
+	const char	*name;
+	int		(*run)(struct check *);
+} sections[] = {
+	{ "configuration",	check_configuration },
+	{ "secrets",		check_secrets },
+};
+
+static const char *const marks[] = {
+	[MARK_OK] = "ok",
+	[MARK_WARN] = "warn",
+	[MARK_FAIL] = "FAIL",
+};
+
+void
+check_line(struct check *c, enum check_mark mark, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (mark == MARK_FAIL)
+		c->nfail++;
+	printf("%-6s", marks[mark]);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+int
+ctl_check(const struct ctl_env *env)
+{
+	struct check	c = { env, NULL, 0 };
+	size_t		i;
+
+	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		if (sections[i].run(&c) == -1)
+			break;
+	}
+	if (c.conf != NULL)
+		config_free(c.conf);
+	(void)fflush(stdout);
+	return c.nfail > 0 ? 1 : 0;
+}

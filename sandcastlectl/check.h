@@ -1,0 +1,30 @@
+/*
+ * sandcastlectl check: sections run in the order of check.c's table,
+ * each printing its lines with check_line().  A section returns -1 when
+ * the sections after it cannot be asked (no configuration, say).
+ */
+#ifndef SANDCASTLECTL_CHECK_H
+#define SANDCASTLECTL_CHECK_H
+
+enum check_mark {
+	MARK_OK,
+	MARK_WARN,
+	MARK_FAIL
+};
+
+struct config;
+struct ctl_env;
+
+struct check {
+	const struct ctl_env	*env;
+	struct config		*conf;		/* NULL until read */
+	int			 nfail;
+};
+
+void	check_line(struct check *, enum check_mark, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+int	check_configuration(struct check *);
+int	check_secrets(struct check *);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * sandcastlectl version: the build id of the binaries installed beside
+ * this one (the tag of this build's box images) and the commit.
+ */
+#include <err.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "build.h"
+#include "sandcastlectl.h"
+
+int
+ctl_version(void)
+{
+	char	bindir[PATH_MAX], id[BUILD_ID_LEN + 1], why[PATH_MAX + 64];
+
+	if (self_bindir(bindir, sizeof(bindir)) == -1)
+		err(1, "build: /proc/self/exe");
+	if (build_id(bindir, id, why, sizeof(why)) == -1) {
+		printf("build   unknown\ncommit  %s\n", build_commit());
+		errx(1, "build: %s", why);
+	}
+	printf("build   %s\ncommit  %s\n", id, build_commit());
+	return 0;
+}
