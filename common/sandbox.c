@@ -1,0 +1,192 @@
+/*
+ * The shared part of the seccomp filters: a filter's frame (the
+ * architecture check, no_new_privs, the default action), rules added
+ * by list, and the debug build's trap that names a denied call.
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <seccomp.h>
+
+#include "log.h"
+#include "sandbox.h"
+
+static const char *
+sandbox_call_name(int call, char *buf, size_t bufsz)
+{
+	char	*name;
+
+	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, call);
+	if (name == NULL)
+		snprintf(buf, bufsz, "call %d", call);
+	else
+		strlcpy(buf, name, bufsz);
+	free(name);
+	return buf;
+}
+
+static void
+sandbox_rule_failed(int call, int r)
+{
+	char	 name[64];
+
+	fatalx("seccomp: cannot add a rule for %s: %s",
+	    sandbox_call_name(call, name, sizeof(name)), strerror(-r));
+}
+
+uint32_t
+sandbox_kill_action(void)
+{
+#ifdef SANDBOX_DEBUG
+	return SCMP_ACT_TRAP;
+#else
+	return SCMP_ACT_KILL_PROCESS;
+#endif
+}
+
+scmp_filter_ctx
+sandbox_new(enum sandbox_default def)
+{
+	scmp_filter_ctx	 ctx;
+	uint32_t	 action;
+	int		 r;
+
+	action = def == SANDBOX_DEFAULT_KILL ? sandbox_kill_action() :
+	    SCMP_ACT_ALLOW;
+	if ((ctx = seccomp_init(action)) == NULL)
+		fatalx("seccomp: cannot start a filter");
+	/* A call through another ABI would slip past every rule by number. */
+	if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+	    SCMP_ACT_KILL_PROCESS)) != 0)
+		fatalx("seccomp: cannot kill other architectures: %s",
+		    strerror(-r));
+	/* Without it an unprivileged process cannot load a filter at all. */
+	if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 1)) != 0)
+		fatalx("seccomp: cannot set no_new_privs: %s", strerror(-r));
+	return ctx;
+}
+
+void
+sandbox_add(scmp_filter_ctx ctx, uint32_t action, const int *calls,
+    size_t ncalls)
+{
+	size_t	 i;
+	int	 r;
+
+	for (i = 0; i < ncalls; i++) {
+		/* A call this architecture lacks has a negative number. */
+		if (calls[i] < 0)
+			continue;
+		if ((r = seccomp_rule_add(ctx, action, calls[i], 0)) != 0)
+			sandbox_rule_failed(calls[i], r);
+	}
+}
+
+void
+sandbox_add_arg_eq(scmp_filter_ctx ctx, uint32_t action, int call,
+    unsigned int arg, uint64_t value)
+{
+	int	 r;
+
+	if ((r = seccomp_rule_add(ctx, action, call, 1,
+	    SCMP_CMP(arg, SCMP_CMP_EQ, value))) != 0)
+		sandbox_rule_failed(call, r);
+}
+
+void
+sandbox_add_arg_masked(scmp_filter_ctx ctx, uint32_t action, int call,
+    unsigned int arg, uint64_t mask, uint64_t value)
+{
+	int	 r;
+
+	if ((r = seccomp_rule_add(ctx, action, call, 1,
+	    SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, mask, value))) != 0)
+		sandbox_rule_failed(call, r);
+}
+
+#ifdef SANDBOX_DEBUG
+#define SANDBOX_NCALLS	512
+
+/* Filled before the filter goes on: the handler may only index it. */
+static char	sandbox_names[SANDBOX_NCALLS][32];
+static char	sandbox_proc[32];
+
+static void
+sandbox_write(const char *s)
+{
+	ssize_t	 r;
+
+	r = write(STDERR_FILENO, s, strlen(s));
+	(void)r;
+}
+
+static void
+sandbox_trap(int sig, siginfo_t *si, void *uctx)
+{
+	char		 num[12];
+	unsigned int	 nr;
+	size_t		 i;
+
+	nr = (unsigned int)si->si_syscall;
+	i = sizeof(num) - 1;
+	num[i] = '\0';
+	do {
+		num[--i] = '0' + nr % 10;
+		nr /= 10;
+	} while (nr != 0 && i > 0);
+	sandbox_write(sandbox_proc);
+	sandbox_write(": seccomp filter denied ");
+	nr = (unsigned int)si->si_syscall;
+	if (nr < SANDBOX_NCALLS && sandbox_names[nr][0] != '\0')
+		sandbox_write(sandbox_names[nr]);
+	else
+		sandbox_write("a call");
+	sandbox_write(" (");
+	sandbox_write(num + i);
+	sandbox_write(")\n");
+	_exit(SANDBOX_DEBUG_EXIT);
+}
+
+static void
+sandbox_trap_init(const char *procname)
+{
+	struct sigaction sa;
+	char		*name;
+	int		 i;
+
+	strlcpy(sandbox_proc, procname, sizeof(sandbox_proc));
+	for (i = 0; i < SANDBOX_NCALLS; i++) {
+		name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, i);
+		if (name != NULL)
+			strlcpy(sandbox_names[i], name, sizeof(sandbox_names[i]));
+		free(name);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = sandbox_trap;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSYS, &sa, NULL) == -1)
+		fatal("sigaction SIGSYS");
+}
+#endif
+
+void
+sandbox_load(scmp_filter_ctx ctx, const char *procname)
+{
+	int	 r;
+
+#ifdef SANDBOX_DEBUG
+	sandbox_trap_init(procname);
+#endif
+	if ((r = seccomp_load(ctx)) != 0)
+		fatalx("%s: cannot load its seccomp filter: %s", procname,
+		    strerror(-r));
+	seccomp_release(ctx);
+	log_debug("seccomp filter on");
+}

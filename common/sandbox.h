@@ -1,0 +1,38 @@
+/*
+ * Helpers for the daemons' seccomp filters (libseccomp): each process
+ * builds its own filter with these and installs it before it reads
+ * anything from another process.
+ *
+ * A filter checks the architecture first and kills on another one, and
+ * sets no_new_privs (an unprivileged process cannot load a filter
+ * without it).  In a debug build (SANDBOX_DEBUG) a call the filter
+ * kills traps instead: a SIGSYS handler names the call on stderr and
+ * the process ends with status SANDBOX_DEBUG_EXIT.
+ */
+#ifndef SANDCASTLE_SANDBOX_H
+#define SANDCASTLE_SANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <seccomp.h>
+
+#define SANDBOX_DEBUG_EXIT	(128 + 31)	/* 128 + SIGSYS, as a shell says it */
+
+/* What a filter does with a call it does not list. */
+enum sandbox_default {
+	SANDBOX_DEFAULT_KILL,			/* an allow list */
+	SANDBOX_DEFAULT_ALLOW			/* a deny list */
+};
+
+scmp_filter_ctx	sandbox_new(enum sandbox_default);
+uint32_t	sandbox_kill_action(void);	/* KILL_PROCESS, or TRAP when debugging */
+void		sandbox_add(scmp_filter_ctx, uint32_t action, const int *calls,
+		    size_t ncalls);
+void		sandbox_add_arg_eq(scmp_filter_ctx, uint32_t action, int call,
+		    unsigned int arg, uint64_t value);
+void		sandbox_add_arg_masked(scmp_filter_ctx, uint32_t action, int call,
+		    unsigned int arg, uint64_t mask, uint64_t value);
+void		sandbox_load(scmp_filter_ctx, const char *procname);
+
+#endif

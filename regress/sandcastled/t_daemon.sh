@@ -1,0 +1,285 @@
+#! /usr/bin/env atf-sh
+# sandcastled as the operator runs it: the parent and its three children,
+# the control socket and its locks, the end of a child, and -n.  Every
+# daemon runs as the test account; the suite itself runs as root.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+
+FIXTURES=regress/sandcastled/fixtures
+READY="running: core, keep-frontend and box launcher are ready"
+
+# as_accounts: the command words of sc_as_user and of another account,
+# for atf_check, which runs programs and not shell functions.
+as_accounts()
+{
+	AS_USER="runuser -u $SC_USER -- env -i HOME=$SC_HOME XDG_RUNTIME_DIR=$SC_RUN PATH=/usr/bin:/bin LC_ALL=C.UTF-8"
+	AS_OTHER="runuser -u $SC_OTHER -- env -i HOME=/nonexistent XDG_RUNTIME_DIR=$SC_RUN PATH=/usr/bin:/bin LC_ALL=C.UTF-8"
+}
+
+# start_daemon: a valid configuration, sandcastled -d, and its children ready.
+start_daemon()
+{
+	sc_setup
+	as_accounts
+	sc_fixture "$FIXTURES/valid"
+	sc_start sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_file "$SC_RUN/sandcastle/control.sock" ||
+	    { sc_log sandcastled; atf_fail "no control.sock"; }
+	sc_wait_log sandcastled "$READY" ||
+	    { sc_log sandcastled; atf_fail "the children never were ready"; }
+}
+
+# stop_daemon PID: SIGTERM to the daemon itself (sc_stop's pid is runuser's)
+# and its exit status, as the background job's.  Not to be run in $(...):
+# a subshell cannot wait for the job.
+stop_daemon()
+{
+	kill -TERM "$1"
+	_st=0
+	wait "$(cat "$SC_ROOT/log/sandcastled.pid")" || _st=$?
+	echo $_st
+}
+
+# child_pid TITLE: the pid of the child whose process title is TITLE.
+child_pid()
+{
+	pgrep -u "$SC_USER" -f "^sandcastled: $1\$"
+}
+
+
+atf_test_case start_status_stop cleanup
+start_status_stop_head()
+{
+	atf_set "descr" "sandcastled starts its children, answers show status, shows their titles, and SIGTERM ends them all with 0"
+	atf_set "require.config" "prefix checkout"
+}
+start_status_stop_body()
+{
+	start_daemon
+	atf_check -o inline:"700\n" stat -c %a "$SC_RUN/sandcastle"
+	atf_check -o inline:"600\n" stat -c %a "$SC_RUN/sandcastle/control.sock"
+	$AS_USER "$(sc_bin sandcastlectl)" show status > status ||
+	    { cat status; atf_fail "show status"; }
+	for t in parent core keep-frontend "box launcher"; do
+		grep -Eq "^$t +[0-9]+ +running" status ||
+		    { cat status; atf_fail "$t is not listed as running"; }
+	done
+	pids=
+	for t in core keep-frontend "box launcher"; do
+		p=$(child_pid "$t") || atf_fail "no process titled $t"
+		atf_check -o inline:"sandcastled: $t\n" ps -o args= -p "$p"
+		pids="$pids $p"
+	done
+	parent=$(awk '$1 == "parent" { print $2 }' status)
+	[ "$(pgrep -P "$parent" | sort | tr '\n' ' ')" = \
+	    "$(echo $pids | tr ' ' '\n' | sort | tr '\n' ' ')" ] ||
+	    atf_fail "the parent's children are not the three listed"
+	stop_daemon "$parent" > stopped
+	st=$(cat stopped)
+	[ "$st" -eq 0 ] || { sc_log sandcastled; atf_fail "exit $st after SIGTERM"; }
+	for p in $parent $pids; do
+		kill -0 "$p" 2>/dev/null && atf_fail "pid $p outlived the daemon"
+	done
+	[ -e "$SC_RUN/sandcastle/control.sock" ] && atf_fail "control.sock left"
+	return 0
+}
+start_status_stop_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case root_refused cleanup
+root_refused_head()
+{
+	atf_set "descr" "sandcastled refuses to run as root; the test account may"
+	atf_set "require.config" "prefix checkout"
+}
+root_refused_body()
+{
+	sc_setup
+	as_accounts
+	sc_fixture "$FIXTURES/valid"
+	atf_check -s exit:1 -o empty \
+	    -e inline:"sandcastled: refusing to run as root\n" \
+	    env XDG_RUNTIME_DIR="$SC_RUN" "$(sc_bin sandcastled)" -d \
+	    -c "$SC_CONFIG"
+	atf_check -s exit:1 -o empty \
+	    -e inline:"sandcastled: refusing to run as root\n" \
+	    "$(sc_bin sandcastled)" -n -c "$SC_CONFIG"
+	[ -e "$SC_RUN/sandcastle" ] && atf_fail "root made the runtime folder"
+	# Control: the same check as the test account passes.
+	atf_check -s exit:0 -o empty -e inline:"configuration OK\n" \
+	    $AS_USER "$(sc_bin sandcastled)" -n -c "$SC_CONFIG"
+}
+root_refused_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case child_killed cleanup
+child_killed_head()
+{
+	atf_set "descr" "a child killed takes sandcastled down with exit 1 and a line naming it"
+	atf_set "require.config" "prefix checkout"
+}
+child_killed_body()
+{
+	start_daemon
+	core=$(child_pid core) || atf_fail "no core"
+	others="$(child_pid keep-frontend) $(child_pid 'box launcher')"
+	kill -KILL "$core"
+	st=0
+	wait "$(cat "$SC_ROOT/log/sandcastled.pid")" || st=$?
+	[ "$st" -eq 1 ] || { sc_log sandcastled; atf_fail "exit $st, not 1"; }
+	grep -q "^sandcastled: core was killed by signal 9 (SIGKILL)\$" \
+	    "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "no line names the core's end"; }
+	for p in $others; do
+		kill -0 "$p" 2>/dev/null && atf_fail "child $p outlived the parent"
+	done
+	[ -e "$SC_RUN/sandcastle/control.sock" ] && atf_fail "control.sock left"
+	return 0
+}
+child_killed_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case control_other_uid cleanup
+control_other_uid_head()
+{
+	atf_set "descr" "the control socket refuses another uid: by its permissions, and by the peer's uid once they are opened"
+	atf_set "require.config" "prefix checkout"
+}
+control_other_uid_body()
+{
+	start_daemon
+	other=$(id -u "$SC_OTHER")
+	# With the lock in place, another account cannot even connect.
+	atf_check -s not-exit:0 -o empty -e match:"Permission denied" \
+	    $AS_OTHER "$(sc_bin sandcastlectl)" show status
+	# The lock removed: the uid check alone refuses it.
+	chmod 0711 "$SC_RUN" "$SC_RUN/sandcastle"
+	chmod 0666 "$SC_RUN/sandcastle/control.sock"
+	atf_check -s not-exit:0 -o empty \
+	    -e match:"refused: uid $other is not the operator's" \
+	    $AS_OTHER "$(sc_bin sandcastlectl)" show status
+	sc_wait_log sandcastled \
+	    "control: refused a client of uid $other (pid [0-9]*): not the operator's" 5 ||
+	    { sc_log sandcastled; atf_fail "no log line for the refusal"; }
+	# Control: the operator gets the status through the same socket.
+	atf_check -o match:"^core +[0-9]+ +running" $AS_USER "$(sc_bin sandcastlectl)" show status
+	chmod 0700 "$SC_RUN"
+}
+control_other_uid_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case control_protocol cleanup
+control_protocol_head()
+{
+	atf_set "descr" "the control socket refuses another protocol version, closes a malformed client alone, and serves 16 clients at most"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.progs" "python3"
+}
+control_protocol_body()
+{
+	start_daemon
+	probe="$(sc_srcdir)/regress/sandcastled/ctlprobe.py"
+	atf_check -o inline:"error: protocol version 2, this sandcastled speaks 1\n" \
+	    $AS_USER python3 "$probe" hello 2
+	# Control: the version it speaks is answered.
+	atf_check -o inline:"hello 1\n" $AS_USER python3 "$probe" hello 1
+	# A malformed message closes that client, and the daemon serves on.
+	atf_check -o inline:"hello 1\nclosed\n" $AS_USER python3 "$probe" malformed
+	grep -q "control: client pid [0-9]* sent a malformed message (type 99, 2 bytes: unknown type): closed" \
+	    "$SC_ROOT/log/sandcastled.log" || { sc_log sandcastled; atf_fail "no log line"; }
+	atf_check -o match:"^core +[0-9]+ +running" \
+	    $AS_USER "$(sc_bin sandcastlectl)" show status
+	# Sixteen clients at once are served; the seventeenth is told why.
+	$AS_USER python3 "$probe" many 17 > many || atf_fail "ctlprobe many"
+	[ "$(grep -c '^hello 1$' many)" -eq 16 ] || { cat many; atf_fail "not 16 served"; }
+	atf_check -o inline:"error: refused: too many clients, try again\n" tail -n 1 many
+}
+control_protocol_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case check_config cleanup
+check_config_head()
+{
+	atf_set "descr" "sandcastled -n lists every mistake of a configuration, passes a valid one, and -nv prints it back"
+	atf_set "require.config" "prefix checkout"
+}
+check_config_body()
+{
+	sc_setup
+	as_accounts
+	sc_fixture "$FIXTURES/mistakes"
+	sed "s|^CONF/|$SC_CONFIG/|" "$(sc_srcdir)/$FIXTURES/mistakes.ok" > expected
+	atf_check -s exit:1 -o empty -e file:expected \
+	    $AS_USER "$(sc_bin sandcastled)" -n -c "$SC_CONFIG"
+	# Control: a valid configuration passes, and -v prints it back.
+	sc_fixture "$FIXTURES/valid"
+	atf_check -s exit:0 -o empty -e inline:"configuration OK\n" \
+	    $AS_USER "$(sc_bin sandcastled)" -n -c "$SC_CONFIG"
+	atf_check -s exit:0 -o save:printed -e inline:"configuration OK\n" \
+	    $AS_USER "$(sc_bin sandcastled)" -nv -c "$SC_CONFIG"
+	for l in "    model: claude-sonnet-4-5" "    max_tokens: 1024" \
+	    "  one:" "    poll_interval: 30s"; do
+		grep -qxF "$l" printed || { cat printed; atf_fail "-nv lacks: $l"; }
+	done
+}
+check_config_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case skeletons cleanup
+skeletons_head()
+{
+	atf_set "descr" "keepd and gated check their configuration with -n and serve nothing yet; sandcastle-box knows its capabilities"
+	atf_set "require.config" "prefix checkout"
+}
+skeletons_body()
+{
+	sc_setup
+	as_accounts
+	sc_fixture "$FIXTURES/valid"
+	for d in keepd gated; do
+		atf_check -s exit:0 -o empty -e inline:"configuration OK\n" \
+		    $AS_USER "$(sc_bin $d)" -n -c "$SC_CONFIG"
+		atf_check -s exit:1 -o empty \
+		    -e inline:"$d: this build only checks its configuration (-n)\n" \
+		    $AS_USER "$(sc_bin $d)" -c "$SC_CONFIG"
+		atf_check -s exit:1 -o empty \
+		    -e inline:"$d: refusing to run as root\n" \
+		    "$(sc_bin $d)" -n -c "$SC_CONFIG"
+	done
+	sc_fixture "$FIXTURES/mistakes"
+	sed "s|^CONF/|$SC_CONFIG/|" "$(sc_srcdir)/$FIXTURES/mistakes.ok" > expected
+	atf_check -s exit:1 -o empty -e file:expected \
+	    $AS_USER "$(sc_bin keepd)" -n -c "$SC_CONFIG"
+	atf_check -s exit:1 -o empty \
+	    -e inline:"sandcastle-box: ocr: the box side is not in this build\n" \
+	    "$(sc_bin sandcastle-box)" ocr
+	atf_check -s exit:1 -o empty -e match:"^usage: sandcastle-box" \
+	    "$(sc_bin sandcastle-box)" shell
+}
+skeletons_cleanup()
+{
+	sc_cleanup
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case start_status_stop
+	atf_add_test_case root_refused
+	atf_add_test_case child_killed
+	atf_add_test_case control_other_uid
+	atf_add_test_case control_protocol
+	atf_add_test_case check_config
+	atf_add_test_case skeletons
+}

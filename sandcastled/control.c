@@ -1,0 +1,396 @@
+/*
+ * The control socket, $XDG_RUNTIME_DIR/sandcastle/control.sock, that
+ * sandcastlectl speaks to (ctl.h).  The folder (0700) and the socket
+ * (0600) keep other accounts out; the peer's uid, checked before a
+ * byte is read, is the second lock.  A client is the operator but not
+ * trusted: a malformed message closes that client, never the daemon.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "log.h"
+#include "msg.h"
+#include "sandcastled.h"
+
+#define CONTROL_MAXCLIENTS	16
+#define CONTROL_MAXIN		256	/* a client's largest message is CTL_HELLO */
+#define CONTROL_MAXOUTQ		64	/* answers a client left unread */
+
+struct ctl_client {
+	int		 used;
+	int		 hello;		/* its CTL_HELLO had our version */
+	int		 closing;	/* answered CTL_ERROR: close once sent */
+	pid_t		 pid;
+	struct msgchan	 chan;
+};
+
+static const struct msg_rule control_rules[] = {
+	{ CTL_HELLO, "CTL_HELLO", sizeof(struct ctl_hello),
+	    sizeof(struct ctl_hello), 0 },
+	{ CTL_SHOW_STATUS, "CTL_SHOW_STATUS", 0, 0, 0 },
+};
+
+static struct ctl_client control_clients[CONTROL_MAXCLIENTS];
+static int		 control_map[CONTROL_MAXCLIENTS];	/* pollfd -> client */
+static size_t		 control_nclients;	/* of the last control_pollfds() */
+static int		 control_fd = -1;
+static char		 control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+static time_t		 control_start;
+
+static int
+control_sockaddr(const char *path, struct sockaddr_un *sun)
+{
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	if (strlcpy(sun->sun_path, path, sizeof(sun->sun_path)) >=
+	    sizeof(sun->sun_path))
+		fatalx("%s: too long for a socket's path: set XDG_RUNTIME_DIR "
+		    "to a shorter folder", path);
+	return 0;
+}
+
+/* A socket left there: another sandcastled if it answers, else stale. */
+static void
+control_stale(const char *path, const struct sockaddr_un *sun)
+{
+	struct stat	 st;
+	int		 fd, r;
+
+	if (lstat(path, &st) == -1) {
+		if (errno == ENOENT)
+			return;
+		fatal("%s", path);
+	}
+	if (!S_ISSOCK(st.st_mode))
+		fatalx("%s: is not a socket: remove it", path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		fatal("socket");
+	r = connect(fd, (const struct sockaddr *)sun, sizeof(*sun));
+	close(fd);
+	if (r == 0)
+		fatalx("sandcastled already runs: %s answers", path);
+	if (errno != ECONNREFUSED && errno != ENOENT)
+		fatal("%s", path);
+	if (unlink(path) == -1 && errno != ENOENT)
+		fatal("%s: cannot remove the stale socket", path);
+	log_info("%s: removed a stale socket", path);
+}
+
+int
+control_open(const char *path)
+{
+	struct sockaddr_un sun;
+	mode_t		 old;
+	int		 fd;
+
+	control_sockaddr(path, &sun);
+	control_stale(path, &sun);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd == -1)
+		fatal("socket");
+	old = umask(0177);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		if (errno == EADDRINUSE)
+			fatalx("sandcastled already runs: %s exists", path);
+		fatal("%s: bind", path);
+	}
+	umask(old);
+	if (listen(fd, CONTROL_MAXCLIENTS) == -1)
+		fatal("%s: listen", path);
+	strlcpy(control_path, path, sizeof(control_path));
+	control_fd = fd;
+	control_start = time(NULL);
+	return fd;
+}
+
+void
+control_close(void)
+{
+	if (control_fd == -1)
+		return;
+	close(control_fd);
+	control_fd = -1;
+	if (unlink(control_path) == -1 && errno != ENOENT)
+		log_warn("%s: cannot remove it", control_path);
+}
+
+time_t
+control_started(void)
+{
+	return control_start;
+}
+
+static void
+control_drop(struct ctl_client *c)
+{
+	close(c->chan.fd);
+	msgchan_clear(&c->chan);
+	memset(c, 0, sizeof(*c));
+}
+
+static void
+control_error(struct ctl_client *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+control_error(struct ctl_client *c, const char *fmt, ...)
+{
+	char	 reason[256];
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	log_debug("control: client pid %d: %s", (int)c->pid, reason);
+	if (msg_compose(&c->chan, CTL_ERROR, 0, -1, reason, strlen(reason) + 1)
+	    == -1)
+		log_warn("control: an answer to pid %d", (int)c->pid);
+	c->closing = 1;
+}
+
+static void
+control_accept(void)
+{
+	struct ucred	 cred;
+	socklen_t	 len = sizeof(cred);
+	char		 reason[64];
+	size_t		 i;
+	int		 fd;
+
+	fd = accept4(control_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd == -1) {
+		if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+			log_warn("control: accept");
+		return;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1) {
+		log_warn("control: SO_PEERCRED");
+		close(fd);
+		return;
+	}
+	if (cred.uid != geteuid()) {
+		log_warnx("control: refused a client of uid %u (pid %d): "
+		    "not the operator's", (unsigned)cred.uid, (int)cred.pid);
+		snprintf(reason, sizeof(reason),
+		    "refused: uid %u is not the operator's", (unsigned)cred.uid);
+		refused_hold(fd, reason);
+		return;
+	}
+	for (i = 0; i < CONTROL_MAXCLIENTS; i++)
+		if (!control_clients[i].used)
+			break;
+	if (i == CONTROL_MAXCLIENTS) {
+		log_warnx("control: %d clients already: refused pid %d",
+		    CONTROL_MAXCLIENTS, (int)cred.pid);
+		refused_hold(fd, "refused: too many clients, try again");
+		return;
+	}
+	control_clients[i].used = 1;
+	control_clients[i].pid = cred.pid;
+	msgchan_init(&control_clients[i].chan, fd, CONTROL_MAXIN);
+	log_debug("control: client pid %d", (int)cred.pid);
+}
+
+static void
+control_hello(struct ctl_client *c, const struct msg *m)
+{
+	struct ctl_hello	 h;
+
+	memcpy(&h, m->data, sizeof(h));
+	if (h.version != CTL_VERSION) {
+		control_error(c, "protocol version %u, this sandcastled "
+		    "speaks %d", h.version, CTL_VERSION);
+		return;
+	}
+	c->hello = 1;
+	h.version = CTL_VERSION;
+	if (msg_compose(&c->chan, CTL_HELLO, m->id, -1, &h, sizeof(h)) == -1)
+		log_warn("control: an answer to pid %d", (int)c->pid);
+}
+
+static void
+control_proc(struct ctl_client *c, uint32_t id, const char *title, pid_t pid,
+    int ready, time_t started)
+{
+	struct ctl_proc	 cp;
+
+	memset(&cp, 0, sizeof(cp));
+	strlcpy(cp.title, title, sizeof(cp.title));
+	cp.pid = pid;
+	cp.state = ready ? CTL_PROC_RUNNING : CTL_PROC_STARTING;
+	cp.started = started;
+	if (msg_compose(&c->chan, CTL_STATUS_PROC, id, -1, &cp, sizeof(cp))
+	    == -1)
+		log_warn("control: an answer to pid %d", (int)c->pid);
+}
+
+/* The parent first, then each child in the order of the table. */
+static void
+control_status(struct ctl_client *c, uint32_t id)
+{
+	struct proc	*p = proc_table();
+	size_t		 i;
+
+	control_proc(c, id, "parent", getpid(), 1, control_start);
+	for (i = 0; i < PROC_COUNT; i++)
+		control_proc(c, id, p[i].title, p[i].pid, p[i].ready,
+		    p[i].started);
+	if (msg_compose(&c->chan, CTL_END, id, -1, NULL, 0) == -1)
+		log_warn("control: an answer to pid %d", (int)c->pid);
+}
+
+/* 0 when the client may go on, -1 when it is to be closed at once. */
+static int
+control_handle(struct ctl_client *c, const struct msg *m)
+{
+	char	 why[128];
+
+	if (msg_check(control_rules, sizeof(control_rules) /
+	    sizeof(control_rules[0]), m, why, sizeof(why)) == -1) {
+		log_warnx("control: client pid %d sent a malformed message "
+		    "(type %u, %zu bytes: %s): closed", (int)c->pid, m->type,
+		    m->len, why);
+		return -1;
+	}
+	if (!c->hello && m->type != CTL_HELLO) {
+		control_error(c, "the first message must be CTL_HELLO");
+		return 0;
+	}
+	switch (m->type) {
+	case CTL_HELLO:
+		control_hello(c, m);
+		break;
+	case CTL_SHOW_STATUS:
+		control_status(c, m->id);
+		break;
+	}
+	return 0;
+}
+
+static void
+control_read(struct ctl_client *c)
+{
+	struct msg	 m;
+	ssize_t		 n;
+	int		 r = 0, bad;
+
+	if ((n = msgchan_read(&c->chan)) == -1 &&
+	    (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		if (n == -1)
+			log_warnx("control: client pid %d: %s: closed",
+			    (int)c->pid, strerror(errno));
+		control_drop(c);
+		return;
+	}
+	while (!c->closing && (r = msg_get(&c->chan, &m)) == 1) {
+		bad = control_handle(c, &m) == -1;
+		msg_free(&m);
+		if (bad) {
+			control_drop(c);
+			return;
+		}
+	}
+	if (r == -1) {
+		log_warnx("control: client pid %d sent a malformed message "
+		    "(%s): closed", (int)c->pid, strerror(errno));
+		control_drop(c);
+	}
+}
+
+/* Sends what is queued; closes a client that was refused or reads nothing. */
+static void
+control_write(struct ctl_client *c)
+{
+	int	 r;
+
+	if (c->chan.outqlen > CONTROL_MAXOUTQ) {
+		log_warnx("control: client pid %d leaves its answers unread: "
+		    "closed", (int)c->pid);
+		control_drop(c);
+		return;
+	}
+	if (c->chan.outqlen > 0 && (r = msgchan_flush(&c->chan)) == -1) {
+		if (errno != EPIPE && errno != ECONNRESET)
+			log_warn("control: client pid %d", (int)c->pid);
+		control_drop(c);
+		return;
+	}
+	if (c->closing && c->chan.outqlen == 0)
+		control_drop(c);
+}
+
+/*
+ * The listening socket first, then each client, then the refused
+ * connections held; control_dispatch() reads them in that order.
+ */
+int
+control_pollfds(struct pollfd *pfd, size_t max)
+{
+	struct ctl_client	*c;
+	size_t			 i, n = 0;
+
+	if (control_fd == -1 || max == 0)
+		return 0;
+	pfd[n].fd = control_fd;
+	pfd[n++].events = POLLIN;
+	for (i = 0; i < CONTROL_MAXCLIENTS && n < max; i++) {
+		c = &control_clients[i];
+		if (!c->used)
+			continue;
+		pfd[n].fd = c->chan.fd;
+		pfd[n].events = (c->closing ? 0 : POLLIN) |
+		    (c->chan.outqlen > 0 ? POLLOUT : 0);
+		control_map[n - 1] = i;
+		n++;
+	}
+	control_nclients = n - 1;
+	return n + refused_pollfds(pfd + n, max - n);
+}
+
+void
+control_dispatch(struct pollfd *pfd, size_t n)
+{
+	struct ctl_client	*c;
+	size_t			 i, nc;
+
+	if (n == 0)
+		return;
+	nc = 1 + control_nclients;
+	refused_dispatch(pfd + nc, n - nc);
+	for (i = 1; i < nc; i++) {
+		c = &control_clients[control_map[i - 1]];
+		if (!c->used || pfd[i].revents == 0)
+			continue;
+		if ((pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		    !c->closing)
+			control_read(c);
+		else if (pfd[i].revents & (POLLHUP | POLLERR)) {
+			control_drop(c);
+			continue;
+		}
+		if (c->used)
+			control_write(c);
+	}
+	if (pfd[0].revents & POLLIN)
+		control_accept();
+}
+
+/* Room control_pollfds() may need. */
+size_t
+control_maxfds(void)
+{
+	return 1 + CONTROL_MAXCLIENTS + refused_maxfds();
+}

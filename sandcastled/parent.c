@@ -1,0 +1,264 @@
+/*
+ * The parent: it holds the control socket, starts the children and
+ * watches them.  A child that dies takes the daemon down, loudly: the
+ * others are stopped and the parent exits 1.
+ */
+#include <sys/types.h>
+#include <sys/signalfd.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "log.h"
+#include "msg.h"
+#include "paths.h"
+#include "proto.h"
+#include "sandcastled.h"
+
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const struct msg_rule parent_rules_core[] = {
+	{ PROC_READY, "PROC_READY", 0, 0, 0 },
+};
+static const struct msg_rule parent_rules_keepfe[] = {
+	{ PROC_READY, "PROC_READY", 0, 0, 0 },
+};
+static const struct msg_rule parent_rules_launcher[] = {
+	{ PROC_READY, "PROC_READY", 0, 0, 0 },
+};
+
+static pid_t	parent_pid;
+
+/* fatal() exits too: no child and no socket may outlive the parent. */
+static void
+parent_atexit(void)
+{
+	if (getpid() != parent_pid)
+		return;
+	proc_kill_all(SIGTERM);
+	control_close();
+}
+
+static void
+parent_ready(struct proc *p)
+{
+	struct proc	*t = proc_table();
+	size_t		 i;
+
+	if (p->ready)
+		fatalx("%s sent PROC_READY twice", p->title);
+	p->ready = 1;
+	log_debug("%s is ready, its filter on", p->title);
+	for (i = 0; i < PROC_COUNT; i++)
+		if (!t[i].ready)
+			return;
+	log_info("running: core, keep-frontend and box launcher are ready");
+}
+
+void
+parent_dispatch_core(struct proc *p, struct msg *m)
+{
+	msg_verify(parent_rules_core, NELEM(parent_rules_core), m, p->title);
+	switch (m->type) {
+	case PROC_READY:
+		parent_ready(p);
+		break;
+	}
+}
+
+void
+parent_dispatch_keepfe(struct proc *p, struct msg *m)
+{
+	msg_verify(parent_rules_keepfe, NELEM(parent_rules_keepfe), m,
+	    p->title);
+	switch (m->type) {
+	case PROC_READY:
+		parent_ready(p);
+		break;
+	}
+}
+
+void
+parent_dispatch_launcher(struct proc *p, struct msg *m)
+{
+	msg_verify(parent_rules_launcher, NELEM(parent_rules_launcher), m,
+	    p->title);
+	switch (m->type) {
+	case PROC_READY:
+		parent_ready(p);
+		break;
+	}
+}
+
+static void
+parent_child_read(struct proc *p)
+{
+	struct msg	 m;
+	ssize_t		 n;
+	int		 r;
+
+	if ((n = msgchan_read(&p->chan)) == -1 &&
+	    (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n == 0) {
+		/* Its exit follows: SIGCHLD says how it ended. */
+		log_debug("%s closed its channel", p->title);
+		close(p->chan.fd);
+		msgchan_clear(&p->chan);
+		p->chan.fd = -1;
+		return;
+	}
+	if (n == -1)
+		fatal("reading from %s", p->title);
+	while ((r = msg_get(&p->chan, &m)) == 1) {
+		p->dispatch(p, &m);
+		msg_free(&m);
+	}
+	if (r == -1)
+		fatal("%s sent a malformed message", p->title);
+}
+
+static __attribute__((noreturn)) void
+parent_stop(int status)
+{
+	proc_stop_all();
+	control_close();
+	exit(status);
+}
+
+static void
+parent_signal(int sfd)
+{
+	struct signalfd_siginfo	 si;
+
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGCHLD:
+			if (proc_reap(0) > 0) {
+				log_warnx("a child ended: stopping sandcastled");
+				parent_stop(1);
+			}
+			break;
+		case SIGINT:
+		case SIGTERM:
+			log_info("SIG%s: stopping", sigabbrev_np(si.ssi_signo));
+			parent_stop(0);
+		case SIGHUP:
+			log_info("SIGHUP: the configuration is read at start "
+			    "only: restart sandcastled to read it again");
+			break;
+		}
+	}
+}
+
+/*
+ * The signals come as messages on a descriptor, so that the loop
+ * handles them between two others, never in the middle of one.
+ */
+static int
+parent_signalfd(void)
+{
+	sigset_t	 set;
+	int		 fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1)
+		fatal("sigprocmask");
+	if ((fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) == -1)
+		fatal("signalfd");
+	signal(SIGPIPE, SIG_IGN);
+	return fd;
+}
+
+static void
+parent_children(struct pollfd *pfd)
+{
+	struct proc	*t = proc_table();
+	size_t		 i;
+
+	for (i = 0; i < PROC_COUNT; i++) {
+		if (t[i].chan.fd == -1 || pfd[i].revents == 0)
+			continue;
+		if ((pfd[i].revents & POLLOUT) &&
+		    msgchan_flush(&t[i].chan) == -1)
+			fatal("writing to %s", t[i].title);
+		if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
+			parent_child_read(&t[i]);
+	}
+}
+
+static __attribute__((noreturn)) void
+parent_loop(int sfd)
+{
+	struct pollfd	 pfd[1 + PROC_COUNT + 1 + 16 + 16];
+	struct proc	*t = proc_table();
+	size_t		 i, nc;
+
+	for (;;) {
+		pfd[0].fd = sfd;
+		pfd[0].events = POLLIN;
+		for (i = 0; i < PROC_COUNT; i++) {
+			pfd[1 + i].fd = t[i].chan.fd;
+			pfd[1 + i].events = POLLIN |
+			    (t[i].chan.outqlen > 0 ? POLLOUT : 0);
+		}
+		nc = control_pollfds(pfd + 1 + PROC_COUNT,
+		    NELEM(pfd) - 1 - PROC_COUNT);
+		if (poll(pfd, 1 + PROC_COUNT + nc, refused_timeout()) == -1) {
+			if (errno == EINTR)
+				continue;
+			fatal("poll");
+		}
+		if (pfd[0].revents & POLLIN)
+			parent_signal(sfd);
+		parent_children(pfd + 1);
+		control_dispatch(pfd + 1 + PROC_COUNT, nc);
+	}
+}
+
+static void
+parent_control(void)
+{
+	char	 dir[PATH_MAX], sock[PATH_MAX], why[512];
+
+	if (path_runtime_dir(dir, sizeof(dir)) == -1)
+		fatalx("%s: it holds sandcastled's control socket", path_why());
+	if (path_private_dir(dir, why, sizeof(why)) == -1)
+		fatalx("%s: the runtime folder must be the operator's alone "
+		    "(0700)", why);
+	if (path_runtime_file(CONTROL_SOCK, sock, sizeof(sock)) == -1)
+		fatalx("%s", path_why());
+	control_open(sock);
+}
+
+void
+parent_main(struct config *conf, const struct options *opts, int exefd)
+{
+	int	 sfd;
+
+	parent_control();
+	parent_pid = getpid();
+	if (atexit(parent_atexit) != 0)
+		fatalx("atexit");
+	if (!opts->foreground) {
+		if (daemon(0, 0) == -1)
+			fatal("daemon");
+		parent_pid = getpid();
+		log_init("sandcastled", 0, opts->verbose);
+	}
+	sfd = parent_signalfd();
+	proc_start_all(exefd, opts);
+	close(exefd);
+	log_info("started with %zu sources", conf->nsources);
+	parent_loop(sfd);
+}

@@ -1,0 +1,245 @@
+/*
+ * The table of sandcastled's children and their lives as the parent
+ * sees them: each is started as a fresh exec of sandcastled itself,
+ * with its channel on fd 3 and nothing else open above stderr.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "msg.h"
+#include "proto.h"
+#include "sandbox.h"
+#include "sandcastled.h"
+
+#define PROC_STOP_WAIT_MS	5000
+
+extern char **environ;
+
+static struct proc procs[PROC_COUNT] = {
+	{ PROC_CORE, "core", core_run, parent_dispatch_core,
+	    -1, 0, 0, { .fd = -1 } },
+	{ PROC_KEEPFE, "keep-frontend", keepfe_run, parent_dispatch_keepfe,
+	    -1, 0, 0, { .fd = -1 } },
+	{ PROC_LAUNCHER, "box launcher", launcher_run, parent_dispatch_launcher,
+	    -1, 0, 0, { .fd = -1 } },
+};
+
+struct proc *
+proc_table(void)
+{
+	return procs;
+}
+
+struct proc *
+proc_by_title(const char *title)
+{
+	size_t	 i;
+
+	for (i = 0; i < PROC_COUNT; i++)
+		if (strcmp(procs[i].title, title) == 0)
+			return &procs[i];
+	return NULL;
+}
+
+struct proc *
+proc_by_pid(pid_t pid)
+{
+	size_t	 i;
+
+	for (i = 0; i < PROC_COUNT; i++)
+		if (procs[i].pid == pid && pid > 0)
+			return &procs[i];
+	return NULL;
+}
+
+/* The child's side of the fork: its command line, then the exec. */
+static void
+proc_argv(const struct proc *p, const struct options *opts, char **argv,
+    size_t max)
+{
+	size_t	 n = 0;
+	int	 v;
+
+	argv[n++] = "sandcastled";
+	argv[n++] = "-P";
+	argv[n++] = (char *)p->title;
+	argv[n++] = "-c";
+	argv[n++] = (char *)opts->confdir;
+	argv[n++] = "-s";
+	argv[n++] = (char *)opts->secretsdir;
+	if (opts->foreground)
+		argv[n++] = "-d";
+	for (v = 0; v < opts->verbose && n < max - 1; v++)
+		argv[n++] = "-v";
+	argv[n] = NULL;
+}
+
+static __attribute__((noreturn)) void
+proc_exec(const struct proc *p, int sock, int exefd,
+    const struct options *opts)
+{
+	char		*argv[16];
+	sigset_t	 none;
+	int		 exe;
+
+	/* The parent's signalfd blocks these; the mask survives execve. */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	if ((exe = fcntl(exefd, F_DUPFD_CLOEXEC, PROC_FD + 2)) == -1 ||
+	    dup2(sock, PROC_FD) == -1 ||
+	    dup3(exe, PROC_FD + 1, O_CLOEXEC) == -1) {
+		log_warn("%s: cannot set up its descriptors", p->title);
+		_exit(127);
+	}
+	closefrom(PROC_FD + 2);
+	proc_argv(p, opts, argv, sizeof(argv) / sizeof(argv[0]));
+	fexecve(PROC_FD + 1, argv, environ);
+	log_warn("%s: cannot re-execute sandcastled", p->title);
+	_exit(127);
+}
+
+static void
+proc_start(struct proc *p, int exefd, const struct options *opts)
+{
+	int	 sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
+		fatal("socketpair for %s", p->title);
+	switch ((p->pid = fork())) {
+	case -1:
+		fatal("fork for %s", p->title);
+	case 0:
+		proc_exec(p, sv[1], exefd, opts);
+	}
+	close(sv[1]);
+	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1)
+		fatal("%s: O_NONBLOCK", p->title);
+	msgchan_init(&p->chan, sv[0], PROC_MAXPAYLOAD);
+	p->started = time(NULL);
+	p->ready = 0;
+	log_debug("started %s, pid %d", p->title, (int)p->pid);
+}
+
+void
+proc_start_all(int exefd, const struct options *opts)
+{
+	size_t	 i;
+
+	for (i = 0; i < PROC_COUNT; i++)
+		proc_start(&procs[i], exefd, opts);
+}
+
+void
+proc_kill_all(int sig)
+{
+	size_t	 i;
+
+	for (i = 0; i < PROC_COUNT; i++)
+		if (procs[i].pid > 0)
+			kill(procs[i].pid, sig);
+}
+
+int
+proc_running(void)
+{
+	size_t	 i;
+	int	 n = 0;
+
+	for (i = 0; i < PROC_COUNT; i++)
+		if (procs[i].pid > 0)
+			n++;
+	return n;
+}
+
+void
+proc_describe_exit(const struct proc *p, int status, char *buf, size_t bufsz)
+{
+	const char	*abbrev;
+	int		 sig;
+
+	if (WIFEXITED(status)) {
+		snprintf(buf, bufsz, "%s exited with status %d%s", p->title,
+		    WEXITSTATUS(status),
+		    WEXITSTATUS(status) == SANDBOX_DEBUG_EXIT ?
+		    " (in a debug build: its seccomp filter denied a call)" :
+		    "");
+		return;
+	}
+	sig = WTERMSIG(status);
+	abbrev = sigabbrev_np(sig);
+	snprintf(buf, bufsz, "%s was killed by signal %d (SIG%s)%s", p->title,
+	    sig, abbrev != NULL ? abbrev : "?",
+	    sig == SIGSYS ? ": its seccomp filter denied a call" : "");
+}
+
+static void
+proc_gone(struct proc *p)
+{
+	p->pid = -1;
+	p->ready = 0;
+	if (p->chan.fd != -1) {
+		close(p->chan.fd);
+		msgchan_clear(&p->chan);
+		p->chan.fd = -1;
+	}
+}
+
+/*
+ * Collects the children that ended; each one is a line in the log,
+ * a warning unless the parent asked them to stop.  Returns how many.
+ */
+int
+proc_reap(int stopping)
+{
+	struct proc	*p;
+	char		 line[160];
+	pid_t		 pid;
+	int		 status, n = 0;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if ((p = proc_by_pid(pid)) == NULL)
+			continue;
+		proc_describe_exit(p, status, line, sizeof(line));
+		if (stopping && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			log_debug("%s", line);
+		else
+			log_warnx("%s", line);
+		proc_gone(p);
+		n++;
+	}
+	if (pid == -1 && errno != ECHILD)
+		log_warn("waitpid");
+	return n;
+}
+
+/* SIGTERM to every child, then SIGKILL to one that outlives the wait. */
+void
+proc_stop_all(void)
+{
+	struct timespec	 tick = { 0, 50 * 1000 * 1000 };
+	int		 waited;
+
+	proc_kill_all(SIGTERM);
+	for (waited = 0; proc_running() > 0; waited += 50) {
+		if (waited >= PROC_STOP_WAIT_MS) {
+			log_warnx("a child outlived SIGTERM by %d ms: SIGKILL",
+			    PROC_STOP_WAIT_MS);
+			proc_kill_all(SIGKILL);
+			waited = -PROC_STOP_WAIT_MS;
+		}
+		nanosleep(&tick, NULL);
+		proc_reap(1);
+	}
+}

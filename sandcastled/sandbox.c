@@ -1,0 +1,144 @@
+/*
+ * The seccomp filters of sandcastled's children, one each, installed
+ * before a child reads anything that came from another process.
+ *
+ * The parent has none (yet): it forks and re-executes its children,
+ * binds and serves the control socket and reads the configuration, so
+ * an allow list for it would hold most of what the children are
+ * denied, and it reads nothing hostile but the control socket's
+ * messages from the operator's own uid.
+ */
+#include <sys/types.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <seccomp.h>
+
+#include "sandbox.h"
+#include "sandcastled.h"
+
+#define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* What any child needs to run its loop on the channel and log. */
+static const int sandbox_base[] = {
+	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
+	SCMP_SYS(recvmsg), SCMP_SYS(sendmsg), SCMP_SYS(sendto),
+	SCMP_SYS(close), SCMP_SYS(poll), SCMP_SYS(ppoll),
+	SCMP_SYS(fcntl), SCMP_SYS(lseek),
+	SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(time),
+	SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep),
+	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap),
+	SCMP_SYS(mprotect), SCMP_SYS(madvise),
+	SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigaction),
+	SCMP_SYS(rt_sigprocmask), SCMP_SYS(restart_syscall),
+	SCMP_SYS(exit), SCMP_SYS(exit_group),
+	SCMP_SYS(newfstatat), SCMP_SYS(fstat),
+	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getppid),
+	SCMP_SYS(getuid), SCMP_SYS(geteuid),
+	SCMP_SYS(getrandom), SCMP_SYS(futex),
+};
+
+/* The core writes its job records under data_dir. */
+static const int sandbox_records[] = {
+	SCMP_SYS(openat), SCMP_SYS(mkdirat), SCMP_SYS(renameat),
+	SCMP_SYS(renameat2), SCMP_SYS(unlinkat), SCMP_SYS(getdents64),
+	SCMP_SYS(fsync), SCMP_SYS(fdatasync), SCMP_SYS(ftruncate),
+};
+
+/*
+ * The box launcher runs podman, which needs much of the kernel, and a
+ * filter is inherited across execve: an allow list would have to hold
+ * all that podman, conmon, crun and the box itself may call.  So its
+ * filter denies what none of them needs and what would let a taken
+ * launcher reach past its boxes.  EPERM is what an unprivileged account
+ * gets for most of these anyway, and what the tools under it are
+ * written to handle: a kill would turn a tool's probe into a failed
+ * job.  ptrace is here because an unprivileged process may trace its
+ * own children: podman, and through it the boxes.
+ */
+static const int sandbox_launcher_eperm[] = {
+	SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
+	SCMP_SYS(process_vm_writev), SCMP_SYS(kexec_load),
+	SCMP_SYS(kexec_file_load), SCMP_SYS(bpf), SCMP_SYS(perf_event_open),
+	SCMP_SYS(init_module), SCMP_SYS(finit_module),
+	SCMP_SYS(delete_module), SCMP_SYS(userfaultfd),
+	SCMP_SYS(open_by_handle_at), SCMP_SYS(iopl), SCMP_SYS(ioperm),
+	SCMP_SYS(reboot), SCMP_SYS(swapon), SCMP_SYS(swapoff),
+	SCMP_SYS(acct), SCMP_SYS(settimeofday), SCMP_SYS(clock_settime),
+	SCMP_SYS(clock_adjtime), SCMP_SYS(adjtimex), SCMP_SYS(syslog),
+	SCMP_SYS(lookup_dcookie), SCMP_SYS(uselib), SCMP_SYS(kcmp),
+	SCMP_SYS(quotactl), SCMP_SYS(pidfd_getfd),
+};
+
+/*
+ * runc and crun take ENOSYS as "this kernel has no keyrings" (or no
+ * io_uring) and go on without them.
+ */
+static const int sandbox_launcher_enosys[] = {
+	SCMP_SYS(add_key), SCMP_SYS(request_key), SCMP_SYS(keyctl),
+	SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter),
+	SCMP_SYS(io_uring_register),
+};
+
+/* The rules every allow list shares. */
+static scmp_filter_ctx
+sandbox_allow_list(void)
+{
+	scmp_filter_ctx	 ctx;
+
+	ctx = sandbox_new(SANDBOX_DEFAULT_KILL);
+	sandbox_add(ctx, SCMP_ACT_ALLOW, sandbox_base, NCALLS(sandbox_base));
+	/* glibc falls back to clone, which the filter then kills. */
+	sandbox_add(ctx, SCMP_ACT_ERRNO(ENOSYS), (int[]){ SCMP_SYS(clone3) },
+	    1);
+	/* stdio asks whether stderr is a terminal; nothing else of ioctl. */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, TCGETS);
+	/* abort(3) signals its own process, and only that. */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0,
+	    (uint64_t)getpid());
+	return ctx;
+}
+
+/* No socket, no exec: socket(2), execve(2) and execveat(2) kill it. */
+void
+sandbox_core(void)
+{
+	scmp_filter_ctx	 ctx;
+
+	ctx = sandbox_allow_list();
+	sandbox_add(ctx, SCMP_ACT_ALLOW, sandbox_records,
+	    NCALLS(sandbox_records));
+	sandbox_load(ctx, "core");
+}
+
+/* Unix sockets only (keep.sock), files read only, no exec. */
+void
+sandbox_keepfe(void)
+{
+	scmp_filter_ctx	 ctx;
+
+	ctx = sandbox_allow_list();
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 0, AF_UNIX);
+	sandbox_add(ctx, SCMP_ACT_ALLOW, (int[]){ SCMP_SYS(connect) }, 1);
+	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 2,
+	    O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND, O_RDONLY);
+	sandbox_load(ctx, "keep-frontend");
+}
+
+void
+sandbox_launcher(void)
+{
+	scmp_filter_ctx	 ctx;
+
+	ctx = sandbox_new(SANDBOX_DEFAULT_ALLOW);
+	sandbox_add(ctx, SCMP_ACT_ERRNO(EPERM), sandbox_launcher_eperm,
+	    NCALLS(sandbox_launcher_eperm));
+	sandbox_add(ctx, SCMP_ACT_ERRNO(ENOSYS), sandbox_launcher_enosys,
+	    NCALLS(sandbox_launcher_enosys));
+	sandbox_load(ctx, "box launcher");
+}
