@@ -17,8 +17,7 @@ HARDFLAGS = -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fstack-clash-protectio
 	-fPIE -fno-strict-overflow
 HARDLDFLAGS = -pie -Wl,-z,relro -Wl,-z,now -Wl,-z,noexecstack
 BSD_CFLAGS := $(shell pkg-config --cflags libbsd-overlay 2>/dev/null || echo -isystem /usr/include/bsd -DLIBBSD_OVERLAY)
-ALL_CPPFLAGS = -D_GNU_SOURCE -Icommon $(BSD_CFLAGS) \
-	-DSANDCASTLE_COMMIT='"$(COMMIT)"' $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -Icommon $(BSD_CFLAGS) $(CPPFLAGS)
 ifdef DEBUG
 ALL_CPPFLAGS += -DSANDBOX_DEBUG
 endif
@@ -36,6 +35,8 @@ PROG_gated         = gated/gated
 PROG_box           = box/sandcastle-box
 PROGS = $(foreach d,$(PROGDIRS),$(PROG_$(d)))
 MAIN_box = box/sandcastle-box.c
+# check reads the gate's refusal records with the gate's own code.
+USES_sandcastlectl = gated/libgated.a
 
 COMMON_SRCS = $(wildcard common/*.c)
 COMMON_OBJS = $(COMMON_SRCS:.c=.o)
@@ -46,8 +47,9 @@ lib_srcs = $(filter-out $(call main_of,$(1)),$(wildcard $(1)/*.c))
 PROGLIBS = $(foreach d,$(PROGDIRS),$(d)/lib$(d).a)
 
 # Unit tests: regress/<folder>/t_*.c, one atf-c program each, linked with
-# every program library and libcommon.a; *.san is the same test under
-# ASan and UBSan, built from source with no object shared.
+# libcommon.a and, when <folder> is a program's, that program's library;
+# *.san is the same test under ASan and UBSan, built from source with no
+# object shared with the hardened build.
 UNIT_SRCS = $(wildcard regress/*/t_*.c)
 UNITS = $(UNIT_SRCS:.c=)
 SAN_UNITS = $(addsuffix .san,$(filter-out $(NOSAN_UNITS),$(UNITS)))
@@ -55,6 +57,9 @@ SAN_UNITS = $(addsuffix .san,$(filter-out $(NOSAN_UNITS),$(UNITS)))
 NOSAN_UNITS = regress/sandcastled/t_sandbox
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ATF_LIBS = -latf-c
+unit_dir = $(word 2,$(subst /, ,$(1)))
+unit_lib = $(if $(filter $(call unit_dir,$(1)),$(PROGDIRS)),$(call unit_dir,$(1))/lib$(call unit_dir,$(1)).a)
+unit_srcs = $(if $(filter $(call unit_dir,$(1)),$(PROGDIRS)),$(call lib_srcs,$(call unit_dir,$(1))))
 
 FUZZ_SRCS = $(wildcard regress/fuzz/fuzz_*.c)
 FUZZERS = $(FUZZ_SRCS:.c=)
@@ -63,7 +68,13 @@ FUZZ_SECONDS ?= 20
 MANS = $(wildcard man/*.[1-9])
 TESTPREFIX ?= /var/tmp/sandcastle-regress
 
-.PHONY: all clean deps test unit-test fuzz install lint demo bench check-man
+# The gate without its address check, for the test of the second barrier
+# alone: make test installs it under libexec/, never make install.
+gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) -DGATE_NOCHECK $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ \
+	    $(wildcard gated/*.c) common/libcommon.a $(LIBS)
+
+.PHONY: FORCE all clean deps test fuzz install lint demo bench check-man
 all: $(PROGS)
 
 common/libcommon.a: $(COMMON_OBJS)
@@ -72,23 +83,27 @@ common/libcommon.a: $(COMMON_OBJS)
 %.o: %.c $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
+# The commit goes into build.o alone, made anew each time.
+common/build.o: ALL_CPPFLAGS += -DSANDCASTLE_COMMIT='"$(COMMIT)"'
+common/build.o: FORCE
+FORCE:
+
 define progrules
 $(1)/lib$(1).a: $(patsubst %.c,%.o,$(call lib_srcs,$(1)))
 	rm -f $$@ && ar rcs $$@ $$^
-$(PROG_$(1)): $(patsubst %.c,%.o,$(call main_of,$(1))) $(1)/lib$(1).a common/libcommon.a
+$(PROG_$(1)): $(patsubst %.c,%.o,$(call main_of,$(1))) $(1)/lib$(1).a $(USES_$(1)) common/libcommon.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $$@ $$^ $(LIBS)
 endef
 $(foreach d,$(PROGDIRS),$(eval $(call progrules,$(d))))
 
-$(UNITS): %: %.c $(PROGLIBS) common/libcommon.a $(HDRS)
+.SECONDEXPANSION:
+$(UNITS): %: %.c $$(call unit_lib,$$@) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
-	    $(PROGLIBS) common/libcommon.a $(ATF_LIBS) $(LIBS)
+	    $(call unit_lib,$@) common/libcommon.a $(ATF_LIBS) $(LIBS)
 
-SAN_DEPS = $(COMMON_SRCS) $(foreach d,$(PROGDIRS),$(call lib_srcs,$(d))) $(HDRS)
-%.san: %.c $(SAN_DEPS)
+$(SAN_UNITS): %.san: %.c regress/lib/san.c $$(call unit_srcs,$$@) $(COMMON_SRCS) $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(WARNFLAGS) -O1 -g $(SANFLAGS) -o $@ $< \
-	    $(COMMON_SRCS) $(foreach d,$(PROGDIRS),$(call lib_srcs,$(d))) \
-	    $(ATF_LIBS) $(LIBS)
+	    regress/lib/san.c $(call unit_srcs,$@) $(COMMON_SRCS) $(ATF_LIBS) $(LIBS)
 
 # make deps: every Debian package the build and the suite need.
 deps:
@@ -96,20 +111,25 @@ deps:
 
 # make test: builds, installs into TESTPREFIX for the test accounts,
 # runs the whole suite with Kyua and ends with "N passed, N failed".
-test: all $(UNITS) $(SAN_UNITS)
+test: all $(UNITS) $(SAN_UNITS) gated/gated-nocheck
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
+	install -d $(TESTPREFIX)/libexec
+	install -m 0755 gated/gated-nocheck $(TESTPREFIX)/libexec/
 	sh regress/lib/run.sh $(TESTPREFIX)
 
-unit-test: $(UNITS) $(SAN_UNITS)
-	cd regress && kyua test common sandcastled
 
 fuzz: $(FUZZERS)
 	sh regress/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
 
-regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $(SAN_DEPS)
+# A fuzz target names what it needs beyond common/ in FUZZ_SRCS_<name>.
+FUZZ_SRCS_envelope = keepd/envelope.c
+FUZZ_SRCS_path = keepd/envelope.c
+FUZZ_SRCS_http = keepd/http.c
+FUZZ_SRCS_connect = gated/connect.c gated/policy.c
+$(FUZZERS): regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(COMMON_SRCS) $(HDRS)
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -o $@ $< $(COMMON_SRCS) $(LIBS)
+	    -o $@ $< $(FUZZ_SRCS_$*) $(COMMON_SRCS) $(LIBS)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man5 \
@@ -123,6 +143,6 @@ check-man:
 	mandoc -Tlint -Wwarning $(MANS)
 
 clean:
-	rm -f $(PROGS) $(PROGLIBS) common/libcommon.a */*.o $(UNITS) \
+	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck common/libcommon.a */*.o $(UNITS) \
 	    $(addsuffix .san,$(UNITS)) $(FUZZERS)
 	rm -rf regress/fuzz/corpus.tmp

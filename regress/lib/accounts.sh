@@ -25,3 +25,5 @@ mkaccount sctest-other
 touch /etc/subuid /etc/subgid
 subrange sctest /etc/subuid
 subrange sctest /etc/subgid
+# pasta, which the gate starts as the operator, opens /dev/net/tun.
+[ -c /dev/net/tun ] && chmod 0666 /dev/net/tun

@@ -7,7 +7,8 @@ PKGS="gcc make pkg-config git
 libtls-dev libbsd-dev libmd-dev libyaml-dev libjsmn-dev libseccomp-dev
 kyua atf-sh libatf-dev mandoc
 clang libclang-rt-14-dev
-util-linux bsdutils procps passwd iproute2"
+util-linux bsdutils procps passwd iproute2 strace python3 openssl
+passt dnsmasq-base"
 
 missing=
 for p in $PKGS; do

@@ -13,7 +13,7 @@ sh "$top/regress/lib/accounts.sh" || { echo "0 passed, 1 failed"; exit 1; }
 rm -f "$results"
 cd "$top/regress" || exit 1
 kyua --variable="test_suites.sandcastle.prefix=$prefix" \
-    --variable="test_suites.sandcastle.srcdir=$top" \
+    --variable="test_suites.sandcastle.checkout=$top" \
     test --results-file="$results"
 kyua report --results-file="$results" --verbose \
     --results-filter=broken,failed > "$report" 2>&1

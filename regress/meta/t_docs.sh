@@ -8,7 +8,7 @@ atf_test_case man_lint
 man_lint_head()
 {
 	atf_set "descr" "every man page is clean under mandoc -Tlint"
-	atf_set "require.config" "srcdir"
+	atf_set "require.config" "checkout"
 	atf_set "require.progs" "mandoc"
 }
 man_lint_body()
@@ -26,7 +26,7 @@ atf_test_case man_every_program
 man_every_program_head()
 {
 	atf_set "descr" "every installed program and the configuration have a man page"
-	atf_set "require.config" "srcdir prefix"
+	atf_set "require.config" "checkout prefix"
 }
 man_every_program_body()
 {
@@ -43,7 +43,7 @@ atf_test_case readme_commands
 readme_commands_head()
 {
 	atf_set "descr" "the README names make demo and make test, and the Makefile has both"
-	atf_set "require.config" "srcdir"
+	atf_set "require.config" "checkout"
 }
 readme_commands_body()
 {

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""A test host for the regress suite: an HTTP(S) server on a test
+network namespace's address, whose answers a test writes in a scenario
+file, and which records every request it gets.
+
+It is test equipment, never part of sandcastle: it lets a test play a
+source, the Claude API or a hostile destination, answer well or badly
+(redirects, floods, bad chunks, slow answers) and then read back exactly
+what reached it (the path, the headers, the body).
+
+The scenario is JSON, read again for every request:
+  {"routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 3}}},
+   "default": {"status": 404, "body": "no such route"}}
+A route's answer may have: status, headers (an object), body (text),
+json (a value, sent as application/json), size (a body of that many
+bytes), chunks (a list of texts, sent chunked), raw (the exact bytes of
+the whole answer), delay (seconds before answering), trickle (seconds
+between bytes of raw), close (close without an answer).
+"""
+
+import argparse
+import json
+import ssl
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOCK = threading.Lock()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "fakehost"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def record(self, body):
+        entry = {
+            "method": self.command,
+            "path": self.path,
+            "headers": {k.lower(): v for k, v in self.headers.items()},
+            "body": body.decode("utf-8", "replace"),
+        }
+        with LOCK, open(self.server.opts.log, "a") as f:
+            f.write(json.dumps(entry) + "\n")
+
+    def answer_for(self):
+        try:
+            with open(self.server.opts.scenario) as f:
+                sc = json.load(f)
+        except (OSError, ValueError):
+            sc = {}
+        routes = sc.get("routes", {})
+        path = self.path.split("?", 1)[0]
+        return routes.get(path, sc.get("default", {"status": 404, "body": "no route\n"}))
+
+    def handle_any(self):
+        n = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(n) if n else b""
+        self.record(body)
+        a = self.answer_for()
+        time.sleep(a.get("delay", 0))
+        if a.get("close"):
+            self.close_connection = True
+            return
+        if "raw" in a:
+            raw = a["raw"].encode("latin-1")
+            step = a.get("trickle", 0)
+            try:
+                if step:
+                    for i in range(len(raw)):
+                        self.wfile.write(raw[i:i + 1])
+                        self.wfile.flush()
+                        time.sleep(step)
+                else:
+                    self.wfile.write(raw)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
+        self.send_response(a.get("status", 200))
+        hdrs = dict(a.get("headers", {}))
+        if "json" in a:
+            payload = json.dumps(a["json"]).encode()
+            hdrs.setdefault("Content-Type", "application/json")
+        elif "size" in a:
+            payload = None
+        else:
+            payload = a.get("body", "").encode()
+        for k, v in hdrs.items():
+            self.send_header(k, v)
+        try:
+            if "chunks" in a:
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for c in a["chunks"]:
+                    b = c.encode()
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(b), b))
+                self.wfile.write(b"0\r\n\r\n")
+            elif payload is None:
+                size = a["size"]
+                self.send_header("Content-Length", str(size))
+                self.end_headers()
+                block = b"a" * 65536
+                while size > 0:
+                    self.wfile.write(block[:min(size, len(block))])
+                    size -= len(block)
+            else:
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+        except OSError:
+            pass
+        self.close_connection = True
+
+    do_GET = handle_any
+    do_POST = handle_any
+    do_PUT = handle_any
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, opts):
+        self.opts = opts
+        super().__init__((opts.bind, opts.port), Handler)
+        if opts.cert:
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(opts.cert, opts.key)
+            self.socket = ctx.wrap_socket(self.socket, server_side=True)
+
+    def handle_error(self, request, client_address):
+        pass
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bind", required=True)
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--cert")
+    p.add_argument("--key")
+    p.add_argument("--scenario", required=True)
+    p.add_argument("--log", required=True)
+    p.add_argument("--ready", help="a file made once the socket listens")
+    opts = p.parse_args()
+    srv = Server(opts)
+    if opts.ready:
+        open(opts.ready, "w").close()
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
