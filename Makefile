@@ -123,7 +123,7 @@ fuzz: $(FUZZERS)
 	sh regress/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
 
 # A fuzz target names what it needs beyond common/ in FUZZ_SRCS_<name>.
-FUZZ_SRCS_envelope = keepd/envelope.c
+FUZZ_SRCS_envelope = keepd/envelope.c keepd/http.c
 FUZZ_SRCS_path = keepd/envelope.c
 FUZZ_SRCS_http = keepd/http.c
 FUZZ_SRCS_connect = gated/connect.c gated/policy.c

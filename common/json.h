@@ -1,0 +1,110 @@
+/*
+ * JSON: a strict parser over jsmn, and a writer.
+ *
+ * json_parse() takes RFC 8259 JSON and nothing looser: it refuses a key
+ * given twice in one object, nesting deeper than JSON_MAXDEPTH, a string
+ * that is not UTF-8 (overlong forms, surrogates, truncated sequences), a
+ * raw control character or a bad escape in a string, a lone surrogate
+ * escape, a number with a leading zero or an exponent over JSON_MAXEXP,
+ * and anything after the value but white space.  It keeps the caller's
+ * bytes (they must outlive the struct json) and fills a flat array of
+ * tokens in document order: an object's members are its key then its
+ * value, and json_next() steps over a whole value.
+ *
+ * The writer appends to a growing buffer and escapes every string; a
+ * byte that is not part of valid UTF-8 is written as U+FFFD, so what it
+ * writes is always valid JSON.
+ */
+#ifndef SANDCASTLE_JSON_H
+#define SANDCASTLE_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define JSON_MAXDEPTH	32			/* nested objects and arrays */
+#define JSON_MAXLEN	(64U * 1024 * 1024)	/* bytes of one document */
+#define JSON_MAXTOKENS	(1U << 20)		/* values and keys */
+#define JSON_MAXEXP	1000			/* |exponent| of a number */
+
+enum json_type {
+	JSON_OBJECT = 1,
+	JSON_ARRAY,
+	JSON_STRING,
+	JSON_NUMBER,
+	JSON_TRUE,
+	JSON_FALSE,
+	JSON_NULL
+};
+
+struct json_tok {
+	enum json_type	 type;
+	uint32_t	 start;		/* first byte; a string's after its quote */
+	uint32_t	 end;		/* past the last; a string's closing quote */
+	uint32_t	 size;		/* an object's members, an array's values */
+	uint32_t	 next;		/* the token after this value and all it holds */
+};
+
+struct json {
+	const char	*buf;
+	size_t		 len;
+	struct json_tok	*toks;
+	size_t		 ntoks;		/* toks[0] is the top value */
+	size_t		 erroff;	/* the byte (from 0) json_parse() refused */
+};
+
+/* 0, or -1 with why a fixed phrase and j->erroff the byte it refers to. */
+int		 json_parse(struct json *j, const char *buf, size_t len,
+		    const char **why);
+void		 json_free(struct json *);
+
+/* The value after tok and all it holds; j->ntoks when none. */
+size_t		 json_next(const struct json *, size_t tok);
+/* The value of key in the object obj, or -1 when it has none. */
+long		 json_find(const struct json *, size_t obj, const char *key);
+/* The raw bytes of a value as written, quotes included for a string. */
+const char	*json_raw(const struct json *, size_t tok, size_t *len);
+/* A string equal, once unescaped, to the NUL-free s. */
+int		 json_streq(const struct json *, size_t tok, const char *s);
+/*
+ * Unescapes a string into out, NUL-terminated.  *outlen gets the bytes
+ * written (a \u0000 is copied as a NUL: check the length).  0 when all
+ * of it fit, -1 when it was cut to outsz - 1 bytes or tok is no string.
+ */
+int		 json_string_copy(const struct json *, size_t tok, char *out,
+		    size_t outsz, size_t *outlen);
+/* A new C string of at most maxlen bytes, NULL (errno set) otherwise or on a NUL. */
+char		*json_string_dup(const struct json *, size_t tok, size_t maxlen);
+/* An integer number written without fraction or exponent, in [min, max]. */
+int		 json_int(const struct json *, size_t tok, int64_t min,
+		    int64_t max, int64_t *out);
+
+struct json_writer {
+	char		*buf;
+	size_t		 len;
+	size_t		 size;
+	int		 failed;	/* ENOMEM or a misuse: finish gives NULL */
+	unsigned int	 depth;
+	char		 close[JSON_MAXDEPTH + 1];	/* '}' or ']' of each open one */
+	unsigned char	 members[JSON_MAXDEPTH + 1];	/* it holds a value already */
+	int		 afterkey;
+};
+
+void		 json_writer_init(struct json_writer *);
+void		 json_write_object(struct json_writer *);	/* { */
+void		 json_write_array(struct json_writer *);	/* [ */
+void		 json_write_close(struct json_writer *);	/* } or ] */
+void		 json_write_key(struct json_writer *, const char *);
+void		 json_write_string(struct json_writer *, const char *);
+void		 json_write_string_len(struct json_writer *, const char *,
+		    size_t);
+void		 json_write_int(struct json_writer *, int64_t);
+void		 json_write_uint(struct json_writer *, uint64_t);
+void		 json_write_bool(struct json_writer *, int);
+void		 json_write_null(struct json_writer *);
+/* A value already checked by json_parse(), copied as it is. */
+void		 json_write_raw(struct json_writer *, const char *, size_t);
+/* The text, NUL-terminated, and the writer emptied; NULL on failure or when unbalanced. */
+char		*json_writer_finish(struct json_writer *, size_t *len);
+void		 json_writer_free(struct json_writer *);
+
+#endif

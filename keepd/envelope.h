@@ -1,0 +1,73 @@
+/*
+ * The closed envelope the keep takes (keepd(8), THE ENVELOPE):
+ *
+ *	{"destination":"notes","method":"POST","path":"/jobs/claim",
+ *	 "headers":{"content-type":"application/json"},"body":{...}}
+ *
+ * envelope_parse() checks every rule and fills a struct envelope, or
+ * refuses with a reason for a person that names the field or header and
+ * the rule.  No I/O: the caller passes the bytes it read.
+ */
+#ifndef SANDCASTLE_ENVELOPE_H
+#define SANDCASTLE_ENVELOPE_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "keep.h"
+
+#define ENVELOPE_MAX		KEEP_MAXENVELOPE	/* 33 MiB */
+#define ENVELOPE_PATH_MAX	2048
+#define ENVELOPE_VALUE_MAX	256	/* bytes of a header's value */
+#define ENVELOPE_WHY_MAX	256	/* a reason fits in this */
+
+enum envelope_method {
+	ENVELOPE_GET = 1,
+	ENVELOPE_POST
+};
+
+/* The headers the keep takes, each at most once. */
+enum envelope_hdr {
+	ENVELOPE_CONTENT_TYPE,
+	ENVELOPE_ACCEPT,
+	ENVELOPE_ANTHROPIC_VERSION,
+	ENVELOPE_NHDRS
+};
+
+struct envelope {
+	char		 destination[NAME_LEN + 1];
+	enum envelope_method method;
+	char		 path[ENVELOPE_PATH_MAX + 1];	/* as written: not decoded */
+	int		 has[ENVELOPE_NHDRS];
+	char		 value[ENVELOPE_NHDRS][ENVELOPE_VALUE_MAX + 1];
+	/*
+	 * The body's bytes exactly as sent, inside the caller's buffer:
+	 * the keep forwards them untouched.  NULL when the envelope has
+	 * none (a GET never has one; a POST may not).
+	 */
+	const char	*body;
+	size_t		 bodylen;
+};
+
+/* 1 when name is a configured destination. */
+typedef int	(*envelope_known_fn)(const char *name, void *arg);
+
+/*
+ * 0 and env filled, or -1 and why ("field url: the envelope has no such
+ * field").  env->body points into buf: buf must outlive env.
+ */
+int		 envelope_parse(struct envelope *env, const char *buf,
+		    size_t len, envelope_known_fn known, void *arg, char *why,
+		    size_t whysz);
+
+/*
+ * The path rules, written and once percent-decoded: 0, or -1 with why
+ * a fixed phrase ("the path holds an encoded ..").
+ */
+int		 envelope_path_check(const char *path, size_t len,
+		    const char **why);
+
+const char	*envelope_method_name(enum envelope_method);
+const char	*envelope_hdr_name(enum envelope_hdr);	/* "content-type" */
+
+#endif
