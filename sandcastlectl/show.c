@@ -19,6 +19,7 @@
 #include "msg.h"
 #include "paths.h"
 #include "sandcastlectl.h"
+#include "usock.h"
 
 static const struct msg_rule show_rules[] = {
 	{ CTL_HELLO,	   "hello",	  sizeof(struct ctl_hello),
@@ -38,17 +39,9 @@ static const char *state_name(int32_t);
 static int
 show_connect(const char *path)
 {
-	struct sockaddr_un	sun;
-	int			fd;
+	int	fd;
 
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
-	    sizeof(sun.sun_path))
-		errx(1, "%s: path too long for a socket", path);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		err(1, "socket");
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+	if ((fd = usock_connect(path)) == -1)
 		errx(1, "sandcastled does not answer at %s: %s", path,
 		    strerror(errno));
 	return fd;

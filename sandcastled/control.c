@@ -22,6 +22,7 @@
 #include "log.h"
 #include "msg.h"
 #include "sandcastled.h"
+#include "usock.h"
 
 #define CONTROL_MAXCLIENTS	16
 #define CONTROL_MAXIN		256	/* a client's largest message is CTL_HELLO */
@@ -48,66 +49,15 @@ static int		 control_fd = -1;
 static char		 control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 static time_t		 control_start;
 
-static int
-control_sockaddr(const char *path, struct sockaddr_un *sun)
-{
-	memset(sun, 0, sizeof(*sun));
-	sun->sun_family = AF_UNIX;
-	if (strlcpy(sun->sun_path, path, sizeof(sun->sun_path)) >=
-	    sizeof(sun->sun_path))
-		fatalx("%s: too long for a socket's path: set XDG_RUNTIME_DIR "
-		    "to a shorter folder", path);
-	return 0;
-}
-
-/* A socket left there: another sandcastled if it answers, else stale. */
-static void
-control_stale(const char *path, const struct sockaddr_un *sun)
-{
-	struct stat	 st;
-	int		 fd, r;
-
-	if (lstat(path, &st) == -1) {
-		if (errno == ENOENT)
-			return;
-		fatal("%s", path);
-	}
-	if (!S_ISSOCK(st.st_mode))
-		fatalx("%s: is not a socket: remove it", path);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		fatal("socket");
-	r = connect(fd, (const struct sockaddr *)sun, sizeof(*sun));
-	close(fd);
-	if (r == 0)
-		fatalx("sandcastled already runs: %s answers", path);
-	if (errno != ECONNREFUSED && errno != ENOENT)
-		fatal("%s", path);
-	if (unlink(path) == -1 && errno != ENOENT)
-		fatal("%s: cannot remove the stale socket", path);
-	log_info("%s: removed a stale socket", path);
-}
-
 int
 control_open(const char *path)
 {
-	struct sockaddr_un sun;
-	mode_t		 old;
-	int		 fd;
+	char	 why[PATH_MAX + 64];
+	int	 fd;
 
-	control_sockaddr(path, &sun);
-	control_stale(path, &sun);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd == -1)
-		fatal("socket");
-	old = umask(0177);
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
-		if (errno == EADDRINUSE)
-			fatalx("sandcastled already runs: %s exists", path);
-		fatal("%s: bind", path);
-	}
-	umask(old);
-	if (listen(fd, CONTROL_MAXCLIENTS) == -1)
-		fatal("%s: listen", path);
+	if ((fd = usock_listen(path, CONTROL_MAXCLIENTS, why,
+	    sizeof(why))) == -1)
+		fatalx("%s", why);
 	strlcpy(control_path, path, sizeof(control_path));
 	control_fd = fd;
 	control_start = time(NULL);

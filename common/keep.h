@@ -1,0 +1,56 @@
+/*
+ * The keep's protocol, over $XDG_RUNTIME_DIR/sandcastle/keep.sock,
+ * framed with msg.h.  keepd checks the peer's uid (SO_PEERCRED) before it
+ * reads a byte.  The client speaks first with KEEP_HELLO and the version;
+ * then each KEEP_REQUEST (its id chosen by the client, its payload the
+ * closed JSON envelope of keepd(8)) gets exactly one KEEP_ANSWER or
+ * KEEP_REFUSED with the same id.  Requests on one connection are answered
+ * in order, one at a time.
+ */
+#ifndef SANDCASTLE_KEEP_H
+#define SANDCASTLE_KEEP_H
+
+#include <stdint.h>
+
+#define KEEP_VERSION		1
+#define KEEP_MAXENVELOPE	(33U * 1024 * 1024)
+#define KEEP_MAXBODY		(32U * 1024 * 1024)
+#define KEEP_CALL_SECONDS	30
+
+enum keep_type {
+	KEEP_HELLO = 1,		/* both ways: struct keep_hello */
+	KEEP_REQUEST,		/* client: the envelope, JSON */
+	KEEP_ANSWER,		/* keepd: struct keep_answer, then content-type, then body */
+	KEEP_REFUSED,		/* keepd: struct keep_refused, then the reason */
+};
+
+struct keep_hello {
+	uint32_t	version;
+	uint32_t	ndestinations;	/* keepd's answer: how many it knows */
+};
+
+/* The destination's answer: a status, two headers and the body. */
+struct keep_answer {
+	uint32_t	status;		/* the HTTP status, a redirect's included */
+	uint32_t	retry_after;	/* seconds, 0 when none or unreadable */
+	uint32_t	ctype_len;	/* bytes of content-type after this struct */
+	uint32_t	body_len;	/* bytes of body after the content-type */
+};
+
+/* Why no answer came: the reason is text for a person, never a secret. */
+enum keep_refusal {
+	KEEP_R_ENVELOPE = 1,	/* the envelope breaks a rule */
+	KEEP_R_SECRET,		/* "unusable secret: <name>" */
+	KEEP_R_GATE,		/* the gate refused, or does not answer */
+	KEEP_R_TLS,		/* the destination's certificate was refused */
+	KEEP_R_HTTP,		/* the answer broke HTTP, or was too large */
+	KEEP_R_TIMEOUT,		/* 30 s passed */
+	KEEP_R_INTERNAL,	/* the keep itself failed */
+};
+
+struct keep_refused {
+	uint32_t	code;		/* enum keep_refusal */
+	uint32_t	reason_len;
+};
+
+#endif
