@@ -24,6 +24,8 @@ endif
 ALL_CFLAGS = $(WARNFLAGS) $(HARDFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(HARDLDFLAGS) $(LDFLAGS)
 LIBS	= -lbsd -lmd -lyaml -lseccomp -ltls
+# The box decodes images itself and hands Tesseract the bitmap it drew.
+LIBS_box = -lpng -ljpeg -lwebp -ltesseract -lm
 
 # Each program folder holds its main in <name>.c; every other .c of the
 # folder goes into lib<folder>.a, which the unit tests link too.
@@ -37,6 +39,7 @@ PROGS = $(foreach d,$(PROGDIRS),$(PROG_$(d)))
 MAIN_box = box/sandcastle-box.c
 # check reads the gate's refusal records with the gate's own code.
 USES_sandcastlectl = gated/libgated.a
+sandcastlectl/check_gate.o: ALL_CPPFLAGS += -Igated
 
 COMMON_SRCS = $(wildcard common/*.c)
 COMMON_OBJS = $(COMMON_SRCS:.c=.o)
@@ -54,7 +57,7 @@ UNIT_SRCS = $(wildcard regress/*/t_*.c)
 UNITS = $(UNIT_SRCS:.c=)
 SAN_UNITS = $(addsuffix .san,$(filter-out $(NOSAN_UNITS),$(UNITS)))
 # Tests of seccomp filters: a sanitizer's runtime makes calls a filter kills.
-NOSAN_UNITS = regress/sandcastled/t_sandbox
+NOSAN_UNITS = regress/sandcastled/t_sandbox regress/gated/t_filter
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ATF_LIBS = -latf-c
 unit_dir = $(word 2,$(subst /, ,$(1)))
@@ -92,18 +95,20 @@ define progrules
 $(1)/lib$(1).a: $(patsubst %.c,%.o,$(call lib_srcs,$(1)))
 	rm -f $$@ && ar rcs $$@ $$^
 $(PROG_$(1)): $(patsubst %.c,%.o,$(call main_of,$(1))) $(1)/lib$(1).a $(USES_$(1)) common/libcommon.a
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $$@ $$^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $$@ $$^ $(LIBS) $(LIBS_$(1))
 endef
 $(foreach d,$(PROGDIRS),$(eval $(call progrules,$(d))))
 
 .SECONDEXPANSION:
 $(UNITS): %: %.c $$(call unit_lib,$$@) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
-	    $(call unit_lib,$@) common/libcommon.a $(ATF_LIBS) $(LIBS)
+	    $(call unit_lib,$@) common/libcommon.a $(ATF_LIBS) $(LIBS) \
+	    $(LIBS_$(call unit_dir,$@))
 
 $(SAN_UNITS): %.san: %.c regress/lib/san.c $$(call unit_srcs,$$@) $(COMMON_SRCS) $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(WARNFLAGS) -O1 -g $(SANFLAGS) -o $@ $< \
-	    regress/lib/san.c $(call unit_srcs,$@) $(COMMON_SRCS) $(ATF_LIBS) $(LIBS)
+	    regress/lib/san.c $(call unit_srcs,$@) $(COMMON_SRCS) $(ATF_LIBS) $(LIBS) \
+	    $(LIBS_$(call unit_dir,$@))
 
 # make deps: every Debian package the build and the suite need.
 deps:
@@ -127,9 +132,13 @@ FUZZ_SRCS_envelope = keepd/envelope.c keepd/http.c
 FUZZ_SRCS_path = keepd/envelope.c
 FUZZ_SRCS_http = keepd/http.c
 FUZZ_SRCS_connect = gated/connect.c gated/policy.c
+FUZZ_SRCS_boxproto = box/proto.c
+FUZZ_SRCS_schema = box/schema.c
+FUZZ_SRCS_image = box/image.c
+FUZZ_LIBS_image = -lpng -ljpeg -lwebp -lm
 $(FUZZERS): regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(COMMON_SRCS) $(HDRS)
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -o $@ $< $(FUZZ_SRCS_$*) $(COMMON_SRCS) $(LIBS)
+	    -o $@ $< $(FUZZ_SRCS_$*) $(COMMON_SRCS) $(LIBS) $(FUZZ_LIBS_$*)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man5 \

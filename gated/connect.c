@@ -128,8 +128,12 @@ connect_target(const char *target, char *host, size_t hostsz,
 	size_t		 len;
 
 	*literal = 0;
+	*port = 0;
 	colon = strrchr(target, ':');
 	len = colon == NULL ? strlen(target) : (size_t)(colon - target);
+	/* A literal's port is kept, for the refusal's record. */
+	if (colon != NULL)
+		(void)port_parse(colon + 1, port);
 	if (strcspn(target, ":[]") < len) {
 		*literal = 1;
 		*why = "an IP literal";
@@ -148,7 +152,7 @@ connect_target(const char *target, char *host, size_t hostsz,
 		*why = "not a DNS name";
 		return -1;
 	}
-	if (colon == NULL || port_parse(colon + 1, port) == -1) {
+	if (colon == NULL || *port == 0) {
 		*why = "bad port";
 		return -1;
 	}

@@ -62,7 +62,8 @@ enum connect_state connect_feed(struct connect_req *, const void *buf,
 /*
  * "name:port" alone, as in the request line: host gets the normalised
  * name.  Returns 0, or -1 with *why set; *literal is 1 when the target
- * was refused for naming an IP address.
+ * was refused for naming an IP address.  *port is the port whenever it
+ * is valid, even on a refusal (a literal's is recorded), and 0 if not.
  */
 int	connect_target(const char *target, char *host, size_t hostsz,
 	    uint16_t *port, const char **why, int *literal);

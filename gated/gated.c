@@ -1,24 +1,36 @@
 /*
- * gated: the gate, the only way out.  This build parses its flags and
- * checks the configuration (-n); serving gate.sock comes with its own
- * issue.  See gated(8).
+ * gated: the gate, the only way out.  It serves CONNECT name:port on
+ * gate.sock for the destinations of the configuration, from a network
+ * namespace of its own whose routes close the internal network a
+ * second time.  See gated(8).
  */
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "gate.h"
+#include "log.h"
 #include "paths.h"
+#include "refusal.h"
 
 static const struct option longopts[] = {
 	{ "config",	required_argument,	NULL,	'c' },
 	{ NULL,		0,			NULL,	0 }
 };
+
+static struct gate	gate = { .listenfd = -1, .refusalfd = -1,
+			    .pasta = -1, .self = -1 };
 
 static __attribute__((noreturn)) void
 usage(void)
@@ -27,8 +39,8 @@ usage(void)
 	exit(1);
 }
 
-static void
-check_config(const char *dir)
+static struct config *
+load_config(const char *dir)
 {
 	struct conferrs	 errs = TAILQ_HEAD_INITIALIZER(errs);
 	struct config	*conf;
@@ -40,15 +52,133 @@ check_config(const char *dir)
 		exit(1);
 	}
 	conferrs_free(&errs);
-	config_free(conf);
+	return conf;
+}
+
+/* The gate's list: claude's destination and each source's, read once. */
+static void
+gate_list(struct gate *g, const struct config *conf)
+{
+	const struct source	*src;
+	size_t			 n = 0;
+
+	g->dests = reallocarray(NULL, conf->nsources + 1, sizeof(*g->dests));
+	if (g->dests == NULL)
+		err(1, NULL);
+	if (conf->caps[CAP_CLAUDE].enabled)
+		g->dests[n++] = conf->claude.dest;
+	TAILQ_FOREACH(src, &conf->sources, entry)
+		g->dests[n++] = src->dest;
+	g->ndests = n;
+}
+
+/* Whatever way gated ends, it leaves no tunnel, no pasta, no socket. */
+static void
+gate_cleanup(void)
+{
+	if (getpid() != gate.self)
+		return;
+	serve_end_children(&gate);
+	netns_end_pasta(gate.pasta);
+	gate.pasta = -1;
+	if (gate.listenfd != -1)
+		listen_remove(gate.sock);
+}
+
+static void
+open_files(struct gate *g)
+{
+	char	dir[PATH_MAX], why[PATH_MAX + 128];
+
+	if (path_state_dir(dir, sizeof(dir)) == -1)
+		fatalx("%s", path_why());
+	if (path_private_dir(dir, why, sizeof(why)) == -1)
+		fatalx("%s", why);
+	if ((size_t)snprintf(g->refusals, sizeof(g->refusals), "%s/%s", dir,
+	    REFUSAL_FILE) >= sizeof(g->refusals))
+		fatalx("%s/%s: path too long", dir, REFUSAL_FILE);
+	if (refusal_prune(g->refusals, time(NULL)) == -1)
+		fatal("%s: cannot prune", g->refusals);
+	if ((g->refusalfd = refusal_open(g->refusals)) == -1)
+		fatal("%s", g->refusals);
+	if (path_runtime_dir(dir, sizeof(dir)) == -1 ||
+	    path_runtime_file(GATE_SOCK, g->sock, sizeof(g->sock)) == -1)
+		fatalx("%s", path_why());
+	if (path_private_dir(dir, why, sizeof(why)) == -1)
+		fatalx("%s", why);
+	g->listenfd = listen_open(g->sock);
+}
+
+static void
+gate_start(struct gate *g)
+{
+	g->self = getpid();
+	if (atexit(gate_cleanup) != 0)
+		fatalx("atexit");
+	open_files(g);
+	g->nown = own_addresses(g->own, GATE_OWN_MAX);
+	g->pasta = netns_enter();
+	route_wait_ready(g->pasta, &g->gateway);
+	route_install(g);
+	route_verify(g);
+	resolve_prepare(g);
+}
+
+/*
+ * Without -d the gate starts in a child and the command waits for it:
+ * a gate that cannot serve still exits 1 with its reason on stderr.
+ */
+static int
+daemon_start(void)
+{
+	pid_t	pid;
+	int	ready[2], status;
+	char	c;
+
+	if (pipe2(ready, O_CLOEXEC) == -1)
+		err(1, "pipe");
+	if ((pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0) {
+		close(ready[0]);
+		if (setsid() == -1)
+			err(1, "setsid");
+		return ready[1];
+	}
+	close(ready[1]);
+	if (read(ready[0], &c, 1) == 1)
+		_exit(0);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		continue;
+	_exit(WIFEXITED(status) && WEXITSTATUS(status) != 0 ?
+	    WEXITSTATUS(status) : 1);
+}
+
+static void
+daemon_ready(int fd, int verbose)
+{
+	int	null;
+
+	if ((null = open("/dev/null", O_RDWR)) == -1)
+		fatal("/dev/null");
+	log_init("gated", 0, verbose);
+	dup2(null, STDIN_FILENO);
+	dup2(null, STDOUT_FILENO);
+	dup2(null, STDERR_FILENO);
+	if (null > STDERR_FILENO)
+		close(null);
+	if (write(fd, "r", 1) != 1)
+		log_warn("cannot say the gate is ready");
+	close(fd);
 }
 
 int
 main(int argc, char *argv[])
 {
+	struct config	*conf;
 	const char	*confflag = NULL;
 	char		 confdir[PATH_MAX];
-	int		 ch, noaction = 0;
+	int		 ch, debug = 0, noaction = 0, verbose = 0, ready = -1;
 
 	while ((ch = getopt_long(argc, argv, "c:dnv", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -56,11 +186,13 @@ main(int argc, char *argv[])
 			confflag = optarg;
 			break;
 		case 'd':
-		case 'v':
-			/* the foreground and the debug lines: nothing to log yet */
+			debug = 1;
 			break;
 		case 'n':
 			noaction = 1;
+			break;
+		case 'v':
+			verbose++;
 			break;
 		default:
 			usage();
@@ -72,10 +204,19 @@ main(int argc, char *argv[])
 		errx(1, "refusing to run as root");
 	if (path_config_dir(confflag, confdir, sizeof(confdir)) == -1)
 		errx(1, "%s", path_why());
-	check_config(confdir);
+	conf = load_config(confdir);
 	if (noaction) {
 		fprintf(stderr, "configuration OK\n");
 		return 0;
 	}
-	errx(1, "this build only checks its configuration (-n)");
+	gate_list(&gate, conf);
+	log_init("gated", 1, verbose);
+	if (!debug)
+		ready = daemon_start();
+	gate_start(&gate);
+	if (!debug)
+		daemon_ready(ready, verbose);
+	filter_gate();
+	serve(&gate);
+	return 0;
 }

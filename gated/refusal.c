@@ -309,6 +309,39 @@ refusal_append(const char *path, const struct refusal_rec *rec)
 	return -1;
 }
 
+int
+refusal_open(const char *path)
+{
+	off_t	size;
+
+	return open_append(path, &size);
+}
+
+int
+refusal_append_fd(int fd, const struct refusal_rec *rec)
+{
+	char		line[REFUSAL_LINE_MAX + 1];
+	struct stat	st;
+	ssize_t		n;
+	int		len;
+
+	if ((len = line_format(rec, line, sizeof(line))) == -1) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (fstat(fd, &st) == -1)
+		return -1;
+	if (st.st_size + len > REFUSAL_FILE_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
+	if ((n = write(fd, line, len)) == len)
+		return 0;
+	if (n != -1)
+		errno = EIO;
+	return -1;
+}
+
 static FILE *
 open_read(const char *path)
 {

@@ -57,6 +57,16 @@ struct refusal_sum {
  */
 int	refusal_append(const char *path, const struct refusal_rec *);
 
+/*
+ * The gate's children cannot open files: the gate opens the file once
+ * (refusal_open(), O_APPEND) and each child appends with
+ * refusal_append_fd().  It never prunes (rename needs the folder):
+ * EFBIG once the file holds REFUSAL_FILE_MAX bytes, until the gate
+ * starts again and prunes.
+ */
+int	refusal_open(const char *path);
+int	refusal_append_fd(int fd, const struct refusal_rec *);
+
 /* Rewrites path (a temporary file, then rename(2)) with only the last hour. */
 int	refusal_prune(const char *path, time_t now);
 

@@ -1,0 +1,175 @@
+/*
+ * The gate's sandbox, put on once its network is made and checked:
+ * every capability dropped (the gate is root of its own user namespace
+ * until then, and CAP_NET_ADMIN could remove a route), then an allow
+ * list.  Each tunnel's child stacks a second filter on the first: the
+ * child is the one that reads what keepd and a destination send, so it
+ * loses what only the parent needs (fork, kill, unlink of gate.sock).
+ *
+ * Some calls fail with an errno instead of killing, because glibc's
+ * resolver has a fallback for them: it asks nscd on a Unix socket,
+ * opens /etc/hosts and /etc/gai.conf, and asks netlink for the
+ * interfaces to sort a multi-address answer.  Each goes on without.
+ * Refusing openat(2) also keeps a taken gate from the operator's files.
+ */
+#include <sys/types.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include <linux/capability.h>
+#include <linux/securebits.h>
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <seccomp.h>
+
+#include "gate.h"
+#include "log.h"
+#include "sandbox.h"
+
+#define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
+#define CLONE_NAMESPACES (CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS | \
+	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
+
+static const int filter_allowed[] = {
+	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
+	SCMP_SYS(close), SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(fcntl),
+	SCMP_SYS(lseek), SCMP_SYS(newfstatat), SCMP_SYS(fstat),
+	SCMP_SYS(accept4), SCMP_SYS(connect), SCMP_SYS(shutdown),
+	SCMP_SYS(getsockopt), SCMP_SYS(setsockopt), SCMP_SYS(getsockname),
+	SCMP_SYS(getpeername), SCMP_SYS(sendto), SCMP_SYS(recvfrom),
+	SCMP_SYS(sendmsg), SCMP_SYS(recvmsg), SCMP_SYS(sendmmsg),
+	SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(time),
+	SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep), SCMP_SYS(alarm),
+	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap),
+	SCMP_SYS(madvise), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigaction),
+	SCMP_SYS(rt_sigprocmask), SCMP_SYS(restart_syscall),
+	SCMP_SYS(exit), SCMP_SYS(exit_group), SCMP_SYS(wait4),
+	SCMP_SYS(kill), SCMP_SYS(unlink), SCMP_SYS(getpid), SCMP_SYS(gettid),
+	SCMP_SYS(getppid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
+	SCMP_SYS(getrandom), SCMP_SYS(futex), SCMP_SYS(set_robust_list),
+	SCMP_SYS(capget),
+};
+
+/* What the parent alone needs; a tunnel's child dies on any of them. */
+static const int filter_parent_only[] = {
+	SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(fork), SCMP_SYS(vfork),
+	SCMP_SYS(kill), SCMP_SYS(unlink), SCMP_SYS(unlinkat),
+	SCMP_SYS(accept4), SCMP_SYS(accept), SCMP_SYS(wait4),
+};
+
+static void
+rule2(scmp_filter_ctx ctx, uint32_t action, int call,
+    struct scmp_arg_cmp a, struct scmp_arg_cmp b)
+{
+	int	r;
+
+	if ((r = seccomp_rule_add(ctx, action, call, 2, a, b)) != 0)
+		fatalx("seccomp: cannot add a rule: %s", strerror(-r));
+}
+
+/* TCP to destinations, UDP to the resolver; nothing else of the network. */
+static void
+filter_sockets(scmp_filter_ctx ctx)
+{
+	rule2(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket),
+	    SCMP_A0(SCMP_CMP_EQ, AF_INET),
+	    SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_STREAM));
+	rule2(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket),
+	    SCMP_A0(SCMP_CMP_EQ, AF_INET),
+	    SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM));
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0,
+	    AF_UNIX);
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0,
+	    AF_INET6);
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0,
+	    AF_NETLINK);
+}
+
+static void
+filter_rules(scmp_filter_ctx ctx)
+{
+	sandbox_add(ctx, SCMP_ACT_ALLOW, filter_allowed,
+	    NCALLS(filter_allowed));
+	filter_sockets(ctx);
+	sandbox_add(ctx, SCMP_ACT_ERRNO(EACCES),
+	    (int[]){ SCMP_SYS(open), SCMP_SYS(openat) }, 2);
+	/* glibc falls back to clone, which the rule below holds. */
+	sandbox_add(ctx, SCMP_ACT_ERRNO(ENOSYS), (int[]){ SCMP_SYS(clone3) },
+	    1);
+	/* fork(2) for the tunnels, never into a namespace of its own. */
+	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 0,
+	    CLONE_NAMESPACES, 0);
+	/* mprotect only without PROT_EXEC: no new code. */
+	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 2,
+	    PROT_EXEC, 0);
+	/* The resolver asks FIONREAD; stdio asks whether stderr is a tty. */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, FIONREAD);
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, TCGETS);
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0,
+	    (uint64_t)getpid());
+	/* A tunnel's child stacks its own filter: it can only take away. */
+	sandbox_add(ctx, SCMP_ACT_ALLOW, (int[]){ SCMP_SYS(seccomp) }, 1);
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
+	    PR_SET_NO_NEW_PRIVS);
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
+	    PR_GET_NO_NEW_PRIVS);
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
+	    PR_CAPBSET_READ);
+}
+
+/* The bounding set first: dropping it needs CAP_SETPCAP, which capset ends. */
+static void
+caps_drop(void)
+{
+	struct __user_cap_header_struct	hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct	data[2];
+	int				cap;
+
+	for (cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++) {
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1)
+			fatal("cannot drop capability %d from the bounding "
+			    "set", cap);
+	}
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
+		fatal("cannot clear the ambient capabilities");
+	/* Root of the namespace must not get them back by any exec. */
+	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
+	    SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
+	    SECBIT_KEEP_CAPS_LOCKED, 0, 0, 0) == -1)
+		fatal("cannot lock the securebits");
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capset, &hdr, data) == -1)
+		fatal("cannot drop every capability (capset)");
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		fatal("cannot set no_new_privs");
+}
+
+void
+filter_gate(void)
+{
+	scmp_filter_ctx	ctx;
+
+	caps_drop();
+	ctx = sandbox_new(SANDBOX_DEFAULT_KILL);
+	filter_rules(ctx);
+	sandbox_load(ctx, "gated");
+}
+
+void
+filter_tunnel(void)
+{
+	scmp_filter_ctx	ctx;
+
+	ctx = sandbox_new(SANDBOX_DEFAULT_ALLOW);
+	sandbox_add(ctx, sandbox_kill_action(), filter_parent_only,
+	    NCALLS(filter_parent_only));
+	sandbox_load(ctx, "tunnel");
+}

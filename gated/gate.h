@@ -1,0 +1,79 @@
+/*
+ * The gate's own pieces, in the order gated(8) starts them: the socket
+ * it serves, the machine's addresses, the network namespace and its
+ * pasta, the routes of the second barrier, the resolver, the filter,
+ * then the loop that forks a child per tunnel.
+ */
+#ifndef SANDCASTLE_GATE_H
+#define SANDCASTLE_GATE_H
+
+#include <sys/types.h>
+
+#include <netinet/in.h>
+#include <limits.h>
+#include <stddef.h>
+
+#include "config.h"
+
+#define GATE_CHILDREN_MAX	32	/* tunnels at once; more get a 503 */
+#define GATE_REQUEST_SECS	10	/* to send the whole CONNECT */
+#define GATE_CONNECT_SECS	10	/* to reach the destination */
+#define GATE_IDLE_SECS		60	/* a tunnel with no byte either way */
+#define GATE_TOTAL_SECS		300	/* a tunnel, from accept to close */
+#define GATE_READY_SECS		10	/* for pasta to configure the namespace */
+#define GATE_OWN_MAX		64	/* the machine's own IPv4 addresses */
+#define GATE_ADDRS_MAX		16	/* of one name's answer */
+
+struct gate {
+	struct destination	*dests;	/* the gate's list, copied */
+	size_t			 ndests;
+	struct in_addr		 own[GATE_OWN_MAX];
+	size_t			 nown;
+	char			 sock[PATH_MAX];
+	char			 refusals[PATH_MAX];
+	int			 listenfd;
+	int			 refusalfd;	/* O_APPEND, for the children */
+	pid_t			 pasta;
+	pid_t			 self;		/* gated, not a child */
+	pid_t			 children[GATE_CHILDREN_MAX];
+	size_t			 nchildren;
+	struct in_addr		 gateway;
+};
+
+/* listen.c */
+int	listen_open(const char *path);
+void	listen_remove(const char *path);
+
+/* own.c */
+size_t	own_addresses(struct in_addr *, size_t max);
+
+/* netns.c */
+pid_t	netns_enter(void);
+void	netns_end_pasta(pid_t);
+
+/* route.c */
+void	route_wait_ready(pid_t pasta, struct in_addr *gateway);
+void	route_install(const struct gate *);
+void	route_verify(const struct gate *);
+
+/* resolve.c */
+void	resolve_prepare(const struct gate *);
+size_t	resolve_name(const char *, struct in_addr *, size_t max,
+	    const char **why);
+
+/* filter.c */
+void	filter_gate(void);
+void	filter_tunnel(void);
+
+/* serve.c */
+void	serve(struct gate *);
+void	serve_end_children(struct gate *);
+
+/* tunnel.c */
+__attribute__((noreturn)) void
+	tunnel(const struct gate *, int fd);
+
+/* relay.c */
+void	relay(int client, int server, const void *pending, size_t npending);
+
+#endif

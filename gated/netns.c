@@ -1,0 +1,128 @@
+/*
+ * The second barrier's network: gated moves itself into a user and
+ * network namespace of its own, and pasta, started from a helper that
+ * stayed outside, wires it to the machine's network: no port forwarded
+ * either way, no gateway mapped to the machine's loopback, IPv4 only.
+ *
+ * The helper is forked before the unshare, so that it stays in the
+ * machine's namespaces, and waits on a pipe until the map is written:
+ * pasta joins a namespace whose root is already the operator.  pasta
+ * holds the namespace open and outlives gated's children, so gated
+ * ends it itself; PR_SET_PDEATHSIG ends it when gated is killed.
+ */
+#include <sys/types.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gate.h"
+#include "log.h"
+
+static void
+proc_write(const char *file, const char *text)
+{
+	ssize_t	n;
+	int	fd;
+
+	if ((fd = open(file, O_WRONLY | O_CLOEXEC)) == -1)
+		fatal("%s", file);
+	n = write(fd, text, strlen(text));
+	if (n != (ssize_t)strlen(text))
+		fatal("%s: cannot write \"%s\"", file, text);
+	close(fd);
+}
+
+/* The operator becomes root of the namespace, and no one else is in it. */
+static void
+netns_unshare(void)
+{
+	char	map[64];
+	uid_t	uid = geteuid();
+	gid_t	gid = getegid();
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) == -1)
+		fatal("cannot make the gate's user and network namespace "
+		    "(unshare); are unprivileged user namespaces allowed?");
+	proc_write("/proc/self/setgroups", "deny");
+	snprintf(map, sizeof(map), "0 %u 1", (unsigned int)uid);
+	proc_write("/proc/self/uid_map", map);
+	snprintf(map, sizeof(map), "0 %u 1", (unsigned int)gid);
+	proc_write("/proc/self/gid_map", map);
+}
+
+static __attribute__((noreturn)) void
+helper_exec(pid_t gate, int go)
+{
+	char	pid[16];
+	char	c;
+	int	null;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 || getppid() != gate)
+		_exit(1);
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	if ((null = open("/dev/null", O_RDONLY)) != -1)
+		dup2(null, STDIN_FILENO);
+	closefrom(STDERR_FILENO + 1);
+	snprintf(pid, sizeof(pid), "%ld", (long)gate);
+	execlp("pasta", "pasta", "--config-net", "--no-map-gw", "-4",
+	    "-t", "none", "-u", "none", "-T", "none", "-U", "none",
+	    "-f", "--quiet", pid, (char *)NULL);
+	log_warn("cannot run pasta (install passt)");
+	_exit(127);
+}
+
+pid_t
+netns_enter(void)
+{
+	pid_t	pid, self = getpid();
+	int	go[2];
+
+	if (pipe2(go, O_CLOEXEC) == -1)
+		fatal("pipe");
+	if ((pid = fork()) == -1)
+		fatal("fork");
+	if (pid == 0) {
+		close(go[1]);
+		helper_exec(self, go[0]);
+	}
+	close(go[0]);
+	netns_unshare();
+	if (write(go[1], "g", 1) != 1)
+		fatal("cannot start pasta");
+	close(go[1]);
+	log_debug("namespace made; pasta is pid %ld", (long)pid);
+	return pid;
+}
+
+/* SIGTERM, then SIGKILL if it has not ended within a second. */
+void
+netns_end_pasta(pid_t pasta)
+{
+	struct timespec	pause = { 0, 20 * 1000 * 1000 };
+	int		i, status;
+
+	if (pasta <= 0)
+		return;
+	if (kill(pasta, SIGTERM) == -1 && errno != ESRCH)
+		log_warn("cannot end pasta (pid %ld)", (long)pasta);
+	for (i = 0; i < 50; i++) {
+		if (waitpid(pasta, &status, WNOHANG) != 0)
+			return;
+		nanosleep(&pause, NULL);
+	}
+	log_warnx("pasta (pid %ld) did not end on SIGTERM: killed",
+	    (long)pasta);
+	kill(pasta, SIGKILL);
+	while (waitpid(pasta, &status, 0) == -1 && errno == EINTR)
+		continue;
+}

@@ -1,0 +1,463 @@
+#! /usr/bin/env atf-sh
+# gated as the operator runs it, in the test network of net.subr: the
+# gate's list, both barriers, the internal exception, the routes, who
+# may use gate.sock, the request's limits, the end, and the resolver.
+# The suite runs as root to make the namespaces; gated always runs as
+# the test account, in the "host" namespace, with pasta of its own.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+. "$(atf_get_srcdir)/../lib/net.subr"
+
+BOGONS="0.0.0.0/8 10.0.0.0/8 100.64.0.0/10 169.254.0.0/16 172.16.0.0/12
+192.0.0.0/24 192.0.2.0/24 192.88.99.0/24 192.168.0.0/16 198.18.0.0/15
+198.51.100.0/24 203.0.113.0/24 224.0.0.0/4 240.0.0.0/4"
+
+# source NAME ADDRESS [INTERNAL]: one source file of the fixture.
+source_file()
+{
+	{
+		echo "name: $1"
+		echo "destination:"
+		echo "  address: $2"
+		echo "  secret: $1"
+		[ -n "${3:-}" ] && echo "  internal: $3"
+		echo "poll_interval: 30s"
+		echo "capabilities: [claude]"
+		echo "max_jobs_per_hour: 30"
+		echo "job_timeout: 6m"
+	} > "$SC_CONFIG/sources/$1.yaml"
+}
+
+# write_config [nolan]: claude, four public sources and, unless nolan,
+# lan with its internal exception to 192.168.77.20:8443.
+write_config()
+{
+	cat > "$SC_CONFIG/config.yaml" <<-EOT
+	data_dir: ~/jobs
+	capabilities:
+	  claude:
+	    destination:
+	      address: https://api.anthropic.com
+	      secret: claude
+	    model: claude-sonnet-4-5
+	EOT
+	for n in notes rebind mixed metadata; do
+		source_file "$n" "https://$n.example.com"
+	done
+	[ "${1:-}" = nolan ] ||
+	    source_file lan http://lan.home.arpa:8443 192.168.77.20:8443
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+}
+
+# gate_net [nolan]: the tree, the network, the fixture and the test
+# hosts: notes in the world (198.20.5.10:443), and on the private host
+# lan (192.168.77.20:8443) and private (192.168.77.20:443).  Plain
+# HTTP: the gate relays bytes, TLS is keepd's.
+gate_net()
+{
+	sc_setup
+	sc_net_up
+	write_config "${1:-}"
+	sc_scenario notes '{"default": {"status": 200, "body": "notes here"}}'
+	sc_fakehost notes "$SC_NS_WORLD" 198.20.5.10 443
+	sc_scenario lan '{"default": {"status": 200, "body": "lan here"}}'
+	sc_fakehost lan "$SC_NS_LAN" 192.168.77.20 8443
+	sc_scenario private '{"default": {"status": 200, "body": "private"}}'
+	sc_fakehost private "$SC_NS_LAN" 192.168.77.20 443
+	GATE_SOCK=$SC_RUN/sandcastle/gate.sock
+	# Command words for atf_check, which runs programs, not functions:
+	# the test client as the account in the host namespace, and as
+	# another account.
+	AS_HOST="ip netns exec $SC_NS_HOST setpriv --reuid=$SC_USER"
+	AS_HOST="$AS_HOST --regid=$SC_USER --init-groups --inh-caps=-all --"
+	AS_HOST="$AS_HOST env -i HOME=$SC_HOME PATH=/usr/bin:/bin LC_ALL=C.UTF-8"
+	AS_OTHER="setpriv --reuid=$SC_OTHER --regid=$SC_OTHER --init-groups"
+	AS_OTHER="$AS_OTHER --inh-caps=-all -- env -i HOME=/nonexistent"
+	AS_OTHER="$AS_OTHER PATH=/usr/bin:/bin LC_ALL=C.UTF-8"
+	CLIENT="python3 $(sc_srcdir)/regress/gated/gateclient.py $GATE_SOCK"
+	GC="$AS_HOST $CLIENT"
+}
+
+# run_gate PROGRAM NAME ARGS...: PROGRAM as the account in the host
+# namespace, in the foreground, logging to log/NAME.log.
+run_gate()
+{
+	_prog=$1 _name=$2; shift 2
+	ip netns exec "$SC_NS_HOST" setpriv --reuid="$SC_USER" \
+	    --regid="$SC_USER" --init-groups --inh-caps=-all \
+	    -- env -i HOME="$SC_HOME" XDG_RUNTIME_DIR="$SC_RUN" \
+	    PATH=/usr/bin:/bin:/usr/sbin:/sbin LC_ALL=C.UTF-8 ${SC_ENV:-} \
+	    "$_prog" "$@" >"$SC_ROOT/log/$_name.log" 2>&1 &
+	echo $! > "$SC_ROOT/log/$_name.pid"
+}
+
+# gate_start [nocheck]: gated (or gated-nocheck) -dv, serving.
+gate_start()
+{
+	if [ "${1:-}" = nocheck ]; then
+		GATE=gated-nocheck
+		run_gate "$(atf_config_get prefix)/libexec/gated-nocheck" \
+		    "$GATE" -dv -c "$SC_CONFIG"
+	else
+		GATE=gated
+		sc_start_in_host gated -dv -c "$SC_CONFIG"
+	fi
+	sc_wait_log "$GATE" "serving " 15 ||
+	    { sc_log "$GATE"; atf_fail "$GATE does not serve"; }
+}
+
+# expect_requests NAME N: test host NAME got exactly N GETs.
+expect_requests()
+{
+	_n=$(grep -c '"method": "GET"' "$SC_ROOT/$1.requests")
+	[ "$_n" = "$2" ] ||
+	    atf_fail "$1 got $_n GET(s), not $2: $(cat "$SC_ROOT/$1.requests")"
+}
+
+# pasta_of NAME: the pasta that program NAME started, if one runs.
+# (pasta runs as passt.avx2, and podman's pastas run as the account too.)
+pasta_of()
+{
+	pgrep -u "$SC_USER" -f "^pasta --config-net .* $(sc_pid "$1")\$"
+}
+
+gate_cleanup()
+{
+	sc_load || return 0
+	sc_net_down
+	sc_cleanup
+}
+
+requests()
+{
+	grep -c '"method": "GET"' "$SC_ROOT/$1.requests"
+}
+
+
+atf_test_case list cleanup
+list_head()
+{
+	atf_set "descr" "N1: a listed name and port reaches its test host; another name, another port and an IP literal in any spelling are refused"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+list_body()
+{
+	gate_net
+	gate_start
+	# The control: the tunnel opens and the GET reaches the test host.
+	atf_check -o match:"^status: HTTP/1.1 200 Connection established" \
+	    -o match:"^answer: HTTP/1.1 200 OK" -o match:"^body: notes here" \
+	    $GC notes.example.com:443
+	expect_requests notes 1
+	grep -q "tunnel notes: notes.example.com:443 via 198.20.5.10" \
+	    "$SC_ROOT/log/gated.log" || { sc_log gated; atf_fail "no tunnel line"; }
+	for t in other.example.com:443 notes.example.com:444 \
+	    api.anthropic.com:80; do
+		atf_check -o match:"^status: HTTP/1.1 403 Forbidden" \
+		    -o match:"^refusal: the name is not on the gate's list" \
+		    $GC "$t"
+	done
+	for t in 198.20.5.10:443 3323200778:443 0xc6.0x14.5.10:443 \
+	    0306.024.05.012:443 198.20.1290:443 198.20.5.10.:443 \
+	    '[::ffff:198.20.5.10]:443'; do
+		atf_check -o match:"^refusal: the request names an IP literal" \
+		    $GC "$t"
+	done
+	# Not one of them reached the test host.
+	expect_requests notes 1
+}
+list_cleanup()
+{
+	gate_cleanup
+}
+
+atf_test_case first_barrier cleanup
+first_barrier_head()
+{
+	atf_set "descr" "N2: names on the list that resolve inside, partly inside or to link-local are refused after resolving, recorded and logged once; nothing sent early is forwarded"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+first_barrier_body()
+{
+	gate_net
+	gate_start
+	atf_check -o match:"^status: HTTP/1.1 403 Forbidden" \
+	    -o match:"^refusal: the name resolves to the internal network$" \
+	    $GC --early rebind.example.com:443
+	atf_check -o inline:"1\n" grep -c \
+	    "refused rebind: rebind.example.com:443 192.168.77.20: the name resolves to the internal network" \
+	    "$SC_ROOT/log/gated.log"
+	atf_check -o match:"^[0-9]+ rebind rebind.example.com 443 192.168.77.20 internal$" \
+	    cat "$SC_HOME/.local/state/sandcastle/gate-refusals"
+	atf_check -o match:"^refusal: the name resolves partly to the internal network" \
+	    $GC --early mixed.example.com:443
+	atf_check -o match:"^refusal: the name resolves to a sealed address \(link-local\)" \
+	    $GC metadata.example.com:443
+	atf_check -o inline:"3\n" grep -c . \
+	    "$SC_HOME/.local/state/sandcastle/gate-refusals"
+	# The GET sent with the refused CONNECTs reached no host.
+	expect_requests private 0
+	expect_requests notes 0
+	# The control: sent early to an allowed name, it is forwarded.
+	atf_check -o match:"^status: HTTP/1.1 200" -o match:"^body: notes here" \
+	    $GC --early notes.example.com:443
+	expect_requests notes 1
+}
+first_barrier_cleanup()
+{
+	gate_cleanup
+}
+
+atf_test_case second_barrier cleanup
+second_barrier_head()
+{
+	atf_set "descr" "N3: without the address check, the prohibit routes still refuse the private host and link-local with EACCES; a public host still works"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+second_barrier_body()
+{
+	# No exception here: its /32 would open 192.168.77.20.
+	gate_net nolan
+	# The control: the host namespace itself reaches the private host.
+	atf_check -o inline:"private\n" $AS_HOST python3 -c \
+	    'import urllib.request as u; print(u.urlopen("http://192.168.77.20:443/").read().decode())'
+	gate_start nocheck
+	atf_check -o match:"^status: HTTP/1.1 502 Bad Gateway" \
+	    -o match:"^error: connect 192.168.77.20:443: Permission denied$" \
+	    $GC --early rebind.example.com:443
+	atf_check -o match:"^error: connect 169.254.169.254:443: Permission denied$" \
+	    $GC metadata.example.com:443
+	# Only the control's GET reached the private host.
+	expect_requests private 1
+	atf_check -o match:"^status: HTTP/1.1 200" -o match:"^body: notes here" \
+	    $GC notes.example.com:443
+}
+second_barrier_cleanup()
+{
+	gate_cleanup
+}
+
+atf_test_case internal_exception cleanup
+internal_exception_head()
+{
+	atf_set "descr" "N4: lan.home.arpa:8443 reaches exactly 192.168.77.20:8443 through its /32 route; another name on that address is still refused"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+internal_exception_body()
+{
+	gate_net
+	gate_start
+	atf_check -o match:"^status: HTTP/1.1 200" -o match:"^body: lan here" \
+	    $GC lan.home.arpa:8443
+	expect_requests lan 1
+	grep -q "tunnel lan: lan.home.arpa:8443 via 192.168.77.20" \
+	    "$SC_ROOT/log/gated.log" || { sc_log gated; atf_fail "no tunnel line"; }
+	atf_check -o match:"^192.168.77.20 via 198.20.5.1 " \
+	    nsenter -t "$(sc_pid gated)" -n ip -4 route show
+	atf_check -o match:"^refusal: the name resolves to the internal network" \
+	    $GC --early rebind.example.com:443
+	expect_requests private 0
+	# The exception is for its name and port only.
+	atf_check -o match:"^refusal: the name is not on the gate's list" \
+	    $GC lan.home.arpa:443
+}
+internal_exception_cleanup()
+{
+	gate_cleanup
+}
+
+atf_test_case routes cleanup
+routes_head()
+{
+	atf_set "descr" "N3: the gate's namespace holds the fourteen prohibit routes, and a gate missing one refuses to serve, naming it"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+routes_body()
+{
+	gate_net
+	gate_start
+	nsenter -t "$(sc_pid gated)" -n ip -4 route show > routes
+	for r in $BOGONS; do
+		grep -q "^prohibit $r " routes ||
+		    { cat routes; atf_fail "no prohibit route for $r"; }
+	done
+	atf_check -o inline:"14\n" grep -c "^prohibit " routes
+	sc_stop gated
+	atf_check -o inline:"0\n" echo "$SC_STATUS"
+	# The control: gated-nocheck serves with every route...
+	gate_start nocheck
+	sc_stop gated-nocheck
+	# ...and with one left out, it refuses to serve.
+	SC_ENV="GATE_TEST_SKIP_ROUTE=192.168.0.0/16"
+	run_gate "$(atf_config_get prefix)/libexec/gated-nocheck" skip \
+	    -d -c "$SC_CONFIG"
+	_st=0; wait "$(sc_pid skip)" || _st=$?
+	SC_ENV=
+	atf_check -o inline:"1\n" echo "$_st"
+	atf_check -o match:"the route prohibit 192.168.0.0/16 is missing from the gate's network: refusing to serve" \
+	    cat "$SC_ROOT/log/skip.log"
+	[ -z "$(pasta_of skip)" ] || atf_fail "the gate left its pasta"
+	atf_check -s exit:1 test -e "$GATE_SOCK"
+}
+routes_cleanup()
+{
+	gate_cleanup
+}
+
+atf_test_case accounts cleanup
+accounts_head()
+{
+	atf_set "descr" "S1: another account cannot reach gate.sock, and with the folder opened its uid is refused; the operator is served"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+accounts_body()
+{
+	gate_net
+	gate_start
+	atf_check -o inline:"600\n" stat -c %a "$GATE_SOCK"
+	atf_check -s exit:1 -o inline:"connect: Permission denied\n" \
+	    $AS_OTHER $CLIENT notes.example.com:443
+	# Opened for the test: the gate's own check is what is left.
+	chmod 0711 "$SC_RUN" "$SC_RUN/sandcastle"
+	chmod 0666 "$GATE_SOCK"
+	atf_check -o match:"^status: HTTP/1.1 403 Forbidden" \
+	    -o match:"^error: not the gate's own user" \
+	    $AS_OTHER $CLIENT notes.example.com:443
+	grep -q "is not the gate's own" "$SC_ROOT/log/gated.log" ||
+	    { sc_log gated; atf_fail "no log line for the other uid"; }
+	expect_requests notes 0
+	atf_check -o match:"^status: HTTP/1.1 200" $GC notes.example.com:443
+	expect_requests notes 1
+}
+accounts_cleanup()
+{
+	gate_cleanup
+}
+
+atf_test_case request_limits cleanup
+request_limits_head()
+{
+	atf_set "descr" "N1: a request line over 512 bytes, 33 header lines and a client silent for 11 s are answered and closed; the limits themselves pass"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+	atf_set "timeout" "120"
+}
+request_limits_body()
+{
+	gate_net
+	gate_start
+	_a=$(printf 'a%.0s' $(seq 1 490))
+	atf_check -o match:"^status: HTTP/1.1 400 Bad Request" \
+	    -o match:"^error: request line over 512 bytes" \
+	    $GC x --raw "CONNECT $_a:443 HTTP/1.1\\r\\n\\r\\n"
+	# 512 bytes with its CRLF: read whole, then refused for its name.
+	_a=${_a%a}
+	atf_check -o match:"^error: not a DNS name" \
+	    $GC x --raw "CONNECT $_a:443 HTTP/1.1\\r\\n\\r\\n"
+	_h=$(printf 'X-A: b\\r\\n%.0s' $(seq 1 33))
+	atf_check -o match:"^status: HTTP/1.1 400 Bad Request" \
+	    -o match:"^error: over 32 header lines" \
+	    $GC notes.example.com:443 --raw \
+	    "CONNECT notes.example.com:443 HTTP/1.1\\r\\n$_h\\r\\n"
+	_h=$(printf 'X-A: b\\r\\n%.0s' $(seq 1 32))
+	atf_check -o match:"^status: HTTP/1.1 200" -o match:"^body: notes here" \
+	    $GC notes.example.com:443 --raw \
+	    "CONNECT notes.example.com:443 HTTP/1.1\\r\\n$_h\\r\\n"
+	atf_check -o match:"^status: HTTP/1.1 408 Request Timeout" \
+	    -o match:"^error: no whole request within 10 s" \
+	    $GC notes.example.com:443 --silent 11
+	# The control: silent for less than the limit, then served.
+	atf_check -o match:"^status: HTTP/1.1 200" \
+	    $GC notes.example.com:443 --silent 3
+}
+request_limits_cleanup()
+{
+	gate_cleanup
+}
+
+atf_test_case sigterm cleanup
+sigterm_head()
+{
+	atf_set "descr" "SIGTERM ends gated with 0 and leaves no gated, no pasta and no gate.sock; a second gate refuses to start beside a live one"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+sigterm_body()
+{
+	gate_net
+	gate_start
+	# The controls: while it runs, its pasta runs and the socket is there.
+	[ -n "$(pasta_of gated)" ] || atf_fail "no pasta runs for gated"
+	atf_check test -S "$GATE_SOCK"
+	run_gate "$(sc_bin gated)" second -d -c "$SC_CONFIG"
+	_st=0; wait "$(sc_pid second)" || _st=$?
+	atf_check -o inline:"1\n" echo "$_st"
+	atf_check -o match:"another gate is running" cat "$SC_ROOT/log/second.log"
+	[ -z "$(pasta_of second)" ] || atf_fail "the second gate left a pasta"
+	_pasta=$(pasta_of gated)
+	sc_stop gated
+	atf_check -o inline:"0\n" echo "$SC_STATUS"
+	atf_check -s exit:1 -e ignore kill -0 "$_pasta"
+	atf_check -s exit:1 -e ignore kill -0 "$(sc_pid gated)"
+	atf_check -s exit:1 test -e "$GATE_SOCK"
+	# Killed outright, it leaves a stale socket, which the next removes.
+	gate_start
+	_pasta=$(pasta_of gated)
+	kill -KILL "$(sc_pid gated)"
+	wait "$(sc_pid gated)" 2>/dev/null
+	sleep 0.5
+	atf_check -s exit:1 -e ignore kill -0 "$_pasta"
+	atf_check test -S "$GATE_SOCK"
+	gate_start
+	atf_check -o match:"^status: HTTP/1.1 200" $GC notes.example.com:443
+}
+sigterm_cleanup()
+{
+	gate_cleanup
+}
+
+atf_test_case loopback_resolver cleanup
+loopback_resolver_head()
+{
+	atf_set "descr" "gated refuses to start when /etc/resolv.conf names only a loopback resolver, which its namespace cannot reach"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+loopback_resolver_body()
+{
+	gate_net
+	echo "nameserver 127.0.0.53" > "/etc/netns/$SC_NS_HOST/resolv.conf"
+	run_gate "$(sc_bin gated)" loop -d -c "$SC_CONFIG"
+	_st=0; wait "$(sc_pid loop)" || _st=$?
+	atf_check -o inline:"1\n" echo "$_st"
+	atf_check -o match:"names only resolvers the gate's network cannot reach \(127.0.0.53" \
+	    cat "$SC_ROOT/log/loop.log"
+	[ -z "$(pasta_of loop)" ] || atf_fail "gated left its pasta"
+	# The control: with the test's resolver, it serves.
+	echo "nameserver 198.20.5.53" > "/etc/netns/$SC_NS_HOST/resolv.conf"
+	gate_start
+	atf_check -o match:"^status: HTTP/1.1 200" $GC notes.example.com:443
+}
+loopback_resolver_cleanup()
+{
+	gate_cleanup
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case list
+	atf_add_test_case first_barrier
+	atf_add_test_case second_barrier
+	atf_add_test_case internal_exception
+	atf_add_test_case routes
+	atf_add_test_case accounts
+	atf_add_test_case request_limits
+	atf_add_test_case sigterm
+	atf_add_test_case loopback_resolver
+}
