@@ -57,7 +57,8 @@ UNIT_SRCS = $(wildcard regress/*/t_*.c)
 UNITS = $(UNIT_SRCS:.c=)
 SAN_UNITS = $(addsuffix .san,$(filter-out $(NOSAN_UNITS),$(UNITS)))
 # Tests of seccomp filters: a sanitizer's runtime makes calls a filter kills.
-NOSAN_UNITS = regress/sandcastled/t_sandbox regress/gated/t_filter
+NOSAN_UNITS = regress/sandcastled/t_sandbox regress/gated/t_filter \
+	regress/keepd/t_sandbox
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ATF_LIBS = -latf-c
 unit_dir = $(word 2,$(subst /, ,$(1)))

@@ -5,7 +5,13 @@
  * then each KEEP_REQUEST (its id chosen by the client, its payload the
  * closed JSON envelope of keepd(8)) gets exactly one KEEP_ANSWER or
  * KEEP_REFUSED with the same id.  Requests on one connection are answered
- * in order, one at a time.
+ * in order, one at a time: a client sends the next once it has the
+ * answer.  A client of another uid gets one KEEP_REFUSED (KEEP_R_PEER,
+ * id 0) and the end of the connection; so does a client that speaks
+ * another version or sends a request before its hello (KEEP_R_PROTOCOL).
+ * A message of an unknown type or a wrong size ends the connection.
+ * Texts (content-type, reasons) are not NUL-terminated: their lengths
+ * say where they end.
  */
 #ifndef SANDCASTLE_KEEP_H
 #define SANDCASTLE_KEEP_H
@@ -46,6 +52,8 @@ enum keep_refusal {
 	KEEP_R_HTTP,		/* the answer broke HTTP, or was too large */
 	KEEP_R_TIMEOUT,		/* 30 s passed */
 	KEEP_R_INTERNAL,	/* the keep itself failed */
+	KEEP_R_PROTOCOL,	/* another version, or no hello first */
+	KEEP_R_PEER,		/* the client is not the operator */
 };
 
 struct keep_refused {

@@ -1,7 +1,9 @@
 /*
- * keepd: the keep, the only process that will read a secret.  This
- * build parses its flags and checks the configuration (-n); serving
- * keep.sock comes with its own issue.  See keepd(8).
+ * keepd: the keep, the only process that reads a secret.  Everything it
+ * needs is opened here, before anything hostile is read: the
+ * configuration, each destination's TLS with its CA bundle in memory,
+ * the secrets folder and keep.sock.  Then it leaves the network for a
+ * namespace of its own, puts on its filter, and serves.  See keepd(8).
  */
 #include <sys/types.h>
 
@@ -10,10 +12,14 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "keepd.h"
+#include "log.h"
 #include "paths.h"
+#include "secrets.h"
 
 static const struct option longopts[] = {
 	{ "config",	required_argument,	NULL,	'c' },
@@ -28,8 +34,8 @@ usage(void)
 	exit(1);
 }
 
-static void
-check_config(const char *dir)
+static struct config *
+load_config(const char *dir)
 {
 	struct conferrs	 errs = TAILQ_HEAD_INITIALIZER(errs);
 	struct config	*conf;
@@ -41,7 +47,51 @@ check_config(const char *dir)
 		exit(1);
 	}
 	conferrs_free(&errs);
-	config_free(conf);
+	return conf;
+}
+
+static int
+open_secrets(const char *dir)
+{
+	char	 why[PATH_MAX + 128];
+	int	 fd;
+
+	if ((fd = secrets_dir_open(dir, 0, why, sizeof(why))) == -1)
+		fatalx("secrets folder %s: %s (sandcastlectl secret set "
+		    "makes it)", dir, why);
+	return fd;
+}
+
+static int
+open_keepsock(char *gatepath, size_t gatepathsz)
+{
+	char	 dir[PATH_MAX], sock[PATH_MAX], why[PATH_MAX + 128];
+
+	if (path_runtime_dir(dir, sizeof(dir)) == -1 ||
+	    path_runtime_file(KEEP_SOCK, sock, sizeof(sock)) == -1 ||
+	    path_runtime_file(GATE_SOCK, gatepath, gatepathsz) == -1)
+		fatalx("%s", path_why());
+	if (path_private_dir(dir, why, sizeof(why)) == -1)
+		fatalx("%s", why);
+	return keepsock_open(sock);
+}
+
+static __attribute__((noreturn)) void
+run(struct config *conf, const char *secretsdir)
+{
+	char	 gatepath[PATH_MAX];
+	int	 secretsfd, listenfd;
+
+	dest_init(conf);
+	secretsfd = open_secrets(secretsdir);
+	listenfd = open_keepsock(gatepath, sizeof(gatepath));
+	netns_enter();
+	/* What the filter would refuse later: the time zone, read once now. */
+	tzset();
+	sandbox_keepd(secretsfd);
+	log_info("ready: %zu destinations", dest_count());
+	serve(listenfd, secretsfd, gatepath);
+	exit(0);
 }
 
 int
@@ -49,7 +99,8 @@ main(int argc, char *argv[])
 {
 	const char	*confflag = NULL, *secretsflag = NULL;
 	char		 confdir[PATH_MAX], secretsdir[PATH_MAX];
-	int		 ch, noaction = 0;
+	struct config	*conf;
+	int		 ch, foreground = 0, noaction = 0, verbose = 0;
 
 	while ((ch = getopt_long(argc, argv, "c:dns:v", longopts,
 	    NULL)) != -1) {
@@ -58,14 +109,16 @@ main(int argc, char *argv[])
 			confflag = optarg;
 			break;
 		case 'd':
-		case 'v':
-			/* the foreground and the debug lines: nothing to log yet */
+			foreground = 1;
 			break;
 		case 'n':
 			noaction = 1;
 			break;
 		case 's':
 			secretsflag = optarg;
+			break;
+		case 'v':
+			verbose++;
 			break;
 		default:
 			usage();
@@ -78,10 +131,11 @@ main(int argc, char *argv[])
 	if (path_config_dir(confflag, confdir, sizeof(confdir)) == -1 ||
 	    path_secrets_dir(secretsflag, secretsdir, sizeof(secretsdir)) == -1)
 		errx(1, "%s", path_why());
-	check_config(confdir);
+	conf = load_config(confdir);
 	if (noaction) {
 		fprintf(stderr, "configuration OK\n");
 		return 0;
 	}
-	errx(1, "this build only checks its configuration (-n)");
+	log_init("keepd", foreground, verbose);
+	run(conf, secretsdir);
 }

@@ -1,0 +1,446 @@
+/*
+ * A client of keep.sock: the peer's uid checked before a byte is read,
+ * its KEEP_HELLO, then one KEEP_REQUEST at a time.  Each request's
+ * envelope is checked and its destination's secret read here, in the
+ * keep; the call itself runs in a child of its own (fetch.c), which has
+ * KEEP_CALL_SECONDS for all of it.  One log line per envelope.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "keepd.h"
+#include "log.h"
+#include "msg.h"
+#include "usock.h"
+
+#define CLIENT_MAX	64
+
+static const struct msg_rule client_rules[] = {
+	{ KEEP_HELLO, "KEEP_HELLO", sizeof(struct keep_hello),
+	    sizeof(struct keep_hello), 0 },
+	{ KEEP_REQUEST, "KEEP_REQUEST", 1, KEEP_MAXENVELOPE, 0 },
+};
+
+static const struct msg_rule child_rules[] = {
+	{ FETCH_LOCATION, "FETCH_LOCATION", 0, FETCH_LOCATION_MAX, 0 },
+	{ KEEP_ANSWER, "KEEP_ANSWER", sizeof(struct keep_answer),
+	    MSG_MAXPAYLOAD, 0 },
+	{ KEEP_REFUSED, "KEEP_REFUSED", sizeof(struct keep_refused),
+	    sizeof(struct keep_refused) + KEEP_REASON_MAX, 0 },
+};
+
+static int		 client_secretsfd = -1;
+static const char	*client_gatepath;
+static size_t		 client_count;
+
+static void	client_next(struct client *);
+
+void
+client_init(int secretsfd, const char *gatepath)
+{
+	client_secretsfd = secretsfd;
+	client_gatepath = gatepath;
+}
+
+static void
+client_send(struct client *c, uint32_t type, const void *data, size_t len)
+{
+	if (msg_compose(&c->chan, type, c->id, -1, data, len) == -1) {
+		log_warn("client pid %d: cannot queue an answer", (int)c->peer);
+		c->closing = 1;
+		return;
+	}
+	client_output(c);
+}
+
+static void
+client_refuse(struct client *c, enum keep_refusal code, const char *reason)
+{
+	struct keep_refused	 r;
+	struct iovec		 iov[2];
+
+	r.code = code;
+	r.reason_len = strnlen(reason, KEEP_REASON_MAX);
+	iov[0].iov_base = &r;
+	iov[0].iov_len = sizeof(r);
+	iov[1].iov_base = (void *)reason;
+	iov[1].iov_len = r.reason_len;
+	if (msg_composev(&c->chan, KEEP_REFUSED, c->id, -1, iov, 2) == -1)
+		c->closing = 1;
+	client_output(c);
+}
+
+/* Before a byte is read: the operator, as keepd's namespace sees it. */
+static int
+client_peer_ok(int fd, pid_t *pid)
+{
+	struct ucred	 cred;
+	socklen_t	 len = sizeof(cred);
+	char		 reason[128];
+	uid_t		 uid;
+	struct msgchan	 chan;
+	struct keep_refused r;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1) {
+		log_warn("keep.sock: SO_PEERCRED");
+		return 0;
+	}
+	*pid = cred.pid;
+	if (usock_peer_is_self(fd, &uid) == 0)
+		return 1;
+	log_warnx("keep.sock: refused a client of uid %u (pid %d): not the "
+	    "operator's", (unsigned int)cred.uid, (int)cred.pid);
+	(void)snprintf(reason, sizeof(reason), "refused: uid %u is not the "
+	    "operator's", (unsigned int)cred.uid);
+	r.code = KEEP_R_PEER;
+	r.reason_len = strlen(reason);
+	msgchan_init(&chan, fd, sizeof(r) + sizeof(reason));
+	if (msg_composev(&chan, KEEP_REFUSED, 0, -1, (struct iovec[]){
+	    { &r, sizeof(r) }, { reason, r.reason_len } }, 2) == 0)
+		(void)msgchan_flush(&chan);
+	msgchan_clear(&chan);
+	return 0;
+}
+
+void
+client_accept(int listenfd, struct clientlist *clients)
+{
+	struct client	*c;
+	pid_t		 pid;
+	int		 fd;
+
+	if ((fd = accept4(listenfd, NULL, NULL, SOCK_NONBLOCK |
+	    SOCK_CLOEXEC)) == -1) {
+		if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+			log_warn("keep.sock: accept");
+		return;
+	}
+	if (!client_peer_ok(fd, &pid) || client_count >= CLIENT_MAX ||
+	    (c = calloc(1, sizeof(*c))) == NULL) {
+		if (client_count >= CLIENT_MAX)
+			log_warnx("keep.sock: %d clients already: refused pid "
+			    "%d", CLIENT_MAX, (int)pid);
+		close(fd);
+		return;
+	}
+	msgchan_init(&c->chan, fd, KEEP_MAXENVELOPE);
+	msgchan_init(&c->child, -1, MSG_MAXPAYLOAD);
+	c->peer = pid;
+	c->pid = -1;
+	TAILQ_INSERT_TAIL(clients, c, entry);
+	client_count++;
+	log_debug("keep.sock: client pid %d", (int)pid);
+}
+
+static void
+client_child_end(struct client *c)
+{
+	if (c->pid != -1)
+		(void)kill(c->pid, SIGKILL);	/* reaped by serve_reap() */
+	c->pid = -1;
+	if (c->child.fd != -1)
+		close(c->child.fd);
+	msgchan_clear(&c->child);
+	msgchan_init(&c->child, -1, MSG_MAXPAYLOAD);
+	free(c->location);
+	c->location = NULL;
+}
+
+void
+client_drop(struct clientlist *clients, struct client *c)
+{
+	client_child_end(c);
+	TAILQ_REMOVE(clients, c, entry);
+	close(c->chan.fd);
+	msgchan_clear(&c->chan);
+	free(c);
+	client_count--;
+}
+
+int
+client_done(const struct client *c)
+{
+	return c->chan.fd == -1 || (c->closing && c->chan.outqlen == 0);
+}
+
+void
+client_output(struct client *c)
+{
+	if (c->chan.fd != -1 && c->chan.outqlen > 0 &&
+	    msgchan_flush(&c->chan) == -1) {
+		if (errno != EPIPE && errno != ECONNRESET)
+			log_warn("client pid %d", (int)c->peer);
+		c->closing = 1;
+		msgchan_clear(&c->chan);	/* drops what was queued */
+	}
+}
+
+/* The first word of the log line: what the envelope asked, as the keep read it. */
+static void
+client_what(struct client *c, const struct envelope *env)
+{
+	(void)snprintf(c->what, sizeof(c->what), "%s %s %s", env->destination,
+	    envelope_method_name(env->method), env->path);
+}
+
+static void
+client_fork(struct client *c, const struct keep_dest *kd,
+    const struct envelope *env, struct secret *s)
+{
+	int	 sp[2];
+	pid_t	 pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1 ||
+	    (pid = fork()) == -1) {
+		log_warn("%s refused: cannot start its process", c->what);
+		client_refuse(c, KEEP_R_INTERNAL, "the keep cannot start a "
+		    "process for the request: try again");
+		return;
+	}
+	if (pid == 0)
+		fetch_run(sp[1], kd, env, s, client_gatepath);
+	close(sp[1]);
+	(void)fcntl(sp[0], F_SETFL, O_NONBLOCK);
+	msgchan_init(&c->child, sp[0], MSG_MAXPAYLOAD);
+	c->pid = pid;
+	clock_gettime(CLOCK_MONOTONIC, &c->deadline);
+	c->deadline.tv_sec += KEEP_CALL_SECONDS;
+}
+
+static void
+client_request(struct client *c, const struct msg *m)
+{
+	static struct envelope	 env;
+	const struct keep_dest	*kd;
+	struct secret		 s;
+	char			 why[ENVELOPE_WHY_MAX], rule[128];
+
+	c->id = m->id;
+	if (envelope_parse(&env, m->data, m->len, dest_known, NULL, why,
+	    sizeof(why)) == -1) {
+		envelope_what(m->data, m->len, c->what, sizeof(c->what));
+		log_info("%s refused: %s", c->what, why);
+		client_refuse(c, KEEP_R_ENVELOPE, why);
+		return;
+	}
+	client_what(c, &env);
+	kd = dest_find(env.destination);
+	/* Read for every request: a replaced secret counts from the next. */
+	if (secret_read(client_secretsfd, kd->d->secret, &s, rule,
+	    sizeof(rule)) == -1) {
+		(void)snprintf(why, sizeof(why), "unusable secret: %s",
+		    kd->d->secret);
+		log_info("%s refused: %s (its file %s)", c->what, why, rule);
+		client_refuse(c, KEEP_R_SECRET, why);
+		return;
+	}
+	client_fork(c, kd, &env, &s);
+	secret_free(&s);
+}
+
+static void
+client_hello(struct client *c, const struct msg *m)
+{
+	struct keep_hello	 h;
+	char			 why[128];
+
+	memcpy(&h, m->data, sizeof(h));
+	c->id = m->id;
+	if (c->hello || h.version != KEEP_VERSION) {
+		if (c->hello)
+			(void)snprintf(why, sizeof(why), "a second hello");
+		else
+			(void)snprintf(why, sizeof(why), "protocol version %u, "
+			    "this keepd speaks %u", h.version, KEEP_VERSION);
+		log_warnx("client pid %d: %s: closed", (int)c->peer, why);
+		client_refuse(c, KEEP_R_PROTOCOL, why);
+		c->closing = 1;
+		return;
+	}
+	c->hello = 1;
+	h.version = KEEP_VERSION;
+	h.ndestinations = dest_count();
+	client_send(c, KEEP_HELLO, &h, sizeof(h));
+}
+
+static void
+client_message(struct client *c, const struct msg *m)
+{
+	char	 why[128];
+
+	if (msg_check(client_rules, 2, m, why, sizeof(why)) == -1) {
+		log_warnx("client pid %d sent a malformed message (type %u, "
+		    "%zu bytes: %s): closed", (int)c->peer, m->type, m->len,
+		    why);
+		c->closing = 1;
+	} else if (m->type == KEEP_HELLO)
+		client_hello(c, m);
+	else if (!c->hello) {
+		c->id = m->id;
+		log_warnx("client pid %d: a request before its hello: closed",
+		    (int)c->peer);
+		client_refuse(c, KEEP_R_PROTOCOL, "a request before the hello");
+		c->closing = 1;
+	} else
+		client_request(c, m);
+}
+
+/* Takes messages while it is not waiting on a request's child. */
+static void
+client_next(struct client *c)
+{
+	struct msg	 m;
+	int		 r;
+
+	while (!c->closing && c->pid == -1 && c->child.fd == -1) {
+		if ((r = msg_get(&c->chan, &m)) == 0)
+			return;
+		if (r == -1) {
+			log_warn("client pid %d: closed", (int)c->peer);
+			c->closing = 1;
+			return;
+		}
+		client_message(c, &m);
+		msg_free(&m);
+	}
+}
+
+void
+client_input(struct client *c)
+{
+	ssize_t	 n;
+
+	if ((n = msgchan_read(&c->chan)) == -1 && (errno == EAGAIN ||
+	    errno == EINTR))
+		return;
+	if (n <= 0) {
+		c->closing = 1;
+		msgchan_clear(&c->chan);
+		close(c->chan.fd);
+		c->chan.fd = -1;
+		return;
+	}
+	client_next(c);
+}
+
+/* The request is over: its answer or refusal is queued for the client. */
+static void
+client_request_end(struct client *c)
+{
+	client_child_end(c);
+	client_next(c);
+}
+
+static void
+client_answered(struct client *c, const struct msg *m)
+{
+	uint32_t	 status;
+
+	if (answer_check(m->data, m->len, &status) == -1) {
+		log_warnx("%s refused: its process sent a malformed answer",
+		    c->what);
+		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
+		    "failed");
+		return;
+	}
+	if (c->location != NULL)
+		log_info("%s %u (location %s, not followed)", c->what, status,
+		    c->location);
+	else
+		log_info("%s %u", c->what, status);
+	client_send(c, KEEP_ANSWER, m->data, m->len);
+}
+
+static void
+client_refused(struct client *c, const struct msg *m)
+{
+	struct keep_refused	 r;
+
+	if (refused_check(m->data, m->len) == -1) {
+		log_warnx("%s refused: its process sent a malformed refusal",
+		    c->what);
+		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
+		    "failed");
+		return;
+	}
+	memcpy(&r, m->data, sizeof(r));
+	log_info("%s refused: %.*s", c->what, (int)r.reason_len,
+	    (const char *)m->data + sizeof(r));
+	client_send(c, KEEP_REFUSED, m->data, m->len);
+}
+
+/* 1 when the message ended the request. */
+static int
+client_child_message(struct client *c, const struct msg *m)
+{
+	char	 why[128];
+
+	if (msg_check(child_rules, 3, m, why, sizeof(why)) == -1) {
+		log_warnx("%s refused: its process sent a malformed message "
+		    "(type %u: %s)", c->what, m->type, why);
+		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
+		    "failed");
+		return 1;
+	}
+	if (m->type == FETCH_LOCATION) {
+		free(c->location);
+		c->location = strndup(m->data != NULL ? m->data : "", m->len);
+		return 0;
+	}
+	if (m->type == KEEP_ANSWER)
+		client_answered(c, m);
+	else
+		client_refused(c, m);
+	return 1;
+}
+
+void
+client_child_input(struct client *c)
+{
+	struct msg	 m;
+	ssize_t		 n;
+	int		 r;
+
+	if ((n = msgchan_read(&c->child)) == -1 && (errno == EAGAIN ||
+	    errno == EINTR))
+		return;
+	while (n > 0 && (r = msg_get(&c->child, &m)) == 1) {
+		r = client_child_message(c, &m);
+		msg_free(&m);
+		if (r) {
+			client_request_end(c);
+			return;
+		}
+	}
+	if (n <= 0 || r == -1) {
+		log_warnx("%s refused: its process ended without an answer",
+		    c->what);
+		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
+		    "ended without an answer");
+		client_request_end(c);
+	}
+}
+
+void
+client_expire(struct client *c, const struct timespec *now)
+{
+	char	 why[64];
+
+	if (c->child.fd == -1 || now->tv_sec < c->deadline.tv_sec ||
+	    (now->tv_sec == c->deadline.tv_sec &&
+	    now->tv_nsec < c->deadline.tv_nsec))
+		return;
+	(void)snprintf(why, sizeof(why), "no answer within %d s",
+	    KEEP_CALL_SECONDS);
+	log_info("%s refused: %s", c->what, why);
+	client_refuse(c, KEEP_R_TIMEOUT, why);
+	client_request_end(c);
+}

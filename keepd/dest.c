@@ -1,0 +1,94 @@
+/*
+ * The destinations the keep serves, read from the configuration once:
+ * claude's (x-api-key) and each source's (Authorization: Bearer).  Each
+ * one's TLS is prepared here, before anything hostile is read: its CA
+ * bundle is loaded into memory now, so that no file is opened later.
+ */
+#include <sys/types.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tls.h>
+
+#include "config.h"
+#include "keepd.h"
+#include "log.h"
+
+static struct keep_dest	*dests;
+static size_t		 ndests;
+
+static struct tls_config *
+dest_tls(const struct destination *d)
+{
+	struct tls_config	*cfg;
+	const char		*file;
+	uint8_t			*ca;
+	size_t			 len;
+
+	file = d->ca_file != NULL ? d->ca_file : tls_default_ca_cert_file();
+	if ((cfg = tls_config_new()) == NULL)
+		fatalx("destination %s: cannot make its TLS configuration",
+		    d->name);
+	if ((ca = tls_load_file(file, &len, NULL)) == NULL)
+		fatal("destination %s: %s: cannot read the CA bundle",
+		    d->name, file);
+	if (tls_config_set_ca_mem(cfg, ca, len) == -1)
+		fatalx("destination %s: %s: %s", d->name, file,
+		    tls_config_error(cfg));
+	tls_unload_file(ca, len);
+	/* Verification is libtls's default: it is never turned off. */
+	return cfg;
+}
+
+static void
+dest_add(const struct destination *d, enum http_auth auth)
+{
+	struct keep_dest	*k = &dests[ndests++];
+
+	k->d = d;
+	k->auth = auth;
+	k->tls = d->tls ? dest_tls(d) : NULL;
+	log_debug("destination %s: %s:%u, %s", d->name, d->host,
+	    (unsigned int)d->port, d->tls ? "TLS" : "plain HTTP (internal)");
+}
+
+void
+dest_init(const struct config *conf)
+{
+	const struct source	*src;
+
+	if (tls_init() == -1)
+		fatalx("cannot start libtls");
+	dests = calloc(conf->nsources + 1, sizeof(*dests));
+	if (dests == NULL)
+		fatal("destinations");
+	if (conf->caps[CAP_CLAUDE].enabled)
+		dest_add(&conf->claude.dest, HTTP_AUTH_API_KEY);
+	TAILQ_FOREACH(src, &conf->sources, entry)
+		dest_add(&src->dest, HTTP_AUTH_BEARER);
+}
+
+const struct keep_dest *
+dest_find(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < ndests; i++)
+		if (strcmp(dests[i].d->name, name) == 0)
+			return &dests[i];
+	return NULL;
+}
+
+size_t
+dest_count(void)
+{
+	return ndests;
+}
+
+int
+dest_known(const char *name, void *arg)
+{
+	return dest_find(name) != NULL;
+}

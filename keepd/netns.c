@@ -1,0 +1,78 @@
+/*
+ * keepd has no IP network of its own: it moves into a new user and
+ * network namespace, where the only interface is a loopback that is
+ * down.  The Unix sockets it needs are files, and a file reaches across
+ * network namespaces.  Its uid is mapped to 0 there (the kernel reports
+ * the operator as 0 and anyone else as the overflow uid), and every
+ * capability the new namespace gave it is dropped at once.
+ */
+#include <sys/types.h>
+#include <sys/syscall.h>
+
+#include <linux/capability.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "keepd.h"
+#include "log.h"
+
+static void
+netns_write(const char *file, const char *text)
+{
+	ssize_t	 n;
+	int	 fd;
+
+	if ((fd = open(file, O_WRONLY | O_CLOEXEC)) == -1)
+		fatal("%s", file);
+	n = write(fd, text, strlen(text));
+	if (n != (ssize_t)strlen(text))
+		fatal("%s: cannot write \"%s\"", file, text);
+	close(fd);
+}
+
+static void
+netns_map(uid_t uid, gid_t gid)
+{
+	char	 line[64];
+
+	(void)snprintf(line, sizeof(line), "0 %u 1\n", (unsigned int)uid);
+	netns_write("/proc/self/uid_map", line);
+	/* An unprivileged map of gids needs setgroups(2) closed first. */
+	netns_write("/proc/self/setgroups", "deny");
+	(void)snprintf(line, sizeof(line), "0 %u 1\n", (unsigned int)gid);
+	netns_write("/proc/self/gid_map", line);
+}
+
+static void
+netns_drop_caps(void)
+{
+	struct __user_cap_header_struct	 hdr;
+	struct __user_cap_data_struct	 data[2];
+
+	memset(&hdr, 0, sizeof(hdr));
+	memset(data, 0, sizeof(data));
+	hdr.version = _LINUX_CAPABILITY_VERSION_3;
+	if (syscall(SYS_capset, &hdr, data) == -1)
+		fatal("capset: cannot drop the namespace's capabilities");
+}
+
+void
+netns_enter(void)
+{
+	uid_t	 uid = geteuid();
+	gid_t	 gid = getegid();
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) == -1)
+		fatal("unshare: cannot make a user and network namespace "
+		    "of its own (are user namespaces allowed here? "
+		    "see user.max_user_namespaces)");
+	netns_map(uid, gid);
+	netns_drop_caps();
+	log_debug("in a network namespace of its own, uid %u mapped to 0",
+	    (unsigned int)uid);
+}

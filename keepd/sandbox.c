@@ -1,0 +1,114 @@
+/*
+ * keepd's two seccomp filters.  sandbox_keepd(): the keep itself, which
+ * serves keep.sock, reads secrets and forks a child per request; it may
+ * make Unix sockets only, and open files read-only and only under the
+ * secrets folder's descriptor.  sandbox_fetch(): that child, which
+ * speaks TLS and HTTP with a destination: no file at all, no fork, Unix
+ * sockets only.  Neither may exec.  The child's filter stacks on the
+ * keep's, so it can only take away.
+ */
+#include <sys/types.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+
+#include <seccomp.h>
+
+#include "keepd.h"
+#include "log.h"
+#include "sandbox.h"
+
+#define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* What any process of the keep needs to run at all. */
+static const int base_calls[] = {
+	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
+	SCMP_SYS(close), SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(connect),
+	SCMP_SYS(sendmsg), SCMP_SYS(recvmsg), SCMP_SYS(sendto),
+	SCMP_SYS(recvfrom), SCMP_SYS(getsockopt), SCMP_SYS(shutdown),
+	SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(lseek),
+	SCMP_SYS(fcntl), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap),
+	SCMP_SYS(brk), SCMP_SYS(madvise), SCMP_SYS(futex),
+	SCMP_SYS(rt_sigaction), SCMP_SYS(rt_sigprocmask),
+	SCMP_SYS(rt_sigreturn), SCMP_SYS(clock_gettime),
+	SCMP_SYS(gettimeofday), SCMP_SYS(time), SCMP_SYS(nanosleep),
+	SCMP_SYS(clock_nanosleep), SCMP_SYS(getrandom), SCMP_SYS(getpid),
+	SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
+	SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(exit),
+	SCMP_SYS(exit_group),
+};
+
+/* The keep's own: the secrets, its clients, its children, keep.sock's end. */
+static const int keepd_calls[] = {
+	SCMP_SYS(accept4), SCMP_SYS(accept), SCMP_SYS(wait4), SCMP_SYS(kill),
+	SCMP_SYS(close_range), SCMP_SYS(dup2), SCMP_SYS(dup3),
+	SCMP_SYS(unlink), SCMP_SYS(set_robust_list), SCMP_SYS(getppid),
+};
+
+/* Any flag that would make a namespace, a thread or a shared process. */
+#define CLONE_REFUSED	(CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWNET | \
+	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP | \
+	CLONE_THREAD | CLONE_VM | CLONE_FS | CLONE_FILES)
+
+/* Writing, creating or truncating: the keep only ever reads a file. */
+#define OPEN_REFUSED	(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND | \
+	(O_TMPFILE & ~O_DIRECTORY))
+
+static scmp_filter_ctx
+sandbox_common(void)
+{
+	scmp_filter_ctx	 ctx;
+
+	ctx = sandbox_new(SANDBOX_DEFAULT_KILL);
+	sandbox_add(ctx, SCMP_ACT_ALLOW, base_calls, NCALLS(base_calls));
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 0, AF_UNIX);
+	return ctx;
+}
+
+static void
+sandbox_secrets_open(scmp_filter_ctx ctx, int secretsfd)
+{
+	int	 r;
+
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 2,
+	    SCMP_A0(SCMP_CMP_EQ, (uint64_t)(uint32_t)secretsfd),
+	    SCMP_A2(SCMP_CMP_MASKED_EQ, OPEN_REFUSED, O_RDONLY));
+	if (r != 0)
+		fatalx("seccomp: cannot add the rule for openat");
+}
+
+void
+sandbox_keepd(int secretsfd)
+{
+	scmp_filter_ctx	 ctx;
+
+	ctx = sandbox_common();
+	sandbox_add(ctx, SCMP_ACT_ALLOW, keepd_calls, NCALLS(keepd_calls));
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socketpair), 0,
+	    AF_UNIX);
+	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 0,
+	    CLONE_REFUSED, 0);
+	/* glibc falls back from clone3 to clone on ENOSYS. */
+	sandbox_add(ctx, SCMP_ACT_ERRNO(ENOSYS), (const int[]){
+	    SCMP_SYS(clone3) }, 1);
+	/* A request's child stacks its own filter: a filter only takes away. */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
+	    PR_SET_NO_NEW_PRIVS);
+	sandbox_add(ctx, SCMP_ACT_ALLOW, (const int[]){ SCMP_SYS(seccomp) },
+	    1);
+	sandbox_secrets_open(ctx, secretsfd);
+	sandbox_load(ctx, "keepd");
+}
+
+void
+sandbox_fetch(void)
+{
+	scmp_filter_ctx	 ctx;
+
+	ctx = sandbox_common();
+	sandbox_load(ctx, "keepd: fetch");
+}

@@ -1,0 +1,194 @@
+/*
+ * keepd's loop: keep.sock, its clients and their requests' children in
+ * one ppoll(2), with the signals blocked everywhere else so that none is
+ * lost between a check and the wait.  SIGTERM ends it: every child is
+ * killed and keep.sock removed, and keepd exits 0.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "keepd.h"
+#include "log.h"
+
+#define SERVE_MAXFDS	(1 + 2 * 64)
+
+struct slot {
+	struct client	*c;
+	int		 child;		/* the entry is the request's child */
+};
+
+static volatile sig_atomic_t	 serve_quit;
+static struct clientlist	 clients = TAILQ_HEAD_INITIALIZER(clients);
+
+static void
+serve_signal(int sig)
+{
+	if (sig == SIGTERM || sig == SIGINT)
+		serve_quit = 1;
+}
+
+static void
+serve_signals(sigset_t *waitmask)
+{
+	struct sigaction sa;
+	sigset_t	 block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = serve_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, waitmask);
+	sigdelset(waitmask, SIGTERM);
+	sigdelset(waitmask, SIGINT);
+	sigdelset(waitmask, SIGCHLD);
+}
+
+/* Children are killed when their request ends: only another end is news. */
+static void
+serve_reap(void)
+{
+	pid_t	 pid;
+	int	 st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (WIFSIGNALED(st) && WTERMSIG(st) != SIGKILL)
+			log_warnx("request process %d was killed by signal %d%s",
+			    (int)pid, WTERMSIG(st), WTERMSIG(st) == SIGSYS ?
+			    " (its seccomp filter)" : "");
+		else if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
+			log_warnx("request process %d exited %d", (int)pid,
+			    WEXITSTATUS(st));
+	}
+}
+
+static size_t
+serve_pollfds(int listenfd, struct pollfd *pfd, struct slot *slot)
+{
+	struct client	*c;
+	size_t		 n = 1;
+
+	pfd[0].fd = listenfd;
+	pfd[0].events = POLLIN;
+	TAILQ_FOREACH(c, &clients, entry) {
+		pfd[n].fd = c->chan.fd;
+		pfd[n].events = (c->child.fd == -1 && !c->closing ? POLLIN : 0) |
+		    (c->chan.outqlen > 0 ? POLLOUT : 0);
+		slot[n].c = c;
+		slot[n++].child = 0;
+		if (c->child.fd != -1) {
+			pfd[n].fd = c->child.fd;
+			pfd[n].events = POLLIN;
+			slot[n].c = c;
+			slot[n++].child = 1;
+		}
+	}
+	return n;
+}
+
+/* Until the nearest deadline of a request, or forever. */
+static struct timespec *
+serve_timeout(struct timespec *ts)
+{
+	struct timespec	 now, *first = NULL;
+	struct client	*c;
+
+	TAILQ_FOREACH(c, &clients, entry)
+		if (c->child.fd != -1 && (first == NULL ||
+		    c->deadline.tv_sec < first->tv_sec))
+			first = &c->deadline;
+	if (first == NULL)
+		return NULL;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ts->tv_sec = first->tv_sec - now.tv_sec + 1;
+	ts->tv_nsec = 0;
+	if (ts->tv_sec < 0)
+		ts->tv_sec = 0;
+	return ts;
+}
+
+static void
+serve_dispatch(int listenfd, struct pollfd *pfd, struct slot *slot,
+    size_t n)
+{
+	size_t	 i;
+
+	if (pfd[0].revents & POLLIN)
+		client_accept(listenfd, &clients);
+	for (i = 1; i < n; i++) {
+		if (pfd[i].revents == 0)
+			continue;
+		if (slot[i].child)
+			client_child_input(slot[i].c);
+		else if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
+			client_input(slot[i].c);
+		if (!slot[i].child && (pfd[i].revents & POLLOUT))
+			client_output(slot[i].c);
+	}
+}
+
+static void
+serve_sweep(void)
+{
+	struct client	*c, *t;
+	struct timespec	 now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	TAILQ_FOREACH_SAFE(c, &clients, entry, t) {
+		client_expire(c, &now);
+		if (client_done(c))
+			client_drop(&clients, c);
+	}
+}
+
+static void
+serve_end(void)
+{
+	struct client	*c;
+
+	while ((c = TAILQ_FIRST(&clients)) != NULL)
+		client_drop(&clients, c);
+	keepsock_close();
+	serve_reap();
+	log_info("exiting on SIGTERM");
+}
+
+void
+serve(int listenfd, int secretsfd, const char *gatepath)
+{
+	struct pollfd	 pfd[SERVE_MAXFDS];
+	struct slot	 slot[SERVE_MAXFDS];
+	struct timespec	 ts;
+	sigset_t	 waitmask;
+	size_t		 n;
+
+	serve_signals(&waitmask);
+	client_init(secretsfd, gatepath);
+	while (!serve_quit) {
+		n = serve_pollfds(listenfd, pfd, slot);
+		if (ppoll(pfd, n, serve_timeout(&ts), &waitmask) == -1) {
+			if (errno != EINTR)
+				fatal("ppoll");
+			memset(pfd, 0, n * sizeof(pfd[0]));
+		}
+		serve_reap();
+		serve_dispatch(listenfd, pfd, slot, n);
+		serve_sweep();
+	}
+	serve_end();
+}

@@ -1,0 +1,115 @@
+/*
+ * A connection to a destination inside the gate's tunnel: TLS with
+ * libtls (always verified, SNI and the name checked against the
+ * destination's host), or plain HTTP for a destination with an internal
+ * exception and an http:// address.  The libtls context is made and
+ * configured before the child's filter goes on; the handshake comes
+ * after, and must end before a byte of the request is written.
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tls.h>
+
+#include "keepd.h"
+
+int
+conn_prepare(struct conn *c, const struct keep_dest *kd, char *why,
+    size_t whysz)
+{
+	c->fd = -1;
+	c->tls = NULL;
+	if (kd->tls == NULL)
+		return 0;
+	if ((c->tls = tls_client()) == NULL) {
+		(void)snprintf(why, whysz, "cannot make a TLS context");
+		return -1;
+	}
+	if (tls_configure(c->tls, kd->tls) == -1) {
+		(void)snprintf(why, whysz, "TLS: %s", tls_error(c->tls));
+		return -1;
+	}
+	return 0;
+}
+
+int
+conn_start(struct conn *c, int fd, const char *host, char *why,
+    size_t whysz)
+{
+	int	 r;
+
+	c->fd = fd;
+	if (c->tls == NULL)
+		return 0;
+	if (tls_connect_socket(c->tls, fd, host) == -1) {
+		(void)snprintf(why, whysz, "TLS with %s: %s", host,
+		    tls_error(c->tls));
+		return -1;
+	}
+	do {
+		r = tls_handshake(c->tls);
+	} while (r == TLS_WANT_POLLIN || r == TLS_WANT_POLLOUT);
+	if (r == -1) {
+		(void)snprintf(why, whysz, "TLS with %s: %s", host,
+		    tls_error(c->tls));
+		return -1;
+	}
+	return 0;
+}
+
+int
+conn_write(struct conn *c, const char *buf, size_t len)
+{
+	ssize_t	 n;
+
+	while (len > 0) {
+		if (c->tls != NULL)
+			n = tls_write(c->tls, buf, len);
+		else
+			n = write(c->fd, buf, len);
+		if (n == TLS_WANT_POLLIN || n == TLS_WANT_POLLOUT ||
+		    (n == -1 && c->tls == NULL && errno == EINTR))
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Bytes read, 0 at the end, -1 with why. */
+ssize_t
+conn_read(struct conn *c, void *buf, size_t len, char *why, size_t whysz)
+{
+	ssize_t	 n;
+
+	for (;;) {
+		if (c->tls != NULL)
+			n = tls_read(c->tls, buf, len);
+		else
+			n = read(c->fd, buf, len);
+		if (n == TLS_WANT_POLLIN || n == TLS_WANT_POLLOUT ||
+		    (n == -1 && c->tls == NULL && errno == EINTR))
+			continue;
+		break;
+	}
+	if (n == -1)
+		(void)snprintf(why, whysz, "reading the answer: %s",
+		    c->tls != NULL ? tls_error(c->tls) : strerror(errno));
+	return n;
+}
+
+const char *
+conn_error(struct conn *c)
+{
+	const char	*e;
+
+	if (c->tls != NULL && (e = tls_error(c->tls)) != NULL)
+		return e;
+	return strerror(errno);
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""A client of keep.sock for the tests, speaking the protocol of
+common/keep.h over msg.h's framing (a 16-byte header: type, id, flags,
+len, in host byte order, then the payload).
+
+  keepclient.py [--hello-version N] [--no-hello] [--show-hello] SOCKET ENVELOPE...
+
+Sends KEEP_HELLO, then each ENVELOPE (JSON text; "@file" reads a file)
+as a KEEP_REQUEST, and prints for each answer:
+  status N / content-type T / retry-after N / body-length N / body B
+or for a refusal:
+  refused <code> <reason>
+Exit 0 when every message came, 1 when the connection ended first.
+"""
+
+import argparse
+import socket
+import struct
+import sys
+
+HELLO, REQUEST, ANSWER, REFUSED = 1, 2, 3, 4
+CODES = {1: "envelope", 2: "secret", 3: "gate", 4: "tls", 5: "http",
+         6: "timeout", 7: "internal", 8: "protocol", 9: "peer"}
+
+
+def send(s, mtype, mid, payload):
+    # A refused peer may be closed before this is sent: what keepd
+    # said before it closed is still there to read.
+    try:
+        s.sendall(struct.pack("=IIII", mtype, mid, 0, len(payload)) + payload)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
+def recv_exact(s, n):
+    buf = b""
+    while len(buf) < n:
+        try:
+            b = s.recv(n - len(buf))
+        except ConnectionResetError:
+            return None
+        if not b:
+            return None
+        buf += b
+    return buf
+
+
+def recv_msg(s):
+    hdr = recv_exact(s, 16)
+    if hdr is None:
+        return None
+    mtype, mid, _flags, n = struct.unpack("=IIII", hdr)
+    payload = recv_exact(s, n) if n else b""
+    if payload is None:
+        return None
+    return mtype, mid, payload
+
+
+def show(mtype, payload, out):
+    if mtype == REFUSED:
+        code, n = struct.unpack("=II", payload[:8])
+        reason = payload[8:8 + n].decode("latin-1")
+        out.write("refused %s %s\n" % (CODES.get(code, code), reason))
+    elif mtype == ANSWER:
+        status, retry, clen, blen = struct.unpack("=IIII", payload[:16])
+        ctype = payload[16:16 + clen].decode("latin-1")
+        body = payload[16 + clen:16 + clen + blen]
+        out.write("status %d\ncontent-type %s\nretry-after %d\n"
+                  "body-length %d\n" % (status, ctype, retry, blen))
+        if blen <= 4096:
+            out.write("body %s\n" % body.decode("latin-1"))
+    else:
+        out.write("message %d\n" % mtype)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--hello-version", type=int, default=1)
+    p.add_argument("--no-hello", action="store_true")
+    p.add_argument("--show-hello", action="store_true")
+    p.add_argument("socket")
+    p.add_argument("envelopes", nargs="*")
+    a = p.parse_args()
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(a.socket)
+    except OSError as e:
+        sys.stderr.write("keepclient: %s: %s\n" % (a.socket, e.strerror))
+        return 1
+    out = sys.stdout
+    if not a.no_hello:
+        send(s, HELLO, 0, struct.pack("=II", a.hello_version, 0))
+        m = recv_msg(s)
+        if m is None:
+            out.write("closed\n")
+            return 1
+        if m[0] != HELLO:
+            show(m[0], m[2], out)
+            return 0
+        if a.show_hello:
+            out.write("hello %d %d\n" % struct.unpack("=II", m[2][:8]))
+    for i, env in enumerate(a.envelopes, 1):
+        if env.startswith("@"):
+            with open(env[1:], "rb") as f:
+                data = f.read()
+        else:
+            data = env.encode("utf-8", "surrogateescape")
+        send(s, REQUEST, i, data)
+        m = recv_msg(s)
+        if m is None:
+            out.write("closed\n")
+            return 1
+        if m[1] != i:
+            out.write("wrong id %d for %d\n" % (m[1], i))
+            return 1
+        show(m[0], m[2], out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+/*
+ * The small parsers of keepd: the gate's answer to CONNECT, the
+ * Retry-After header, and the checks keepd makes on what a request's
+ * child sends back before it passes it on.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include <atf-c.h>
+
+#include "../../keepd/keepd.h"
+
+static int
+gate(const char *head, char *why, size_t whysz)
+{
+	return tunnel_answer(head, strlen(head), why, whysz);
+}
+
+ATF_TC_WITHOUT_HEAD(gate_answers);
+ATF_TC_BODY(gate_answers, tc)
+{
+	char	 why[256];
+
+	ATF_CHECK(gate("HTTP/1.1 200 Connection established\r\n\r\n", why,
+	    sizeof(why)) == 0);
+	ATF_CHECK(gate("HTTP/1.1 403 Forbidden\r\nSandcastle-Refusal: "
+	    "10.0.0.1 is internal\r\n\r\n", why, sizeof(why)) == -1);
+	ATF_CHECK_STREQ(why, "the gate refused it: 10.0.0.1 is internal");
+	ATF_CHECK(gate("HTTP/1.1 502 Bad Gateway\r\nSandcastle-Error: "
+	    "connect: refused\r\n\r\n", why, sizeof(why)) == -1);
+	ATF_CHECK_STREQ(why, "the gate cannot reach it: connect: refused");
+	ATF_CHECK(gate("HTTP/1.1 403 Forbidden\r\n\r\n", why,
+	    sizeof(why)) == -1);
+	ATF_CHECK_STREQ(why, "the gate refused it: no reason given");
+	/* A reason cannot carry a control character into the log. */
+	ATF_CHECK(gate("HTTP/1.1 403 Forbidden\r\nSandcastle-Refusal: a\x1b"
+	    "[2Jb\r\n\r\n", why, sizeof(why)) == -1);
+	ATF_CHECK_STREQ(why, "the gate refused it: a");
+	ATF_CHECK(gate("HTTP/1.1 2000 x\r\n\r\n", why, sizeof(why)) == -1);
+	ATF_CHECK(gate("SSH-2.0-x\r\n\r\n", why, sizeof(why)) == -1);
+	ATF_CHECK_STREQ(why, "the gate's answer is not HTTP");
+	ATF_CHECK(gate("HTTP/1.1 407 Proxy\r\n\r\n", why, sizeof(why)) == -1);
+	ATF_CHECK_STREQ(why, "the gate answered 407");
+}
+
+ATF_TC_WITHOUT_HEAD(retry_after);
+ATF_TC_BODY(retry_after, tc)
+{
+	time_t	 now = 1700000000;	/* Tue, 14 Nov 2023 22:13:20 GMT */
+
+	ATF_CHECK_EQ(answer_retry_after(NULL, now), 0);
+	ATF_CHECK_EQ(answer_retry_after("", now), 0);
+	ATF_CHECK_EQ(answer_retry_after("120", now), 120);
+	ATF_CHECK_EQ(answer_retry_after("99999999999999999999", now),
+	    7 * 24 * 3600);
+	ATF_CHECK_EQ(answer_retry_after("-5", now), 0);
+	ATF_CHECK_EQ(answer_retry_after("12s", now), 0);
+	ATF_CHECK_EQ(answer_retry_after("Tue, 14 Nov 2023 22:14:20 GMT",
+	    now), 60);
+	ATF_CHECK_EQ(answer_retry_after("Tue, 14 Nov 2023 22:00:00 GMT",
+	    now), 0);
+	ATF_CHECK_EQ(answer_retry_after("Tue, 14 Nov 2023 22:14:20 GMT x",
+	    now), 0);
+}
+
+ATF_TC_WITHOUT_HEAD(child_payloads);
+ATF_TC_BODY(child_payloads, tc)
+{
+	unsigned char		 buf[64];
+	struct keep_answer	 a = { 200, 0, 4, 3 };
+	struct keep_refused	 r = { KEEP_R_TLS, 5 };
+	uint32_t		 status = 0;
+
+	memcpy(buf, &a, sizeof(a));
+	memcpy(buf + sizeof(a), "text" "abc", 7);
+	ATF_CHECK(answer_check(buf, sizeof(a) + 7, &status) == 0);
+	ATF_CHECK_EQ(status, 200);
+	/* Lengths that do not add up, and a status that is no answer. */
+	ATF_CHECK(answer_check(buf, sizeof(a) + 6, &status) == -1);
+	ATF_CHECK(answer_check(buf, sizeof(a) - 1, &status) == -1);
+	a.status = 101;
+	memcpy(buf, &a, sizeof(a));
+	ATF_CHECK(answer_check(buf, sizeof(a) + 7, &status) == -1);
+	a.status = 200;
+	a.body_len = 0xfffffffd;
+	memcpy(buf, &a, sizeof(a));
+	ATF_CHECK(answer_check(buf, sizeof(a) + 7, &status) == -1);
+
+	memcpy(buf, &r, sizeof(r));
+	memcpy(buf + sizeof(r), "nope!", 5);
+	ATF_CHECK(refused_check(buf, sizeof(r) + 5) == 0);
+	ATF_CHECK(refused_check(buf, sizeof(r) + 4) == -1);
+	r.code = 0;
+	memcpy(buf, &r, sizeof(r));
+	ATF_CHECK(refused_check(buf, sizeof(r) + 5) == -1);
+}
+
+ATF_TC_WITHOUT_HEAD(what);
+ATF_TC_BODY(what, tc)
+{
+	char		 out[128];
+	const char	*e;
+
+	e = "{\"destination\":\"notes\",\"method\":\"PUT\",\"path\":\"/a b\","
+	    "\"url\":1}";
+	envelope_what(e, strlen(e), out, sizeof(out));
+	ATF_CHECK_STREQ(out, "notes PUT /a?b");
+	e = "{\"destination\":\"no\\ntes\",\"path\":7}";
+	envelope_what(e, strlen(e), out, sizeof(out));
+	ATF_CHECK_STREQ(out, "no?tes - -");
+	envelope_what("not json", 8, out, sizeof(out));
+	ATF_CHECK_STREQ(out, "- - -");
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, gate_answers);
+	ATF_TP_ADD_TC(tp, retry_after);
+	ATF_TP_ADD_TC(tp, child_payloads);
+	ATF_TP_ADD_TC(tp, what);
+	return 0;
+}

@@ -1,0 +1,178 @@
+/*
+ * keepd's two seccomp filters, the real ones from libkeepd.a, each put
+ * on in a forked child: a call the filter forbids must kill the child
+ * with SIGSYS, and its control, the same call without the filter (or a
+ * call the filter allows), must succeed.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <atf-c.h>
+
+#include "../../keepd/keepd.h"
+#include "sandbox.h"
+
+enum filter { NONE, KEEPD, FETCH };
+
+static int	secretsfd = -1;
+
+/* A secrets folder with one secret in it, as the keep opens it. */
+static void
+make_secrets(void)
+{
+	int	 fd;
+
+	ATF_REQUIRE(mkdir("secrets", 0700) == 0);
+	ATF_REQUIRE((secretsfd = open("secrets", O_RDONLY | O_DIRECTORY)) !=
+	    -1);
+	ATF_REQUIRE((fd = openat(secretsfd, "other", O_WRONLY | O_CREAT,
+	    0600)) != -1);
+	ATF_REQUIRE(write(fd, "canary-value\n", 13) == 13);
+	close(fd);
+}
+
+static int
+run(enum filter f, int (*call)(void))
+{
+	pid_t	 pid;
+	int	 status;
+
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		if (f == KEEPD)
+			sandbox_keepd(secretsfd);
+		else if (f == FETCH)
+			sandbox_fetch();
+		_exit(call());
+	}
+	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
+	return status;
+}
+
+static void
+require_killed(int status, const char *what)
+{
+#ifdef SANDBOX_DEBUG
+	ATF_REQUIRE_MSG(WIFEXITED(status) &&
+	    WEXITSTATUS(status) == SANDBOX_DEBUG_EXIT,
+	    "%s: not trapped (status %#x)", what, status);
+#else
+	ATF_REQUIRE_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+	    "%s: not killed by SIGSYS (status %#x)", what, status);
+#endif
+}
+
+static void
+require_ok(int status, const char *what)
+{
+	ATF_REQUIRE_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "%s: did not succeed (status %#x)", what, status);
+}
+
+static int
+call_inet(void)
+{
+	return socket(AF_INET, SOCK_STREAM, 0) == -1;
+}
+
+static int
+call_unix(void)
+{
+	return socket(AF_UNIX, SOCK_STREAM, 0) == -1;
+}
+
+/* Exit 0 when the secret was read. */
+static int
+call_read_secret(void)
+{
+	char	 buf[64];
+	int	 fd;
+
+	if ((fd = openat(secretsfd, "other", O_RDONLY | O_NOFOLLOW)) == -1)
+		return 1;
+	return read(fd, buf, sizeof(buf)) != 13;
+}
+
+static int
+call_write_secret(void)
+{
+	return openat(secretsfd, "new", O_WRONLY | O_CREAT, 0600) == -1;
+}
+
+static int
+call_open_elsewhere(void)
+{
+	return open("/etc/passwd", O_RDONLY) == -1;
+}
+
+static int
+call_fork(void)
+{
+	pid_t	 pid;
+	int	 st;
+
+	if ((pid = fork()) == 0)
+		_exit(0);
+	return pid == -1 || waitpid(pid, &st, 0) != pid;
+}
+
+ATF_TC_WITHOUT_HEAD(keepd_no_inet);
+ATF_TC_BODY(keepd_no_inet, tc)
+{
+	make_secrets();
+	require_killed(run(KEEPD, call_inet), "socket(AF_INET) under keepd's");
+	require_ok(run(NONE, call_inet), "socket(AF_INET) without a filter");
+	require_ok(run(KEEPD, call_unix), "socket(AF_UNIX) under keepd's");
+}
+
+ATF_TC_WITHOUT_HEAD(keepd_reads_secrets_only);
+ATF_TC_BODY(keepd_reads_secrets_only, tc)
+{
+	make_secrets();
+	require_ok(run(KEEPD, call_read_secret), "reading a secret under keepd's");
+	require_killed(run(KEEPD, call_write_secret), "creating a secret");
+	require_ok(run(NONE, call_write_secret), "creating one without a filter");
+	require_killed(run(KEEPD, call_open_elsewhere), "opening /etc/passwd");
+	require_ok(run(NONE, call_open_elsewhere), "/etc/passwd without a filter");
+	require_ok(run(KEEPD, call_fork), "fork under keepd's");
+}
+
+ATF_TC_WITHOUT_HEAD(fetch_no_secret);
+ATF_TC_BODY(fetch_no_secret, tc)
+{
+	make_secrets();
+	require_killed(run(FETCH, call_read_secret), "reading another "
+	    "destination's secret under the request's filter");
+	require_ok(run(NONE, call_read_secret), "the same read without it");
+	require_ok(run(KEEPD, call_read_secret), "the same read under keepd's");
+}
+
+ATF_TC_WITHOUT_HEAD(fetch_no_fork_no_inet);
+ATF_TC_BODY(fetch_no_fork_no_inet, tc)
+{
+	make_secrets();
+	require_killed(run(FETCH, call_fork), "fork under the request's");
+	require_killed(run(FETCH, call_inet), "socket(AF_INET) under the "
+	    "request's");
+	require_ok(run(FETCH, call_unix), "socket(AF_UNIX) under the "
+	    "request's");
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, keepd_no_inet);
+	ATF_TP_ADD_TC(tp, keepd_reads_secrets_only);
+	ATF_TP_ADD_TC(tp, fetch_no_secret);
+	ATF_TP_ADD_TC(tp, fetch_no_fork_no_inet);
+	return 0;
+}
