@@ -43,7 +43,7 @@ sandcastlectl/check_gate.o: ALL_CPPFLAGS += -Igated
 
 COMMON_SRCS = $(wildcard common/*.c)
 COMMON_OBJS = $(COMMON_SRCS:.c=.o)
-HDRS = $(wildcard common/*.h $(addsuffix /*.h,$(PROGDIRS)))
+HDRS = $(wildcard common/*.h $(addsuffix /*.h,$(PROGDIRS)) regress/*/*.h)
 
 main_of = $(if $(MAIN_$(1)),$(MAIN_$(1)),$(1)/$(1).c)
 lib_srcs = $(filter-out $(call main_of,$(1)),$(wildcard $(1)/*.c))

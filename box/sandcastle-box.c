@@ -1,14 +1,17 @@
 /*
  * sandcastle-box: the box's side, run inside the podman container as
- * "sandcastle-box claude" or "sandcastle-box ocr".  This build knows
- * the capabilities' names only; their box sides come with their
- * issues.  See sandcastle-box(8).
+ * "sandcastle-box claude" or "sandcastle-box ocr", speaking JSON lines
+ * on stdin and stdout with the box launcher.  See sandcastle-box(8).
  */
-#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "config.h"
+#include "box.h"
 
 static __attribute__((noreturn)) void
 usage(void)
@@ -17,10 +20,66 @@ usage(void)
 	exit(1);
 }
 
+/* The image's build, from the file sandcastlectl install wrote in it. */
+static const char *
+read_build(char *id, char *why, size_t whysz)
+{
+	char	 buf[BUILD_ID_LEN + 2];
+	ssize_t	 n;
+	int	 fd;
+
+	if ((fd = open(PROTO_BUILD_FILE, O_RDONLY | O_CLOEXEC)) == -1) {
+		(void)snprintf(why, whysz, "%s: %s: the image is not one "
+		    "sandcastlectl install built", PROTO_BUILD_FILE,
+		    strerror(errno));
+		return NULL;
+	}
+	n = read(fd, buf, sizeof(buf));
+	(void)close(fd);
+	if (n > 0 && buf[n - 1] == '\n')
+		n--;
+	if (n < 0 || !proto_build_valid(buf, n)) {
+		(void)snprintf(why, whysz, "%s: not a build id of 12 hex "
+		    "digits: run sandcastlectl install", PROTO_BUILD_FILE);
+		return NULL;
+	}
+	memcpy(id, buf, BUILD_ID_LEN);
+	id[BUILD_ID_LEN] = '\0';
+	return id;
+}
+
+/*
+ * libgomp reads OMP_THREAD_LIMIT once, when it is loaded, so ocr sets
+ * it and starts itself again; the environment is otherwise empty.
+ */
+static void
+one_thread(char *argv[])
+{
+	const char	*v = getenv("OMP_THREAD_LIMIT");
+
+	if (v != NULL && strcmp(v, "1") == 0)
+		return;
+	if (setenv("OMP_THREAD_LIMIT", "1", 1) == -1)
+		return;
+	(void)execv("/proc/self/exe", argv);
+}
+
 int
 main(int argc, char *argv[])
 {
-	if (argc != 2 || cap_from_name(argv[1]) == -1)
+	struct box_env	 env;
+	char		 id[BUILD_ID_LEN + 1], why[PROTO_WHY_MAX];
+	int		 cap;
+
+	if (argc != 2 || (cap = cap_from_name(argv[1])) == -1)
 		usage();
-	errx(1, "%s: the box side is not in this build", argv[1]);
+	if (cap == CAP_OCR)
+		one_thread(argv);
+	(void)signal(SIGPIPE, SIG_IGN);
+	memset(&env, 0, sizeof(env));
+	env.cap = cap;
+	env.build = read_build(id, why, sizeof(why));
+	env.build_why = why;
+	env.tessdata = PROTO_TESSDATA;
+	return box_run(&env, STDIN_FILENO, STDOUT_FILENO);
 }

@@ -8,7 +8,8 @@ libtls-dev libbsd-dev libmd-dev libyaml-dev libjsmn-dev libseccomp-dev
 kyua atf-sh libatf-dev mandoc
 clang libclang-rt-14-dev
 util-linux bsdutils procps passwd iproute2 strace python3 openssl
-passt dnsmasq-base"
+passt dnsmasq-base
+libpng-dev libjpeg-dev libwebp-dev libtesseract-dev tesseract-ocr-eng"
 
 missing=
 for p in $PKGS; do

@@ -1,0 +1,318 @@
+/*
+ * The box's side of the exchange: the hello, the job line, the one
+ * request of claude, and the last line.  A launcher that breaks the
+ * protocol gets a failure line when the box can still speak, and the
+ * box exits 1; everything else ends with a last line and exit 0.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "box.h"
+
+static int	say(struct box_io *, enum proto_type, const char *, size_t,
+		    size_t);
+static int	say_hello(struct box_io *, const struct box_env *);
+static int	say_failure_early(struct box_io *, int, const char *);
+static int	read_job(struct box_io *, struct proto_msg *, char *, size_t);
+static int	job_run(const struct box_env *, struct box_io *,
+		    struct proto_msg *);
+static char	*last_text(const struct box_outcome *, int);
+
+void
+box_fail(struct box_outcome *o, int release, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	o->failed = 1;
+	o->release = release;
+	va_start(ap, fmt);
+	(void)vsnprintf(o->error, sizeof(o->error), fmt, ap);
+	va_end(ap);
+	free(o->output);
+	o->output = NULL;
+}
+
+void
+box_outcome_free(struct box_outcome *o)
+{
+	free(o->output);
+	free(o->usage);
+	free(o->record);
+	free(o->reply);
+	memset(o, 0, sizeof(*o));
+}
+
+char *
+box_raw_dup(const struct json *j, size_t tok)
+{
+	const char	*raw;
+	size_t		 len;
+
+	raw = json_raw(j, tok, &len);
+	return strndup(raw, len);
+}
+
+static char *
+last_text(const struct box_outcome *o, int with_reply)
+{
+	struct json_writer	 w;
+	size_t			 len;
+
+	json_writer_init(&w);
+	json_write_object(&w);
+	json_write_key(&w, "type");
+	json_write_string(&w, o->failed ? "failure" : "result");
+	if (o->failed) {
+		json_write_key(&w, "release");
+		json_write_bool(&w, o->release);
+		json_write_key(&w, "error");
+		json_write_string(&w, o->error);
+		if (with_reply && o->reply != NULL) {
+			json_write_key(&w, "reply");
+			json_write_raw(&w, o->reply, strlen(o->reply));
+		}
+	} else {
+		json_write_key(&w, "output");
+		json_write_raw(&w, o->output, strlen(o->output));
+	}
+	if (o->usage != NULL) {
+		json_write_key(&w, "usage");
+		json_write_raw(&w, o->usage, strlen(o->usage));
+	}
+	if (o->record != NULL) {
+		json_write_key(&w, "record");
+		json_write_raw(&w, o->record, strlen(o->record));
+	}
+	json_write_close(&w);
+	return json_writer_finish(&w, &len);
+}
+
+char *
+box_last_line(struct box_outcome *o, uint64_t max, size_t *len)
+{
+	char	*s;
+
+	if (!o->failed && o->output == NULL)
+		box_fail(o, 0, "the box side gave no output");
+	if ((s = last_text(o, 1)) == NULL)
+		return NULL;
+	*len = strlen(s);
+	if (*len + 1 <= max)
+		return s;
+	free(s);
+	if (!o->failed)
+		box_fail(o, 0, "the output is %zu bytes, more than max_output "
+		    "%llu", *len, (unsigned long long)max);
+	if ((s = last_text(o, 0)) == NULL)
+		return NULL;
+	*len = strlen(s);
+	if (*len + 1 <= max)
+		return s;
+	free(s);
+	return NULL;
+}
+
+static int
+say(struct box_io *io, enum proto_type t, const char *text, size_t len,
+    size_t max)
+{
+	const char	*why;
+
+	if (proto_seq_next(&io->seq, t, &why) == -1)
+		return -1;
+	return proto_write_line(io->out, text, len, max, &why);
+}
+
+static int
+say_hello(struct box_io *io, const struct box_env *env)
+{
+	struct json_writer	 w;
+	char			*s;
+	size_t			 len;
+	int			 r;
+
+	json_writer_init(&w);
+	json_write_object(&w);
+	json_write_key(&w, "type");
+	json_write_string(&w, "hello");
+	json_write_key(&w, "build");
+	json_write_string(&w, env->build);
+	json_write_key(&w, "capability");
+	json_write_string(&w, cap_name(env->cap));
+	json_write_close(&w);
+	if ((s = json_writer_finish(&w, &len)) == NULL)
+		return -1;
+	r = say(io, PROTO_HELLO, s, len, PROTO_SLACK);
+	free(s);
+	return r;
+}
+
+/*
+ * A failure before the job's limits are known: in place of the hello,
+ * or after a job line the box refused, where no order holds any more.
+ */
+static int
+say_failure_early(struct box_io *io, int release, const char *error)
+{
+	struct box_outcome	 o;
+	const char		*why;
+	char			*s;
+	size_t			 len;
+	int			 r = -1;
+
+	memset(&o, 0, sizeof(o));
+	box_fail(&o, release, "%s", error);
+	if ((s = box_last_line(&o, PROTO_SLACK, &len)) != NULL)
+		r = proto_write_line(io->out, s, len, PROTO_SLACK, &why);
+	free(s);
+	io->seq.state = PS_DONE;
+	return r;
+}
+
+/* 1 and the job, 0 at the end of the input, -1 and why. */
+static int
+read_job(struct box_io *io, struct proto_msg *m, char *why, size_t whysz)
+{
+	const char	*rwhy;
+	char		*line;
+	size_t		 len;
+	int		 r;
+
+	if ((r = proto_read_line(&io->r, PROTO_JOB_MAX, &line, &len,
+	    &rwhy)) != 1) {
+		if (r == -1)
+			(void)snprintf(why, whysz, "%s", rwhy);
+		return r;
+	}
+	if (proto_parse(m, line, len, why, whysz) == -1)
+		return -1;
+	if (proto_seq_next(&io->seq, m->type, &rwhy) == -1) {
+		(void)snprintf(why, whysz, "the %s line: %s",
+		    proto_type_name(m->type), rwhy);
+		proto_msg_free(m);
+		return -1;
+	}
+	if (len + 1 > m->max_input + PROTO_SLACK) {
+		(void)snprintf(why, whysz, "the job line is %zu bytes, more "
+		    "than max_input + 64 KiB", len + 1);
+		proto_msg_free(m);
+		return -1;
+	}
+	return 1;
+}
+
+int
+box_run(const struct box_env *env, int in, int out)
+{
+	struct box_io	 io;
+	struct proto_msg job;
+	char		 why[PROTO_WHY_MAX], err[PROTO_ERROR_MAX];
+	int		 r;
+
+	memset(&io, 0, sizeof(io));
+	proto_reader_init(&io.r, in);
+	proto_seq_init(&io.seq, env->cap);
+	io.out = out;
+	if (env->build == NULL) {
+		(void)snprintf(err, sizeof(err), "%s", env->build_why);
+		return say_failure_early(&io, 1, err) == -1;
+	}
+	if (say_hello(&io, env) == -1)
+		return 1;
+	if ((r = read_job(&io, &job, why, sizeof(why))) != 1) {
+		if (r == -1) {
+			(void)snprintf(err, sizeof(err), "protocol: %s", why);
+			(void)say_failure_early(&io, 0, err);
+		}
+		proto_reader_free(&io.r);
+		return 1;
+	}
+	r = job_run(env, &io, &job);
+	proto_msg_free(&job);
+	proto_reader_free(&io.r);
+	return r;
+}
+
+static int
+job_run(const struct box_env *env, struct box_io *io, struct proto_msg *m)
+{
+	struct box_job		 job;
+	struct box_outcome	 o;
+	const char		*b, *why;
+	char			*s;
+	size_t			 len;
+	int			 r = 1;
+
+	memset(&o, 0, sizeof(o));
+	memset(&job, 0, sizeof(job));
+	job.cap = env->cap;
+	job.j = &m->j;
+	job.settings = m->f[PF_SETTINGS];
+	job.input = m->f[PF_INPUT];
+	job.check = m->check;
+	job.max_input = m->max_input;
+	job.max_output = m->max_output;
+	job.tessdata = env->tessdata;
+	job.io = io;
+	b = m->j.buf + m->j.toks[m->f[PF_BUILD]].start;
+	if (strncmp(b, env->build, BUILD_ID_LEN) != 0)
+		box_fail(&o, 1, "box of build %s, launcher of build %.*s",
+		    env->build, BUILD_ID_LEN, b);
+	else if (env->cap == CAP_CLAUDE)
+		(void)claude_run(&job, &o);
+	else
+		(void)ocr_run(&job, &o);
+	/* After a broken answer no order holds: the failure goes out as it is. */
+	if ((s = box_last_line(&o, job.max_output, &len)) != NULL &&
+	    (io->broken ? proto_write_line(io->out, s, len, job.max_output,
+	    &why) : say(io, o.failed ? PROTO_FAILURE : PROTO_RESULT, s, len,
+	    job.max_output)) == 0)
+		r = io->broken;
+	free(s);
+	box_outcome_free(&o);
+	return r;
+}
+
+int
+box_exchange(struct box_job *job, const char *req, size_t len,
+    struct proto_msg *answer, struct box_outcome *o)
+{
+	struct box_io	*io = job->io;
+	const char	*rwhy;
+	char		 why[PROTO_WHY_MAX], *line;
+	size_t		 n;
+	int		 r;
+
+	if (len + 1 > PROTO_REQUEST_MAX) {
+		box_fail(o, 0, "the request is %zu bytes, more than the keep "
+		    "takes", len + 1);
+		return -1;
+	}
+	if (io == NULL || say(io, PROTO_REQUEST, req, len,
+	    PROTO_REQUEST_MAX) == -1) {
+		box_fail(o, 0, "protocol: the request could not be sent");
+		return -1;
+	}
+	if ((r = proto_read_line(&io->r, PROTO_ANSWER_MAX, &line, &n,
+	    &rwhy)) != 1) {
+		io->broken = 1;
+		box_fail(o, 0, "protocol: %s", r == 0 ?
+		    "the input ended before the answer" : rwhy);
+		return -1;
+	}
+	if (proto_parse(answer, line, n, why, sizeof(why)) == -1) {
+		io->broken = 1;
+		box_fail(o, 0, "protocol: %s", why);
+		return -1;
+	}
+	if (proto_seq_next(&io->seq, answer->type, &rwhy) == -1) {
+		io->broken = 1;
+		box_fail(o, 0, "protocol: the %s line: %s",
+		    proto_type_name(answer->type), rwhy);
+		proto_msg_free(answer);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * The box's exchange (box.c) and what a capability's box side gets and
+ * gives: the job line parsed, and one outcome that box.c writes as the
+ * last line.  See sandcastle-box(8).
+ */
+#ifndef SANDCASTLE_BOX_H
+#define SANDCASTLE_BOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "proto.h"
+
+struct box_env {
+	enum cap_id	 cap;
+	const char	*build;		/* NULL when the build file was unreadable */
+	const char	*build_why;	/* then why */
+	const char	*tessdata;	/* ocr: the folder of *.traineddata */
+};
+
+struct box_io {
+	struct proto_reader r;
+	struct proto_seq seq;
+	int		 out;
+	int		 broken;	/* the launcher broke the protocol */
+};
+
+struct box_job {
+	enum cap_id	 cap;
+	const struct json *j;		/* the job line */
+	size_t		 settings;	/* its settings object */
+	size_t		 input;		/* its input object, 0 for a check */
+	int		 check;
+	uint64_t	 max_input, max_output;
+	const char	*tessdata;
+	struct box_io	*io;		/* NULL in the unit tests */
+};
+
+/* How the job ended; each JSON text is NUL-terminated or NULL. */
+struct box_outcome {
+	int		 failed;
+	int		 release;
+	char		 error[PROTO_ERROR_MAX];
+	char		*output;
+	char		*usage;
+	char		*record;
+	char		*reply;
+};
+
+/* The whole exchange on in and out: what main() exits with. */
+int		 box_run(const struct box_env *, int in, int out);
+
+/*
+ * Sends the request line and reads the answer into answer (over the
+ * reader's buffer, valid until the box reads again).  0, or -1 with o
+ * failed (and io->broken when the launcher broke the protocol).
+ */
+int		 box_exchange(struct box_job *, const char *req, size_t len,
+		    struct proto_msg *answer, struct box_outcome *o);
+
+void		 box_fail(struct box_outcome *, int release, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+void		 box_outcome_free(struct box_outcome *);
+/* The last line for o within max bytes (a reply dropped to fit). */
+char		*box_last_line(struct box_outcome *o, uint64_t max, size_t *len);
+/* A copy of a value of a parsed document, as written. */
+char		*box_raw_dup(const struct json *, size_t tok);
+
+int		 claude_run(struct box_job *, struct box_outcome *);
+int		 ocr_run(struct box_job *, struct box_outcome *);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * ocr's box side (ocr.c): the job's base64 image decoded, checked,
+ * drawn anew in grey, scaled to max_edge and read by Tesseract.  The
+ * record keeps the image's size and SHA-256, never its bytes.
+ */
+#ifndef SANDCASTLE_BOX_OCR_H
+#define SANDCASTLE_BOX_OCR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "box.h"
+#include "image.h"
+#include "tess.h"
+
+struct ocr_settings {
+	struct tess_langs langs;
+	uint64_t	 max_pixels;
+	uint32_t	 max_edge;
+};
+
+/* The job line's settings: 0, or -1 and why naming the key. */
+int		 ocr_settings(const struct json *, size_t tok,
+		    struct ocr_settings *, char *why, size_t whysz);
+
+/*
+ * The image's bytes to the output or the failure in o.  When handed is
+ * not NULL, it gets the size of the bitmap given to Tesseract.
+ */
+void		 ocr_read(const struct ocr_settings *, const char *tessdata,
+		    const unsigned char *, size_t, struct box_outcome *o,
+		    struct image *handed);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * The box's protocol: JSON lines between the box launcher of
+ * sandcastled(8) and sandcastle-box(8) on the box's stdin and stdout.
+ * sandcastle-box(8), PROTOCOL, is the reference; in short:
+ *
+ * A line is one JSON object (common/json.h, strict) and "\n".  Every
+ * line has "type" and exactly the fields of its type: a missing field,
+ * one of the wrong type or one the type does not have ends the exchange.
+ *
+ *	box:      {"type":"hello","build":"<12 hex>","capability":"claude"}
+ *	launcher: {"type":"job","mode":"run"|"check","build":"<12 hex>",
+ *		   "limits":{"max_input":N,"max_output":N},
+ *		   "settings":{...},"input":{...}}	(no input for check)
+ *	box:      {"type":"request","method":"POST","path":"/v1/messages",
+ *		   "headers":{...},"body":{...}}	(claude only, at most one)
+ *	launcher: {"type":"answer","status":N,"content_type":"...",
+ *		   "retry_after":N,"body":<JSON value or string>}
+ *		| {"type":"unreachable","error":"..."}
+ *	box:      {"type":"result","output":<value>,"usage":{...}?,
+ *		   "record":{...}?}
+ *		| {"type":"failure","release":bool,"error":"...",
+ *		   "reply":<value>?,"usage":{...}?,"record":{...}?}
+ *
+ * The build: the image holds its build in PROTO_BUILD_FILE, which the
+ * box reads before it reads stdin and says in its hello.  The launcher
+ * sends the job only to a box of its own build and releases the job
+ * otherwise; the box checks the job's build against its own again and,
+ * on a mismatch, answers a failure with release true and exits 0.  A box
+ * that cannot read its build file says so in a failure line (release
+ * true) in place of its hello.
+ *
+ * The bounds: a result or failure line of the box is at most
+ * limits.max_output bytes, the newline included, a request at most
+ * PROTO_REQUEST_MAX, the hello (or a failure before the job) at most
+ * PROTO_SLACK.  The job line is
+ * at most PROTO_JOB_MAX before its limits are known and at most
+ * limits.max_input + PROTO_SLACK once they are; an answer line at most
+ * PROTO_ANSWER_MAX.  A body that parsed as JSON goes in the answer as it
+ * came, with each newline (white space there) made a space; any other
+ * body goes as a string, which the launcher may cut short.
+ */
+#ifndef SANDCASTLE_BOX_PROTO_H
+#define SANDCASTLE_BOX_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "build.h"
+#include "config.h"
+#include "json.h"
+#include "keep.h"
+
+#define PROTO_SLACK		(64U * 1024)
+#define PROTO_INPUT_MAX		(32U * 1024 * 1024)	/* max_input's ceiling */
+#define PROTO_JOB_MAX		(PROTO_INPUT_MAX + PROTO_SLACK)
+#define PROTO_ANSWER_MAX	(KEEP_MAXBODY + PROTO_SLACK)
+/* The launcher makes the keep's envelope of it, a few bytes longer. */
+#define PROTO_REQUEST_MAX	(KEEP_MAXENVELOPE - 1024)
+#define PROTO_ERROR_MAX		512	/* bytes of a failure's error */
+#define PROTO_WHY_MAX		256
+#define PROTO_BUILD_FILE	"/sandcastle/build"
+#define PROTO_TESSDATA		"/sandcastle/tessdata"
+
+enum proto_type {
+	PROTO_HELLO = 1,
+	PROTO_JOB,
+	PROTO_REQUEST,
+	PROTO_ANSWER,
+	PROTO_UNREACHABLE,
+	PROTO_RESULT,
+	PROTO_FAILURE,
+	PROTO_NTYPES
+};
+
+/* Every field of every type; a message holds the token of each it has. */
+enum proto_field {
+	PF_BUILD,
+	PF_CAPABILITY,
+	PF_MODE,
+	PF_LIMITS,
+	PF_SETTINGS,
+	PF_INPUT,
+	PF_METHOD,
+	PF_PATH,
+	PF_HEADERS,
+	PF_BODY,
+	PF_STATUS,
+	PF_CONTENT_TYPE,
+	PF_RETRY_AFTER,
+	PF_ERROR,
+	PF_OUTPUT,
+	PF_USAGE,
+	PF_RECORD,
+	PF_RELEASE,
+	PF_REPLY,
+	PF_NFIELDS
+};
+
+struct proto_msg {
+	enum proto_type	 type;
+	struct json	 j;			/* over the caller's line */
+	size_t		 f[PF_NFIELDS];		/* a field's value, 0 when absent */
+	/* Read from the fields that have a fixed meaning. */
+	int		 check;			/* job: mode check */
+	uint64_t	 max_input, max_output;	/* job: limits */
+	int64_t		 status, retry_after;	/* answer */
+	int		 release;		/* failure */
+};
+
+/* Who may say what, and when: the order of the exchange. */
+enum proto_state {
+	PS_HELLO,		/* the box's hello is next */
+	PS_JOB,			/* the launcher's job */
+	PS_WORK,		/* the box's request or its last line */
+	PS_ANSWER,		/* the launcher's answer */
+	PS_LAST,		/* the box's last line */
+	PS_DONE
+};
+
+struct proto_seq {
+	enum cap_id	 cap;
+	enum proto_state state;
+};
+
+/* Lines from a descriptor, read in chunks; what follows a line waits. */
+struct proto_reader {
+	int		 fd;
+	char		*buf;
+	size_t		 size, len, off;
+	int		 eof;
+};
+
+const char	*proto_type_name(enum proto_type);
+
+/*
+ * 0 and m filled, or -1 and why naming the field and the rule.  m->j
+ * points into line, which must outlive m; proto_msg_free() it after.
+ */
+int		 proto_parse(struct proto_msg *m, const char *line, size_t len,
+		    char *why, size_t whysz);
+void		 proto_msg_free(struct proto_msg *);
+
+void		 proto_seq_init(struct proto_seq *, enum cap_id);
+/* 0 when a line of this type may come now, -1 and why otherwise. */
+int		 proto_seq_next(struct proto_seq *, enum proto_type,
+		    const char **why);
+
+void		 proto_reader_init(struct proto_reader *, int fd);
+void		 proto_reader_free(struct proto_reader *);
+/*
+ * 1 and the next line (its newline made a NUL) in *line, valid until
+ * the next call; 0 at the end with no byte left; -1 and why when the
+ * line is longer than max bytes, has no newline at the end, or read(2)
+ * failed.
+ */
+int		 proto_read_line(struct proto_reader *, size_t max, char **line,
+		    size_t *len, const char **why);
+/* Writes text and "\n", at most max bytes in all: 0, or -1 and why. */
+int		 proto_write_line(int fd, const char *text, size_t len,
+		    size_t max, const char **why);
+
+/* 1 when s is a build id: BUILD_ID_LEN lower-case hex digits. */
+int		 proto_build_valid(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,620 @@
+/*
+ * The schema walk (schema.h).  Each keyword is one small function; a
+ * failing one writes why once and the walk unwinds.  Inside anyOf the
+ * reasons go to a scratch buffer, since only a match of none is a
+ * mismatch.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema.h"
+
+#define PATH_MAX_LEN	160
+#define KEY_MAX		1024
+
+struct walk {
+	const struct json *s;
+	const struct json *v;
+	unsigned long	 steps;
+	char		 path[PATH_MAX_LEN + 8];
+	size_t		 plen;
+	char		*why;
+	size_t		 whysz;
+};
+
+static int	sv_value(struct walk *, size_t, size_t, unsigned int,
+		    unsigned int);
+static int	sv_keywords(struct walk *, size_t, size_t, unsigned int,
+		    unsigned int);
+static int	sv_ref(struct walk *, size_t, size_t, size_t, unsigned int,
+		    unsigned int);
+static int	sv_type(struct walk *, size_t, size_t);
+static int	sv_enum(struct walk *, size_t, size_t, int);
+static int	sv_combine(struct walk *, size_t, size_t, int, unsigned int);
+static int	sv_object(struct walk *, size_t, size_t, unsigned int);
+static int	sv_required(struct walk *, size_t, size_t);
+static int	sv_member(struct walk *, size_t, size_t, size_t, size_t,
+		    unsigned int);
+static int	sv_items(struct walk *, size_t, size_t, unsigned int);
+static int	type_is(const struct json *, size_t, const char *);
+static int	integral(const char *, size_t);
+static int	equal(struct walk *, const struct json *, size_t,
+		    const struct json *, size_t);
+static int	mismatch(struct walk *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+static int	unusable(struct walk *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+static const struct {
+	const char	*name;
+	const char	*article;
+} typenames[] = {
+	{ "string", "a string" },
+	{ "number", "a number" },
+	{ "integer", "an integer" },
+	{ "boolean", "a boolean" },
+	{ "object", "an object" },
+	{ "array", "an array" },
+	{ "null", "null" },
+};
+
+static void
+vsay(struct walk *w, const char *prefix, const char *fmt, va_list ap)
+{
+	int	 n;
+
+	n = snprintf(w->why, w->whysz, "%s%s: ", prefix, w->path);
+	if (n >= 0 && (size_t)n < w->whysz)
+		(void)vsnprintf(w->why + n, w->whysz - n, fmt, ap);
+}
+
+static int
+mismatch(struct walk *w, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsay(w, "", fmt, ap);
+	va_end(ap);
+	return SCHEMA_MISMATCH;
+}
+
+static int
+unusable(struct walk *w, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsay(w, "the schema, at ", fmt, ap);
+	va_end(ap);
+	return SCHEMA_UNUSABLE;
+}
+
+/* Appends .key or ["key"] to the path; the old length comes back. */
+static size_t
+path_key(struct walk *w, const struct json *j, size_t k)
+{
+	size_t	 old = w->plen, i, n, room = sizeof(w->path) - old;
+	char	 key[65];
+	int	 ident = 1;
+
+	(void)json_string_copy(j, k, key, sizeof(key), &n);
+	for (i = 0; i < n; i++) {
+		if (!(key[i] == '_' || (key[i] >= 'a' && key[i] <= 'z') ||
+		    (key[i] >= 'A' && key[i] <= 'Z') ||
+		    (i > 0 && key[i] >= '0' && key[i] <= '9')))
+			ident = 0;
+		if ((unsigned char)key[i] < 0x20 || key[i] == '"' ||
+		    key[i] == '\\')
+			key[i] = '?';
+	}
+	if (old < PATH_MAX_LEN)
+		(void)snprintf(w->path + old, room, ident && n > 0 ? ".%s" :
+		    "[\"%s\"]", key);
+	else
+		(void)snprintf(w->path + old, room, "...");
+	w->plen = strlen(w->path);
+	return old;
+}
+
+static size_t
+path_index(struct walk *w, size_t i)
+{
+	size_t	 old = w->plen;
+
+	(void)snprintf(w->path + old, sizeof(w->path) - old,
+	    old < PATH_MAX_LEN ? "[%zu]" : "...", i);
+	w->plen = strlen(w->path);
+	return old;
+}
+
+static void
+path_pop(struct walk *w, size_t old)
+{
+	w->plen = old;
+	w->path[old] = '\0';
+}
+
+enum schema_verdict
+schema_validate(const struct json *s, size_t stok, const struct json *v,
+    size_t vtok, char *why, size_t whysz)
+{
+	struct walk	 w;
+
+	memset(&w, 0, sizeof(w));
+	w.s = s;
+	w.v = v;
+	w.why = why;
+	w.whysz = whysz;
+	(void)strlcpy(w.path, "$", sizeof(w.path));
+	w.plen = 1;
+	if (whysz > 0)
+		why[0] = '\0';
+	return sv_value(&w, stok, vtok, 0, 0);
+}
+
+static int
+sv_value(struct walk *w, size_t st, size_t vt, unsigned int depth,
+    unsigned int refs)
+{
+	enum json_type	 t = w->s->toks[st].type;
+
+	if (++w->steps > SCHEMA_MAXSTEPS)
+		return unusable(w, "the check took more than %d steps",
+		    SCHEMA_MAXSTEPS);
+	if (depth > SCHEMA_MAXDEPTH)
+		return unusable(w, "schemas nest deeper than %d",
+		    SCHEMA_MAXDEPTH);
+	if (t == JSON_TRUE)
+		return SCHEMA_OK;
+	if (t == JSON_FALSE)
+		return mismatch(w, "is not allowed: the schema is false");
+	if (t != JSON_OBJECT)
+		return unusable(w, "a schema that is neither an object nor "
+		    "a boolean");
+	return sv_keywords(w, st, vt, depth, refs);
+}
+
+static int
+sv_keywords(struct walk *w, size_t st, size_t vt, unsigned int depth,
+    unsigned int refs)
+{
+	const struct json	*s = w->s;
+	long			 k;
+	int			 r;
+
+	if ((k = json_find(s, st, "$ref")) != -1 &&
+	    (r = sv_ref(w, st, k, vt, depth, refs)) != SCHEMA_OK)
+		return r;
+	if ((k = json_find(s, st, "type")) != -1 &&
+	    (r = sv_type(w, k, vt)) != SCHEMA_OK)
+		return r;
+	if ((k = json_find(s, st, "enum")) != -1 &&
+	    (r = sv_enum(w, k, vt, 0)) != SCHEMA_OK)
+		return r;
+	if ((k = json_find(s, st, "const")) != -1 &&
+	    (r = sv_enum(w, k, vt, 1)) != SCHEMA_OK)
+		return r;
+	if ((k = json_find(s, st, "allOf")) != -1 &&
+	    (r = sv_combine(w, k, vt, 1, depth)) != SCHEMA_OK)
+		return r;
+	if ((k = json_find(s, st, "anyOf")) != -1 &&
+	    (r = sv_combine(w, k, vt, 0, depth)) != SCHEMA_OK)
+		return r;
+	if (w->v->toks[vt].type == JSON_OBJECT)
+		return sv_object(w, st, vt, depth);
+	if (w->v->toks[vt].type == JSON_ARRAY &&
+	    (k = json_find(s, st, "items")) != -1)
+		return sv_items(w, k, vt, depth);
+	return SCHEMA_OK;
+}
+
+/* "#", "#/$defs/<name>" or "#/definitions/<name>", ~0 and ~1 decoded. */
+static long
+ref_target(const struct json *s, size_t ref)
+{
+	static const char	*const folders[] = { "$defs", "definitions" };
+	char			 buf[KEY_MAX], name[KEY_MAX];
+	size_t			 len, i, n, f;
+	long			 defs;
+
+	if (json_string_copy(s, ref, buf, sizeof(buf), &len) == -1 ||
+	    memchr(buf, '\0', len) != NULL)
+		return -1;
+	if (strcmp(buf, "#") == 0)
+		return 0;
+	for (f = 0; f < 2; f++) {
+		n = strlen(folders[f]);
+		if (strncmp(buf, "#/", 2) == 0 &&
+		    strncmp(buf + 2, folders[f], n) == 0 && buf[2 + n] == '/')
+			break;
+	}
+	if (f == 2 || strchr(buf + 3 + n, '/') != NULL)
+		return -1;
+	for (i = 3 + n, len = 0; buf[i] != '\0'; i++) {
+		if (buf[i] == '~' && (buf[i + 1] == '0' || buf[i + 1] == '1'))
+			name[len++] = buf[++i] == '0' ? '~' : '/';
+		else
+			name[len++] = buf[i];
+	}
+	name[len] = '\0';
+	if ((defs = json_find(s, 0, folders[f])) == -1)
+		return -1;
+	return json_find(s, defs, name);
+}
+
+static int
+sv_ref(struct walk *w, size_t st, size_t ref, size_t vt, unsigned int depth,
+    unsigned int refs)
+{
+	long	 target;
+
+	if (w->s->toks[ref].type != JSON_STRING)
+		return unusable(w, "a $ref that is not a string");
+	if ((target = ref_target(w->s, ref)) == -1)
+		return unusable(w, "the $ref %.*s is not a definition of the "
+		    "schema (#/$defs/... or #/definitions/...)",
+		    (int)(w->s->toks[ref].end - w->s->toks[ref].start > 64 ? 64 :
+		    w->s->toks[ref].end - w->s->toks[ref].start),
+		    w->s->buf + w->s->toks[ref].start);
+	if (refs >= SCHEMA_MAXREFS)
+		return unusable(w, "more than %d $ref in a row: the $ref "
+		    "loops", SCHEMA_MAXREFS);
+	if ((size_t)target == st)
+		return unusable(w, "a $ref to its own schema: the $ref loops");
+	return sv_value(w, target, vt, depth + 1, refs + 1);
+}
+
+static int
+type_is(const struct json *v, size_t vt, const char *name)
+{
+	enum json_type	 t = v->toks[vt].type;
+	const char	*raw;
+	size_t		 len;
+
+	if (strcmp(name, "string") == 0)
+		return t == JSON_STRING;
+	if (strcmp(name, "number") == 0)
+		return t == JSON_NUMBER;
+	if (strcmp(name, "integer") == 0) {
+		if (t != JSON_NUMBER)
+			return 0;
+		raw = json_raw(v, vt, &len);
+		return integral(raw, len);
+	}
+	if (strcmp(name, "boolean") == 0)
+		return t == JSON_TRUE || t == JSON_FALSE;
+	if (strcmp(name, "object") == 0)
+		return t == JSON_OBJECT;
+	if (strcmp(name, "array") == 0)
+		return t == JSON_ARRAY;
+	if (strcmp(name, "null") == 0)
+		return t == JSON_NULL;
+	return -1;
+}
+
+/* A number with no digit other than 0 after its point, once scaled. */
+static int
+integral(const char *s, size_t n)
+{
+	size_t	 i = 0, istart, ilen, fstart, flen = 0, d;
+	long	 e = 0, point;
+	int	 neg = 0;
+
+	if (i < n && s[i] == '-')
+		i++;
+	for (istart = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	ilen = i - istart;
+	fstart = i + 1;
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			flen++;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < n && (s[i] == '-' || s[i] == '+'))
+			neg = s[i++] == '-';
+		for (; i < n && s[i] >= '0' && s[i] <= '9' && e < 100000; i++)
+			e = e * 10 + (s[i] - '0');
+	}
+	point = (long)ilen + (neg ? -e : e);
+	for (d = 0; d < ilen + flen; d++) {
+		if ((long)d < point)
+			continue;
+		if ((d < ilen ? s[istart + d] : s[fstart + d - ilen]) != '0')
+			return 0;
+	}
+	return 1;
+}
+
+static const char *
+value_kind(const struct json *v, size_t vt)
+{
+	switch (v->toks[vt].type) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_NUMBER:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	default:
+		return "null";
+	}
+}
+
+/* The schema's type names as "a string or null" in wants. */
+static int
+sv_type(struct walk *w, size_t k, size_t vt)
+{
+	const struct json	*s = w->s;
+	char			 name[16], wants[160] = "";
+	size_t			 n, i, t, len, count;
+	int			 is;
+
+	count = s->toks[k].type == JSON_ARRAY ? s->toks[k].size : 1;
+	if (s->toks[k].type != JSON_ARRAY && s->toks[k].type != JSON_STRING)
+		return unusable(w, "type is neither a name nor a list of names");
+	t = s->toks[k].type == JSON_ARRAY ? k + 1 : k;
+	for (n = 0; n < count; n++, t = json_next(s, t)) {
+		if (json_string_copy(s, t, name, sizeof(name), &len) == -1 ||
+		    (is = type_is(w->v, vt, name)) == -1)
+			return unusable(w, "type names no JSON Schema type");
+		if (is)
+			return SCHEMA_OK;
+		for (i = 0; strcmp(typenames[i].name, name) != 0; i++)
+			;
+		if (n > 0)
+			(void)strlcat(wants, " or ", sizeof(wants));
+		(void)strlcat(wants, typenames[i].article, sizeof(wants));
+	}
+	if (count == 0)
+		return unusable(w, "type is an empty list");
+	return mismatch(w, "is %s, the schema wants %s", value_kind(w->v, vt),
+	    wants);
+}
+
+static int
+sv_enum(struct walk *w, size_t k, size_t vt, int isconst)
+{
+	const struct json	*s = w->s;
+	size_t			 n, e;
+
+	if (isconst)
+		return equal(w, s, k, w->v, vt) ? SCHEMA_OK :
+		    mismatch(w, "is not the schema's const value");
+	if (s->toks[k].type != JSON_ARRAY)
+		return unusable(w, "enum is not a list");
+	for (n = 0, e = k + 1; n < s->toks[k].size; n++, e = json_next(s, e))
+		if (equal(w, s, e, w->v, vt))
+			return SCHEMA_OK;
+	return mismatch(w, "is none of the schema's enum values");
+}
+
+/* allOf: every schema of the list; anyOf: one at least. */
+static int
+sv_combine(struct walk *w, size_t k, size_t vt, int all, unsigned int depth)
+{
+	const struct json	*s = w->s;
+	char			*saved = w->why, first[SCHEMA_WHY_MAX] = "",
+				 scratch[SCHEMA_WHY_MAX];
+	size_t			 n, e, savedsz = w->whysz;
+	int			 r;
+
+	if (s->toks[k].type != JSON_ARRAY || s->toks[k].size == 0)
+		return unusable(w, "%s is not a list of schemas",
+		    all ? "allOf" : "anyOf");
+	for (n = 0, e = k + 1; n < s->toks[k].size; n++, e = json_next(s, e)) {
+		if (!all) {
+			w->why = scratch;
+			w->whysz = sizeof(scratch);
+		}
+		r = sv_value(w, e, vt, depth + 1, 0);
+		w->why = saved;
+		w->whysz = savedsz;
+		if (all && r != SCHEMA_OK)
+			return r;
+		if (!all && r == SCHEMA_UNUSABLE) {
+			(void)strlcpy(w->why, scratch, w->whysz);
+			return r;
+		}
+		if (!all && r == SCHEMA_OK)
+			return SCHEMA_OK;
+		if (!all && n == 0)
+			(void)strlcpy(first, scratch, sizeof(first));
+	}
+	if (all)
+		return SCHEMA_OK;
+	return mismatch(w, "matches none of the %u schemas of anyOf (the "
+	    "first says %s)", s->toks[k].size, first);
+}
+
+static int
+sv_object(struct walk *w, size_t st, size_t vt, unsigned int depth)
+{
+	const struct json	*v = w->v;
+	long			 props, extra;
+	size_t			 n, k;
+	int			 r;
+
+	props = json_find(w->s, st, "properties");
+	extra = json_find(w->s, st, "additionalProperties");
+	if (props != -1 && w->s->toks[props].type != JSON_OBJECT)
+		return unusable(w, "properties is not an object");
+	if ((r = sv_required(w, st, vt)) != SCHEMA_OK)
+		return r;
+	for (n = 0, k = vt + 1; n < v->toks[vt].size;
+	    n++, k = v->toks[k + 1].next)
+		if ((r = sv_member(w, props, extra, k, k + 1, depth)) !=
+		    SCHEMA_OK)
+			return r;
+	return SCHEMA_OK;
+}
+
+static int
+sv_required(struct walk *w, size_t st, size_t vt)
+{
+	const struct json	*s = w->s;
+	char			 name[KEY_MAX];
+	size_t			 n, e, len;
+	long			 req;
+
+	if ((req = json_find(s, st, "required")) == -1)
+		return SCHEMA_OK;
+	if (s->toks[req].type != JSON_ARRAY)
+		return unusable(w, "required is not a list of names");
+	for (n = 0, e = req + 1; n < s->toks[req].size;
+	    n++, e = json_next(s, e)) {
+		if (json_string_copy(s, e, name, sizeof(name), &len) == -1)
+			return unusable(w, "required holds what is not a "
+			    "name, or one over %d bytes", KEY_MAX - 1);
+		if (json_find(w->v, vt, name) == -1)
+			return mismatch(w, "lacks the required property "
+			    "\"%.64s\"", name);
+	}
+	return SCHEMA_OK;
+}
+
+/* One member: its schema in properties, else additionalProperties. */
+static int
+sv_member(struct walk *w, size_t props, size_t extra, size_t key,
+    size_t val, unsigned int depth)
+{
+	char		 name[KEY_MAX];
+	size_t		 len, old;
+	long		 sub = -1;
+	int		 r;
+
+	if (++w->steps > SCHEMA_MAXSTEPS)
+		return unusable(w, "the check took more than %d steps",
+		    SCHEMA_MAXSTEPS);
+	if ((long)props != -1 &&
+	    json_string_copy(w->v, key, name, sizeof(name), &len) == 0 &&
+	    memchr(name, '\0', len) == NULL)
+		sub = json_find(w->s, props, name);
+	if (sub == -1)
+		sub = (long)extra;
+	if (sub == -1)
+		return SCHEMA_OK;
+	old = path_key(w, w->v, key);
+	if (sub == (long)extra && w->s->toks[extra].type == JSON_FALSE)
+		r = mismatch(w, "is not allowed: additionalProperties is "
+		    "false");
+	else
+		r = sv_value(w, sub, val, depth + 1, 0);
+	path_pop(w, old);
+	return r;
+}
+
+static int
+sv_items(struct walk *w, size_t items, size_t vt, unsigned int depth)
+{
+	size_t	 n, e, old;
+	int	 r;
+
+	if (w->s->toks[items].type == JSON_ARRAY)
+		return unusable(w, "items as a list is not in the subset");
+	for (n = 0, e = vt + 1; n < w->v->toks[vt].size;
+	    n++, e = json_next(w->v, e)) {
+		old = path_index(w, n);
+		r = sv_value(w, items, e, depth + 1, 0);
+		path_pop(w, old);
+		if (r != SCHEMA_OK)
+			return r;
+	}
+	return SCHEMA_OK;
+}
+
+static char *
+string_of(const struct json *j, size_t t, size_t *len)
+{
+	size_t	 raw = j->toks[t].end - j->toks[t].start;
+	char	*s;
+
+	if ((s = malloc(raw + 1)) != NULL)
+		(void)json_string_copy(j, t, s, raw + 1, len);
+	return s;
+}
+
+static int
+equal_strings(const struct json *a, size_t ta, const struct json *b,
+    size_t tb)
+{
+	char	*sa, *sb;
+	size_t	 la = 0, lb = 0;
+	int	 r;
+
+	sa = string_of(a, ta, &la);
+	sb = string_of(b, tb, &lb);
+	r = sa != NULL && sb != NULL && la == lb && memcmp(sa, sb, la) == 0;
+	free(sa);
+	free(sb);
+	return r;
+}
+
+static int
+equal_numbers(const struct json *a, size_t ta, const struct json *b,
+    size_t tb)
+{
+	const char	*ra, *rb;
+	char		 na[128], nb[128];
+	size_t		 la, lb;
+
+	ra = json_raw(a, ta, &la);
+	rb = json_raw(b, tb, &lb);
+	if (la == lb && memcmp(ra, rb, la) == 0)
+		return 1;
+	if (la >= sizeof(na) || lb >= sizeof(nb))
+		return 0;
+	memcpy(na, ra, la);
+	na[la] = '\0';
+	memcpy(nb, rb, lb);
+	nb[lb] = '\0';
+	return strtod(na, NULL) == strtod(nb, NULL);
+}
+
+/* JSON equality: members in any order, numbers by value. */
+static int
+equal(struct walk *w, const struct json *a, size_t ta, const struct json *b,
+    size_t tb)
+{
+	char		 key[KEY_MAX];
+	size_t		 n, ka, kb, len;
+	long		 found;
+
+	if (++w->steps > SCHEMA_MAXSTEPS || a->toks[ta].type != b->toks[tb].type)
+		return 0;
+	switch (a->toks[ta].type) {
+	case JSON_STRING:
+		return equal_strings(a, ta, b, tb);
+	case JSON_NUMBER:
+		return equal_numbers(a, ta, b, tb);
+	case JSON_ARRAY:
+		if (a->toks[ta].size != b->toks[tb].size)
+			return 0;
+		for (n = 0, ka = ta + 1, kb = tb + 1; n < a->toks[ta].size;
+		    n++, ka = json_next(a, ka), kb = json_next(b, kb))
+			if (!equal(w, a, ka, b, kb))
+				return 0;
+		return 1;
+	case JSON_OBJECT:
+		if (a->toks[ta].size != b->toks[tb].size)
+			return 0;
+		for (n = 0, ka = ta + 1; n < a->toks[ta].size;
+		    n++, ka = a->toks[ka + 1].next) {
+			if (json_string_copy(a, ka, key, sizeof(key), &len) ==
+			    -1 || memchr(key, '\0', len) != NULL ||
+			    (found = json_find(b, tb, key)) == -1 ||
+			    !equal(w, a, ka + 1, b, found))
+				return 0;
+		}
+		return 1;
+	default:
+		return 1;
+	}
+}
