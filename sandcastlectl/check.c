@@ -14,8 +14,11 @@ static const struct check_section {
 	const char	*name;
 	int		(*run)(struct check *);
 } sections[] = {
+	{ "keep",		check_keep },
 	{ "configuration",	check_configuration },
 	{ "secrets",		check_secrets },
+	{ "internal exceptions", check_internal },
+	{ "gate",		check_gate },
 };
 
 static const char *const marks[] = {
@@ -41,7 +44,7 @@ check_line(struct check *c, enum check_mark mark, const char *fmt, ...)
 int
 ctl_check(const struct ctl_env *env)
 {
-	struct check	c = { env, NULL, 0 };
+	struct check	c = { env, NULL, 0, 0 };
 	size_t		i;
 
 	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {

@@ -19,12 +19,16 @@ struct check {
 	const struct ctl_env	*env;
 	struct config		*conf;		/* NULL until read */
 	int			 nfail;
+	int			 keep;		/* the keep answered */
 };
 
 void	check_line(struct check *, enum check_mark, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 
+int	check_keep(struct check *);
 int	check_configuration(struct check *);
 int	check_secrets(struct check *);
+int	check_internal(struct check *);
+int	check_gate(struct check *);
 
 #endif

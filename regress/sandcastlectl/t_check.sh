@@ -1,7 +1,7 @@
 #! /usr/bin/env atf-sh
-# sandcastlectl check: the configuration and secrets lines, in order,
-# with a FAIL for each rule a secret breaks and exit 1, never a byte of
-# a secret in what it prints.
+# sandcastlectl check: the keep, configuration, secrets, internal
+# exception and gate lines, in order, with a FAIL for each rule a secret
+# breaks and exit 1, never a byte of a secret in what it prints.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/ctl.subr"
@@ -17,6 +17,16 @@ good_setup()
 	sc_secret claude "$CANARY-claude"
 	sc_secret notes "$CANARY-notes"
 	sc_secret recipes "$CANARY-recipes"
+	start_keep
+}
+
+# start_keep: keepd for the test's configuration, serving keep.sock.
+start_keep()
+{
+	sc_start keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_file "$SC_RUN/sandcastle/keep.sock" 10 ||
+	    { sc_log keepd; atf_fail "keepd does not serve"; }
+	KEEP_OK="ok    keep: ready at $SC_RUN/sandcastle/keep.sock, with 3 destination(s)"
 }
 
 # as_user_file NAME: writes stdin to the secret NAME as the account, mode 0600.
@@ -52,6 +62,7 @@ good_body()
 {
 	good_setup
 	cat > expout <<EOF
+$KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
 ok    secret claude: usable
 ok    secret notes: usable
@@ -76,6 +87,7 @@ missing_and_unused_body()
 	good_setup
 	sc_secret old-token "$CANARY"
 	cat > expout <<EOF
+$KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
 ok    secret claude: usable
 ok    secret notes: usable
@@ -169,6 +181,7 @@ secrets_folder_body()
 	good_setup
 	chmod 0755 "$SC_SECRETS"
 	cat > expout <<EOF
+$KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
 FAIL  secrets: $SC_SECRETS: group or others have access (mode 0755): chmod 700 $SC_SECRETS
 EOF
@@ -198,8 +211,11 @@ configuration_body()
 	./ctl check > out 2> err && atf_fail "check passed a broken configuration"
 	cat out err
 	[ -s err ] && atf_fail "check wrote to stderr"
-	# Every line is a configuration FAIL, naming the file and the line.
-	grep -v '^FAIL  configuration: ' out && atf_fail "a line of another kind"
+	# No keep can start on it; every other line is a configuration FAIL,
+	# naming the file and the line.
+	head -n 1 out | grep -q '^FAIL  keep: the keep does not answer at ' ||
+	    atf_fail "the first line is not the keep's"
+	sed 1d out | grep -v '^FAIL  configuration: ' && atf_fail "a line of another kind"
 	grep -q "^FAIL  configuration: $SC_CONFIG/config.yaml:[0-9]*: .*colour" out ||
 	    atf_fail "the unknown key is not named"
 	grep -q "^FAIL  configuration: $SC_CONFIG/config.yaml:[0-9]*: .*retention_days" out ||
@@ -220,8 +236,140 @@ configuration_cleanup()
 	sc_cleanup
 }
 
+atf_test_case keep cleanup
+keep_head()
+{
+	atf_set "descr" "no keep: a FAIL line that says how to start it, and the lines that need no keep still come; control: with keepd, ok"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+keep_body()
+{
+	good_setup
+	sc_stop keepd
+	cat > expout <<EOF
+FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock (No such file or directory); start it with keepd
+ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+ok    secret claude: usable
+ok    secret notes: usable
+ok    secret recipes: usable
+EOF
+	atf_check -s exit:1 -o file:expout -e empty ./ctl check
+	# Something that answers there but is not the keep.
+	cat > impostor.py <<EOF
+import socket
+s = socket.socket(socket.AF_UNIX)
+s.bind("$SC_RUN/sandcastle/keep.sock")
+s.listen(1)
+c, _ = s.accept()
+c.recv(64)
+c.sendall(b"HTTP/1.1 200 OK\r\n\r\n" + bytes(16))
+c.close()
+EOF
+	sc_as_user python3 "$PWD/impostor.py" &
+	sc_wait_file "$SC_RUN/sandcastle/keep.sock" 5 || atf_fail "no impostor"
+	atf_check -s exit:1 -o match:"^FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock \(" ./ctl check
+	wait
+	rm -f "$SC_RUN/sandcastle/keep.sock"
+	# Control: keepd answers.
+	start_keep
+	atf_check -s exit:0 -o save:out ./ctl check
+	grep -qxF "$KEEP_OK" out || atf_fail "no ok line for the keep"
+}
+keep_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case internal_exceptions cleanup
+internal_exceptions_head()
+{
+	atf_set "descr" "each internal exception is a warn line every time, and http:// beside one a second; control: a destination without one has none"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+internal_exceptions_body()
+{
+	good_setup
+	sc_stop keepd
+	cat > "$SC_CONFIG/sources/lan.yaml" <<EOF
+name: lan
+destination:
+  address: http://lan.home.arpa:8080/api
+  secret: notes
+  internal: 192.168.1.20:8080
+poll_interval: 30s
+capabilities: [claude]
+max_jobs_per_hour: 10
+job_timeout: 5m
+EOF
+	cat > "$SC_CONFIG/sources/scans.yaml" <<EOF
+name: scans
+destination:
+  address: https://scans.home.arpa/api
+  secret: notes
+  internal: 10.1.2.3:443
+poll_interval: 30s
+capabilities: [ocr]
+max_jobs_per_hour: 10
+job_timeout: 5m
+EOF
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+	start_keep
+	./ctl check > out || { cat out; atf_fail "check failed"; }
+	cat out
+	cat > expected <<EOF
+warn  source lan: internal exception: the gate lets 192.168.1.20:8080 through for lan.home.arpa
+warn  source lan: http:// is outside the promise: nothing encrypts the way to 192.168.1.20:8080
+warn  source scans: internal exception: the gate lets 10.1.2.3:443 through for scans.home.arpa
+EOF
+	atf_check -o file:expected grep '^warn  source' out
+	# Control: notes and recipes have none.
+	atf_check -s exit:1 grep -q 'source notes\|source recipes' out
+}
+internal_exceptions_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case gate_refusals cleanup
+gate_refusals_head()
+{
+	atf_set "descr" "the gate's refusals of the last hour: one warn line per destination with the count, the last and what to do; older ones are not shown"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+gate_refusals_body()
+{
+	good_setup
+	now=$(date +%s)
+	st=$SC_HOME/.local/state/sandcastle
+	mkdir -p "$st"
+	cat > "$st/gate-refusals" <<EOF
+$((now - 7200)) recipes recipes.example.com 443 192.168.1.9 internal
+$((now - 600)) notes notes.example.com 443 192.168.1.30 internal
+$((now - 60)) notes notes.example.com 443 192.168.1.31 internal
+EOF
+	chown -R "$SC_USER:$SC_USER" "$SC_HOME/.local"
+	chmod 0600 "$st/gate-refusals"
+	at=$(date -d "@$((now - 60))" +%H:%M:%S)
+	./ctl check > out || { cat out; atf_fail "check failed on warn lines"; }
+	cat out
+	atf_check -o match:"^warn  gate: refused notes 2 time\(s\) in the last hour, last at $at \(notes.example.com 192.168.1.31\): the name resolves to the internal network; give it an internal exception" \
+	    tail -n 1 out
+	# The refusal of two hours ago is not shown.
+	atf_check -s exit:1 grep -q 'refused recipes' out
+}
+gate_refusals_cleanup()
+{
+	sc_cleanup
+}
+
 atf_init_test_cases()
 {
+	atf_add_test_case keep
+	atf_add_test_case internal_exceptions
+	atf_add_test_case gate_refusals
 	atf_add_test_case good
 	atf_add_test_case missing_and_unused
 	atf_add_test_case secret_rules
