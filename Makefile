@@ -61,9 +61,12 @@ NOSAN_UNITS = regress/sandcastled/t_sandbox regress/gated/t_filter \
 	regress/keepd/t_sandbox
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ATF_LIBS = -latf-c
+# A test folder named after no program says whose library it tests.
+UNITPROG_launcher = sandcastled
 unit_dir = $(word 2,$(subst /, ,$(1)))
-unit_lib = $(if $(filter $(call unit_dir,$(1)),$(PROGDIRS)),$(call unit_dir,$(1))/lib$(call unit_dir,$(1)).a)
-unit_srcs = $(if $(filter $(call unit_dir,$(1)),$(PROGDIRS)),$(call lib_srcs,$(call unit_dir,$(1))))
+unit_prog = $(or $(UNITPROG_$(call unit_dir,$(1))),$(call unit_dir,$(1)))
+unit_lib = $(if $(filter $(call unit_prog,$(1)),$(PROGDIRS)),$(call unit_prog,$(1))/lib$(call unit_prog,$(1)).a)
+unit_srcs = $(if $(filter $(call unit_prog,$(1)),$(PROGDIRS)),$(call lib_srcs,$(call unit_prog,$(1))))
 
 FUZZ_SRCS = $(wildcard regress/fuzz/fuzz_*.c)
 FUZZERS = $(FUZZ_SRCS:.c=)
@@ -104,12 +107,12 @@ $(foreach d,$(PROGDIRS),$(eval $(call progrules,$(d))))
 $(UNITS): %: %.c $$(call unit_lib,$$@) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    $(call unit_lib,$@) common/libcommon.a $(ATF_LIBS) $(LIBS) \
-	    $(LIBS_$(call unit_dir,$@))
+	    $(LIBS_$(call unit_prog,$@))
 
 $(SAN_UNITS): %.san: %.c regress/lib/san.c $$(call unit_srcs,$$@) $(COMMON_SRCS) $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(WARNFLAGS) -O1 -g $(SANFLAGS) -o $@ $< \
 	    regress/lib/san.c $(call unit_srcs,$@) $(COMMON_SRCS) $(ATF_LIBS) $(LIBS) \
-	    $(LIBS_$(call unit_dir,$@))
+	    $(LIBS_$(call unit_prog,$@))
 
 # make deps: every Debian package the build and the suite need.
 deps:
@@ -148,6 +151,13 @@ install: all
 	for m in $(MANS); do \
 		s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
 	done
+
+# make bench: measurements, never tests; each prints what it measured.
+bench: all
+	rm -rf $(TESTPREFIX)
+	$(MAKE) install PREFIX=$(TESTPREFIX)
+	sh regress/lib/accounts.sh
+	for b in regress/bench/bench_*.sh; do sh $$b $(TESTPREFIX) || exit 1; done
 
 check-man:
 	mandoc -Tlint -Wwarning $(MANS)

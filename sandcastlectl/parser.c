@@ -24,15 +24,22 @@ struct token {
 };
 
 static const struct token t_main[];
+static const struct token t_install[];
 static const struct token t_secret[];
 static const struct token t_secret_name[];
 static const struct token t_show[];
 
 static const struct token t_main[] = {
 	{ KEYWORD,	"check",	CHECK,		NULL },
+	{ KEYWORD,	"install",	NONE,		t_install },
 	{ KEYWORD,	"secret",	NONE,		t_secret },
 	{ KEYWORD,	"show",		NONE,		t_show },
 	{ KEYWORD,	"version",	VERSION,	NULL },
+	{ ENDTOKEN,	NULL,		NONE,		NULL }
+};
+
+static const struct token t_install[] = {
+	{ KEYWORD,	"--images",	INSTALL_IMAGES,	NULL },
 	{ ENDTOKEN,	NULL,		NONE,		NULL }
 };
 

@@ -39,6 +39,8 @@ run(const struct parse_result *res, const struct ctl_env *env)
 	switch (res->action) {
 	case CHECK:
 		return ctl_check(env);
+	case INSTALL_IMAGES:
+		return ctl_install_images(env);
 	case SECRET_LIST:
 		return ctl_secret_list(env);
 	case SECRET_RM:

@@ -12,6 +12,7 @@
 enum action {
 	NONE,
 	CHECK,
+	INSTALL_IMAGES,
 	SECRET_LIST,
 	SECRET_RM,
 	SECRET_SET,
@@ -41,6 +42,7 @@ struct config;
 const struct parse_result *parse(int argc, char *argv[]);
 
 int	ctl_check(const struct ctl_env *);
+int	ctl_install_images(const struct ctl_env *);
 int	ctl_secret_list(const struct ctl_env *);
 int	ctl_secret_rm(const struct ctl_env *, const char *);
 int	ctl_secret_set(const struct ctl_env *, const char *);

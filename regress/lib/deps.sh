@@ -9,7 +9,8 @@ kyua atf-sh libatf-dev mandoc
 clang libclang-rt-14-dev
 util-linux bsdutils procps passwd iproute2 strace python3 openssl
 passt dnsmasq-base
-libpng-dev libjpeg-dev libwebp-dev libtesseract-dev tesseract-ocr-eng"
+libpng-dev libjpeg-dev libwebp-dev libtesseract-dev tesseract-ocr-eng
+podman runc uidmap fuse-overlayfs catatonit"
 
 missing=
 for p in $PKGS; do

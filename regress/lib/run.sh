@@ -9,7 +9,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 results=$top/regress/results.db
 report=$top/regress/results.txt
 
-sh "$top/regress/lib/accounts.sh" || { echo "0 passed, 1 failed"; exit 1; }
+sh "$top/regress/lib/accounts.sh" && sh "$top/regress/lib/podman.sh" ||
+    { echo "0 passed, 1 failed"; exit 1; }
 rm -f "$results"
 cd "$top/regress" || exit 1
 kyua --variable="test_suites.sandcastle.prefix=$prefix" \

@@ -1,0 +1,360 @@
+/*
+ * The box probe: a test-only stand-in for sandcastle-box, run in the
+ * image sandcastle-probe:test with the launcher's own podman flags.  It
+ * reads one request a line on stdin, tries it, and answers one line
+ * "<request> ok <detail>" or "<request> err <errno name>" on stdout, so
+ * that the test sees which lock held and why.  Built static: the image
+ * holds it alone.
+ */
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Static glibc 2.36 has no strlcat: the probe is built without libbsd. */
+static void
+cat(char *dst, const char *src, size_t sz)
+{
+	size_t	 len = strlen(dst);
+
+	if (len + 1 < sz)
+		snprintf(dst + len, sz - len, "%s", src);
+}
+
+static void
+answer(const char *req, int ok, const char *detail)
+{
+	printf("%s %s %s\n", req, ok ? "ok" : "err", detail);
+	fflush(stdout);
+}
+
+static const char *
+errname(int e)
+{
+	static char buf[32];
+
+	switch (e) {
+	case EACCES: return "EACCES";
+	case EAGAIN: return "EAGAIN";
+	case ECONNREFUSED: return "ECONNREFUSED";
+	case EFBIG: return "EFBIG";
+	case ENETUNREACH: return "ENETUNREACH";
+	case ENOENT: return "ENOENT";
+	case ENOMEM: return "ENOMEM";
+	case ENOSPC: return "ENOSPC";
+	case EPERM: return "EPERM";
+	case EROFS: return "EROFS";
+	case ETIMEDOUT: return "ETIMEDOUT";
+	case EHOSTUNREACH: return "EHOSTUNREACH";
+	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+	}
+	snprintf(buf, sizeof(buf), "errno%d", e);
+	return buf;
+}
+
+static void
+inet(const char *req, int type, const char *ip, const char *port)
+{
+	struct sockaddr_in	 sin;
+	struct timeval		 tv = { 2, 0 };
+	char			 buf[64];
+	int			 s;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(atoi(port));
+	if (inet_pton(AF_INET, ip, &sin.sin_addr) != 1)
+		return answer(req, 0, "EINVAL");
+	if ((s = socket(AF_INET, type, 0)) == -1)
+		return answer(req, 0, errname(errno));
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(s, (struct sockaddr *)&sin, sizeof(sin)) == -1 ||
+	    write(s, "probe\n", 6) != 6 || read(s, buf, sizeof(buf)) <= 0)
+		answer(req, 0, errname(errno));
+	else
+		answer(req, 1, "answered");
+	close(s);
+}
+
+static int
+unix_connect(const char *path)
+{
+	struct sockaddr_un	 sun;
+	int			 s, e;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
+	if ((s = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
+		return errno;
+	e = connect(s, (struct sockaddr *)&sun, sizeof(sun)) == -1 ? errno : 0;
+	close(s);
+	return e;
+}
+
+/* The control of "unix": a socket the probe makes itself is reached. */
+static void
+unix_self(const char *req)
+{
+	struct sockaddr_un	 sun;
+	int			 s, e;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "/tmp/probe.sock");
+	unlink(sun.sun_path);
+	if ((s = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
+	    bind(s, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
+	    listen(s, 1) == -1)
+		return answer(req, 0, errname(errno));
+	e = unix_connect(sun.sun_path);
+	answer(req, e == 0, e == 0 ? "connected" : errname(e));
+	close(s);
+	unlink(sun.sun_path);
+}
+
+static void
+write_file(const char *req, const char *path)
+{
+	int	 fd;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1)
+		return answer(req, 0, errname(errno));
+	if (write(fd, "x", 1) != 1)
+		answer(req, 0, errname(errno));
+	else
+		answer(req, 1, "written");
+	close(fd);
+	unlink(path);
+}
+
+/* Writes up to want bytes; says how far it got and why it stopped. */
+static void
+fill(const char *req, const char *path, const char *want)
+{
+	static char		 buf[65536];
+	unsigned long long	 done = 0, max = strtoull(want, NULL, 10);
+	char			 detail[64];
+	ssize_t			 n;
+	int			 fd, e = 0;
+
+	signal(SIGXFSZ, SIG_IGN);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1)
+		return answer(req, 0, errname(errno));
+	while (done < max) {
+		if ((n = write(fd, buf, sizeof(buf))) <= 0) {
+			e = n == -1 ? errno : ENOSPC;
+			break;
+		}
+		done += n;
+	}
+	close(fd);
+	unlink(path);
+	snprintf(detail, sizeof(detail), "%llu %s", done, e ? errname(e) : "-");
+	answer(req, e == 0, detail);
+}
+
+static void
+status(const char *req)
+{
+	char	 line[256], out[256] = "";
+	FILE	*f;
+
+	if ((f = fopen("/proc/self/status", "r")) == NULL)
+		return answer(req, 0, errname(errno));
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "CapEff:", 7) == 0 ||
+		    strncmp(line, "NoNewPrivs:", 11) == 0 ||
+		    strncmp(line, "Uid:", 4) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			cat(out, line, sizeof(out));
+			cat(out, ";", sizeof(out));
+		}
+	}
+	fclose(f);
+	answer(req, 1, out);
+}
+
+static void
+fds(const char *req)
+{
+	struct dirent	*d;
+	char		 out[512] = "";
+	DIR		*dir;
+	int		 self;
+
+	if ((dir = opendir("/proc/self/fd")) == NULL)
+		return answer(req, 0, errname(errno));
+	self = dirfd(dir);
+	while ((d = readdir(dir)) != NULL) {
+		if (d->d_name[0] == '.' || atoi(d->d_name) == self)
+			continue;
+		cat(out, d->d_name, sizeof(out));
+		cat(out, ",", sizeof(out));
+	}
+	closedir(dir);
+	answer(req, 1, out);
+}
+
+static void
+env(const char *req)
+{
+	char	 out[4096] = "", **e;
+
+	for (e = environ; *e != NULL; e++) {
+		cat(out, *e, sizeof(out));
+		cat(out, "|", sizeof(out));
+	}
+	answer(req, 1, out[0] ? out : "-");
+}
+
+/* Forks up to n children that wait; says how many it made and why it stopped. */
+static void
+forks(const char *req, const char *want)
+{
+	pid_t	 kids[4096];
+	char	 detail[64];
+	int	 n = 0, max = atoi(want), e = 0;
+
+	if (max > 4096)
+		max = 4096;
+	while (n < max) {
+		if ((kids[n] = fork()) == -1) {
+			e = errno;
+			break;
+		}
+		if (kids[n] == 0) {
+			pause();
+			_exit(0);
+		}
+		n++;
+	}
+	for (int i = 0; i < n; i++)
+		kill(kids[i], SIGKILL);
+	for (int i = 0; i < n; i++)
+		waitpid(kids[i], NULL, 0);
+	snprintf(detail, sizeof(detail), "%d %s", n, e ? errname(e) : "-");
+	answer(req, e == 0, detail);
+}
+
+/* Touches up to want MiB of heap, one MiB at a time. */
+static void
+balloon(const char *req, const char *want)
+{
+	char	 detail[64], *p;
+	int	 n = 0, max = atoi(want);
+
+	while (n < max) {
+		if ((p = malloc(1 << 20)) == NULL)
+			break;
+		memset(p, 1, 1 << 20);
+		n++;
+	}
+	snprintf(detail, sizeof(detail), "%d %s", n, n < max ? "ENOMEM" : "-");
+	answer(req, n == max, detail);
+}
+
+/* A line of n bytes, or (nonl) a last line with no newline. */
+static void
+flood(const char *want, int newline)
+{
+	unsigned long long	 n = strtoull(want, NULL, 10);
+
+	while (n-- > 0)
+		putchar('x');
+	if (newline)
+		putchar('\n');
+	fflush(stdout);
+	if (!newline)
+		_exit(0);
+}
+
+static void
+hold(const char *req)
+{
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	answer(req, 1, "holding");
+	for (;;)
+		pause();
+}
+
+static void
+dispatch(char *line)
+{
+	char	*w[4] = { NULL, NULL, NULL, NULL }, *p = line;
+	int	 n = 0;
+
+	while (n < 4 && (w[n] = strsep(&p, " ")) != NULL)
+		n++;
+	if (w[0] == NULL)
+		return;
+	if (strcmp(w[0], "tcp") == 0 && n == 3)
+		inet(w[0], SOCK_STREAM, w[1], w[2]);
+	else if (strcmp(w[0], "udp") == 0 && n == 3)
+		inet(w[0], SOCK_DGRAM, w[1], w[2]);
+	else if (strcmp(w[0], "unix") == 0 && n == 2) {
+		int e = unix_connect(w[1]);
+		answer(w[0], e == 0, e == 0 ? "connected" : errname(e));
+	} else if (strcmp(w[0], "unixself") == 0)
+		unix_self(w[0]);
+	else if (strcmp(w[0], "write") == 0 && n == 2)
+		write_file(w[0], w[1]);
+	else if (strcmp(w[0], "fill") == 0 && n == 3)
+		fill(w[0], w[1], w[2]);
+	else if (strcmp(w[0], "status") == 0)
+		status(w[0]);
+	else if (strcmp(w[0], "fds") == 0)
+		fds(w[0]);
+	else if (strcmp(w[0], "env") == 0)
+		env(w[0]);
+	else if (strcmp(w[0], "fork") == 0 && n == 2)
+		forks(w[0], w[1]);
+	else if (strcmp(w[0], "malloc") == 0 && n == 2)
+		balloon(w[0], w[1]);
+	else if (strcmp(w[0], "flood") == 0 && n == 2)
+		flood(w[1], 1);
+	else if (strcmp(w[0], "nonl") == 0 && n == 2)
+		flood(w[1], 0);
+	else if (strcmp(w[0], "hold") == 0)
+		hold(w[0]);
+	else if (strcmp(w[0], "exit") == 0 && n == 2)
+		exit(atoi(w[1]));
+	else
+		answer(w[0], 0, "unknown");
+}
+
+int
+main(int argc, char *argv[])
+{
+	char	*line = NULL;
+	size_t	 sz = 0;
+	ssize_t	 len;
+
+	if (argc != 2 || strcmp(argv[1], "probe") != 0) {
+		fprintf(stderr, "usage: sandcastle-box probe\n");
+		return 2;
+	}
+	while ((len = getline(&line, &sz, stdin)) != -1) {
+		if (len > 0 && line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		dispatch(line);
+	}
+	return 0;
+}

@@ -1,0 +1,762 @@
+/*
+ * The locks of a box, proved with real rootless podman: the probe image
+ * (regress/box/probe) runs with the launcher's own argv
+ * (podman_run_argv()) and box.c, as the test account, under
+ * no_new_privs as the launcher's filter sets it.  Each refusal has its
+ * control: the same probe with that one lock left out, or a request
+ * the lock lets through.
+ */
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <grp.h>
+#include <ifaddrs.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atf-c.h>
+
+#include "../../sandcastled/box.h"
+
+#define USER		"sctest"
+#define IMAGE		"sandcastle-probe:test"
+#define MiB		(1024ULL * 1024)
+
+
+/*
+ * The suite runs as root and a box runs as the account, in a child: the
+ * child sends each failed check on a pipe (a fatal one ends it), and
+ * the test case, still root, reports them, since Kyua's result file is
+ * root's.
+ */
+static int	 report_fd = -1;
+
+static void	 report(int, const char *, int, const char *, ...)
+		    __attribute__((format(printf, 4, 5)));
+
+static void
+report(int fatal, const char *file, int line, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	dprintf(report_fd, "%s:%d: ", file, line);
+	va_start(ap, fmt);
+	vdprintf(report_fd, fmt, ap);
+	va_end(ap);
+	dprintf(report_fd, "\n");
+	if (fatal)
+		_exit(1);
+}
+
+#define CHECK(c, ...)	do { if (!(c)) report(0, __FILE__, __LINE__, \
+			    __VA_ARGS__); } while (0)
+#define REQUIRE(c, ...)	do { if (!(c)) report(1, __FILE__, __LINE__, \
+			    __VA_ARGS__); } while (0)
+#define CHECK_STR(a, b)	CHECK(strcmp((a), (b)) == 0, "\"%s\" != \"%s\"", \
+			    (a), (b))
+
+static void
+as_account(void (*body)(void))
+{
+	char	 buf[8192];
+	FILE	*f;
+	pid_t	 pid;
+	int	 p[2], status, n = 0;
+
+	REQUIRE(pipe(p) == 0, "%s", "pipe(p) == 0");
+	REQUIRE((pid = fork()) != -1, "%s", "(pid = fork()) != -1");
+	if (pid == 0) {
+		close(p[0]);
+		report_fd = p[1];
+		body();
+		_exit(0);
+	}
+	close(p[1]);
+	REQUIRE((f = fdopen(p[0], "r")) != NULL, "%s", "(f = fdopen(p[0], \"r\")) != NULL");
+	while (fgets(buf, sizeof(buf), f) != NULL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		atf_tc_fail_nonfatal("%s", buf);
+		n++;
+	}
+	fclose(f);
+	REQUIRE(waitpid(pid, &status, 0) == pid, "%s", "waitpid(pid, &status, 0) == pid");
+	if (n == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		atf_tc_fail("the account's half ended with status %d", status);
+}
+
+static struct box_limits limits = { 256 * MiB, 1000, 32, 1 * MiB };
+
+static void
+run_as_account(void)
+{
+	struct passwd	*pw;
+	char		 run[64], home[PATH_MAX];
+
+	if ((pw = getpwnam(USER)) == NULL)
+		report(1, __FILE__, __LINE__, "no account " USER ": run regress/lib/accounts.sh");
+	(void)snprintf(run, sizeof(run), "/run/user/%u", (unsigned)pw->pw_uid);
+	(void)strlcpy(home, pw->pw_dir, sizeof(home));
+	REQUIRE(initgroups(USER, pw->pw_gid) == 0, "%s", "initgroups(USER, pw->pw_gid) == 0");
+	REQUIRE(setgid(pw->pw_gid) == 0 && setuid(pw->pw_uid) == 0, "%s", "setgid(pw->pw_gid) == 0 && setuid(pw->pw_uid) == 0");
+	REQUIRE(clearenv() == 0, "%s", "clearenv() == 0");
+	setenv("HOME", home, 1);
+	setenv("XDG_RUNTIME_DIR", run, 1);
+	setenv("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", 1);
+	/* The operator's proxy must never reach a box. */
+	setenv("http_proxy", "http://192.0.2.1:3128", 1);
+	setenv("HTTPS_PROXY", "http://192.0.2.1:3128", 1);
+}
+
+/* Runs a command as the account, the way podman runs: 0 when it exits 0. */
+static int
+sh(const char *cmd)
+{
+	int	 status = system(cmd);
+
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void
+probe_image(void)
+{
+	char	 exe[PATH_MAX], dir[PATH_MAX], cmd[3 * PATH_MAX], tmp[] =
+		    "/tmp/sc-probe-bin.XXXXXX";
+	ssize_t	 n;
+
+	if (sh("podman image exists " IMAGE " 2>/dev/null") == 0)
+		return;
+	REQUIRE((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0, "%s", "(n = readlink(\"/proc/self/exe\", exe, sizeof(exe) - 1)) > 0");
+	exe[n] = '\0';
+	(void)strlcpy(dir, dirname(exe), sizeof(dir));
+	REQUIRE(mkdtemp(tmp) != NULL, "%s", "mkdtemp(tmp) != NULL");
+	(void)snprintf(cmd, sizeof(cmd), "cc -std=c11 -D_GNU_SOURCE -O2 -static "
+	    "-o %s/probe %s/../box/probe/probe.c && sh %s/../box/probe/build.sh "
+	    "%s/probe; r=$?; rm -rf %s; exit $r", tmp, dir, dir, tmp, tmp);
+	REQUIRE((sh(cmd)) == (0), "building the probe image");
+}
+
+/* The test account, podman prepared, then no_new_privs as under the filter. */
+static void
+setup(void)
+{
+	char	 why[256];
+
+	run_as_account();
+	REQUIRE(box_init("test", why, sizeof(why)) == 0, "%s", why);
+	REQUIRE(box_prepare(why, sizeof(why)) == 0, "%s", why);
+	probe_image();
+	REQUIRE(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0, "%s", "prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0");
+}
+
+/* Swaps one flag of the launcher's argv for a control. */
+static void
+swap_flag(char **argv, const char *from, const char *to)
+{
+	for (; *argv != NULL; argv++)
+		if (strcmp(*argv, from) == 0) {
+			free(*argv);
+			REQUIRE((*argv = strdup(to)) != NULL, "%s", "(*argv = strdup(to)) != NULL");
+			return;
+		}
+	report(1, __FILE__, __LINE__, "the launcher's argv has no %s", from);
+}
+
+static struct box *
+start(const struct box_limits *l, uint32_t timeout, uint64_t max_output,
+    const char *from, const char *to)
+{
+	struct box_params	 p;
+	struct box		*b;
+	char			 name[BOX_NAME_LEN + 1], **argv;
+
+	REQUIRE(box_params_init(&p, IMAGE, "probe", BOX_CHECK, l, timeout,
+	    max_output) == 0, "%s", "the check on this line failed");
+	podman_box_name(name);
+	argv = podman_run_argv(&p, name);
+	free(argv[0]);
+	argv[0] = strdup(box_podman());
+	if (from != NULL)
+		swap_flag(argv, from, to);
+	REQUIRE((b = box_spawn(&p, argv, name)) != NULL, "%s", "(b = box_spawn(&p, argv, name)) != NULL");
+	podman_argv_free(argv);
+	return b;
+}
+
+/* One request, its one answer line (copied into ans); podman's stderr when none. */
+static void
+ask(struct box *b, const char *req, char *ans, size_t anssz)
+{
+	struct box_outcome	 o;
+	const char		*line;
+	size_t			 len;
+
+	REQUIRE(box_write_line(b, req, strlen(req)) == 0, "%s", req);
+	if (box_read_line(b, &line, &len) == 1) {
+		(void)strlcpy(ans, line, anssz);
+		return;
+	}
+	box_finish(b, &o);
+	report(1, __FILE__, __LINE__, "%s: no answer (%s, exit %d): %.*s", req,
+	    o.why, o.code, (int)o.errlen, o.errhead);
+}
+
+static void
+finish_ok(struct box *b)
+{
+	struct box_outcome	 o;
+
+	box_finish(b, &o);
+	REQUIRE(o.exited && o.code == 0, "exit %d signal %d: %s",
+	    o.code, o.signal, o.why);
+}
+
+/* Nothing of ours left in podman: no box with our label. */
+static void
+none_left(void)
+{
+	CHECK(sh("test -z \"$(podman ps -a -q --filter "
+	    "label=sandcastle.box=sandcastle)\"") == 0, "a box is left: %s",
+	    "podman ps -a --filter label=sandcastle.box=sandcastle");
+}
+
+/* Requests to one box with the launcher's flags; the answers must match. */
+static void
+expect(const char *from, const char *to, const char *const *reqs,
+    const char *const *want)
+{
+	struct box	*b;
+	char		 ans[4096];
+
+	b = start(&limits, 30, 65536, from, to);
+	for (; *reqs != NULL; reqs++, want++) {
+		ask(b, *reqs, ans, sizeof(ans));
+		CHECK(strstr(ans, *want) != NULL, "%s: got \"%s\", "
+		    "want \"%s\"", *reqs, ans, *want);
+	}
+	finish_ok(b);
+}
+
+/* A TCP and a UDP answerer on the machine, port chosen by the kernel. */
+static pid_t
+answerer(int *port)
+{
+	struct sockaddr_in	 sin;
+	socklen_t		 sl = sizeof(sin);
+	char			 buf[64];
+	pid_t			 pid;
+	int			 t, u, c;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	REQUIRE((t = socket(AF_INET, SOCK_STREAM, 0)) != -1, "%s", "(t = socket(AF_INET, SOCK_STREAM, 0)) != -1");
+	REQUIRE(bind(t, (struct sockaddr *)&sin, sizeof(sin)) == 0, "%s", "bind(t, (struct sockaddr *)&sin, sizeof(sin)) == 0");
+	REQUIRE(listen(t, 8) == 0, "%s", "listen(t, 8) == 0");
+	REQUIRE(getsockname(t, (struct sockaddr *)&sin, &sl) == 0, "%s", "getsockname(t, (struct sockaddr *)&sin, &sl) == 0");
+	REQUIRE((u = socket(AF_INET, SOCK_DGRAM, 0)) != -1, "%s", "(u = socket(AF_INET, SOCK_DGRAM, 0)) != -1");
+	REQUIRE(bind(u, (struct sockaddr *)&sin, sizeof(sin)) == 0, "%s", "bind(u, (struct sockaddr *)&sin, sizeof(sin)) == 0");
+	*port = ntohs(sin.sin_port);
+	if ((pid = fork()) != 0)
+		return pid;
+	if (fork() == 0) {
+		for (;;) {
+			struct sockaddr_in	 from;
+			socklen_t		 fl = sizeof(from);
+			ssize_t			 n;
+
+			n = recvfrom(u, buf, sizeof(buf), 0,
+			    (struct sockaddr *)&from, &fl);
+			if (n > 0)
+				sendto(u, buf, n, 0, (struct sockaddr *)&from, fl);
+		}
+	}
+	for (;;)
+		if ((c = accept(t, NULL, NULL)) != -1) {
+			if (write(c, "hello\n", 6) != 6)
+				_exit(1);
+			close(c);
+		}
+}
+
+/* The machine's first IPv4 address that is not loopback, or "". */
+static void
+host_address(char *buf, size_t bufsz)
+{
+	struct ifaddrs	*ifa, *i;
+
+	buf[0] = '\0';
+	REQUIRE(getifaddrs(&ifa) == 0, "%s", "getifaddrs(&ifa) == 0");
+	for (i = ifa; i != NULL; i = i->ifa_next) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)i->ifa_addr;
+
+		if (sin == NULL || sin->sin_family != AF_INET ||
+		    ntohl(sin->sin_addr.s_addr) >> 24 == 127)
+			continue;
+		inet_ntop(AF_INET, &sin->sin_addr, buf, bufsz);
+		break;
+	}
+	freeifaddrs(ifa);
+}
+
+static void
+kill_answerer(pid_t pid)
+{
+	/* Its UDP half is its child, in its process group of one. */
+	(void)kill(-pid, SIGKILL);
+	(void)kill(pid, SIGKILL);
+	(void)waitpid(pid, NULL, 0);
+}
+
+ATF_TC(network);
+ATF_TC_HEAD(network, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A box reaches no address of the "
+	    "machine, by TCP, UDP or a Unix socket; the same probe with the "
+	    "machine's network does");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_network(void)
+{
+	char	 lo_tcp[64], lo_udp[64], ip_tcp[80], ip_udp[80], ip[32];
+	char	 gate[] = "/tmp/sc-gate.XXXXXX", sock[64], req_unix[80];
+	int	 port, s;
+	pid_t	 pid;
+	struct sockaddr_un sun;
+
+	setup();
+	pid = answerer(&port);
+	setpgid(pid, pid);
+	host_address(ip, sizeof(ip));
+	(void)snprintf(lo_tcp, sizeof(lo_tcp), "tcp 127.0.0.1 %d", port);
+	(void)snprintf(lo_udp, sizeof(lo_udp), "udp 127.0.0.1 %d", port);
+	(void)snprintf(ip_tcp, sizeof(ip_tcp), "tcp %s %d", ip, port);
+	(void)snprintf(ip_udp, sizeof(ip_udp), "udp %s %d", ip, port);
+	/* A gate.sock of the account's, as the gate makes it. */
+	REQUIRE(mkdtemp(gate) != NULL, "%s", "mkdtemp(gate) != NULL");
+	(void)snprintf(sock, sizeof(sock), "%s/gate.sock", gate);
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	(void)strlcpy(sun.sun_path, sock, sizeof(sun.sun_path));
+	REQUIRE((s = socket(AF_UNIX, SOCK_STREAM, 0)) != -1, "%s", "(s = socket(AF_UNIX, SOCK_STREAM, 0)) != -1");
+	REQUIRE(bind(s, (struct sockaddr *)&sun, sizeof(sun)) == 0, "%s", "bind(s, (struct sockaddr *)&sun, sizeof(sun)) == 0");
+	REQUIRE(listen(s, 1) == 0, "%s", "listen(s, 1) == 0");
+	(void)snprintf(req_unix, sizeof(req_unix), "unix %s", sock);
+	{
+		const char *reqs[] = { lo_tcp, lo_udp, ip_tcp, ip_udp,
+		    req_unix, "unixself", NULL };
+		const char *boxed[] = { "tcp err ECONNREFUSED",
+		    "udp err", "tcp err ENETUNREACH", "udp err ENETUNREACH",
+		    "unix err ENOENT", "unixself ok", NULL };
+		const char *host[] = { "tcp ok", "udp ok", "tcp ok",
+		    "udp ok", "unix err", "unixself ok", NULL };
+
+		if (ip[0] == '\0')
+			reqs[2] = NULL;
+		expect(NULL, NULL, reqs, boxed);
+		/* The control: the same probe on the machine's network. */
+		expect("--network=none", "--network=host", reqs, host);
+	}
+	close(s);
+	unlink(sock);
+	rmdir(gate);
+	kill_answerer(pid);
+	none_left();
+}
+
+ATF_TC(files);
+ATF_TC_HEAD(files, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The root is read-only, /tmp is "
+	    "writable and bounded by box.tmp");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_files(void)
+{
+	const char *reqs[] = { "write /x", "write /sandcastle/x", "write /tmp/x",
+	    "fill /tmp/f 524288", "fill /tmp/f 4194304", NULL };
+	const char *want[] = { "write err EROFS", "write err EROFS",
+	    "write ok", "fill ok 524288", "fill err 1048576 E", NULL };
+
+	setup();
+	expect(NULL, NULL, reqs, want);
+	none_left();
+}
+
+/* The host's view of a box's process: its Uid line in /proc. */
+static void
+host_uid(struct box *b, char *uid, size_t uidsz)
+{
+	char	 cmd[256], line[256];
+	FILE	*f;
+
+	(void)snprintf(cmd, sizeof(cmd), "grep '^Uid:' /proc/$(podman inspect "
+	    "--format '{{.State.Pid}}' %s)/status", b->name);
+	REQUIRE((f = popen(cmd, "r")) != NULL, "%s", "(f = popen(cmd, \"r\")) != NULL");
+	REQUIRE(fgets(line, sizeof(line), f) != NULL, "%s", "fgets(line, sizeof(line), f) != NULL");
+	pclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	(void)strlcpy(uid, line, uidsz);
+}
+
+ATF_TC(identity);
+ATF_TC_HEAD(identity, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The box is uid 65534, a subordinate "
+	    "uid on the machine, with no capability and no new privileges");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_identity(void)
+{
+	struct box	*b;
+	struct box_outcome o;
+	char		 ans[512], uid[256], ctl[256], want[64];
+	unsigned long	 first = 0;
+	FILE		*f;
+
+	setup();
+	REQUIRE((f = popen("awk -F: '$1 == \"" USER "\" { print $2 }' "
+	    "/etc/subuid", "r")) != NULL, "%s", "the check on this line failed");
+	REQUIRE(fscanf(f, "%lu", &first) == 1, "%s", "fscanf(f, \"%lu\", &first) == 1");
+	pclose(f);
+	b = start(&limits, 5, 65536, NULL, NULL);
+	ask(b, "status", ans, sizeof(ans));
+	CHECK(strstr(ans, "Uid:\t65534\t65534\t65534\t65534") != NULL,
+	    "%s", ans);
+	CHECK(strstr(ans, "CapEff:\t0000000000000000") != NULL, "%s",
+	    ans);
+	CHECK(strstr(ans, "NoNewPrivs:\t1") != NULL, "%s", ans);
+	ask(b, "hold", ans, sizeof(ans));
+	host_uid(b, uid, sizeof(uid));
+	/* 65534 in podman's namespace is subuid start + 65533 on the machine. */
+	(void)snprintf(want, sizeof(want), "Uid:\t%lu\t", first + 65533);
+	CHECK(strncmp(uid, want, strlen(want)) == 0, "%s", uid);
+	/* The control: the same look at a process of the operator's. */
+	(void)snprintf(ctl, sizeof(ctl), "Uid:\t%u\t", (unsigned)getuid());
+	CHECK(strstr(uid, ctl) == NULL, "the box runs as the "
+	    "operator: %s", uid);
+	REQUIRE(sh("grep -q \"^Uid:[[:space:]]*$(id -u)[[:space:]]\" "
+	    "/proc/self/status") == 0, "%s", "the check on this line failed");
+	box_finish(b, &o);
+	none_left();
+}
+
+ATF_TC(environment);
+ATF_TC_HEAD(environment, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A box has descriptors 0-2 only and "
+	    "no variable of the launcher's, its proxy variables among them");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_environment(void)
+{
+	struct box	*b;
+	char		 ans[4096];
+
+	setup();
+	REQUIRE(getenv("http_proxy") != NULL, "%s", "the launcher has a proxy");
+	b = start(&limits, 30, 65536, NULL, NULL);
+	ask(b, "fds", ans, sizeof(ans));
+	CHECK_STR(ans, "fds ok 0,1,2,");
+	ask(b, "env", ans, sizeof(ans));
+	CHECK(strcasestr(ans, "proxy") == NULL, "%s", ans);
+	CHECK(strstr(ans, "PATH=") == NULL, "%s", ans);
+	CHECK(strstr(ans, "XDG_RUNTIME_DIR") == NULL, "%s", ans);
+	finish_ok(b);
+	/*
+	 * The control: with podman's environment let in, it shows; and
+	 * the launcher's proxy is not in it: podman itself never had it.
+	 */
+	b = start(&limits, 30, 65536, "--env-host=false", "--env-host=true");
+	ask(b, "env", ans, sizeof(ans));
+	CHECK(strstr(ans, "XDG_RUNTIME_DIR=") != NULL, "%s", ans);
+	CHECK(strcasestr(ans, "proxy") == NULL, "%s", ans);
+	finish_ok(b);
+	none_left();
+}
+
+ATF_TC(processes);
+ATF_TC_HEAD(processes, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A fork bomb stops at box.pids (nproc "
+	    "of 65534) with EAGAIN; a few forks work");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_processes(void)
+{
+	struct box_limits	 l = limits;
+	struct box		*b;
+	char			 ans[256];
+	int			 n;
+
+	setup();
+	l.pids = 16;
+	b = start(&l, 30, 65536, NULL, NULL);
+	ask(b, "fork 4", ans, sizeof(ans));
+	CHECK_STR(ans, "fork ok 4 -");
+	ask(b, "fork 1000", ans, sizeof(ans));
+	CHECK(sscanf(ans, "fork err %d EAGAIN", &n) == 1 && n < 16,
+	    "%s", ans);
+	finish_ok(b);
+	none_left();
+}
+
+ATF_TC(memory);
+ATF_TC_HEAD(memory, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A memory balloon stops at box.memory "
+	    "(the data rlimit); a smaller one fits");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_memory(void)
+{
+	struct box_limits	 l = limits;
+	struct box		*b;
+	char			 ans[256];
+	int			 n;
+
+	setup();
+	/* runc's own start needs about 100 MiB of data under the rlimit. */
+	l.memory = 128 * MiB;
+	b = start(&l, 30, 65536, NULL, NULL);
+	ask(b, "malloc 16", ans, sizeof(ans));
+	CHECK_STR(ans, "malloc ok 16 -");
+	ask(b, "malloc 1024", ans, sizeof(ans));
+	CHECK(sscanf(ans, "malloc err %d ENOMEM", &n) == 1 && n < 128,
+	    "%s", ans);
+	finish_ok(b);
+	none_left();
+}
+
+ATF_TC(overrun);
+ATF_TC_HEAD(overrun, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A box that ignores SIGTERM and runs "
+	    "past its time is removed by name and confirmed gone; one that "
+	    "ends in time is not");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_overrun(void)
+{
+	struct box_outcome	 o;
+	struct box		*b;
+	const char		*line;
+	char			 name[BOX_NAME_LEN + 1], ans[256];
+	size_t			 len;
+	time_t			 t0;
+
+	setup();
+	/* The control: answered, then stdin closed, it ends in time. */
+	b = start(&limits, 10, 65536, NULL, NULL);
+	ask(b, "status", ans, sizeof(ans));
+	box_finish(b, &o);
+	CHECK(!o.timed_out && !o.removed && o.exited && o.code == 0, "%s", "!o.timed_out && !o.removed && o.exited && o.code == 0");
+
+	t0 = time(NULL);
+	b = start(&limits, 3, 65536, NULL, NULL);
+	(void)strlcpy(name, b->name, sizeof(name));
+	ask(b, "hold", ans, sizeof(ans));
+	CHECK_STR(ans, "hold ok holding");
+	CHECK(box_read_line(b, &line, &len) == -1, "%s", "read past the time");
+	CHECK(b->timed_out, "%s", "b->timed_out");
+	box_finish(b, &o);
+	CHECK(o.timed_out && o.removed, "%s", o.why);
+	CHECK((box_gone(name)) == (1), "%s", "box_gone(name) != 1");
+	CHECK(time(NULL) - t0 < 20, "took %lld s",
+	    (long long)(time(NULL) - t0));
+	none_left();
+}
+
+static void
+output_case(const char *req, uint64_t max, int ok, const char *why)
+{
+	struct box_outcome	 o;
+	struct box		*b;
+	const char		*line;
+	size_t			 len;
+	int			 r;
+
+	b = start(&limits, 30, max, NULL, NULL);
+	REQUIRE(box_write_line(b, req, strlen(req)) == 0, "%s", "box_write_line(b, req, strlen(req)) == 0");
+	r = box_read_line(b, &line, &len);
+	if (ok)
+		CHECK(r == 1, "%s: %s", req, b->why);
+	else
+		CHECK(r == -1 && strstr(b->why, why) != NULL,
+		    "%s: %d %s", req, r, b->why);
+	box_finish(b, &o);
+	CHECK((o.output_failed) == (!ok), "%s", "o.output_failed != !ok");
+}
+
+ATF_TC(output);
+ATF_TC_HEAD(output, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A line over max_output, a flood past "
+	    "the total and a last line with no newline fail; lines within "
+	    "the bounds pass");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_output(void)
+{
+	setup();
+	output_case("flood 1000", 1024, 1, NULL);
+	output_case("flood 5000", 1024, 0, "longer than max_output");
+	output_case("flood 50000000", 1024, 0, "longer than max_output");
+	output_case("nonl 10", 1024, 0, "no newline");
+	none_left();
+}
+
+ATF_TC(leftovers);
+ATF_TC_HEAD(leftovers, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "At start the core's boxes a crash "
+	    "left are removed, never a check's");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_leftovers(void)
+{
+	char	 core[BOX_NAME_LEN + 1], check[BOX_NAME_LEN + 1], cmd[512];
+	char	 why[256];
+
+	setup();
+	podman_box_name(core);
+	podman_box_name(check);
+	(void)snprintf(cmd, sizeof(cmd), "podman create -q --label "
+	    "sandcastle.box=sandcastle --label sandcastle.role=core --name %s "
+	    IMAGE " /sandcastle-box probe >/dev/null && podman create -q "
+	    "--label sandcastle.box=sandcastle --label sandcastle.role=check "
+	    "--name %s " IMAGE " /sandcastle-box probe >/dev/null", core, check);
+	REQUIRE(sh(cmd) == 0, "%s", "sh(cmd) == 0");
+	REQUIRE(box_gone(core) == 0 && box_gone(check) == 0, "%s", "box_gone(core) == 0 && box_gone(check) == 0");
+	REQUIRE(box_remove_leftovers(why, sizeof(why)) == 0, "%s", why);
+	CHECK((box_gone(core)) == (1), "%s", "box_gone(core) != 1");
+	CHECK((box_gone(check)) == (0), "%s", "box_gone(check) != 0");
+	(void)snprintf(cmd, sizeof(cmd), "podman rm -f %s >/dev/null", check);
+	REQUIRE(sh(cmd) == 0, "%s", "sh(cmd) == 0");
+	none_left();
+}
+
+ATF_TC(missing_image);
+ATF_TC_HEAD(missing_image, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A box of a missing image is not "
+	    "pulled: podman cannot create it and the job is released");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_missing_image(void)
+{
+	struct box_outcome	 o;
+	struct box		*b;
+	const char		*line;
+	size_t			 len;
+
+	setup();
+	/* The control: the image of this build runs. */
+	b = start(&limits, 30, 1024, NULL, NULL);
+	finish_ok(b);
+	b = start(&limits, 30, 1024, IMAGE, "sandcastle-ocr:000000000000");
+	CHECK(box_read_line(b, &line, &len) == 0, "%s", "a line from a box podman could not make");
+	box_finish(b, &o);
+	CHECK(o.exited && o.code == 125 && o.release, "exit %d: %s",
+	    o.code, o.why);
+	none_left();
+}
+
+ATF_TC_BODY(network, tc)
+{
+	as_account(body_network);
+}
+
+ATF_TC_BODY(files, tc)
+{
+	as_account(body_files);
+}
+
+ATF_TC_BODY(identity, tc)
+{
+	as_account(body_identity);
+}
+
+ATF_TC_BODY(environment, tc)
+{
+	as_account(body_environment);
+}
+
+ATF_TC_BODY(processes, tc)
+{
+	as_account(body_processes);
+}
+
+ATF_TC_BODY(memory, tc)
+{
+	as_account(body_memory);
+}
+
+ATF_TC_BODY(overrun, tc)
+{
+	as_account(body_overrun);
+}
+
+ATF_TC_BODY(output, tc)
+{
+	as_account(body_output);
+}
+
+ATF_TC_BODY(leftovers, tc)
+{
+	as_account(body_leftovers);
+}
+
+ATF_TC_BODY(missing_image, tc)
+{
+	as_account(body_missing_image);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, network);
+	ATF_TP_ADD_TC(tp, files);
+	ATF_TP_ADD_TC(tp, identity);
+	ATF_TP_ADD_TC(tp, environment);
+	ATF_TP_ADD_TC(tp, processes);
+	ATF_TP_ADD_TC(tp, memory);
+	ATF_TP_ADD_TC(tp, overrun);
+	ATF_TP_ADD_TC(tp, output);
+	ATF_TP_ADD_TC(tp, leftovers);
+	ATF_TP_ADD_TC(tp, missing_image);
+	return atf_no_error();
+}

@@ -1,0 +1,69 @@
+#! /usr/bin/env atf-sh
+# sandcastlectl install --images: both images of this build, made
+# offline, an older build's removed, and a missing ocr language refused.
+# Real rootless podman as the test account (regress/lib/podman.sh).
+
+P_USER=sctest
+
+# atf_check runs a program, not a function: the account's prefix as words.
+as_user="setpriv --reuid=$P_USER --regid=$P_USER --init-groups --inh-caps=-all
+    -- env -i HOME=$(getent passwd $P_USER | cut -d: -f6)
+    XDG_RUNTIME_DIR=/run/user/$(id -u $P_USER)
+    PATH=/usr/bin:/bin:/usr/sbin:/sbin LC_ALL=C.UTF-8"
+
+conf_with()
+{
+	# $1: the languages to keep, as a grep pattern of the lines to drop
+	rm -rf "$CONF"
+	cp -R "$(atf_config_get checkout)/regress/config/valid-full" "$CONF"
+	sed -i "$1" "$CONF/config.yaml"
+	chown -R "$P_USER" "$CONF"
+}
+
+atf_test_case images cleanup
+images_head()
+{
+	atf_set "descr" "install --images builds sandcastle-claude and sandcastle-ocr of this build and removes an older build's"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+images_body()
+{
+	CONF=$(mktemp -d /tmp/sc-install.XXXXXXXX)/conf
+	chmod 0755 "$(dirname "$CONF")"
+	echo "$CONF" > conf_dir
+	ctl=$(atf_config_get prefix)/bin/sandcastlectl
+	conf_with '/- deu/d; /- chi_sim/d'
+	atf_check -s exit:0 -o match:'install: images ready' -e ignore \
+	    $as_user "$ctl" -c "$CONF" install --images
+	build=$($as_user "$ctl" version | awk '$1 == "build" { print $2 }')
+	[ -n "$build" ] || atf_fail "sandcastlectl version gives no build"
+	for cap in claude ocr; do
+		atf_check -s exit:0 $as_user podman image exists \
+		    "sandcastle-$cap:$build"
+	done
+	# An older build: it goes on the next install, this build's stays.
+	atf_check -s exit:0 -e ignore $as_user podman tag \
+	    "sandcastle-claude:$build" sandcastle-claude:000000000000
+	atf_check -s exit:0 -o match:'removing localhost/sandcastle-claude:000000000000' \
+	    -e ignore $as_user "$ctl" -c "$CONF" install --images
+	atf_check -s exit:1 -e ignore $as_user podman image exists \
+	    sandcastle-claude:000000000000
+	atf_check -s exit:0 $as_user podman image exists "sandcastle-claude:$build"
+	# Refused: a language whose traineddata is not on the machine.
+	conf_with '/- chi_sim/d'
+	atf_check -s exit:1 -o ignore \
+	    -e match:'ocr language deu: .*deu.traineddata is missing' \
+	    $as_user "$ctl" -c "$CONF" install --images
+}
+images_cleanup()
+{
+	[ -f conf_dir ] && rm -rf "$(dirname "$(cat conf_dir)")"
+	$as_user podman rmi sandcastle-claude:000000000000 >/dev/null 2>&1
+	return 0
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case images
+}

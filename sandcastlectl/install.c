@@ -1,0 +1,258 @@
+/*
+ * sandcastlectl install --images: the box images of this build, made
+ * offline FROM scratch out of sandcastle-box, the libraries it loads
+ * (each at its own path, with the loader), the build id, nobody's
+ * passwd and group, an empty /tmp and, for ocr, the configured
+ * languages.  Nothing is pulled: podman build --pull=never
+ * --network=none.  Then the images of other builds go, except one in
+ * use, which is named.  Each step is a line of its own.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "config.h"
+#include "sandcastlectl.h"
+
+#define TESSDATA	"/usr/share/tesseract-ocr/5/tessdata"
+
+extern char **environ;
+
+static const char containerfile[] =
+    "FROM scratch\n"
+    "COPY root/ /\n"
+    "USER 65534:65534\n"
+    "CMD [\"/sandcastle-box\"]\n";
+
+/* Runs argv (from PATH) with the operator's environment; 0 when it exits 0. */
+static int
+install_run(char *const argv[])
+{
+	pid_t	 pid;
+	int	 status, e;
+
+	if ((e = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ)) != 0) {
+		warnc(e, "%s", argv[0]);
+		return -1;
+	}
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Copies the file at path to root + path, its folders made. */
+static int
+install_copy(const char *root, const char *path)
+{
+	char	 dst[PATH_MAX], dir[PATH_MAX], *slash;
+	char	*mk[] = { "mkdir", "-p", dir, NULL };
+	char	*cp[] = { "cp", "-L", "--preserve=mode", (char *)path, dst, NULL };
+
+	if (snprintf(dst, sizeof(dst), "%s%s", root, path) >= (int)sizeof(dst))
+		return -1;
+	(void)strlcpy(dir, dst, sizeof(dir));
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	if (install_run(mk) == -1 || install_run(cp) == -1) {
+		warnx("%s: cannot copy it into the image", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every library ldd names for bin, and the loader; none for a static one. */
+static int
+install_closure(const char *root, const char *bin)
+{
+	char	 cmd[PATH_MAX + 32], line[PATH_MAX + 64], *p, *end;
+	FILE	*f;
+	int	 rc = 0;
+
+	(void)snprintf(cmd, sizeof(cmd), "ldd '%s' 2>/dev/null", bin);
+	if ((f = popen(cmd, "r")) == NULL)
+		return -1;
+	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
+		if ((p = strstr(line, "=> /")) != NULL)
+			p += 3;
+		else if ((p = strchr(line, '/')) == NULL)
+			continue;
+		if ((end = strpbrk(p, " \t\n")) != NULL)
+			*end = '\0';
+		rc = install_copy(root, p);
+	}
+	(void)pclose(f);
+	return rc;
+}
+
+static int
+install_write(const char *root, const char *name, const char *text)
+{
+	char	 path[PATH_MAX];
+	FILE	*f;
+
+	if (snprintf(path, sizeof(path), "%s/%s", root, name) >=
+	    (int)sizeof(path))
+		return -1;
+	if ((f = fopen(path, "w")) == NULL || fputs(text, f) == EOF ||
+	    fclose(f) == EOF) {
+		warn("%s", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+install_languages(const char *root, const struct config *conf)
+{
+	char	 path[PATH_MAX];
+	size_t	 i;
+
+	for (i = 0; i < conf->ocr.nlanguages; i++) {
+		(void)snprintf(path, sizeof(path), "%s/%s.traineddata",
+		    TESSDATA, conf->ocr.languages[i]);
+		if (access(path, R_OK) == -1) {
+			warnx("ocr language %s: %s is missing; install its "
+			    "tesseract-ocr-%s package or remove it from "
+			    "capabilities.ocr.languages", conf->ocr.languages[i],
+			    path, conf->ocr.languages[i]);
+			return -1;
+		}
+		if (install_copy(root, path) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* The context folder: root/ holds the image's whole tree. */
+static int
+install_context(const char *ctx, enum cap_id cap, const char *bindir,
+    const char *id, const struct config *conf)
+{
+	static const char *const dirs[] = { "etc", "tmp", "sandcastle" };
+	char	 root[PATH_MAX], bin[PATH_MAX], dst[PATH_MAX];
+	char	 build[BUILD_ID_LEN + 2];
+	char	*cp[] = { "cp", bin, dst, NULL };
+	char	*mk[] = { "mkdir", "-p", dst, NULL };
+	size_t	 i;
+
+	if (snprintf(root, sizeof(root), "%s/root", ctx) >= (int)sizeof(root) ||
+	    snprintf(bin, sizeof(bin), "%s/sandcastle-box", bindir) >=
+	    (int)sizeof(bin))
+		return -1;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (snprintf(dst, sizeof(dst), "%s/%s", root, dirs[i]) >=
+		    (int)sizeof(dst) || install_run(mk) == -1)
+			return -1;
+	if (snprintf(dst, sizeof(dst), "%s/sandcastle-box", root) >=
+	    (int)sizeof(dst))
+		return -1;
+	(void)snprintf(build, sizeof(build), "%s\n", id);
+	if (install_run(cp) == -1 || install_closure(root, bin) == -1 ||
+	    install_write(root, "sandcastle/build", build) == -1 ||
+	    install_write(root, "etc/passwd",
+	    "nobody:x:65534:65534:nobody:/nonexistent:/sandcastle-box\n") == -1 ||
+	    install_write(root, "etc/group", "nogroup:x:65534:\n") == -1 ||
+	    install_write(ctx, "Containerfile", containerfile) == -1)
+		return -1;
+	if (cap == CAP_OCR && install_languages(root, conf) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+install_build(enum cap_id cap, const char *bindir, const char *id,
+    const struct config *conf)
+{
+	char	 ctx[] = "/tmp/sandcastle-image.XXXXXX", tag[64], file[64];
+	char	*build[] = { "podman", "build", "--pull=never", "--network=none",
+		    "-q", "-t", tag, "-f", file, ctx, NULL };
+	char	*rm[] = { "rm", "-rf", ctx, NULL };
+	int	 rc;
+
+	(void)snprintf(tag, sizeof(tag), "sandcastle-%s:%s", cap_name(cap), id);
+	if (mkdtemp(ctx) == NULL) {
+		warn("mkdtemp %s", ctx);
+		return -1;
+	}
+	(void)snprintf(file, sizeof(file), "%s/Containerfile", ctx);
+	printf("install: building %s\n", tag);
+	fflush(stdout);
+	rc = install_context(ctx, cap, bindir, id, conf);
+	if (rc == 0 && (rc = install_run(build)) == -1)
+		warnx("podman build of %s failed", tag);
+	(void)install_run(rm);
+	if (rc == 0)
+		printf("install: built %s\n", tag);
+	return rc;
+}
+
+/* The images sandcastle-<cap>:<tag> of other builds; one in use stays, named. */
+static int
+install_prune(enum cap_id cap, const char *id)
+{
+	char	 cmd[256], line[256], want[64], repo[64];
+	char	*rmi[] = { "podman", "rmi", line, NULL };
+	FILE	*f;
+	int	 rc = 0;
+
+	(void)snprintf(cmd, sizeof(cmd), "podman images --format "
+	    "'{{.Repository}}:{{.Tag}}' --filter reference=sandcastle-%s "
+	    "2>/dev/null", cap_name(cap));
+	(void)snprintf(want, sizeof(want), "localhost/sandcastle-%s:%s",
+	    cap_name(cap), id);
+	/* podman's reference filter matches more than the name: check it. */
+	(void)snprintf(repo, sizeof(repo), "localhost/sandcastle-%s:",
+	    cap_name(cap));
+	if ((f = popen(cmd, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(line, want) == 0 ||
+		    strncmp(line, repo, strlen(repo)) != 0)
+			continue;
+		printf("install: removing %s\n", line);
+		fflush(stdout);
+		if (install_run(rmi) == -1) {
+			warnx("%s is in use: stop the box that uses it and run "
+			    "install again", line);
+			rc = -1;
+		}
+	}
+	(void)pclose(f);
+	return rc;
+}
+
+int
+ctl_install_images(const struct ctl_env *env)
+{
+	struct config	*conf;
+	char		 bindir[PATH_MAX], id[BUILD_ID_LEN + 1], why[256];
+	int		 rc = 0, c;
+
+	if ((conf = ctl_config_load(env->confdir)) == NULL)
+		return 1;
+	if (self_bindir(bindir, sizeof(bindir)) == -1)
+		errx(1, "cannot find the folder of this binary");
+	if (build_id(bindir, id, why, sizeof(why)) == -1)
+		errx(1, "the build id: %s", why);
+	printf("install: build %s, binaries in %s\n", id, bindir);
+	for (c = 0; c < CAP_COUNT && rc == 0; c++)
+		rc = install_build(c, bindir, id, conf);
+	for (c = 0; c < CAP_COUNT && rc == 0; c++)
+		rc = install_prune(c, id);
+	config_free(conf);
+	if (rc == 0)
+		printf("install: images ready\n");
+	return rc == 0 ? 0 : 1;
+}

@@ -1,0 +1,555 @@
+/*
+ * Running one box: podman run with its stdin, stdout and stderr as
+ * pipes, the lines moved both ways within the box's bounds and its
+ * wall-clock time, and a box that overran removed by name and confirmed
+ * gone before anything else runs.
+ *
+ * podman runs with an environment of three variables, the operator's
+ * own (never a job's): HOME and XDG_RUNTIME_DIR, where rootless podman
+ * finds its store, its configuration and its pause process, and PATH,
+ * where it finds conmon and the OCI runtime.  A proxy variable of the
+ * operator's is not passed: a box has no network, and podman pulls
+ * nothing.
+ */
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "box.h"
+#include "log.h"
+
+#define BOX_CHUNK	65536
+#define BOX_REAP_MS	10
+
+static char	 box_podman_path[PATH_MAX];
+static char	 box_build[BUILD_ID_LEN + 1];
+static char	*box_envp[4];
+static int	 box_cgroup;
+
+static int	 box_env_add(int, const char *, const char *);
+static int	 box_pump(struct box *, int);
+static int	 box_ms_left(const struct box *);
+static void	 box_read_err(struct box *);
+static int	 box_read_out(struct box *);
+static void	 box_reap(struct box *, int);
+static void	 box_remove(struct box *, struct box_outcome *);
+static void	 box_decode(const struct box *, struct box_outcome *);
+
+static int
+box_env_add(int i, const char *name, const char *dflt)
+{
+	const char	*v = getenv(name);
+
+	if (v == NULL || *v == '\0')
+		v = dflt;
+	if (v == NULL)
+		return -1;
+	if (asprintf(&box_envp[i], "%s=%s", name, v) == -1)
+		fatal("box: environment");
+	return 0;
+}
+
+/* Before any box: podman's path, its environment, which limits hold. */
+int
+box_init(const char *build, char *why, size_t whysz)
+{
+	if (podman_find(box_podman_path, sizeof(box_podman_path)) == -1) {
+		(void)snprintf(why, whysz, "podman is not in PATH: install "
+		    "podman, or put its folder in the PATH sandcastled runs "
+		    "with");
+		return -1;
+	}
+	if (box_env_add(0, "HOME", NULL) == -1 ||
+	    box_env_add(1, "XDG_RUNTIME_DIR", NULL) == -1) {
+		(void)snprintf(why, whysz, "HOME or XDG_RUNTIME_DIR is not "
+		    "set: rootless podman needs both");
+		return -1;
+	}
+	(void)box_env_add(2, "PATH", "/usr/bin:/bin");
+	box_envp[3] = NULL;
+	(void)strlcpy(box_build, build, sizeof(box_build));
+	box_cgroup = box_cgroup_layer();
+	return 0;
+}
+
+const char *
+box_podman(void)
+{
+	return box_podman_path;
+}
+
+char *const *
+box_environment(void)
+{
+	return box_envp;
+}
+
+/*
+ * The launcher's filter sets no_new_privs, and under it the setuid
+ * newuidmap cannot write a uid_map: a podman started then fails to make
+ * its user namespace.  Once podman's pause process holds one, every
+ * later podman joins it and needs no newuidmap.  So this runs before
+ * the filter goes on.
+ */
+int
+box_prepare(char *why, size_t whysz)
+{
+	char	*argv[] = { box_podman_path, "unshare", "true", NULL };
+	char	 out[512];
+	int	 status;
+
+	if (podman_run_cmd(argv, box_envp, out, sizeof(out), &status) == -1) {
+		(void)snprintf(why, whysz, "%s: %s", box_podman_path,
+		    strerror(errno));
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	out[strcspn(out, "\n")] = '\0';
+	(void)snprintf(why, whysz, "podman unshare true failed (%s): rootless "
+	    "podman cannot make its user namespace; check /etc/subuid and "
+	    "/etc/subgid for this account, then run podman system migrate",
+	    out);
+	return -1;
+}
+
+int
+box_params_init(struct box_params *p, const char *image, const char *word,
+    enum box_role role, const struct box_limits *limits, uint32_t timeout,
+    uint64_t max_output)
+{
+	memset(p, 0, sizeof(*p));
+	if (strlcpy(p->image, image, sizeof(p->image)) >= sizeof(p->image))
+		return -1;
+	p->word = word;
+	p->role = role;
+	p->limits = *limits;
+	p->timeout = timeout > 0 ? timeout : 1;
+	p->max_line = max_output;
+	/* A box says a few lines of at most max_output each. */
+	p->max_total = max_output > UINT64_MAX / 4 ? UINT64_MAX :
+	    max_output * 4;
+	p->cgroup = box_cgroup;
+	return 0;
+}
+
+struct box *
+box_start(enum cap_id cap, enum box_role role,
+    const struct box_limits *limits, uint32_t timeout, uint64_t max_output)
+{
+	struct box_params	 p;
+	struct box		*b;
+	char			 image[64], name[BOX_NAME_LEN + 1];
+	char			**argv;
+
+	(void)snprintf(image, sizeof(image), "sandcastle-%s:%s",
+	    cap_name(cap), box_build);
+	if (box_params_init(&p, image, cap_name(cap), role, limits, timeout,
+	    max_output) == -1)
+		return NULL;
+	podman_box_name(name);
+	argv = podman_run_argv(&p, name);
+	free(argv[0]);
+	if ((argv[0] = strdup(box_podman_path)) == NULL)
+		fatal("box");
+	b = box_spawn(&p, argv, name);
+	podman_argv_free(argv);
+	return b;
+}
+
+static int
+box_pipes(int fds[6])
+{
+	int	 i;
+
+	for (i = 0; i < 3; i++)
+		if (pipe2(fds + 2 * i, O_CLOEXEC) == -1)
+			return -1;
+	return 0;
+}
+
+/* Runs argv (podman run) with the three pipes; NULL and errno on failure. */
+struct box *
+box_spawn(const struct box_params *p, char *const argv[], const char *name)
+{
+	posix_spawn_file_actions_t	 fa;
+	struct box			*b;
+	int				 fds[6] = { -1, -1, -1, -1, -1, -1 }, e, i;
+
+	if ((b = calloc(1, sizeof(*b))) == NULL || box_pipes(fds) == -1)
+		goto fail;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, fds[3], 1);
+	posix_spawn_file_actions_adddup2(&fa, fds[5], 2);
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	e = posix_spawn(&b->pid, argv[0], &fa, NULL, argv, box_envp);
+	posix_spawn_file_actions_destroy(&fa);
+	if (e != 0) {
+		errno = e;
+		goto fail;
+	}
+	close(fds[0]);
+	close(fds[3]);
+	close(fds[5]);
+	b->in = fds[1];
+	b->out = fds[2];
+	b->err = fds[4];
+	(void)fcntl(b->in, F_SETFL, O_NONBLOCK);
+	(void)fcntl(b->out, F_SETFL, O_NONBLOCK);
+	(void)fcntl(b->err, F_SETFL, O_NONBLOCK);
+	(void)strlcpy(b->name, name, sizeof(b->name));
+	b->max_line = p->max_line;
+	b->max_total = p->max_total;
+	clock_gettime(CLOCK_MONOTONIC, &b->deadline);
+	b->deadline.tv_sec += p->timeout;
+	return b;
+fail:
+	e = errno;
+	for (i = 0; i < 6; i++)
+		if (fds[i] != -1)
+			close(fds[i]);
+	free(b);
+	errno = e;
+	return NULL;
+}
+
+static int
+box_ms_left(const struct box *b)
+{
+	struct timespec	 now;
+	long long	 ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (long long)(b->deadline.tv_sec - now.tv_sec) * 1000 +
+	    (b->deadline.tv_nsec - now.tv_nsec) / 1000000;
+	return ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+/* Its stderr: the first BOX_ERR_HEAD bytes kept, the rest read and dropped. */
+static void
+box_read_err(struct box *b)
+{
+	char	 sink[BOX_CHUNK];
+	ssize_t	 n;
+
+	for (;;) {
+		if (b->errlen < sizeof(b->errhead))
+			n = read(b->err, b->errhead + b->errlen,
+			    sizeof(b->errhead) - b->errlen);
+		else
+			n = read(b->err, sink, sizeof(sink));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			close(b->err);
+			b->err = -1;
+			return;
+		}
+		if (b->errlen < sizeof(b->errhead))
+			b->errlen += n;
+	}
+}
+
+/* Reads what stdout has into buf: box_take_line() holds it to the bounds. */
+static int
+box_read_out(struct box *b)
+{
+	ssize_t	 n;
+
+	if (b->taken > 0) {
+		memmove(b->buf, b->buf + b->taken, b->buflen - b->taken);
+		b->buflen -= b->taken;
+		b->taken = 0;
+	}
+	if (b->bufsz - b->buflen < BOX_CHUNK) {
+		if ((b->buf = realloc(b->buf, b->buflen + BOX_CHUNK + 1)) == NULL)
+			fatal("box: stdout");
+		b->bufsz = b->buflen + BOX_CHUNK;
+	}
+	while ((n = read(b->out, b->buf + b->buflen, b->bufsz - b->buflen)) ==
+	    -1 && errno == EINTR)
+		;
+	if (n == -1 && errno == EAGAIN)
+		return 0;
+	if (n <= 0) {
+		close(b->out);
+		b->out = -1;
+		return 0;
+	}
+	b->buflen += n;
+	b->total += n;
+	return 0;
+}
+
+/*
+ * Waits for the box's pipes within its time: stdin writable (when
+ * writing), stdout when there is room for it, stderr always.  0, or -1
+ * when its time ran out or a bound broke.
+ */
+static int
+box_pump(struct box *b, int writing)
+{
+	struct pollfd	 pfd[3];
+	int		 n;
+
+	if (b->timed_out || b->failed)
+		return -1;
+	pfd[0].fd = writing ? b->in : -1;
+	pfd[0].events = POLLOUT;
+	pfd[1].fd = writing && b->buflen - b->taken > b->max_line ? -1 : b->out;
+	pfd[1].events = POLLIN;
+	pfd[2].fd = b->err;
+	pfd[2].events = POLLIN;
+	if ((n = poll(pfd, 3, box_ms_left(b))) == -1 && errno != EINTR)
+		fatal("box: poll");
+	if (n == 0) {
+		b->timed_out = 1;
+		(void)snprintf(b->why, sizeof(b->why), "the box ran past its "
+		    "time");
+		return -1;
+	}
+	if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
+		box_read_err(b);
+	if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR))
+		return box_read_out(b);
+	return 0;
+}
+
+/* One line to its stdin; the newline is added here.  0, or -1. */
+int
+box_write_line(struct box *b, const char *line, size_t len)
+{
+	struct iovec	 iov[2] = {
+		{ (void *)line, len }, { "\n", 1 }
+	};
+	ssize_t		 n;
+
+	if (b->in == -1 || memchr(line, '\n', len) != NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	while (iov[1].iov_len > 0) {
+		if (box_pump(b, 1) == -1)
+			return -1;
+		if ((n = writev(b->in, iov[0].iov_len ? iov : iov + 1,
+		    iov[0].iov_len ? 2 : 1)) == -1) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			(void)snprintf(b->why, sizeof(b->why), "the box's stdin: "
+			    "%s", strerror(errno));
+			return -1;
+		}
+		if ((size_t)n >= iov[0].iov_len) {
+			n -= iov[0].iov_len;
+			iov[0].iov_len = 0;
+			iov[1].iov_len -= n;
+		} else {
+			iov[0].iov_base = (char *)iov[0].iov_base + n;
+			iov[0].iov_len -= n;
+		}
+	}
+	return 0;
+}
+
+int
+box_close_input(struct box *b)
+{
+	if (b->in != -1 && close(b->in) == -1)
+		return -1;
+	b->in = -1;
+	return 0;
+}
+
+/* The line without its newline, good until the next call: 1, 0 at EOF, -1. */
+static int
+box_take_line(struct box *b, const char **line, size_t *len)
+{
+	char	*start = b->buf != NULL ? b->buf + b->taken : NULL, *nl;
+	size_t	 have = b->buflen - b->taken;
+
+	if (have > 0 && (nl = memchr(start, '\n', have)) != NULL) {
+		if ((size_t)(nl - start) > b->max_line)
+			goto toolong;
+		*nl = '\0';
+		*line = start;
+		*len = nl - start;
+		b->taken += *len + 1;
+		return 1;
+	}
+	if (have > b->max_line)
+		goto toolong;
+	/* Lines within max_output each, but more of them than a box says. */
+	if (b->total > b->max_total) {
+		(void)snprintf(b->why, sizeof(b->why), "the box wrote more than "
+		    "%llu bytes", (unsigned long long)b->max_total);
+		b->failed = 1;
+		return -1;
+	}
+	if (b->out == -1 && have > 0) {
+		(void)snprintf(b->why, sizeof(b->why), "the box's last line has "
+		    "no newline");
+		b->failed = 1;
+		return -1;
+	}
+	return b->out == -1 ? 0 : 2;
+toolong:
+	(void)snprintf(b->why, sizeof(b->why), "a line from the box is longer "
+	    "than max_output (%llu bytes)", (unsigned long long)b->max_line);
+	b->failed = 1;
+	return -1;
+}
+
+int
+box_read_line(struct box *b, const char **line, size_t *len)
+{
+	int	 r;
+
+	for (;;) {
+		if (b->failed || b->timed_out)
+			return -1;
+		if ((r = box_take_line(b, line, len)) != 2)
+			return r;
+		if (box_pump(b, 0) == -1)
+			return -1;
+	}
+}
+
+/* Waits for podman run to end, until the box's deadline (or at once). */
+static void
+box_reap(struct box *b, int wait_ms)
+{
+	struct timespec	 nap = { 0, BOX_REAP_MS * 1000000L };
+	pid_t		 r;
+
+	for (;;) {
+		r = waitpid(b->pid, &b->status, WNOHANG);
+		if (r == b->pid || (r == -1 && errno != EINTR)) {
+			b->pid = -1;
+			return;
+		}
+		if (wait_ms <= 0)
+			return;
+		nanosleep(&nap, NULL);
+		wait_ms -= BOX_REAP_MS;
+	}
+}
+
+int
+box_gone(const char *name)
+{
+	char	*argv[] = { box_podman_path, "container", "exists",
+		    (char *)name, NULL };
+	char	 out[256];
+	int	 status;
+
+	if (podman_run_cmd(argv, box_envp, out, sizeof(out), &status) == -1 ||
+	    !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status) == 1 ? 1 :
+	    WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/*
+ * Ending podman run leaves the box alive (conmon holds it): so it is
+ * removed by name and asked for again.  A box that will not go is
+ * fatal: no other box may start beside it.
+ */
+static void
+box_remove(struct box *b, struct box_outcome *o)
+{
+	char	*argv[] = { box_podman_path, "rm", "-f", "--time", "0",
+		    b->name, NULL };
+	char	 out[512];
+	int	 status;
+
+	if (b->pid != -1) {
+		(void)kill(b->pid, SIGKILL);
+		while (waitpid(b->pid, &b->status, 0) == -1 && errno == EINTR)
+			;
+		b->pid = -1;
+	}
+	if (podman_run_cmd(argv, box_envp, out, sizeof(out), &status) == -1)
+		fatal("box %s: podman rm", b->name);
+	if (box_gone(b->name) != 1)
+		fatalx("box %s: still there after podman rm -f: remove it "
+		    "with podman rm -f %s before sandcastled starts again",
+		    b->name, b->name);
+	o->removed = 1;
+}
+
+static void
+box_decode(const struct box *b, struct box_outcome *o)
+{
+	if (WIFSIGNALED(b->status)) {
+		o->signal = WTERMSIG(b->status);
+		return;
+	}
+	o->exited = 1;
+	o->code = WEXITSTATUS(b->status);
+	/* 125: podman could not make it; 126, 127: its command could not run. */
+	if (o->code >= 125 && o->code <= 127) {
+		o->release = 1;
+		if (o->why[0] == '\0')
+			(void)snprintf(o->why, sizeof(o->why), "podman could "
+			    "not run the box (exit %d): release and rest",
+			    o->code);
+	} else if (o->code > 128) {
+		/* 137: the kernel's OOM kill, or any SIGKILL. */
+		o->signal = o->code - 128;
+		if (o->why[0] == '\0')
+			(void)snprintf(o->why, sizeof(o->why), "the box was "
+			    "killed by signal %d (memory, processes or its "
+			    "cpu time)", o->code - 128);
+	} else if (o->code != 0 && o->why[0] == '\0')
+		(void)snprintf(o->why, sizeof(o->why), "the box exited with %d",
+		    o->code);
+}
+
+/* Ends the box and says how: the handle is freed. */
+void
+box_finish(struct box *b, struct box_outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	(void)box_close_input(b);
+	while (!b->failed && !b->timed_out && (b->out != -1 || b->err != -1)) {
+		b->taken = b->buflen;	/* what it says after its last line */
+		(void)box_pump(b, 0);
+	}
+	if (!b->failed && !b->timed_out) {
+		box_reap(b, box_ms_left(b));
+		if (b->pid != -1) {
+			b->timed_out = 1;
+			(void)snprintf(b->why, sizeof(b->why), "the box ran past "
+			    "its time");
+		}
+	}
+	if (b->failed || b->timed_out)
+		box_remove(b, o);
+	(void)strlcpy(o->why, b->why, sizeof(o->why));
+	o->timed_out = b->timed_out;
+	o->output_failed = b->failed;
+	box_decode(b, o);
+	memcpy(o->errhead, b->errhead, b->errlen);
+	o->errlen = b->errlen;
+	if (b->out != -1)
+		close(b->out);
+	if (b->err != -1)
+		close(b->err);
+	free(b->buf);
+	free(b);
+}

@@ -1,0 +1,100 @@
+/*
+ * One box: a rootless podman run of sandcastle-box for one job or one
+ * check, its stdin, stdout and stderr as pipes, its limits and its time.
+ * box.c moves lines and keeps the bounds; what the lines say is the box
+ * protocol's (box/proto.h), never read here.  podman.c holds podman's
+ * words: the argv of a box and the small commands around it.
+ */
+#ifndef SANDCASTLED_BOX_H
+#define SANDCASTLED_BOX_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "build.h"
+#include "config.h"
+
+#define BOX_NAME_LEN	(15 + 16)	/* "sandcastle-box-" and 16 hex digits */
+#define BOX_ERR_HEAD	4096		/* bytes of stderr kept for the record */
+#define BOX_WHY_LEN	160
+
+enum box_role {
+	BOX_CORE,
+	BOX_CHECK
+};
+
+/* What one box is made of: podman_run_argv() turns it into flags. */
+struct box_params {
+	char		 image[64];		/* sandcastle-<cap>:<build> */
+	const char	*word;			/* its one argument: the capability */
+	enum box_role	 role;
+	struct box_limits limits;
+	uint32_t	 timeout;		/* seconds of wall clock, and of cpu */
+	uint64_t	 max_line;		/* bytes of one line from the box */
+	uint64_t	 max_total;		/* bytes of stdout in all */
+	int		 cgroup;		/* pass --memory, --cpus, --pids-limit */
+};
+
+struct box {
+	char		 name[BOX_NAME_LEN + 1];
+	pid_t		 pid;			/* podman run; -1 once reaped */
+	int		 status;		/* its wait status, once reaped */
+	int		 in, out, err;		/* our ends of its stdin, stdout, stderr */
+	struct timespec	 deadline;		/* CLOCK_MONOTONIC */
+	uint64_t	 max_line, total, max_total;
+	char		*buf;			/* stdout read, not yet taken */
+	size_t		 buflen, bufsz, taken;
+	char		 errhead[BOX_ERR_HEAD];
+	size_t		 errlen;
+	int		 timed_out;
+	int		 failed;		/* a bound on its output broke */
+	char		 why[BOX_WHY_LEN];
+};
+
+struct box_outcome {
+	int		 exited;		/* 1: code is its exit code */
+	int		 code;
+	int		 signal;		/* podman run ended by this signal */
+	int		 timed_out;
+	int		 output_failed;		/* a line too long, too much, no newline */
+	int		 release;		/* podman could not create or run it */
+	int		 removed;		/* overran: removed and confirmed gone */
+	char		 why[BOX_WHY_LEN];	/* for the record: no content of the job */
+	char		 errhead[BOX_ERR_HEAD];	/* its stderr, cut short: never logged */
+	size_t		 errlen;
+};
+
+/* box.c */
+int		 box_init(const char *build, char *why, size_t whysz);
+int		 box_prepare(char *why, size_t whysz);	/* before the filter */
+int		 box_cgroup_layer(void);	/* 1: cgroup v2 limits hold here */
+int		 box_remove_leftovers(char *why, size_t whysz);
+struct box	*box_start(enum cap_id, enum box_role,
+		    const struct box_limits *, uint32_t timeout,
+		    uint64_t max_output);
+int		 box_params_init(struct box_params *, const char *image,
+		    const char *word, enum box_role, const struct box_limits *,
+		    uint32_t timeout, uint64_t max_output);
+struct box	*box_spawn(const struct box_params *, char *const argv[],
+		    const char *name);
+int		 box_write_line(struct box *, const char *, size_t);
+int		 box_close_input(struct box *);
+int		 box_read_line(struct box *, const char **line, size_t *len);
+void		 box_finish(struct box *, struct box_outcome *);
+int		 box_gone(const char *name);	/* 1 gone, 0 still there, -1 error */
+const char	*box_podman(void);
+char *const	*box_environment(void);
+
+/* podman.c */
+char		**podman_run_argv(const struct box_params *, const char *name);
+void		 podman_argv_free(char **);
+void		 podman_box_name(char name[BOX_NAME_LEN + 1]);
+int		 podman_find(char *path, size_t pathsz);
+int		 podman_run_cmd(char *const argv[], char *const envp[],
+		    char *out, size_t outsz, int *status);
+const char	*podman_role_label(enum box_role);
+
+#endif

@@ -1,0 +1,331 @@
+/*
+ * podman's words: the argv of one box with every lock of the manual's
+ * "How a job is boxed", and a runner for the short commands around a
+ * box (unshare, ps, rm, container exists).  Nothing of a job ever goes
+ * into an argv built here: the job goes on the box's stdin.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "box.h"
+#include "log.h"
+
+#define ARGV_MAX	96
+
+struct argv {
+	char	*v[ARGV_MAX + 1];
+	int	 n;
+};
+
+static void	argv_add(struct argv *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+static void	argv_locks(struct argv *, const struct box_params *);
+static void	argv_limits(struct argv *, const struct box_params *);
+
+static void
+argv_add(struct argv *a, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (a->n >= ARGV_MAX)
+		fatalx("podman: more than %d words in a box's command", ARGV_MAX);
+	va_start(ap, fmt);
+	if (vasprintf(&a->v[a->n], fmt, ap) == -1)
+		fatal("podman: argv");
+	va_end(ap);
+	a->v[++a->n] = NULL;
+}
+
+const char *
+podman_role_label(enum box_role role)
+{
+	return role == BOX_CORE ? "core" : "check";
+}
+
+/*
+ * No network, a read-only root with /tmp its only writable folder
+ * (owned by the box's user: U), no capability, no new privileges, the
+ * user 65534, and an empty environment: --unsetenv-all drops podman's
+ * own PATH and TERM.  The user namespace is named, so that a
+ * containers.conf of keep-id cannot map the box to the operator: in
+ * podman's own one, 65534 is a subordinate id of /etc/subuid.  --log-driver none: podman keeps nothing of what the box
+ * writes, and its stderr still comes back on our pipe.
+ */
+static void
+argv_locks(struct argv *a, const struct box_params *p)
+{
+	argv_add(a, "run");
+	argv_add(a, "--rm");
+	argv_add(a, "-i");
+	argv_add(a, "--network=none");
+	argv_add(a, "--read-only");
+	argv_add(a, "--read-only-tmpfs=false");
+	argv_add(a, "--tmpfs=/tmp:rw,noexec,nosuid,nodev,size=%llu,mode=1700,U",
+	    (unsigned long long)p->limits.tmp);
+	argv_add(a, "--cap-drop=all");
+	argv_add(a, "--security-opt=no-new-privileges");
+	argv_add(a, "--user=65534:65534");
+	/* Rootless "host" is podman's own namespace, not the machine's. */
+	argv_add(a, "--userns=host");
+	argv_add(a, "--env-host=false");
+	argv_add(a, "--unsetenv-all");
+	argv_add(a, "--pull=never");
+	argv_add(a, "--log-driver=none");
+	argv_add(a, "--label=sandcastle.box=sandcastle");
+	argv_add(a, "--label=sandcastle.role=%s", podman_role_label(p->role));
+}
+
+/*
+ * rlimits always; the cgroup limits only where they hold: rootless
+ * podman on cgroup v1 warns and ignores them, and a limit that is
+ * silently not there is worse than one that is said to be missing.
+ * nproc counts the processes of uid 65534 in the box's user namespace.
+ */
+static void
+argv_limits(struct argv *a, const struct box_params *p)
+{
+	unsigned long long	 mem = p->limits.memory, tmp = p->limits.tmp;
+
+	if (p->cgroup) {
+		argv_add(a, "--memory=%llu", mem);
+		argv_add(a, "--memory-swap=%llu", mem);
+		argv_add(a, "--cpus=%u.%03u", p->limits.millicpus / 1000,
+		    p->limits.millicpus % 1000);
+		argv_add(a, "--pids-limit=%u", p->limits.pids);
+	}
+	argv_add(a, "--ulimit=data=%llu:%llu", mem, mem);
+	argv_add(a, "--ulimit=nproc=%u:%u", p->limits.pids, p->limits.pids);
+	argv_add(a, "--ulimit=fsize=%llu:%llu", tmp, tmp);
+	argv_add(a, "--ulimit=nofile=64:64");
+	argv_add(a, "--ulimit=core=0:0");
+	argv_add(a, "--ulimit=cpu=%u:%u", p->timeout, p->timeout);
+}
+
+char **
+podman_run_argv(const struct box_params *p, const char *name)
+{
+	struct argv	 a;
+	char		**v;
+
+	memset(&a, 0, sizeof(a));
+	argv_add(&a, "podman");
+	argv_locks(&a, p);
+	argv_add(&a, "--name=%s", name);
+	argv_limits(&a, p);
+	argv_add(&a, "%s", p->image);
+	argv_add(&a, "/sandcastle-box");
+	argv_add(&a, "%s", p->word);
+	if ((v = calloc(a.n + 1, sizeof(*v))) == NULL)
+		fatal("podman: argv");
+	memcpy(v, a.v, a.n * sizeof(*v));
+	return v;
+}
+
+void
+podman_argv_free(char **v)
+{
+	char	**p;
+
+	if (v == NULL)
+		return;
+	for (p = v; *p != NULL; p++)
+		free(*p);
+	free(v);
+}
+
+void
+podman_box_name(char name[BOX_NAME_LEN + 1])
+{
+	unsigned char	 r[8];
+	int		 i;
+
+	arc4random_buf(r, sizeof(r));
+	memcpy(name, "sandcastle-box-", 15);
+	for (i = 0; i < 8; i++)
+		(void)snprintf(name + 15 + 2 * i, 3, "%02x", r[i]);
+}
+
+/* podman's path, from the operator's PATH: a missing podman is said at start. */
+int
+podman_find(char *path, size_t pathsz)
+{
+	const char	*env = getenv("PATH");
+	char		*dirs, *p, *d;
+	int		 found = 0;
+
+	if ((dirs = strdup(env != NULL ? env : "/usr/bin:/bin")) == NULL)
+		return -1;
+	for (p = dirs; !found && (d = strsep(&p, ":")) != NULL; ) {
+		if (*d != '/')
+			continue;
+		(void)snprintf(path, pathsz, "%s/podman", d);
+		found = access(path, X_OK) == 0;
+	}
+	free(dirs);
+	return found ? 0 : -1;
+}
+
+/* Reads what fd has into out (the rest is drained), until EOF. */
+static void
+cmd_collect(int fd, char *out, size_t outsz)
+{
+	char	 sink[4096];
+	size_t	 len = 0;
+	ssize_t	 n;
+
+	for (;;) {
+		if (len + 1 < outsz)
+			n = read(fd, out + len, outsz - 1 - len);
+		else
+			n = read(fd, sink, sizeof(sink));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (len + 1 < outsz)
+			len += n;
+	}
+	if (outsz > 0)
+		out[len] = '\0';
+}
+
+/*
+ * Runs a short podman command (argv[0] is podman's path) with envp, its
+ * stdout and stderr together in out (cut to outsz), stdin /dev/null and
+ * no other descriptor.  0 and its wait status, or -1.
+ */
+int
+podman_run_cmd(char *const argv[], char *const envp[], char *out,
+    size_t outsz, int *status)
+{
+	posix_spawn_file_actions_t	 fa;
+	pid_t				 pid;
+	int				 p[2], e;
+
+	if (pipe2(p, O_CLOEXEC) == -1)
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	e = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	if (e != 0) {
+		close(p[0]);
+		errno = e;
+		return -1;
+	}
+	cmd_collect(p[0], out, outsz);
+	close(p[0]);
+	while (waitpid(pid, status, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+/*
+ * Whether the cgroup limits hold: cgroup v2, with the memory, pids and
+ * cpu controllers delegated to the folder this process lives in.  On v1
+ * rootless podman ignores --memory, --cpus and --pids-limit.
+ */
+int
+box_cgroup_layer(void)
+{
+	char	 line[PATH_MAX + 8], path[PATH_MAX + 64], ctl[512];
+	FILE	*f;
+	int	 ok = 0;
+
+	if ((f = fopen("/proc/self/cgroup", "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "0::", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			(void)snprintf(path, sizeof(path),
+			    "/sys/fs/cgroup%s/cgroup.controllers", line + 3);
+			ok = 1;
+		}
+	fclose(f);
+	if (!ok || (f = fopen(path, "re")) == NULL)
+		return 0;
+	ok = fgets(ctl, sizeof(ctl), f) != NULL && strstr(ctl, "memory") &&
+	    strstr(ctl, "pids") && strstr(ctl, "cpu");
+	fclose(f);
+	return ok;
+}
+
+/* A name podman gave back is used only when it is one of ours. */
+static int
+podman_name_ours(const char *name)
+{
+	size_t	 i;
+
+	if (strlen(name) != BOX_NAME_LEN ||
+	    strncmp(name, "sandcastle-box-", 15) != 0)
+		return 0;
+	for (i = 15; i < BOX_NAME_LEN; i++)
+		if (strchr("0123456789abcdef", name[i]) == NULL)
+			return 0;
+	return 1;
+}
+
+static int
+podman_rm(const char *name)
+{
+	char	*argv[] = { (char *)box_podman(), "rm", "-f", "--time", "0",
+		    (char *)name, NULL };
+	char	 out[256];
+	int	 status;
+
+	if (podman_run_cmd(argv, box_environment(), out, sizeof(out),
+	    &status) == -1)
+		return -1;
+	return box_gone(name) == 1 ? 0 : -1;
+}
+
+/*
+ * At start: the core's boxes a crash left, by their label, never a
+ * check's (one may be running beside us).  0, or -1 with why.
+ */
+int
+box_remove_leftovers(char *why, size_t whysz)
+{
+	char	*argv[] = { (char *)box_podman(), "ps", "-a", "--filter",
+		    "label=sandcastle.box=sandcastle", "--filter",
+		    "label=sandcastle.role=core", "--format", "{{.Names}}",
+		    NULL };
+	char	 out[16384], *p, *name;
+	int	 status, n = 0;
+
+	if (podman_run_cmd(argv, box_environment(), out, sizeof(out),
+	    &status) == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		(void)snprintf(why, whysz, "podman ps could not list the boxes "
+		    "a crash left");
+		return -1;
+	}
+	for (p = out; (name = strsep(&p, "\n")) != NULL; ) {
+		if (!podman_name_ours(name))
+			continue;
+		if (podman_rm(name) == -1) {
+			(void)snprintf(why, whysz, "%s, left by a crash, will "
+			    "not go: remove it with podman rm -f %s", name, name);
+			return -1;
+		}
+		n++;
+	}
+	if (n > 0)
+		log_info("removed %d box%s a crash left", n, n == 1 ? "" : "es");
+	return 0;
+}
