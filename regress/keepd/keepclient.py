@@ -33,16 +33,16 @@ def send(s, mtype, mid, payload):
 
 
 def recv_exact(s, n):
-    buf = b""
+    buf = bytearray()
     while len(buf) < n:
         try:
-            b = s.recv(n - len(buf))
+            b = s.recv(min(n - len(buf), 1 << 20))
         except ConnectionResetError:
             return None
         if not b:
             return None
         buf += b
-    return buf
+    return bytes(buf)
 
 
 def recv_msg(s):

@@ -80,10 +80,6 @@ keep_up()
 	sc_fakehost selfsigned "$SC_NS_WORLD" 198.20.5.10 8441 tls
 	sc_fakehost wrongname "$SC_NS_WORLD" 198.20.5.10 8442 tls
 	sc_fakehost expired "$SC_NS_WORLD" 198.20.5.10 8443 tls
-	# fakehost.py asks for its own name: with no resolver in lan that
-	# waits 10 s, and loopback refuses at once.
-	mkdir -p "/etc/netns/$SC_NS_LAN"
-	echo "nameserver 127.0.0.1" > "/etc/netns/$SC_NS_LAN/resolv.conf"
 	sc_fakehost internal "$SC_NS_LAN" 192.168.77.20 80
 	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 3}}, "/api/worker/jobs/claim": {"status": 200, "json": {"jobs": []}}}}'
 	sc_scenario api.anthropic.com '{"routes": {"/v1/messages": {"status": 200, "json": {"type": "message"}}}}'
@@ -100,7 +96,6 @@ keep_up()
 keep_down()
 {
 	sc_load || return 0
-	[ -f "$SC_ROOT/netid" ] && rm -rf "/etc/netns/scl$(cat "$SC_ROOT/netid")"
 	sc_net_down
 	sc_cleanup
 }

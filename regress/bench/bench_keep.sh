@@ -1,0 +1,72 @@
+#!/bin/sh
+# make bench, the keep and the gate: a request through keepd and gated
+# against the same request made directly, and the tunnel's throughput
+# against a direct copy, measured side by side on the test network
+# (regress/lib/net.subr).  Run as root: it makes namespaces; keepd, gated
+# and both clients run as the test account in the host namespace.
+set -u
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+PREFIX=$1
+N=${BENCH_N:-40}
+
+# The suite's helpers, outside Kyua.
+atf_fail() { echo "bench: $*" >&2; exit 1; }
+atf_config_get()
+{
+	case $1 in
+	prefix)		echo "$PREFIX" ;;
+	checkout)	echo "$TOP" ;;
+	esac
+}
+. "$TOP/regress/lib/helpers.subr"
+. "$TOP/regress/lib/net.subr"
+
+done_bench()
+{
+	sc_net_down
+	sc_cleanup
+}
+trap done_bench EXIT
+
+sc_setup
+sc_net_up
+sh "$TOP/regress/lib/ca.sh" "$SC_ROOT/ca" notes.example.com api.anthropic.com \
+    >/dev/null || atf_fail "ca.sh"
+cat > "$SC_CONFIG/config.yaml" <<EOF
+capabilities:
+  claude:
+    destination:
+      address: https://api.anthropic.com
+      secret: claude
+      ca_file: $SC_ROOT/ca/ca.crt
+    model: claude-sonnet-4-5
+EOF
+cat > "$SC_CONFIG/sources/notes.yaml" <<EOF
+name: notes
+destination:
+  address: https://notes.example.com/api/worker
+  secret: notes
+  ca_file: $SC_ROOT/ca/ca.crt
+poll_interval: 30s
+capabilities: [claude]
+max_jobs_per_hour: 30
+job_timeout: 6m
+EOF
+chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+chmod -R a+rX "$SC_ROOT/ca"
+sc_secret claude bench-claude-key
+sc_secret notes bench-notes-token
+sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 0}}, "/api/worker/big": {"status": 200, "size": 33554432}}}'
+sc_fakehost notes.example.com "$SC_NS_WORLD" 198.20.5.10 443 tls
+sc_start_in_host gated -d -c "$SC_CONFIG"
+sc_wait_log gated "serving " 15 || { sc_log gated; atf_fail "gated does not serve"; }
+sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+sc_wait_log keepd "ready: " 15 || { sc_log keepd; atf_fail "keepd is not ready"; }
+
+echo "bench: keepd and gated against direct calls, $N requests each, interleaved"
+[ -n "${BENCH_HOLD:-}" ] && { echo "bench: holding; keepd pid $(sc_pid keepd)"; sleep "$BENCH_HOLD"; }
+sc_as_user_in_host python3 "$TOP/regress/bench/keepbench.py" \
+    --keep "$SC_RUN/sandcastle/keep.sock" --gate "$SC_RUN/sandcastle/gate.sock" \
+    --url https://notes.example.com/api/worker --cafile "$SC_ROOT/ca/ca.crt" \
+    --secret bench-notes-token --n "$N" --big /big
