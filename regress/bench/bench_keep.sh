@@ -22,10 +22,14 @@ atf_config_get()
 . "$TOP/regress/lib/helpers.subr"
 . "$TOP/regress/lib/net.subr"
 
+# sc_setup keeps a note of its tree in the working folder: one of ours.
+BENCH_WORK=$(mktemp -d /tmp/scbench.XXXXXXXX) || exit 1
+cd "$BENCH_WORK" || exit 1
 done_bench()
 {
 	sc_net_down
 	sc_cleanup
+	cd / && rm -rf "$BENCH_WORK"
 }
 trap done_bench EXIT
 
