@@ -24,7 +24,6 @@
 
 static int	secret_stat_ok(const struct stat *, char *, size_t);
 static int	secret_open(int, const char *, char *, size_t);
-static ssize_t	secret_slurp(int, char *, size_t);
 static int	secret_content_ok(char *, size_t *, char *, size_t);
 static int	secret_tmp_open(int, char *, size_t);
 static int	secret_put(int, const char *, size_t);
@@ -120,8 +119,7 @@ secret_open(int dirfd, const char *name, char *why, size_t whysz)
 	return -1;
 }
 
-/* Reads at most bufsz bytes, to the end of the file. */
-static ssize_t
+ssize_t
 secret_slurp(int fd, char *buf, size_t bufsz)
 {
 	size_t	off = 0;

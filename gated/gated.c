@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "gate.h"
+#include "daemon.h"
 #include "log.h"
 #include "paths.h"
 #include "refusal.h"
@@ -37,22 +38,6 @@ usage(void)
 {
 	fprintf(stderr, "usage: gated [-dnv] [-c dir]\n");
 	exit(1);
-}
-
-static struct config *
-load_config(const char *dir)
-{
-	struct conferrs	 errs = TAILQ_HEAD_INITIALIZER(errs);
-	struct config	*conf;
-
-	if ((conf = config_load(dir, &errs)) == NULL) {
-		if (TAILQ_EMPTY(&errs))
-			err(1, "%s", dir);
-		conferrs_print(stderr, &errs);
-		exit(1);
-	}
-	conferrs_free(&errs);
-	return conf;
 }
 
 /* The gate's list: claude's destination and each source's, read once. */
@@ -204,7 +189,7 @@ main(int argc, char *argv[])
 		errx(1, "refusing to run as root");
 	if (path_config_dir(confflag, confdir, sizeof(confdir)) == -1)
 		errx(1, "%s", path_why());
-	conf = load_config(confdir);
+	conf = daemon_config(confdir);
 	if (noaction) {
 		fprintf(stderr, "configuration OK\n");
 		return 0;

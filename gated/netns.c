@@ -24,40 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "gate.h"
 #include "log.h"
-
-static void
-proc_write(const char *file, const char *text)
-{
-	ssize_t	n;
-	int	fd;
-
-	if ((fd = open(file, O_WRONLY | O_CLOEXEC)) == -1)
-		fatal("%s", file);
-	n = write(fd, text, strlen(text));
-	if (n != (ssize_t)strlen(text))
-		fatal("%s: cannot write \"%s\"", file, text);
-	close(fd);
-}
-
-/* The operator becomes root of the namespace, and no one else is in it. */
-static void
-netns_unshare(void)
-{
-	char	map[64];
-	uid_t	uid = geteuid();
-	gid_t	gid = getegid();
-
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) == -1)
-		fatal("cannot make the gate's user and network namespace "
-		    "(unshare); are unprivileged user namespaces allowed?");
-	proc_write("/proc/self/setgroups", "deny");
-	snprintf(map, sizeof(map), "0 %u 1", (unsigned int)uid);
-	proc_write("/proc/self/uid_map", map);
-	snprintf(map, sizeof(map), "0 %u 1", (unsigned int)gid);
-	proc_write("/proc/self/gid_map", map);
-}
 
 static __attribute__((noreturn)) void
 helper_exec(pid_t gate, int go)
@@ -96,7 +65,7 @@ netns_enter(void)
 		helper_exec(self, go[0]);
 	}
 	close(go[0]);
-	netns_unshare();
+	daemon_own_netns();
 	if (write(go[1], "g", 1) != 1)
 		fatal("cannot start pasta");
 	close(go[1]);

@@ -17,6 +17,7 @@
 
 #include "config.h"
 #include "keepd.h"
+#include "daemon.h"
 #include "log.h"
 #include "paths.h"
 #include "secrets.h"
@@ -32,22 +33,6 @@ usage(void)
 {
 	fprintf(stderr, "usage: keepd [-dnv] [-c dir] [-s dir]\n");
 	exit(1);
-}
-
-static struct config *
-load_config(const char *dir)
-{
-	struct conferrs	 errs = TAILQ_HEAD_INITIALIZER(errs);
-	struct config	*conf;
-
-	if ((conf = config_load(dir, &errs)) == NULL) {
-		if (TAILQ_EMPTY(&errs))
-			err(1, "%s", dir);
-		conferrs_print(stderr, &errs);
-		exit(1);
-	}
-	conferrs_free(&errs);
-	return conf;
 }
 
 static int
@@ -131,7 +116,7 @@ main(int argc, char *argv[])
 	if (path_config_dir(confflag, confdir, sizeof(confdir)) == -1 ||
 	    path_secrets_dir(secretsflag, secretsdir, sizeof(secretsdir)) == -1)
 		errx(1, "%s", path_why());
-	conf = load_config(confdir);
+	conf = daemon_config(confdir);
 	if (noaction) {
 		fprintf(stderr, "configuration OK\n");
 		return 0;

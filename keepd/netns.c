@@ -18,35 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "keepd.h"
 #include "log.h"
-
-static void
-netns_write(const char *file, const char *text)
-{
-	ssize_t	 n;
-	int	 fd;
-
-	if ((fd = open(file, O_WRONLY | O_CLOEXEC)) == -1)
-		fatal("%s", file);
-	n = write(fd, text, strlen(text));
-	if (n != (ssize_t)strlen(text))
-		fatal("%s: cannot write \"%s\"", file, text);
-	close(fd);
-}
-
-static void
-netns_map(uid_t uid, gid_t gid)
-{
-	char	 line[64];
-
-	(void)snprintf(line, sizeof(line), "0 %u 1\n", (unsigned int)uid);
-	netns_write("/proc/self/uid_map", line);
-	/* An unprivileged map of gids needs setgroups(2) closed first. */
-	netns_write("/proc/self/setgroups", "deny");
-	(void)snprintf(line, sizeof(line), "0 %u 1\n", (unsigned int)gid);
-	netns_write("/proc/self/gid_map", line);
-}
 
 static void
 netns_drop_caps(void)
@@ -65,13 +39,8 @@ void
 netns_enter(void)
 {
 	uid_t	 uid = geteuid();
-	gid_t	 gid = getegid();
 
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) == -1)
-		fatal("unshare: cannot make a user and network namespace "
-		    "of its own (are user namespaces allowed here? "
-		    "see user.max_user_namespaces)");
-	netns_map(uid, gid);
+	daemon_own_netns();
 	netns_drop_caps();
 	log_debug("in a network namespace of its own, uid %u mapped to 0",
 	    (unsigned int)uid);

@@ -21,7 +21,6 @@
 #define VALUE_BUFSZ	(SECRET_MAX + 2)
 
 static ssize_t	value_from_tty(const char *, char *, size_t);
-static ssize_t	value_from_stdin(char *, size_t);
 static void	list_print(const struct namelist *, const struct namelist *);
 
 static ssize_t
@@ -33,25 +32,6 @@ value_from_tty(const char *name, char *buf, size_t bufsz)
 	if (readpassphrase(prompt, buf, bufsz, RPP_REQUIRE_TTY) == NULL)
 		err(1, "secret %s: the terminal cannot be read", name);
 	return strlen(buf);
-}
-
-static ssize_t
-value_from_stdin(char *buf, size_t bufsz)
-{
-	size_t	off = 0;
-	ssize_t	n;
-
-	while (off < bufsz) {
-		n = read(STDIN_FILENO, buf + off, bufsz - off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return -1;
-		if (n == 0)
-			break;
-		off += n;
-	}
-	return off;
 }
 
 int
@@ -69,7 +49,7 @@ ctl_secret_set(const struct ctl_env *env, const char *name)
 		err(1, NULL);
 	if (isatty(STDIN_FILENO))
 		n = value_from_tty(name, buf, VALUE_BUFSZ);
-	else if ((n = value_from_stdin(buf, VALUE_BUFSZ)) == -1)
+	else if ((n = secret_slurp(STDIN_FILENO, buf, VALUE_BUFSZ)) == -1)
 		err(1, "secret %s: stdin", name);
 	if (n > 0 && buf[n - 1] == '\n')
 		n--;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "daemon.h"
 #include "log.h"
 #include "paths.h"
 #include "sandcastled.h"
@@ -71,16 +72,9 @@ absolute_dir(char *buf, size_t bufsz, int (*fn)(const char *, char *, size_t),
 static struct config *
 load_config(const char *dir, int noaction, int verbose)
 {
-	struct conferrs	 errs = TAILQ_HEAD_INITIALIZER(errs);
 	struct config	*conf;
 
-	if ((conf = config_load(dir, &errs)) == NULL) {
-		if (TAILQ_EMPTY(&errs))
-			err(1, "%s", dir);
-		conferrs_print(stderr, &errs);
-		exit(1);
-	}
-	conferrs_free(&errs);
+	conf = daemon_config(dir);
 	if (noaction) {
 		if (verbose)
 			config_print(stdout, conf);
