@@ -38,7 +38,8 @@ PROG_box           = box/sandcastle-box
 PROGS = $(foreach d,$(PROGDIRS),$(PROG_$(d)))
 MAIN_box = box/sandcastle-box.c
 # check reads the gate's refusal records with the gate's own code.
-USES_sandcastlectl = gated/libgated.a
+# check runs a box of role check with the launcher's own code.
+USES_sandcastlectl = gated/libgated.a sandcastled/libsandcastled.a
 sandcastlectl/check_gate.o: ALL_CPPFLAGS += -Igated
 
 COMMON_SRCS = $(wildcard common/*.c)
@@ -136,7 +137,6 @@ FUZZ_SRCS_envelope = keepd/envelope.c keepd/http.c
 FUZZ_SRCS_path = keepd/envelope.c
 FUZZ_SRCS_http = keepd/http.c
 FUZZ_SRCS_connect = gated/connect.c gated/policy.c
-FUZZ_SRCS_boxproto = box/proto.c
 FUZZ_SRCS_schema = box/schema.c
 FUZZ_SRCS_image = box/image.c
 FUZZ_LIBS_image = -lpng -ljpeg -lwebp -lm
@@ -156,7 +156,7 @@ install: all
 bench: all
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
-	sh regress/lib/accounts.sh
+	sh regress/lib/accounts.sh && sh regress/lib/podman.sh
 	for b in regress/bench/bench_*.sh; do sh $$b $(TESTPREFIX) || exit 1; done
 
 check-man:

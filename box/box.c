@@ -15,7 +15,8 @@ static int	say(struct box_io *, enum proto_type, const char *, size_t,
 		    size_t);
 static int	say_hello(struct box_io *, const struct box_env *);
 static int	say_failure_early(struct box_io *, int, const char *);
-static int	read_job(struct box_io *, struct proto_msg *, char *, size_t);
+static int	read_job(struct box_io *, struct proto_msg *, char **, char *,
+		    size_t);
 static int	job_run(const struct box_env *, struct box_io *,
 		    struct proto_msg *);
 static char	*last_text(const struct box_outcome *, int);
@@ -171,22 +172,33 @@ say_failure_early(struct box_io *io, int release, const char *error)
 	return r;
 }
 
-/* 1 and the job, 0 at the end of the input, -1 and why. */
+/*
+ * 1 and the job, 0 at the end of the input, -1 and why.  The job is
+ * parsed over a copy of its line, *copy, for the reader's buffer holds
+ * the next line (the answer) while the job is still read.
+ */
 static int
-read_job(struct box_io *io, struct proto_msg *m, char *why, size_t whysz)
+read_job(struct box_io *io, struct proto_msg *m, char **copy, char *why,
+    size_t whysz)
 {
 	const char	*rwhy;
 	char		*line;
 	size_t		 len;
 	int		 r;
 
+	*copy = NULL;
 	if ((r = proto_read_line(&io->r, PROTO_JOB_MAX, &line, &len,
 	    &rwhy)) != 1) {
 		if (r == -1)
 			(void)snprintf(why, whysz, "%s", rwhy);
 		return r;
 	}
-	if (proto_parse(m, line, len, why, whysz) == -1)
+	if ((*copy = malloc(len + 1)) == NULL) {
+		(void)snprintf(why, whysz, "out of memory for the job line");
+		return -1;
+	}
+	memcpy(*copy, line, len + 1);
+	if (proto_parse(m, *copy, len, why, whysz) == -1)
 		return -1;
 	if (proto_seq_next(&io->seq, m->type, &rwhy) == -1) {
 		(void)snprintf(why, whysz, "the %s line: %s",
@@ -209,6 +221,7 @@ box_run(const struct box_env *env, int in, int out)
 	struct box_io	 io;
 	struct proto_msg job;
 	char		 why[PROTO_WHY_MAX], err[PROTO_ERROR_MAX];
+	char		*jobline;
 	int		 r;
 
 	memset(&io, 0, sizeof(io));
@@ -221,16 +234,18 @@ box_run(const struct box_env *env, int in, int out)
 	}
 	if (say_hello(&io, env) == -1)
 		return 1;
-	if ((r = read_job(&io, &job, why, sizeof(why))) != 1) {
+	if ((r = read_job(&io, &job, &jobline, why, sizeof(why))) != 1) {
 		if (r == -1) {
 			(void)snprintf(err, sizeof(err), "protocol: %s", why);
 			(void)say_failure_early(&io, 0, err);
 		}
+		free(jobline);
 		proto_reader_free(&io.r);
 		return 1;
 	}
 	r = job_run(env, &io, &job);
 	proto_msg_free(&job);
+	free(jobline);
 	proto_reader_free(&io.r);
 	return r;
 }

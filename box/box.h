@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "proto.h"
+#include "boxproto.h"
 
 struct box_env {
 	enum cap_id	 cap;

@@ -8,7 +8,7 @@
 
 #include <tesseract/capi.h>
 
-#include "proto.h"
+#include "boxproto.h"
 #include "tess.h"
 
 int

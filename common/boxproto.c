@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "boxproto.h"
 
 #define T(x)		(1U << (x))
 #define T_ANY		(T(JSON_OBJECT) | T(JSON_ARRAY) | T(JSON_STRING) | \

@@ -1,5 +1,5 @@
 /*
- * The box's protocol (box/proto.c, box/box.c): the real exchange of
+ * The box's protocol (common/boxproto.c, box/box.c): the real exchange of
  * box_run() in a child, on pipes, against a good exchange (the control)
  * and each rule a launcher's line can break.
  */

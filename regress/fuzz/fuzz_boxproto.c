@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for box/proto.c: each line of the input through the
+ * libFuzzer target for common/boxproto.c: each line of the input through the
  * strict parser and the order of the exchange.  A line taken must hold
  * the fields its type needs, and the order must never take a line after
  * the last.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../box/proto.h"
+#include "boxproto.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
