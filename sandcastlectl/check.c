@@ -18,6 +18,8 @@ static const struct check_section {
 	{ "configuration",	check_configuration },
 	{ "secrets",		check_secrets },
 	{ "internal exceptions", check_internal },
+	{ "toolbox and images",	check_toolbox },
+	{ "capabilities",	check_capabilities },
 	{ "gate",		check_gate },
 };
 

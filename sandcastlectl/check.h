@@ -29,6 +29,8 @@ int	check_keep(struct check *);
 int	check_configuration(struct check *);
 int	check_secrets(struct check *);
 int	check_internal(struct check *);
+int	check_toolbox(struct check *);	/* check_caps.c */
+int	check_capabilities(struct check *);
 int	check_gate(struct check *);
 
 #endif

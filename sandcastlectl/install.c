@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "boxproto.h"
 #include "build.h"
 #include "config.h"
 #include "sandcastlectl.h"
@@ -51,15 +52,16 @@ install_run(char *const argv[])
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* Copies the file at path to root + path, its folders made. */
+/* Copies the file at path to root + inside, its folders made. */
 static int
-install_copy(const char *root, const char *path)
+install_copy_as(const char *root, const char *path, const char *inside)
 {
 	char	 dst[PATH_MAX], dir[PATH_MAX], *slash;
 	char	*mk[] = { "mkdir", "-p", dir, NULL };
 	char	*cp[] = { "cp", "-L", "--preserve=mode", (char *)path, dst, NULL };
 
-	if (snprintf(dst, sizeof(dst), "%s%s", root, path) >= (int)sizeof(dst))
+	if (snprintf(dst, sizeof(dst), "%s%s", root, inside) >=
+	    (int)sizeof(dst))
 		return -1;
 	(void)strlcpy(dir, dst, sizeof(dir));
 	if ((slash = strrchr(dir, '/')) != NULL)
@@ -69,6 +71,13 @@ install_copy(const char *root, const char *path)
 		return -1;
 	}
 	return 0;
+}
+
+/* Copies the file at path to the same path in the image. */
+static int
+install_copy(const char *root, const char *path)
+{
+	return install_copy_as(root, path, path);
 }
 
 /* Every library ldd names for bin, and the loader; none for a static one. */
@@ -115,12 +124,15 @@ install_write(const char *root, const char *name, const char *text)
 static int
 install_languages(const char *root, const struct config *conf)
 {
-	char	 path[PATH_MAX];
+	char	 path[PATH_MAX], inside[PATH_MAX];
 	size_t	 i;
 
 	for (i = 0; i < conf->ocr.nlanguages; i++) {
 		(void)snprintf(path, sizeof(path), "%s/%s.traineddata",
 		    TESSDATA, conf->ocr.languages[i]);
+		/* Where the box's Tesseract looks: box/boxproto.h. */
+		(void)snprintf(inside, sizeof(inside), "%s/%s.traineddata",
+		    PROTO_TESSDATA, conf->ocr.languages[i]);
 		if (access(path, R_OK) == -1) {
 			warnx("ocr language %s: %s is missing; install its "
 			    "tesseract-ocr-%s package or remove it from "
@@ -128,7 +140,7 @@ install_languages(const char *root, const struct config *conf)
 			    path, conf->ocr.languages[i]);
 			return -1;
 		}
-		if (install_copy(root, path) == -1)
+		if (install_copy_as(root, path, inside) == -1)
 			return -1;
 	}
 	return 0;

@@ -2,7 +2,7 @@
  * One box: a rootless podman run of sandcastle-box for one job or one
  * check, its stdin, stdout and stderr as pipes, its limits and its time.
  * box.c moves lines and keeps the bounds; what the lines say is the box
- * protocol's (box/proto.h), never read here.  podman.c holds podman's
+ * protocol's (common/boxproto.h), never read here.  podman.c holds podman's
  * words: the argv of a box and the small commands around it.
  */
 #ifndef SANDCASTLED_BOX_H

@@ -29,5 +29,9 @@ bad=$((broken + failed))
 if [ "$total" -eq 0 ]; then
 	bad=1
 fi
-echo "$passed passed, $bad failed"
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $bad failed, $skipped skipped"
+else
+	echo "$passed passed, $bad failed"
+fi
 [ "$bad" -eq 0 ]

@@ -8,11 +8,39 @@
 
 CANARY=SCTEST-CANARY-91ab
 
+# mksections: ./sections ARGS runs ./ctl ARGS and holds its exit status to
+# its lines (1 when any line is FAIL, else 0: exit 3 and why otherwise),
+# then prints the lines of the sections these tests are about, leaving
+# out the toolbox's and the capabilities' (their boxes need images and a
+# reachable API: regress/launcher/t_job_e2e.sh proves those), and exits
+# 1 when one of the lines it printed is FAIL, else 0.
+mksections()
+{
+	cat > sections <<'EOS'
+#!/bin/sh
+./ctl "$@" > sections.all 2> sections.err
+st=$?
+cat sections.err >&2
+want=0
+grep -q '^FAIL' sections.all && want=1
+if [ "$st" -ne "$want" ]; then
+	cat sections.all >&2
+	echo "check exited $st, its lines ask for $want" >&2
+	exit 3
+fi
+grep -v '^[a-zA-Z]* *\(toolbox\|capability [a-z]*\):' sections.all > sections.out
+cat sections.out
+! grep -q '^FAIL' sections.out
+EOS
+	chmod 0755 sections
+}
+
 # good_setup: the good fixture with its three secrets set.
 good_setup()
 {
 	sc_setup
 	sc_mkctl
+	mksections
 	sc_fixture regress/sandcastlectl/fixtures/good
 	sc_secret claude "$CANARY-claude"
 	sc_secret notes "$CANARY-notes"
@@ -41,7 +69,7 @@ as_user_file()
 # expect_rule RULE: check fails on notes for RULE, and only on notes.
 expect_rule()
 {
-	./ctl check > out 2> err && { cat out; atf_fail "check passed: $1"; }
+	./sections check > out 2> err && { cat out; atf_fail "check passed: $1"; }
 	cat out
 	grep -qxF "FAIL  secret notes: $1; set it again with sandcastlectl secret set notes" out ||
 	    atf_fail "no FAIL line for: $1"
@@ -68,7 +96,7 @@ ok    secret claude: usable
 ok    secret notes: usable
 ok    secret recipes: usable
 EOF
-	atf_check -s exit:0 -o file:expout -e empty ./ctl check
+	atf_check -s exit:0 -o file:expout -e empty ./sections check
 }
 good_cleanup()
 {
@@ -95,10 +123,10 @@ ok    secret recipes: usable
 warn  secret old-token: unused: no destination names it; remove it with sandcastlectl secret rm old-token
 EOF
 	# A warn alone does not fail.
-	atf_check -s exit:0 -o file:expout -e empty ./ctl check
+	atf_check -s exit:0 -o file:expout -e empty ./sections check
 	rm "$SC_SECRETS/claude"
 	sed -i 's/^ok    secret claude: usable$/FAIL  secret claude: missing; set it with sandcastlectl secret set claude/' expout
-	atf_check -s exit:1 -o file:expout -e empty ./ctl check
+	atf_check -s exit:1 -o file:expout -e empty ./sections check
 }
 missing_and_unused_cleanup()
 {
@@ -116,7 +144,7 @@ secret_rules_body()
 {
 	good_setup
 	# Control: every secret is usable before each one is broken.
-	atf_check -o not-match:FAIL ./ctl check
+	atf_check -o not-match:FAIL ./sections check
 
 	rm "$SC_SECRETS/notes"
 	sc_as_user ln -s recipes "$SC_SECRETS/notes"
@@ -162,7 +190,7 @@ secret_rules_body()
 	# Control: setting it again makes it usable.
 	printf '%s\n' "$CANARY" > value
 	atf_check -o ignore ./ctl secret set notes < value
-	atf_check -s exit:0 -o match:"^ok    secret notes: usable$" ./ctl check
+	atf_check -s exit:0 -o match:"^ok    secret notes: usable$" ./sections check
 }
 secret_rules_cleanup()
 {
@@ -185,10 +213,10 @@ $KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
 FAIL  secrets: $SC_SECRETS: group or others have access (mode 0755): chmod 700 $SC_SECRETS
 EOF
-	atf_check -s exit:1 -o file:expout -e empty ./ctl check
+	atf_check -s exit:1 -o file:expout -e empty ./sections check
 	# Control: as the line says.
 	sc_as_user chmod 700 "$SC_SECRETS"
-	atf_check -s exit:0 -o match:"^ok    secret notes: usable$" ./ctl check
+	atf_check -s exit:0 -o match:"^ok    secret notes: usable$" ./sections check
 }
 secrets_folder_cleanup()
 {
@@ -206,9 +234,10 @@ configuration_body()
 {
 	sc_setup
 	sc_mkctl
+	mksections
 	sc_fixture regress/sandcastlectl/fixtures/broken
 	sc_secret notes "$CANARY"
-	./ctl check > out 2> err && atf_fail "check passed a broken configuration"
+	./sections check > out 2> err && atf_fail "check passed a broken configuration"
 	cat out err
 	[ -s err ] && atf_fail "check wrote to stderr"
 	# No keep can start on it; every other line is a configuration FAIL,
@@ -225,11 +254,11 @@ configuration_body()
 	# No configuration folder at all.
 	rm -rf "$SC_CONFIG"
 	atf_check -s exit:1 -o match:"^FAIL  configuration: $SC_CONFIG" \
-	    -o not-match:secret ./ctl check
+	    -o not-match:secret ./sections check
 	# Control: the good fixture passes in the same tree.
 	sc_fixture regress/sandcastlectl/fixtures/good
 	atf_check -s exit:1 -o match:"^ok    configuration: " \
-	    -o match:"^FAIL  secret claude: missing" ./ctl check
+	    -o match:"^FAIL  secret claude: missing" ./sections check
 }
 configuration_cleanup()
 {
@@ -254,7 +283,7 @@ ok    secret claude: usable
 ok    secret notes: usable
 ok    secret recipes: usable
 EOF
-	atf_check -s exit:1 -o file:expout -e empty ./ctl check
+	atf_check -s exit:1 -o file:expout -e empty ./sections check
 	# Something that answers there but is not the keep.
 	cat > impostor.py <<EOF
 import socket
@@ -268,12 +297,12 @@ c.close()
 EOF
 	sc_as_user python3 "$PWD/impostor.py" &
 	sc_wait_file "$SC_RUN/sandcastle/keep.sock" 5 || atf_fail "no impostor"
-	atf_check -s exit:1 -o match:"^FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock \(" ./ctl check
+	atf_check -s exit:1 -o match:"^FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock \(" ./sections check
 	wait
 	rm -f "$SC_RUN/sandcastle/keep.sock"
 	# Control: keepd answers.
 	start_keep
-	atf_check -s exit:0 -o save:out ./ctl check
+	atf_check -s exit:0 -o save:out ./sections check
 	grep -qxF "$KEEP_OK" out || atf_fail "no ok line for the keep"
 }
 keep_cleanup()
@@ -316,7 +345,7 @@ job_timeout: 5m
 EOF
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 	start_keep
-	./ctl check > out || { cat out; atf_fail "check failed"; }
+	./sections check > out || { cat out; atf_fail "check failed"; }
 	cat out
 	cat > expected <<EOF
 warn  source lan: internal exception: the gate lets 192.168.1.20:8080 through for lan.home.arpa
@@ -353,7 +382,7 @@ EOF
 	chown -R "$SC_USER:$SC_USER" "$SC_HOME/.local"
 	chmod 0600 "$st/gate-refusals"
 	at=$(date -d "@$((now - 60))" +%H:%M:%S)
-	./ctl check > out || { cat out; atf_fail "check failed on warn lines"; }
+	./sections check > out || { cat out; atf_fail "check failed on warn lines"; }
 	cat out
 	atf_check -o match:"^warn  gate: refused notes 2 time\(s\) in the last hour, last at $at \(notes.example.com 192.168.1.31\): the name resolves to the internal network; give it an internal exception" \
 	    tail -n 1 out

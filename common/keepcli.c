@@ -1,0 +1,252 @@
+/*
+ * The keep's client (keepcli.h): framed messages on keep.sock, each
+ * answer checked against this table before a byte of it is read, and
+ * every wait held to a deadline.
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "keepcli.h"
+#include "msg.h"
+#include "usock.h"
+
+struct keepcli {
+	struct msgchan	 chan;
+	uint32_t	 ndest;
+	uint32_t	 nextid;
+	int		 broken;
+};
+
+static const struct msg_rule keepcli_rules[] = {
+	{ KEEP_HELLO, "hello", sizeof(struct keep_hello),
+	    sizeof(struct keep_hello), 0 },
+	{ KEEP_ANSWER, "answer", sizeof(struct keep_answer),
+	    sizeof(struct keep_answer) + KEEP_MAXBODY + 4096, 0 },
+	{ KEEP_REFUSED, "refused", sizeof(struct keep_refused),
+	    sizeof(struct keep_refused) + 4096, 0 },
+};
+
+static int
+ms_left(const struct timespec *deadline)
+{
+	struct timespec	 now;
+	long long	 ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 +
+	    (deadline->tv_nsec - now.tv_nsec) / 1000000;
+	return ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+/* One message of the table by the deadline: 0, or -1 and why. */
+static int
+keepcli_read(struct keepcli *k, unsigned int seconds, struct msg *m,
+    const char **why)
+{
+	struct pollfd	 pfd = { k->chan.fd, POLLIN, 0 };
+	struct timespec	 deadline;
+	char		 reason[128];
+	ssize_t		 n;
+	int		 r;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += seconds;
+	while ((r = msg_get(&k->chan, m)) == 0) {
+		if ((r = poll(&pfd, 1, ms_left(&deadline))) == -1 &&
+		    errno == EINTR)
+			continue;
+		if (r <= 0) {
+			*why = r == 0 ? "the keep did not answer in time" :
+			    strerror(errno);
+			return -1;
+		}
+		if ((n = msgchan_read(&k->chan)) <= 0) {
+			*why = n == 0 ? "the keep closed the connection" :
+			    strerror(errno);
+			return -1;
+		}
+	}
+	if (r == -1) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (msg_check(keepcli_rules, sizeof(keepcli_rules) /
+	    sizeof(keepcli_rules[0]), m, reason, sizeof(reason)) == -1) {
+		msg_free(m);
+		*why = "the keep's answer breaks its protocol";
+		return -1;
+	}
+	return 0;
+}
+
+struct keepcli *
+keepcli_fdopen(int fd, const char **why)
+{
+	struct keep_hello	 hello = { KEEP_VERSION, 0 };
+	struct keepcli		*k;
+	struct msg		 m;
+
+	if ((k = calloc(1, sizeof(*k))) == NULL) {
+		*why = strerror(errno);
+		close(fd);
+		return NULL;
+	}
+	msgchan_init(&k->chan, fd, MSG_MAXPAYLOAD);
+	k->nextid = 1;
+	if (msg_compose(&k->chan, KEEP_HELLO, 0, -1, &hello,
+	    sizeof(hello)) == -1 || msgchan_flush_all(&k->chan) == -1) {
+		*why = strerror(errno);
+		goto fail;
+	}
+	if (keepcli_read(k, KEEPCLI_HELLO_SECONDS, &m, why) == -1)
+		goto fail;
+	if (m.type != KEEP_HELLO) {
+		*why = m.type == KEEP_REFUSED ? "the keep refused the hello" :
+		    "the keep's answer is not its hello";
+		msg_free(&m);
+		goto fail;
+	}
+	memcpy(&hello, m.data, sizeof(hello));
+	msg_free(&m);
+	if (hello.version != KEEP_VERSION) {
+		*why = "the keep speaks another protocol version: restart it "
+		    "with this build";
+		goto fail;
+	}
+	k->ndest = hello.ndestinations;
+	return k;
+fail:
+	keepcli_close(k);
+	return NULL;
+}
+
+struct keepcli *
+keepcli_open(const char *path, const char **why)
+{
+	int	 fd;
+
+	if ((fd = usock_connect(path)) == -1) {
+		*why = strerror(errno);
+		return NULL;
+	}
+	return keepcli_fdopen(fd, why);
+}
+
+uint32_t
+keepcli_ndestinations(const struct keepcli *k)
+{
+	return k->ndest;
+}
+
+/* The payload of a KEEP_ANSWER into a: its lengths must add up. */
+static int
+keepcli_take_answer(const struct msg *m, struct keepcli_answer *a)
+{
+	struct keep_answer	 h;
+	const char		*p = (const char *)m->data + sizeof(h);
+
+	memcpy(&h, m->data, sizeof(h));
+	if ((uint64_t)h.ctype_len + h.body_len != m->len - sizeof(h) ||
+	    h.body_len > KEEP_MAXBODY)
+		return -1;
+	if ((a->ctype = strndup(p, h.ctype_len)) == NULL ||
+	    (a->body = malloc(h.body_len + 1)) == NULL)
+		return -1;
+	memcpy(a->body, p + h.ctype_len, h.body_len);
+	a->body[h.body_len] = '\0';
+	a->body_len = h.body_len;
+	a->status = h.status;
+	a->retry_after = h.retry_after;
+	return 0;
+}
+
+static int
+keepcli_take_refused(const struct msg *m, struct keepcli_answer *a)
+{
+	struct keep_refused	 h;
+	size_t			 n, i;
+
+	memcpy(&h, m->data, sizeof(h));
+	if (h.reason_len != m->len - sizeof(h))
+		return -1;
+	n = h.reason_len < sizeof(a->reason) ? h.reason_len :
+	    sizeof(a->reason) - 1;
+	memcpy(a->reason, (const char *)m->data + sizeof(h), n);
+	a->reason[n] = '\0';
+	/* Text for a person and for a log line: no control byte in it. */
+	for (i = 0; i < n; i++)
+		if ((unsigned char)a->reason[i] < 0x20 || a->reason[i] == 0x7f)
+			a->reason[i] = ' ';
+	a->refused = 1;
+	a->code = h.code;
+	return 0;
+}
+
+int
+keepcli_request(struct keepcli *k, const char *envelope, size_t len,
+    unsigned int timeout, struct keepcli_answer *a, const char **why)
+{
+	struct msg	 m;
+	uint32_t	 id = k->nextid++;
+	int		 r;
+
+	memset(a, 0, sizeof(*a));
+	if (k->broken) {
+		*why = "the connection to the keep broke earlier";
+		return -1;
+	}
+	if (timeout == 0 || timeout > KEEPCLI_SECONDS)
+		timeout = KEEPCLI_SECONDS;
+	k->broken = 1;
+	if (len > KEEP_MAXENVELOPE) {
+		*why = "the envelope is larger than the keep takes";
+		return -1;
+	}
+	if (msg_compose(&k->chan, KEEP_REQUEST, id, -1, envelope, len) == -1 ||
+	    msgchan_flush_all(&k->chan) == -1) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (keepcli_read(k, timeout, &m, why) == -1)
+		return -1;
+	if (m.id != id || m.type == KEEP_HELLO)
+		r = -1;
+	else if (m.type == KEEP_ANSWER)
+		r = keepcli_take_answer(&m, a);
+	else
+		r = keepcli_take_refused(&m, a);
+	msg_free(&m);
+	if (r == -1) {
+		keepcli_answer_free(a);
+		*why = "the keep's answer breaks its protocol";
+		return -1;
+	}
+	k->broken = 0;
+	return 0;
+}
+
+void
+keepcli_answer_free(struct keepcli_answer *a)
+{
+	free(a->ctype);
+	free(a->body);
+	memset(a, 0, sizeof(*a));
+}
+
+void
+keepcli_close(struct keepcli *k)
+{
+	if (k == NULL)
+		return;
+	msgchan_clear(&k->chan);
+	if (k->chan.fd != -1)
+		close(k->chan.fd);
+	free(k);
+}

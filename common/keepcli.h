@@ -1,0 +1,52 @@
+/*
+ * A client of the keep (keep.h) on keep.sock: the hello with its
+ * version checked, then one request at a time, each answered by the
+ * destination's answer or the keep's refusal.  Every wait is bounded: a
+ * keep that says nothing is a failure, never a hang.  The core's
+ * keep-frontend and sandcastlectl check use it.
+ */
+#ifndef SANDCASTLE_KEEPCLI_H
+#define SANDCASTLE_KEEPCLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keep.h"
+
+#define KEEPCLI_HELLO_SECONDS	5
+/* A call has 30 s at the keep; its answer a little longer to come back. */
+#define KEEPCLI_SECONDS		(KEEP_CALL_SECONDS + 5)
+#define KEEPCLI_REASON_MAX	256
+
+struct keepcli;
+
+/* What came back for one request: an answer, or a refusal. */
+struct keepcli_answer {
+	int		 refused;	/* 1: KEEP_REFUSED, code and reason */
+	uint32_t	 status;	/* the HTTP status */
+	uint32_t	 retry_after;	/* seconds, 0 when none */
+	char		*ctype;		/* content-type, NUL-terminated */
+	char		*body;		/* body_len bytes (and a NUL after) */
+	size_t		 body_len;
+	uint32_t	 code;		/* enum keep_refusal */
+	char		 reason[KEEPCLI_REASON_MAX];
+};
+
+/* Connects and says hello: the handle, or NULL and why (static text). */
+struct keepcli	*keepcli_open(const char *path, const char **why);
+/* The same on a connected socket, which the handle then owns. */
+struct keepcli	*keepcli_fdopen(int fd, const char **why);
+uint32_t	 keepcli_ndestinations(const struct keepcli *);
+/*
+ * Sends the envelope and waits for its answer, at most timeout seconds
+ * (0 or more than KEEPCLI_SECONDS: KEEPCLI_SECONDS).  0 and a filled
+ * answer (keepcli_answer_free() it), or -1 and why when no answer came:
+ * the handle is then unusable.
+ */
+int		 keepcli_request(struct keepcli *, const char *envelope,
+		    size_t len, unsigned int timeout, struct keepcli_answer *,
+		    const char **why);
+void		 keepcli_answer_free(struct keepcli_answer *);
+void		 keepcli_close(struct keepcli *);
+
+#endif

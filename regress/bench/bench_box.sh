@@ -1,0 +1,90 @@
+#!/bin/sh
+# make bench: what a box costs.  The launcher's ocr check (job_run() in
+# sandcastlectl check, with every lock and limit of the box, an ocr-only
+# configuration and no keep) against a bare "podman run --rm -i" of the
+# same image with the same job line, N runs each, interleaved; printed
+# as seconds and a ratio.  Then the box's peak memory: VmHWM of the
+# sandcastle-box process in /proc, sampled while a bare box runs (podman
+# stats needs cgroup v2, which this machine may not delegate).  Not a
+# test: it prints, and exits 1 only when it could not measure.
+set -u
+
+prefix=${1:?usage: bench_box.sh PREFIX}
+N=${BENCH_RUNS:-5}
+user=${SC_USER:-sctest}
+home=$(getent passwd "$user" | cut -d: -f6)
+uid=$(id -u "$user") || exit 1
+ctl=$prefix/bin/sandcastlectl
+tmp=$(mktemp -d /tmp/sc-bench.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+chmod 0755 "$tmp"
+
+as_user()
+{
+	setpriv --reuid="$user" --regid="$user" --init-groups --inh-caps=-all \
+	    -- env -i HOME="$home" XDG_RUNTIME_DIR="/run/user/$uid" \
+	    PATH=/usr/bin:/bin:/usr/sbin:/sbin LC_ALL=C.UTF-8 "$@"
+}
+
+now() { date +%s.%N; }
+
+mkdir -p "$tmp/conf/sources" "$tmp/secrets"
+printf 'capabilities:\n  ocr:\n    languages: [eng]\n' > "$tmp/conf/config.yaml"
+printf 'name: s\ndestination:\n  address: https://s.example.com\n  secret: s\npoll_interval: 30s\ncapabilities: [ocr]\nmax_jobs_per_hour: 1\njob_timeout: 1m\n' \
+    > "$tmp/conf/sources/s.yaml"
+chmod 0700 "$tmp/secrets"
+chown -R "$user" "$tmp"
+
+build=$(as_user "$ctl" version | awk '$1 == "build" { print $2 }')
+[ -n "$build" ] || { echo "bench: no build from $ctl version"; exit 1; }
+image=sandcastle-ocr:$build
+if ! as_user podman image exists "$image"; then
+	as_user "$ctl" -c "$tmp/conf" install --images >/dev/null ||
+	    { echo "bench: install --images failed"; exit 1; }
+fi
+job='{"type":"job","mode":"check","build":"'$build'","limits":{"max_input":16777216,"max_output":1048576},"settings":{"languages":["eng"],"max_pixels":40000000,"max_edge":4000}}'
+
+bare()
+{
+	printf '%s\n' "$job" | as_user podman run --rm -i --network=none \
+	    "$image" /sandcastle-box ocr
+}
+
+launcher()
+{
+	as_user "$ctl" -c "$tmp/conf" -s "$tmp/secrets" check
+}
+
+# Both once, to warm podman's store, and to see that each works.
+bare | grep -q '"type":"result"' || { echo "bench: the bare box failed"; exit 1; }
+launcher | grep -q '^ok    capability ocr: usable' ||
+    { echo "bench: check's ocr proof failed"; launcher; exit 1; }
+
+tb=0 tl=0 i=0
+while [ $i -lt "$N" ]; do
+	t0=$(now); bare >/dev/null; t1=$(now)
+	launcher >/dev/null; t2=$(now)
+	tb=$(echo "$tb + $t1 - $t0" | bc -l)
+	tl=$(echo "$tl + $t2 - $t1" | bc -l)
+	i=$((i + 1))
+done
+printf 'bench: ocr check, %d runs each, interleaved\n' "$N"
+printf 'bench:   bare podman run --rm -i      %.3f s a run\n' "$(echo "$tb / $N" | bc -l)"
+printf 'bench:   launcher (sandcastlectl check) %.3f s a run\n' "$(echo "$tl / $N" | bc -l)"
+printf 'bench:   ratio launcher / bare         %.2f\n' "$(echo "$tl / $tb" | bc -l)"
+echo "bench:   (the launcher's runs include check's other sections and its podman image exists)"
+
+# Peak memory: the box's own process, sampled every 10 ms.
+bare >/dev/null &
+peak=0
+while kill -0 $! 2>/dev/null; do
+	for p in $(pgrep -x sandcastle-box); do
+		kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+		[ -n "$kb" ] && [ "$kb" -gt "$peak" ] && peak=$kb
+	done
+	sleep 0.01
+done
+wait
+[ "$peak" -gt 0 ] || { echo "bench: no sandcastle-box process was seen"; exit 1; }
+printf 'bench: ocr box peak memory (VmHWM of sandcastle-box, sampled): %d KiB\n' "$peak"
+exit 0

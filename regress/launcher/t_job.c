@@ -1,0 +1,676 @@
+/*
+ * job_run(): a job and a check end to end in real boxes of this tree's
+ * images (sandcastlectl install --images, once), as the test account
+ * with real rootless podman.  claude's keep is a stub here: each case
+ * hands the box one answer of the Messages API; t_job_e2e.sh does it
+ * through the real keepd and gated.  Each refusal has its control.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <grp.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pwd.h>
+#include <sha2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <atf-c.h>
+
+#include "../../sandcastled/job.h"
+#include "boxproto.h"
+
+#define USER		"sctest"
+#define OTHER_BUILD	"aaaaaaaaaaaa"
+#define NO_BUILD	"bbbbbbbbbbbb"
+
+static int	 report_fd = -1;
+static char	 prefix[PATH_MAX];
+static char	 build[BUILD_ID_LEN + 1];
+static char	 helper[PATH_MAX];
+
+static void	 report(int, const char *, int, const char *, ...)
+		    __attribute__((format(printf, 4, 5)));
+
+/* The account's half runs in a child: each failed check comes back on a pipe. */
+static void
+report(int fatal, const char *file, int line, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	dprintf(report_fd, "%s:%d: ", file, line);
+	va_start(ap, fmt);
+	vdprintf(report_fd, fmt, ap);
+	va_end(ap);
+	dprintf(report_fd, "\n");
+	if (fatal)
+		_exit(1);
+}
+
+#define CHECK(c, ...)	do { if (!(c)) report(0, __FILE__, __LINE__, \
+			    __VA_ARGS__); } while (0)
+#define REQUIRE(c, ...)	do { if (!(c)) report(1, __FILE__, __LINE__, \
+			    __VA_ARGS__); } while (0)
+
+static void
+as_account(const atf_tc_t *tc, void (*body)(void))
+{
+	char	 buf[8192];
+	FILE	*f;
+	pid_t	 pid;
+	int	 p[2], status, n = 0;
+
+	(void)strlcpy(prefix, atf_tc_get_config_var(tc, "prefix"),
+	    sizeof(prefix));
+	ATF_REQUIRE(pipe(p) == 0);
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		close(p[0]);
+		report_fd = p[1];
+		body();
+		_exit(0);
+	}
+	close(p[1]);
+	ATF_REQUIRE((f = fdopen(p[0], "r")) != NULL);
+	while (fgets(buf, sizeof(buf), f) != NULL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		atf_tc_fail_nonfatal("%s", buf);
+		n++;
+	}
+	fclose(f);
+	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
+	/* The child's image helper, even when it ended early. */
+	(void)snprintf(helper, sizeof(helper), "/tmp/sc-job-render.%d",
+	    (int)pid);
+	(void)unlink(helper);
+	if (n == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		atf_tc_fail("the account's half ended with status %d", status);
+}
+
+static int
+sh(const char *cmd)
+{
+	int	 status = system(cmd);
+
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void
+become_account(void)
+{
+	struct passwd	*pw;
+	char		 run[64], home[PATH_MAX];
+
+	REQUIRE((pw = getpwnam(USER)) != NULL, "no account " USER
+	    ": run regress/lib/accounts.sh");
+	(void)snprintf(run, sizeof(run), "/run/user/%u", (unsigned)pw->pw_uid);
+	(void)strlcpy(home, pw->pw_dir, sizeof(home));
+	REQUIRE(initgroups(USER, pw->pw_gid) == 0 && setgid(pw->pw_gid) == 0 &&
+	    setuid(pw->pw_uid) == 0, "%s", "cannot become " USER);
+	REQUIRE(clearenv() == 0, "%s", "clearenv");
+	setenv("HOME", home, 1);
+	setenv("XDG_RUNTIME_DIR", run, 1);
+	setenv("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", 1);
+}
+
+/* This tree's build, and its images made when missing. */
+static void
+images(void)
+{
+	char	 cmd[6 * PATH_MAX], exe[PATH_MAX], dir[PATH_MAX];
+	FILE	*f;
+	ssize_t	 n;
+
+	(void)snprintf(cmd, sizeof(cmd), "%s/bin/sandcastlectl version | "
+	    "awk '$1 == \"build\" { print $2 }'", prefix);
+	REQUIRE((f = popen(cmd, "r")) != NULL && fgets(build, sizeof(build),
+	    f) != NULL && strlen(build) == BUILD_ID_LEN, "no build from %s",
+	    cmd);
+	pclose(f);
+	REQUIRE((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0,
+	    "%s", "readlink");
+	exe[n] = '\0';
+	(void)strlcpy(dir, dirname(exe), sizeof(dir));
+	(void)snprintf(cmd, sizeof(cmd), "podman image exists "
+	    "sandcastle-ocr:%s && podman image exists sandcastle-claude:%s || "
+	    "{ d=$(mktemp -d /tmp/sc-job-conf.XXXXXX) && "
+	    "mkdir -p $d/sources && printf 'capabilities:\\n  ocr:\\n    "
+	    "languages: [eng]\\n' > $d/config.yaml && "
+	    "printf 'name: s\\ndestination:\\n  address: https://s.example.com\\n"
+	    "  secret: s\\npoll_interval: 30s\\ncapabilities: [ocr]\\n"
+	    "max_jobs_per_hour: 1\\njob_timeout: 1m\\n' > $d/sources/s.yaml && "
+	    "%s/bin/sandcastlectl -c $d install --images >/dev/null; r=$?; "
+	    "rm -rf $d; exit $r; }", build, build, prefix);
+	REQUIRE(sh(cmd) == 0, "%s", "sandcastlectl install --images failed");
+	(void)snprintf(helper, sizeof(helper), "/tmp/sc-job-render.%d",
+	    (int)getpid());
+	(void)snprintf(cmd, sizeof(cmd), "cc -std=c11 -D_GNU_SOURCE -I%s/../box "
+	    "-o %s %s/../job/render_image.c -lpng -ljpeg -lwebp -latf-c",
+	    dir, helper, dir);
+	REQUIRE(sh(cmd) == 0, "%s", "building regress/job/render_image.c");
+}
+
+static struct config *
+setup(const char *with_build)
+{
+	struct config	*conf;
+	char		 why[256];
+
+	become_account();
+	images();
+	REQUIRE(job_init(with_build != NULL ? with_build : build, why,
+	    sizeof(why)) == 0, "%s", why);
+	REQUIRE((conf = config_new("/nonexistent")) != NULL, "%s", "config");
+	conf->caps[CAP_CLAUDE].enabled = conf->caps[CAP_OCR].enabled = 1;
+	conf->claude.model = strdup("claude-test-1");
+	return conf;
+}
+
+/* {"image":"<base64>"} of the bytes. */
+static char *
+ocr_input(const unsigned char *p, size_t len, size_t *outlen)
+{
+	static const char b64[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char	*s, *o;
+	size_t	 i;
+	uint32_t v;
+
+	REQUIRE((s = malloc(len * 4 / 3 + 32)) != NULL, "%s", "malloc");
+	o = s + sprintf(s, "{\"image\": \"");
+	for (i = 0; i < len; i += 3) {
+		v = p[i] << 16 | (i + 1 < len ? p[i + 1] << 8 : 0) |
+		    (i + 2 < len ? p[i + 2] : 0);
+		*o++ = b64[v >> 18 & 63];
+		*o++ = b64[v >> 12 & 63];
+		*o++ = i + 1 < len ? b64[v >> 6 & 63] : '=';
+		*o++ = i + 2 < len ? b64[v & 63] : '=';
+	}
+	o += sprintf(o, "\"}");
+	*outlen = o - s;
+	return s;
+}
+
+/* The helper's image of text, in format. */
+static unsigned char *
+render(const char *format, const char *text, size_t *len)
+{
+	char		 cmd[2 * PATH_MAX];
+	unsigned char	*p;
+	FILE		*f;
+
+	(void)snprintf(cmd, sizeof(cmd), "%s %s '%s'", helper, format, text);
+	REQUIRE((f = popen(cmd, "r")) != NULL, "%s", cmd);
+	REQUIRE((p = malloc(4 << 20)) != NULL, "%s", "malloc");
+	*len = fread(p, 1, 4 << 20, f);
+	REQUIRE(pclose(f) == 0 && *len > 0, "%s", cmd);
+	return p;
+}
+
+static void
+run_ocr(struct config *conf, const unsigned char *img, size_t len,
+    struct job_outcome *o)
+{
+	char	*in;
+	size_t	 inlen;
+
+	in = ocr_input(img, len, &inlen);
+	job_run(conf, CAP_OCR, JOB_RUN, in, inlen, 0, NULL, NULL, o);
+	free(in);
+}
+
+/* succeeded, the text read, and the record of the image's size and hash. */
+static void
+ocr_reads(const char *format)
+{
+	struct job_outcome	 o;
+	struct config		*conf = setup(NULL);
+	unsigned char		*img;
+	char			 hex[SHA256_DIGEST_STRING_LENGTH], want[128];
+	size_t			 len;
+
+	img = render(format, "HELLO WORLD", &len);
+	run_ocr(conf, img, len, &o);
+	REQUIRE(o.status == JOB_SUCCEEDED, "%s: %s: %s (stderr %.*s)", format,
+	    job_status_name(o.status), o.error, (int)o.stderr_len,
+	    o.stderr_head);
+	CHECK(o.output != NULL && strstr(o.output, "HELLO WORLD") != NULL,
+	    "output %s", o.output);
+	(void)SHA256Data(img, len, hex);
+	(void)snprintf(want, sizeof(want), "\"bytes\":%zu,\"sha256\":\"%s\"",
+	    len, hex);
+	CHECK(o.record != NULL && strstr(o.record, want) != NULL,
+	    "record %s, want %s", o.record, want);
+	CHECK(o.box_started && !o.box_removed && o.seconds > 0, "%s",
+	    "the box's end");
+	job_outcome_free(&o);
+	free(img);
+}
+
+static void
+body_png(void)
+{
+	ocr_reads("png");
+}
+
+static void
+body_jpeg(void)
+{
+	ocr_reads("jpeg");
+}
+
+/* A GIF fails; the control, a PNG of the same run, succeeds. */
+static void
+body_gif(void)
+{
+	static const unsigned char gif[] = "GIF89a\001\000\001\000\200\000"
+	    "\000\377\377\377\000\000\000!\371\004\001\000\000\000\000,\000"
+	    "\000\000\000\001\000\001\000\000\002\002D\001\000;";
+	struct job_outcome	 o;
+	struct config		*conf = setup(NULL);
+	unsigned char		*img;
+	size_t			 len;
+
+	run_ocr(conf, gif, sizeof(gif) - 1, &o);
+	CHECK(o.status == JOB_FAILED && o.output == NULL, "gif: %s: %s",
+	    job_status_name(o.status), o.error);
+	CHECK(o.record != NULL && strstr(o.record, "\"sha256\"") != NULL,
+	    "no record for the gif: %s", o.record);
+	job_outcome_free(&o);
+	img = render("png", "HELLO", &len);
+	run_ocr(conf, img, len, &o);
+	CHECK(o.status == JOB_SUCCEEDED, "the control: %s", o.error);
+	job_outcome_free(&o);
+	free(img);
+}
+
+static int
+boxes_of_ours(void)
+{
+	FILE	*f;
+	int	 n = 0, c;
+
+	REQUIRE((f = popen("podman ps -a -q --filter "
+	    "label=sandcastle.box=sandcastle", "r")) != NULL, "%s", "podman ps");
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	pclose(f);
+	return n;
+}
+
+/* Over max_input: failed before any box; the control at max_input starts one. */
+static void
+body_max_input(void)
+{
+	struct job_outcome	 o;
+	struct config		*conf = setup(NULL);
+	char			 in[] = "{\"image\": \"aGVsbG8=\"}";
+
+	conf->caps[CAP_OCR].max_input = sizeof(in) - 2;
+	CHECK(boxes_of_ours() == 0, "%s", "a box was there before");
+	job_run(conf, CAP_OCR, JOB_RUN, in, sizeof(in) - 1, 0, NULL, NULL, &o);
+	CHECK(o.status == JOB_FAILED && !o.box_started &&
+	    strstr(o.error, "max_input") != NULL, "%s: %s",
+	    job_status_name(o.status), o.error);
+	CHECK(o.seconds < 0.5, "took %.2f s", o.seconds);
+	job_outcome_free(&o);
+	conf->caps[CAP_OCR].max_input = sizeof(in) - 1;
+	job_run(conf, CAP_OCR, JOB_RUN, in, sizeof(in) - 1, 0, NULL, NULL, &o);
+	CHECK(o.box_started && o.status == JOB_FAILED &&
+	    strstr(o.error, "max_input") == NULL, "the control: %s: %s",
+	    job_status_name(o.status), o.error);
+	job_outcome_free(&o);
+	CHECK(boxes_of_ours() == 0, "%s", "a box is left");
+}
+
+/* A box of another build: released, with both builds named. */
+static void
+body_other_build(void)
+{
+	struct job_outcome	 o;
+	struct config		*conf = setup(OTHER_BUILD);
+	char			 cmd[256], want[128];
+
+	(void)snprintf(cmd, sizeof(cmd), "podman tag sandcastle-ocr:%s "
+	    "sandcastle-ocr:" OTHER_BUILD, build);
+	REQUIRE(sh(cmd) == 0, "%s", cmd);
+	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, NULL, NULL, &o);
+	(void)sh("podman rmi sandcastle-ocr:" OTHER_BUILD " >/dev/null 2>&1");
+	(void)snprintf(want, sizeof(want), "box of build %s, this build "
+	    OTHER_BUILD ": run sandcastlectl install", build);
+	CHECK(o.status == JOB_RELEASED && strcmp(o.error, want) == 0,
+	    "%s: %s", job_status_name(o.status), o.error);
+	job_outcome_free(&o);
+	/* The control: the same check from this build. */
+	REQUIRE(job_init(build, cmd, sizeof(cmd)) == 0, "%s", cmd);
+	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, NULL, NULL, &o);
+	CHECK(o.status == JOB_SUCCEEDED && o.output != NULL &&
+	    strstr(o.output, "\"eng\"") != NULL, "the control: %s: %s",
+	    job_status_name(o.status), o.error);
+	job_outcome_free(&o);
+}
+
+/* No image of the build: released, the image named. */
+static void
+body_missing_image(void)
+{
+	struct job_outcome	 o;
+	struct config		*conf = setup(NO_BUILD);
+
+	(void)sh("podman rmi sandcastle-ocr:" NO_BUILD " >/dev/null 2>&1");
+	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, NULL, NULL, &o);
+	CHECK(o.status == JOB_RELEASED && strstr(o.error,
+	    "sandcastle-ocr:" NO_BUILD) != NULL && strstr(o.error,
+	    "sandcastlectl install --images") != NULL, "%s: %s",
+	    job_status_name(o.status), o.error);
+	CHECK(o.stderr_len > 0, "%s", "podman's stderr is not kept");
+	job_outcome_free(&o);
+}
+
+/* claude's keep, a stub: one canned answer, and what the box asked kept. */
+struct stub {
+	int		 refuse;	/* 1: KEEP_REFUSED, 2: no answer */
+	uint32_t	 status;
+	uint32_t	 retry_after;
+	const char	*body;
+	char		*envelope;
+	int		 calls;
+};
+
+static int
+stub_keep(const char *env, size_t len, struct keepcli_answer *a, void *arg,
+    const char **why)
+{
+	struct stub	*s = arg;
+
+	s->calls++;
+	free(s->envelope);
+	s->envelope = strndup(env, len);
+	if (s->refuse == 2) {
+		*why = "the stub does not answer";
+		return -1;
+	}
+	if (s->refuse == 1) {
+		a->refused = 1;
+		a->code = KEEP_R_GATE;
+		(void)strlcpy(a->reason, "the gate refused", sizeof(a->reason));
+		return 0;
+	}
+	a->status = s->status;
+	a->retry_after = s->retry_after;
+	a->ctype = strdup("application/json");
+	a->body = strdup(s->body);
+	a->body_len = strlen(s->body);
+	return 0;
+}
+
+#define CLAUDE_INPUT	"{\"prompt\": \"Tag this note.\",\n \"schema\": " \
+	"{\"type\": \"object\", \"properties\": {\"tag\": {\"type\": " \
+	"\"string\"}}, \"required\": [\"tag\"], \"additionalProperties\": " \
+	"false}}"
+#define REPLY(stop, text) "{\"type\":\"message\",\"model\":\"claude-test-1\"," \
+	"\"content\":[{\"type\":\"text\",\"text\":\"" text "\"}],\n" \
+	"\"stop_reason\":\"" stop "\",\"usage\":{\"input_tokens\":12," \
+	"\"output_tokens\":5}}"
+
+static const struct claude_case {
+	const char	*name;
+	struct stub	 stub;
+	enum job_status	 status;
+	const char	*error;		/* in the error, or NULL */
+} claude_cases[] = {
+	{ "good", { 0, 200, 0, REPLY("end_turn", "{\\\"tag\\\":\\\"recipes\\\"}"),
+	    NULL, 0 }, JOB_SUCCEEDED, NULL },
+	{ "refusal", { 0, 200, 0, REPLY("refusal", ""), NULL, 0 },
+	    JOB_FAILED, "declined" },
+	{ "max_tokens", { 0, 200, 0, REPLY("max_tokens", "{\\\"ta"), NULL, 0 },
+	    JOB_FAILED, "max_tokens" },
+	{ "schema", { 0, 200, 0, REPLY("end_turn", "{\\\"tag\\\":5}"), NULL, 0 },
+	    JOB_FAILED, NULL },
+	{ "401", { 0, 401, 0, "{\"type\":\"error\",\"error\":{\"type\":"
+	    "\"authentication_error\",\"message\":\"invalid x-api-key\"}}",
+	    NULL, 0 }, JOB_RELEASED, "rejected" },
+	{ "429", { 0, 429, 30, "{\"type\":\"error\",\"error\":{\"type\":"
+	    "\"rate_limit_error\",\"message\":\"slow down\"}}", NULL, 0 },
+	    JOB_RELEASED, "retry after 30" },
+	{ "billing", { 0, 400, 0, "{\"type\":\"error\",\"error\":{\"type\":"
+	    "\"billing_error\",\"message\":\"Your credit balance is too low\"}}",
+	    NULL, 0 }, JOB_RELEASED, "credit" },
+	{ "500", { 0, 500, 0, "<html>oops</html>", NULL, 0 }, JOB_RELEASED,
+	    "500" },
+	{ "refused", { 1, 0, 0, NULL, NULL, 0 }, JOB_RELEASED,
+	    "the gate refused" },
+	{ "unreachable", { 2, 0, 0, NULL, NULL, 0 }, JOB_RELEASED,
+	    "does not answer" },
+};
+
+static void
+claude_one(struct config *conf, const struct claude_case *cc)
+{
+	struct job_outcome	 o;
+	struct stub		 s = cc->stub;
+
+	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
+	    0, stub_keep, &s, &o);
+	CHECK(o.status == cc->status && (cc->error == NULL ||
+	    strstr(o.error, cc->error) != NULL), "%s: %s: %s (stderr %.*s)",
+	    cc->name, job_status_name(o.status), o.error, (int)o.stderr_len,
+	    o.stderr_head);
+	CHECK(s.calls == 1, "%s: %d requests", cc->name, s.calls);
+	CHECK(s.envelope != NULL && strncmp(s.envelope,
+	    "{\"destination\":\"claude\",\"method\":\"POST\",\"path\":"
+	    "\"/v1/messages\"", 56) == 0 && strstr(s.envelope, "\"tools\"") ==
+	    NULL, "%s: envelope %s", cc->name, s.envelope);
+	if (strcmp(cc->name, "good") == 0)
+		CHECK(o.output != NULL && strcmp(o.output,
+		    "{\"tag\":\"recipes\"}") == 0 && o.usage.has &&
+		    o.usage.input_tokens == 12 && o.usage.output_tokens == 5 &&
+		    strcmp(o.usage.model, "claude-test-1") == 0,
+		    "good: output %s usage %llu", o.output,
+		    (unsigned long long)o.usage.input_tokens);
+	if (strcmp(cc->name, "schema") == 0)
+		CHECK(o.reply != NULL && strstr(o.reply, "5") != NULL,
+		    "schema: the reply is not kept: %s", o.reply);
+	free(s.envelope);
+	job_outcome_free(&o);
+}
+
+static void
+body_claude(void)
+{
+	struct config	*conf = setup(NULL);
+	size_t		 i;
+
+	for (i = 0; i < sizeof(claude_cases) / sizeof(claude_cases[0]); i++)
+		claude_one(conf, &claude_cases[i]);
+}
+
+/* The keep on keep.sock, one connection per request, as the core's will be. */
+static char	 keep_sock[PATH_MAX];
+
+static int
+real_keep(const char *env, size_t len, struct keepcli_answer *a, void *arg,
+    const char **why)
+{
+	struct keepcli	*k;
+	int		 r;
+
+	if ((k = keepcli_open(keep_sock, why)) == NULL)
+		return -1;
+	r = keepcli_request(k, env, len, 0, a, why);
+	keepcli_close(k);
+	return r;
+}
+
+static char	 expect[64];
+static char	 confdir[PATH_MAX];
+
+static void
+body_real_keep(void)
+{
+	struct job_outcome	 o;
+	struct conferrs		 errs;
+	struct config		*conf;
+
+	config_free(setup(NULL));
+	TAILQ_INIT(&errs);
+	/* The operator's configuration, as the e2e test wrote it. */
+	REQUIRE((conf = config_load(confdir, &errs)) != NULL, "%s: %s", confdir,
+	    TAILQ_EMPTY(&errs) ? "unreadable" : TAILQ_FIRST(&errs)->line);
+
+	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
+	    0, real_keep, NULL, &o);
+	CHECK(strcmp(job_status_name(o.status), expect) == 0, "%s: %s "
+	    "(stderr %.*s)", job_status_name(o.status), o.error,
+	    (int)o.stderr_len, o.stderr_head);
+	if (o.status == JOB_SUCCEEDED)
+		CHECK(o.output != NULL && strstr(o.output, "\"recipes\"") !=
+		    NULL && o.usage.has && o.usage.input_tokens == 12,
+		    "output %s", o.output);
+	job_outcome_free(&o);
+}
+
+ATF_TC(real_keep);
+ATF_TC_HEAD(real_keep, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "claude through the real keepd and "
+	    "gated: driven by t_job_e2e.sh, which starts them and says what "
+	    "to expect");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "300");
+}
+ATF_TC_BODY(real_keep, tc)
+{
+	if (!atf_tc_has_config_var(tc, "keep_sock"))
+		atf_tc_skip("only t_job_e2e.sh runs it, with keep_sock set");
+	(void)strlcpy(keep_sock, atf_tc_get_config_var(tc, "keep_sock"),
+	    sizeof(keep_sock));
+	(void)strlcpy(expect, atf_tc_get_config_var(tc, "expect"),
+	    sizeof(expect));
+	(void)strlcpy(confdir, atf_tc_get_config_var(tc, "config"),
+	    sizeof(confdir));
+	as_account(tc, body_real_keep);
+}
+
+#define ACCOUNT_TC(name, what, secs)					\
+ATF_TC(name);								\
+ATF_TC_HEAD(name, tc)							\
+{									\
+	atf_tc_set_md_var(tc, "descr", what);				\
+	atf_tc_set_md_var(tc, "require.user", "root");			\
+	atf_tc_set_md_var(tc, "require.config", "prefix");		\
+	atf_tc_set_md_var(tc, "timeout", secs);				\
+}									\
+ATF_TC_BODY(name, tc)							\
+{									\
+	as_account(tc, body_##name);					\
+}
+
+ACCOUNT_TC(png, "ocr of a PNG the test drew: succeeded, its text, the "
+    "record's size and SHA-256", "300")
+ACCOUNT_TC(jpeg, "ocr of a JPEG the test drew: succeeded, its text", "120")
+ACCOUNT_TC(gif, "ocr of a GIF fails; the control, a PNG, succeeds", "120")
+ACCOUNT_TC(max_input, "an input over max_input fails before any box; the "
+    "control at max_input starts one", "120")
+ACCOUNT_TC(other_build, "a box of another build is released, naming both "
+    "builds; the control from this build succeeds", "120")
+ACCOUNT_TC(missing_image, "a missing image releases the job, naming it",
+    "120")
+ACCOUNT_TC(claude, "claude through a keep stub: a good reply succeeds with "
+    "usage; refusal, max_tokens and a schema mismatch fail; 401, 429, "
+    "billing, 500, a refusal of the keep and no answer release", "300")
+
+ATF_TC_WITHOUT_HEAD(one_request);
+ATF_TC_BODY(one_request, tc)
+{
+	struct proto_seq	 s;
+	const char		*why;
+
+	/* A second request is refused: the first, the control, is not. */
+	proto_seq_init(&s, CAP_CLAUDE);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_HELLO, &why) == 0);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_JOB, &why) == 0);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_REQUEST, &why) == 0);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_ANSWER, &why) == 0);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_REQUEST, &why) == -1);
+	ATF_REQUIRE(strstr(why, "second request") != NULL);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_RESULT, &why) == 0);
+	/* ocr makes none. */
+	proto_seq_init(&s, CAP_OCR);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_HELLO, &why) == 0);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_JOB, &why) == 0);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_REQUEST, &why) == -1);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_RESULT, &why) == 0);
+	ATF_REQUIRE(proto_seq_next(&s, PROTO_RESULT, &why) == -1);
+}
+
+ATF_TC_WITHOUT_HEAD(lines);
+ATF_TC_BODY(lines, tc)
+{
+	static const char req[] = "{\"type\":\"request\",\"method\":\"GET\","
+	    "\"path\":\"/v1/models/m\",\"headers\":{\"anthropic-version\":"
+	    "\"2023-06-01\"}}";
+	struct keepcli_answer	 a;
+	struct config		*conf;
+	const char		*why;
+	char			*s, in[] = "{\"image\":\n\"aGk=\"}";
+	size_t			 len;
+
+	/* The input spliced as it came, its newline made a space. */
+	ATF_REQUIRE((conf = config_new("/nonexistent")) != NULL);
+	ATF_REQUIRE((s = job_line(conf, CAP_OCR, JOB_RUN, in, strlen(in),
+	    &len)) != NULL);
+	ATF_CHECK(strlen(s) == len && strchr(s, '\n') == NULL);
+	ATF_CHECK(strstr(s, ",\"input\":{\"image\": \"aGk=\"}}") != NULL);
+	ATF_CHECK(strstr(s, "\"languages\":[\"eng\"]") != NULL);
+	free(s);
+	/* The envelope: the request's fields and the destination. */
+	ATF_REQUIRE((s = job_envelope(req, strlen(req), &len, &why)) != NULL);
+	ATF_CHECK_STREQ(s, "{\"destination\":\"claude\",\"method\":\"GET\","
+	    "\"path\":\"/v1/models/m\",\"headers\":{\"anthropic-version\":"
+	    "\"2023-06-01\"}}");
+	free(s);
+	ATF_CHECK(job_envelope("{\"type\":\"hello\"}", 16, &len, &why) == NULL);
+	/* A JSON body as it came, newlines made spaces; any other a string. */
+	memset(&a, 0, sizeof(a));
+	a.status = 200;
+	a.ctype = "application/json";
+	a.body = "{\"a\":\n1}";
+	a.body_len = strlen(a.body);
+	ATF_REQUIRE((s = job_answer_line(&a, 1, NULL, &len)) != NULL);
+	ATF_CHECK_STREQ(s, "{\"type\":\"answer\",\"status\":200,"
+	    "\"content_type\":\"application/json\",\"retry_after\":0,"
+	    "\"body\":{\"a\": 1}}");
+	free(s);
+	a.body = "not json\n";
+	a.body_len = strlen(a.body);
+	ATF_REQUIRE((s = job_answer_line(&a, 1, NULL, &len)) != NULL);
+	ATF_CHECK(strstr(s, "\"body\":\"not json\\n\"}") != NULL);
+	free(s);
+	a.refused = 1;
+	(void)strlcpy(a.reason, "unusable secret: claude", sizeof(a.reason));
+	ATF_REQUIRE((s = job_answer_line(&a, 1, NULL, &len)) != NULL);
+	ATF_CHECK_STREQ(s, "{\"type\":\"unreachable\",\"error\":\"the keep "
+	    "refused the request: unusable secret: claude\"}");
+	free(s);
+	config_free(conf);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, one_request);
+	ATF_TP_ADD_TC(tp, lines);
+	ATF_TP_ADD_TC(tp, png);
+	ATF_TP_ADD_TC(tp, jpeg);
+	ATF_TP_ADD_TC(tp, gif);
+	ATF_TP_ADD_TC(tp, max_input);
+	ATF_TP_ADD_TC(tp, other_build);
+	ATF_TP_ADD_TC(tp, missing_image);
+	ATF_TP_ADD_TC(tp, claude);
+	ATF_TP_ADD_TC(tp, real_keep);
+	return 0;
+}

@@ -1,0 +1,179 @@
+#! /usr/bin/env atf-sh
+# A claude job and the checks end to end: the real box (job_run(), in
+# t_job's real_keep case), the real keepd and gated on the test network,
+# and a fake Messages API signed by the test CA.  Then check's lines for
+# both capabilities against the same keep.  Each refusal has its control.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+. "$(atf_get_srcdir)/../lib/net.subr"
+
+CLAUDE_SECRET=key-claude-e2e-5a6b7c8d
+MODEL=claude-test-1
+PROMPT="You tag notes for the e2e test."
+REPLY='{"type": "message", "model": "claude-test-1", "content": [{"type": "text", "text": "{\"tag\": \"recipes\"}"}], "stop_reason": "end_turn", "usage": {"input_tokens": 12, "output_tokens": 5}}'
+MODEL_OK='{"type": "model", "id": "claude-test-1"}'
+
+# e2e_config [LANGUAGES]: claude and ocr, one source; ocr's languages.
+e2e_config()
+{
+	cat > "$SC_CONFIG/config.yaml" <<EOC
+capabilities:
+  claude:
+    destination:
+      address: https://api.anthropic.com
+      secret: claude
+      ca_file: $SC_ROOT/ca/ca.crt
+    model: $MODEL
+    system_prompt: $PROMPT
+  ocr:
+    languages: [${1:-eng}]
+EOC
+	cat > "$SC_CONFIG/sources/notes.yaml" <<EOS
+name: notes
+destination:
+  address: https://notes.example.com/api/worker
+  secret: notes
+  ca_file: $SC_ROOT/ca/ca.crt
+poll_interval: 30s
+capabilities: [claude, ocr]
+max_jobs_per_hour: 30
+job_timeout: 6m
+EOS
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+}
+
+# api ROUTES: what the fake API answers, as the scenario's routes.
+api()
+{
+	sc_scenario api.anthropic.com "{\"routes\": {$1}}"
+	: > "$SC_ROOT/api.anthropic.com.requests"
+}
+
+e2e_up()
+{
+	sc_setup
+	sc_net_up
+	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" notes.example.com \
+	    api.anthropic.com || atf_fail "ca.sh"
+	e2e_config
+	sc_fakehost notes.example.com "$SC_NS_WORLD" 198.20.5.10 443 tls
+	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
+	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 0}}}}'
+	sc_secret notes tok-notes-e2e-1234
+	sc_secret claude "$CLAUDE_SECRET"
+	sc_start_in_host gated -dv -c "$SC_CONFIG"
+	sc_wait_log gated "serving " 15 || { sc_log gated; atf_fail "gated does not serve"; }
+	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_log keepd "ready: " || { sc_log keepd; atf_fail "keepd is not ready"; }
+}
+
+e2e_down()
+{
+	sc_load || return 0
+	sc_net_down
+	sc_cleanup
+}
+
+# run_job EXPECT: t_job's real_keep case, a claude job through keep.sock.
+run_job()
+{
+	"$(atf_get_srcdir)/t_job" -r "$PWD/job.result" \
+	    -v prefix="$(atf_config_get prefix)" \
+	    -v keep_sock="$SC_RUN/sandcastle/keep.sock" -v expect="$1" \
+	    -v config="$SC_CONFIG" \
+	    real_keep > job.out 2>&1
+	grep -q '^passed' job.result ||
+	    { cat job.out job.result; sc_log keepd; atf_fail "the job is not $1"; }
+}
+
+# ctl_check: sandcastlectl check as the account, in the host namespace;
+# the images of this build in the test's own podman store.
+ctl_check()
+{
+	sc_as_user_in_host "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" \
+	    -s "$SC_SECRETS" check > check.out 2>&1
+	return 0
+}
+
+has_line()
+{
+	grep -qxF -- "$1" check.out || { cat check.out; atf_fail "no line: $1"; }
+}
+
+atf_test_case job cleanup
+job_head()
+{
+	atf_set "descr" "S1 B1: a claude job through the real keep and gate succeeds; the API got the key, the model, the system prompt and the schema, and no tools; a 401 releases it"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "600"
+}
+job_body()
+{
+	e2e_up
+	api "\"/v1/messages\": {\"status\": 200, \"json\": $REPLY}"
+	run_job succeeded
+	req=$SC_ROOT/api.anthropic.com.requests
+	[ "$(wc -l < "$req")" -eq 1 ] || { cat "$req"; atf_fail "not one request"; }
+	atf_check -o match:"\"x-api-key\": \"$CLAUDE_SECRET\"" cat "$req"
+	atf_check -o match:'"path": "/v1/messages"' cat "$req"
+	atf_check -o match:"\\\\\"model\\\\\": *\\\\\"$MODEL\\\\\"" cat "$req"
+	atf_check -o match:"$PROMPT" cat "$req"
+	atf_check -o match:'output_config' -o match:'additionalProperties' cat "$req"
+	atf_check -s exit:1 grep -q '\\"tools\\"' "$req"
+	# The refusal: the key rejected, the job released.
+	api '"/v1/messages": {"status": 401, "json": {"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}}'
+	run_job released
+}
+job_cleanup()
+{
+	e2e_down
+}
+
+atf_test_case check_lines cleanup
+check_lines_head()
+{
+	atf_set "descr" "check's capability lines: claude usable against the fake API, a rejected key and an unknown model FAIL; ocr usable, and a FAIL naming both lists for a language the image lacks"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "600"
+}
+check_lines_body()
+{
+	e2e_up
+	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
+	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+	api "\"/v1/models/$MODEL\": {\"status\": 200, \"json\": $MODEL_OK}"
+	ctl_check
+	has_line "ok    toolbox: limits in force: rlimits"
+	has_line "ok    capability claude: usable"
+	has_line "ok    capability ocr: usable (languages eng)"
+	grep -q "GET /v1/models/$MODEL" "$SC_ROOT/log/keepd.log" ||
+	    { sc_log keepd; atf_fail "the model was not looked up through the keep"; }
+	api "\"/v1/models/$MODEL\": {\"status\": 401, \"json\": {\"type\": \"error\"}}"
+	ctl_check
+	has_line "FAIL  capability claude: the key was rejected; create a new key and set it with sandcastlectl secret set claude"
+	api "\"/v1/models/$MODEL\": {\"status\": 404, \"json\": {\"type\": \"error\"}}"
+	ctl_check
+	has_line "FAIL  capability claude: the model $MODEL is not available to this key"
+	# ocr: a language the image lacks; the control above had eng alone.
+	e2e_config "eng, deu"
+	ctl_check
+	has_line "FAIL  capability ocr: the image has eng, the configuration asks for eng deu; run sandcastlectl install --images"
+	# Without a keep, claude's proof is not tried, and says so.
+	sc_stop keepd
+	e2e_config
+	ctl_check
+	has_line "warn  capability claude: not proved: it needs the keep, which does not answer"
+	has_line "ok    capability ocr: usable (languages eng)"
+}
+check_lines_cleanup()
+{
+	e2e_down
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case job
+	atf_add_test_case check_lines
+}

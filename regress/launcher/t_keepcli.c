@@ -1,0 +1,203 @@
+/*
+ * keepcli against a fake keep on a socketpair, in a thread: the hello
+ * and its version, an answer, a refusal, and each way an answer can be
+ * wrong or missing, every one with a bounded wait.  The real keepd is
+ * in t_job_e2e.sh.
+ */
+#include <sys/socket.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atf-c.h>
+
+#include "keepcli.h"
+#include "msg.h"
+
+enum fake {
+	FAKE_ANSWER,
+	FAKE_REFUSED,
+	FAKE_SILENT,
+	FAKE_CLOSE,
+	FAKE_WRONG_ID,
+	FAKE_BAD_LENGTHS,
+	FAKE_VERSION,
+	FAKE_NO_HELLO
+};
+
+struct fake_keep {
+	int		 fd;
+	enum fake	 what;
+	char		 envelope[256];
+};
+
+static void
+fake_answer(struct msgchan *c, const struct msg *req, enum fake what)
+{
+	struct keep_answer	 a = { 200, 7, 16, 11 };
+	struct keep_refused	 r = { KEEP_R_SECRET, 23 };
+	struct iovec		 iov[3];
+
+	if (what == FAKE_REFUSED) {
+		iov[0].iov_base = &r;
+		iov[0].iov_len = sizeof(r);
+		iov[1].iov_base = "unusable secret: claude";
+		iov[1].iov_len = 23;
+		(void)msg_composev(c, KEEP_REFUSED, req->id, -1, iov, 2);
+		return;
+	}
+	if (what == FAKE_BAD_LENGTHS)
+		a.body_len = 100;
+	iov[0].iov_base = &a;
+	iov[0].iov_len = sizeof(a);
+	iov[1].iov_base = "application/json";
+	iov[1].iov_len = 16;
+	iov[2].iov_base = "{\"ok\":true}";
+	iov[2].iov_len = 11;
+	(void)msg_composev(c, KEEP_ANSWER, what == FAKE_WRONG_ID ? req->id + 1 :
+	    req->id, -1, iov, 3);
+}
+
+static void *
+fake_keep(void *arg)
+{
+	struct fake_keep	*f = arg;
+	struct keep_hello	 h = { KEEP_VERSION, 3 };
+	struct msgchan		 c;
+	struct msg		 m;
+
+	msgchan_init(&c, f->fd, MSG_MAXPAYLOAD);
+	if (msg_read_one(&c, &m) != 1)
+		goto out;
+	msg_free(&m);
+	if (f->what == FAKE_VERSION)
+		h.version = KEEP_VERSION + 1;
+	if (f->what != FAKE_NO_HELLO) {
+		(void)msg_compose(&c, KEEP_HELLO, 0, -1, &h, sizeof(h));
+		(void)msgchan_flush_all(&c);
+	}
+	if (f->what == FAKE_VERSION || f->what == FAKE_NO_HELLO ||
+	    msg_read_one(&c, &m) != 1)
+		goto out;
+	(void)strlcpy(f->envelope, m.data, m.len < sizeof(f->envelope) ?
+	    m.len + 1 : sizeof(f->envelope));
+	if (f->what == FAKE_SILENT)
+		sleep(3);
+	else if (f->what != FAKE_CLOSE) {
+		fake_answer(&c, &m, f->what);
+		(void)msgchan_flush_all(&c);
+	}
+	msg_free(&m);
+out:
+	msgchan_clear(&c);
+	close(f->fd);
+	return NULL;
+}
+
+/* A client on a fresh fake keep; NULL when the hello failed (*why). */
+static struct keepcli *
+start(struct fake_keep *f, pthread_t *t, enum fake what, const char **why)
+{
+	int	 sv[2];
+
+	ATF_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	memset(f, 0, sizeof(*f));
+	f->fd = sv[1];
+	f->what = what;
+	ATF_REQUIRE(pthread_create(t, NULL, fake_keep, f) == 0);
+	return keepcli_fdopen(sv[0], why);
+}
+
+static const char env[] = "{\"destination\":\"claude\",\"method\":\"GET\","
+    "\"path\":\"/v1/models/m\"}";
+
+/* The request's answer: -1 (and why) or 0. */
+static int
+ask(enum fake what, struct keepcli_answer *a, const char **why,
+    unsigned int timeout)
+{
+	struct fake_keep	 f;
+	struct keepcli		*k;
+	pthread_t		 t;
+	int			 r;
+
+	ATF_REQUIRE((k = start(&f, &t, what, why)) != NULL);
+	ATF_CHECK_EQ(keepcli_ndestinations(k), 3);
+	r = keepcli_request(k, env, strlen(env), timeout, a, why);
+	keepcli_close(k);
+	pthread_join(t, NULL);
+	ATF_CHECK_STREQ(f.envelope, env);
+	return r;
+}
+
+ATF_TC_WITHOUT_HEAD(answer);
+ATF_TC_BODY(answer, tc)
+{
+	struct keepcli_answer	 a;
+	const char		*why;
+
+	ATF_REQUIRE(ask(FAKE_ANSWER, &a, &why, 5) == 0);
+	ATF_CHECK(!a.refused && a.status == 200 && a.retry_after == 7);
+	ATF_CHECK_STREQ(a.ctype, "application/json");
+	ATF_CHECK(a.body_len == 11 && memcmp(a.body, "{\"ok\":true}", 11) == 0);
+	keepcli_answer_free(&a);
+	ATF_REQUIRE(ask(FAKE_REFUSED, &a, &why, 5) == 0);
+	ATF_CHECK(a.refused && a.code == KEEP_R_SECRET);
+	ATF_CHECK_STREQ(a.reason, "unusable secret: claude");
+	keepcli_answer_free(&a);
+}
+
+ATF_TC_WITHOUT_HEAD(no_answer);
+ATF_TC_BODY(no_answer, tc)
+{
+	struct keepcli_answer	 a;
+	const char		*why;
+	time_t			 t0 = time(NULL);
+
+	/* Silent past the call's time: a bounded failure, not a hang. */
+	ATF_REQUIRE(ask(FAKE_SILENT, &a, &why, 1) == -1);
+	ATF_CHECK_STREQ(why, "the keep did not answer in time");
+	ATF_CHECK(time(NULL) - t0 <= 4);
+	ATF_REQUIRE(ask(FAKE_CLOSE, &a, &why, 5) == -1);
+	ATF_CHECK_STREQ(why, "the keep closed the connection");
+	ATF_REQUIRE(ask(FAKE_WRONG_ID, &a, &why, 5) == -1);
+	ATF_CHECK_STREQ(why, "the keep's answer breaks its protocol");
+	ATF_REQUIRE(ask(FAKE_BAD_LENGTHS, &a, &why, 5) == -1);
+	ATF_CHECK_STREQ(why, "the keep's answer breaks its protocol");
+	/* The control: the same fake keep answering. */
+	ATF_REQUIRE(ask(FAKE_ANSWER, &a, &why, 5) == 0);
+	keepcli_answer_free(&a);
+}
+
+ATF_TC_WITHOUT_HEAD(hello);
+ATF_TC_BODY(hello, tc)
+{
+	struct fake_keep	 f;
+	struct keepcli		*k;
+	pthread_t		 t;
+	const char		*why;
+
+	ATF_CHECK(start(&f, &t, FAKE_VERSION, &why) == NULL);
+	pthread_join(t, NULL);
+	ATF_CHECK(strstr(why, "another protocol version") != NULL);
+	ATF_CHECK(start(&f, &t, FAKE_NO_HELLO, &why) == NULL);
+	pthread_join(t, NULL);
+	ATF_CHECK_STREQ(why, "the keep closed the connection");
+	ATF_CHECK(keepcli_open("/nonexistent/keep.sock", &why) == NULL);
+	ATF_CHECK_STREQ(why, "No such file or directory");
+	/* The control: a keep of this version. */
+	ATF_REQUIRE((k = start(&f, &t, FAKE_CLOSE, &why)) != NULL);
+	keepcli_close(k);
+	pthread_join(t, NULL);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, hello);
+	ATF_TP_ADD_TC(tp, answer);
+	ATF_TP_ADD_TC(tp, no_answer);
+	return 0;
+}

@@ -1,0 +1,586 @@
+/*
+ * One job or one check in one box (job.h): the launcher's side of the
+ * box protocol.  box.c moves the lines and keeps the box's bounds and
+ * time; this file says what the lines mean and how the job ended.
+ *
+ * The input is never parsed here: its bytes are spliced into the job
+ * line, each newline (white space, in JSON) made a space.  Whatever the
+ * box says is hostile: it is parsed with the protocol's own parser,
+ * copied for the record and never logged.
+ */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "box.h"
+#include "boxproto.h"
+#include "job.h"
+#include "json.h"
+#include "log.h"
+
+struct job_ctx {
+	const struct config	*conf;
+	enum cap_id		 cap;
+	enum job_mode		 mode;
+	struct box		*box;
+	struct proto_seq	 seq;
+	job_keep_fn		*keep;
+	void			*arg;
+	int			 hello;		/* the box's hello came */
+	int			 last;		/* its last line came */
+	int			 decided;	/* the launcher's verdict stands */
+	struct job_outcome	*o;
+};
+
+static char	 job_build_id[BUILD_ID_LEN + 1];
+static char	 job_init_why[256] = "job_init() was not called";
+
+static void	 job_decide(struct job_ctx *, enum job_status, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+static int	 job_hello(struct job_ctx *);
+static int	 job_send(struct job_ctx *, const char *, size_t);
+static void	 job_lines(struct job_ctx *);
+static int	 job_line_one(struct job_ctx *, const char *, size_t);
+static void	 job_request(struct job_ctx *, const char *, size_t);
+static void	 job_last(struct job_ctx *, const struct proto_msg *);
+static void	 job_usage(struct job_usage *, const char *);
+static void	 job_end(struct job_ctx *, const struct box_outcome *);
+
+const char *
+job_status_name(enum job_status s)
+{
+	return s == JOB_SUCCEEDED ? "succeeded" : s == JOB_FAILED ? "failed" :
+	    "released";
+}
+
+int
+job_init(const char *build, char *why, size_t whysz)
+{
+	if (!proto_build_valid(build, strlen(build))) {
+		(void)snprintf(why, whysz, "the build id %s is not 12 hex "
+		    "digits", build);
+		return -1;
+	}
+	if (box_init(build, why, whysz) == -1) {
+		(void)strlcpy(job_init_why, why, sizeof(job_init_why));
+		return -1;
+	}
+	(void)strlcpy(job_build_id, build, sizeof(job_build_id));
+	return 0;
+}
+
+const char *
+job_build(void)
+{
+	return job_build_id;
+}
+
+void
+job_outcome_free(struct job_outcome *o)
+{
+	free(o->output);
+	free(o->reply);
+	free(o->record);
+	o->output = o->reply = o->record = NULL;
+}
+
+/* The launcher's verdict: the box's last line, if any, no longer counts. */
+static void
+job_decide(struct job_ctx *x, enum job_status st, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (x->decided)
+		return;
+	x->decided = 1;
+	x->o->status = st;
+	va_start(ap, fmt);
+	(void)vsnprintf(x->o->error, sizeof(x->o->error), fmt, ap);
+	va_end(ap);
+	free(x->o->output);
+	x->o->output = NULL;
+}
+
+static double
+job_since(const struct timespec *t0)
+{
+	struct timespec	 now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+void
+job_run(const struct config *conf, enum cap_id cap, enum job_mode mode,
+    const char *input, size_t inputlen, unsigned int timeout,
+    job_keep_fn *keep, void *arg, struct job_outcome *o)
+{
+	const struct capability	*c = &conf->caps[cap];
+	struct box_outcome	 bo;
+	struct job_ctx		 x;
+	struct timespec		 t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(o, 0, sizeof(*o));
+	memset(&x, 0, sizeof(x));
+	x.conf = conf;
+	x.cap = cap;
+	x.mode = mode;
+	x.keep = keep;
+	x.arg = arg;
+	x.o = o;
+	proto_seq_init(&x.seq, cap);
+	if (timeout == 0 || timeout > c->timeout)
+		timeout = c->timeout;
+	if (mode == JOB_RUN && inputlen > c->max_input)
+		job_decide(&x, JOB_FAILED, "the input is %zu bytes, more than "
+		    "max_input (%llu)", inputlen,
+		    (unsigned long long)c->max_input);
+	else if (mode == JOB_RUN && inputlen == 0)
+		job_decide(&x, JOB_FAILED, "the job has no input");
+	else if (job_build_id[0] == '\0')
+		job_decide(&x, JOB_RELEASED, "no box can run: %s",
+		    job_init_why);
+	else if ((x.box = box_start(cap, mode == JOB_RUN ? BOX_CORE :
+	    BOX_CHECK, &c->box, timeout, c->max_output)) == NULL)
+		job_decide(&x, JOB_RELEASED, "podman cannot be run (%s): "
+		    "install podman", strerror(errno));
+	if (x.box != NULL) {
+		o->box_started = 1;
+		if (job_hello(&x) == 0 && job_send(&x, input, inputlen) == 0)
+			job_lines(&x);
+		box_finish(x.box, &bo);
+		job_end(&x, &bo);
+	}
+	o->seconds = job_since(&t0);
+}
+
+/* The box's first line: its hello of this build.  0 to go on, or -1. */
+static int
+job_hello(struct job_ctx *x)
+{
+	struct proto_msg	 m;
+	const char		*line, *why;
+	char			 pwhy[PROTO_WHY_MAX], build[BUILD_ID_LEN + 1];
+	size_t			 len;
+
+	if (box_read_line(x->box, &line, &len) != 1)
+		return -1;
+	if (len + 1 > PROTO_SLACK) {
+		job_decide(x, JOB_FAILED, "the box's first line is longer "
+		    "than 64 KiB");
+		return -1;
+	}
+	if (proto_parse(&m, line, len, pwhy, sizeof(pwhy)) == -1) {
+		job_decide(x, JOB_FAILED, "the box's first line: %s", pwhy);
+		return -1;
+	}
+	if (proto_seq_next(&x->seq, m.type, &why) == -1) {
+		job_decide(x, JOB_FAILED, "the box's %s line: %s",
+		    proto_type_name(m.type), why);
+		proto_msg_free(&m);
+		return -1;
+	}
+	if (m.type == PROTO_FAILURE) {
+		/* In place of its hello: it could not read its build. */
+		job_last(x, &m);
+		proto_msg_free(&m);
+		return -1;
+	}
+	x->hello = 1;
+	(void)json_string_copy(&m.j, m.f[PF_BUILD], build, sizeof(build), &len);
+	if (!json_streq(&m.j, m.f[PF_CAPABILITY], cap_name(x->cap)))
+		job_decide(x, JOB_FAILED, "the box of sandcastle-%s says it is "
+		    "another capability's", cap_name(x->cap));
+	else if (strcmp(build, job_build_id) != 0)
+		job_decide(x, JOB_RELEASED, "box of build %s, this build %s: "
+		    "run sandcastlectl install", build, job_build_id);
+	proto_msg_free(&m);
+	return x->decided ? -1 : 0;
+}
+
+static void
+job_settings(struct json_writer *w, const struct config *conf,
+    enum cap_id cap)
+{
+	size_t	 i;
+
+	json_write_key(w, "settings");
+	json_write_object(w);
+	if (cap == CAP_CLAUDE) {
+		json_write_key(w, "model");
+		json_write_string(w, conf->claude.model);
+		json_write_key(w, "max_tokens");
+		json_write_uint(w, conf->claude.max_tokens);
+		json_write_key(w, "effort");
+		json_write_string(w, conf->claude.effort);
+		json_write_key(w, "system_prompt");
+		json_write_string(w, conf->claude.system_prompt);
+	} else {
+		json_write_key(w, "languages");
+		json_write_array(w);
+		for (i = 0; i < conf->ocr.nlanguages; i++)
+			json_write_string(w, conf->ocr.languages[i]);
+		json_write_close(w);
+		json_write_key(w, "max_pixels");
+		json_write_uint(w, conf->ocr.max_pixels);
+		json_write_key(w, "max_edge");
+		json_write_uint(w, conf->ocr.max_edge);
+	}
+	json_write_close(w);
+}
+
+/* The job line; the input's bytes go in as they came, at the end. */
+char *
+job_line(const struct config *conf, enum cap_id cap, enum job_mode mode,
+    const char *input, size_t inputlen, size_t *len)
+{
+	const struct capability	*c = &conf->caps[cap];
+	struct json_writer	 w;
+	char			*head, *line;
+	size_t			 hlen, i;
+
+	json_writer_init(&w);
+	json_write_object(&w);
+	json_write_key(&w, "type");
+	json_write_string(&w, "job");
+	json_write_key(&w, "mode");
+	json_write_string(&w, mode == JOB_RUN ? "run" : "check");
+	json_write_key(&w, "build");
+	json_write_string(&w, job_build_id);
+	json_write_key(&w, "limits");
+	json_write_object(&w);
+	json_write_key(&w, "max_input");
+	json_write_uint(&w, c->max_input);
+	json_write_key(&w, "max_output");
+	json_write_uint(&w, c->max_output);
+	json_write_close(&w);
+	job_settings(&w, conf, cap);
+	json_write_close(&w);
+	if ((head = json_writer_finish(&w, &hlen)) == NULL)
+		return NULL;
+	if (mode == JOB_CHECK) {
+		*len = hlen;
+		return head;
+	}
+	/* {...} becomes {...,"input":<input>} */
+	if ((line = malloc(hlen + inputlen + 16)) == NULL) {
+		free(head);
+		return NULL;
+	}
+	memcpy(line, head, hlen - 1);
+	memcpy(line + hlen - 1, ",\"input\":", 9);
+	memcpy(line + hlen + 8, input, inputlen);
+	for (i = hlen + 8; i < hlen + 8 + inputlen; i++)
+		if (line[i] == '\n' || line[i] == '\r')
+			line[i] = ' ';
+	line[hlen + 8 + inputlen] = '}';
+	*len = hlen + 9 + inputlen;
+	line[*len] = '\0';
+	free(head);
+	return line;
+}
+
+static int
+job_send(struct job_ctx *x, const char *input, size_t inputlen)
+{
+	const char	*why;
+	char		*line;
+	size_t		 len;
+	int		 r;
+
+	if ((line = job_line(x->conf, x->cap, x->mode, input, inputlen,
+	    &len)) == NULL) {
+		job_decide(x, JOB_RELEASED, "out of memory for the job line");
+		return -1;
+	}
+	if (proto_seq_next(&x->seq, PROTO_JOB, &why) == -1)
+		fatalx("job: %s", why);
+	/* A box that ends before it reads it: its end says why. */
+	r = box_write_line(x->box, line, len);
+	free(line);
+	return r;
+}
+
+/* The box's lines after the job: a request, then the last line, then EOF. */
+static void
+job_lines(struct job_ctx *x)
+{
+	const char	*line;
+	size_t		 len;
+
+	while (!x->decided && box_read_line(x->box, &line, &len) == 1)
+		if (job_line_one(x, line, len) == -1)
+			break;
+}
+
+static int
+job_line_one(struct job_ctx *x, const char *line, size_t len)
+{
+	struct proto_msg	 m;
+	const char		*why;
+	char			 pwhy[PROTO_WHY_MAX];
+
+	if (x->last) {
+		job_decide(x, JOB_FAILED, "the box wrote a line after its "
+		    "last");
+		return -1;
+	}
+	if (proto_parse(&m, line, len, pwhy, sizeof(pwhy)) == -1) {
+		job_decide(x, JOB_FAILED, "a line from the box: %s", pwhy);
+		return -1;
+	}
+	if (proto_seq_next(&x->seq, m.type, &why) == -1) {
+		job_decide(x, JOB_FAILED, "the box's %s line: %s",
+		    proto_type_name(m.type), why);
+		proto_msg_free(&m);
+		return -1;
+	}
+	if (m.type == PROTO_REQUEST)
+		job_request(x, line, len);
+	else
+		job_last(x, &m);
+	proto_msg_free(&m);
+	return x->decided ? -1 : 0;
+}
+
+/* The box's request as the keep's envelope, for the destination claude. */
+char *
+job_envelope(const char *request, size_t len, size_t *outlen,
+    const char **why)
+{
+	static char		 pwhy[PROTO_WHY_MAX];
+	struct proto_msg	 m;
+	struct json_writer	 w;
+	const char		*raw;
+	size_t			 n;
+	char			*s;
+	int			 f;
+	static const int	 keys[] = { PF_METHOD, PF_PATH, PF_HEADERS,
+				    PF_BODY };
+	static const char *const names[] = { "method", "path", "headers",
+				    "body" };
+
+	if (proto_parse(&m, request, len, pwhy, sizeof(pwhy)) == -1) {
+		*why = pwhy;
+		return NULL;
+	}
+	if (m.type != PROTO_REQUEST) {
+		proto_msg_free(&m);
+		*why = "not a request";
+		return NULL;
+	}
+	json_writer_init(&w);
+	json_write_object(&w);
+	json_write_key(&w, "destination");
+	json_write_string(&w, "claude");
+	for (f = 0; f < 4; f++) {
+		if (m.f[keys[f]] == 0)
+			continue;
+		raw = json_raw(&m.j, m.f[keys[f]], &n);
+		json_write_key(&w, names[f]);
+		json_write_raw(&w, raw, n);
+	}
+	json_write_close(&w);
+	proto_msg_free(&m);
+	if ((s = json_writer_finish(&w, outlen)) == NULL)
+		*why = "out of memory";
+	return s;
+}
+
+/* The body as it came when it is JSON (newlines made spaces), else a string. */
+static void
+job_answer_body(struct json_writer *w, const struct keepcli_answer *a)
+{
+	struct json	 j;
+	const char	*why;
+	char		*copy;
+	size_t		 i, max = PROTO_ANSWER_MAX - 4096;
+
+	if (a->body_len > 0 && json_parse(&j, a->body, a->body_len,
+	    &why) == 0) {
+		json_free(&j);
+		if ((copy = malloc(a->body_len)) == NULL) {
+			w->failed = 1;
+			return;
+		}
+		for (i = 0; i < a->body_len; i++)
+			copy[i] = a->body[i] == '\n' || a->body[i] == '\r' ?
+			    ' ' : a->body[i];
+		json_write_raw(w, copy, a->body_len);
+		free(copy);
+	} else
+		json_write_string_len(w, a->body != NULL ? a->body : "",
+		    a->body_len > max ? max : a->body_len);
+}
+
+/* The answer line for the box: ok 0 means the keep gave nothing (why). */
+char *
+job_answer_line(const struct keepcli_answer *a, int ok, const char *why,
+    size_t *len)
+{
+	struct json_writer	 w;
+	char			 err[KEEPCLI_REASON_MAX + 64];
+
+	if (!ok)
+		(void)snprintf(err, sizeof(err), "the keep does not answer: "
+		    "%s", why);
+	else if (a->refused)
+		(void)snprintf(err, sizeof(err), "the keep refused the "
+		    "request: %s", a->reason);
+	else if (a->status < 100 || a->status > 599)
+		(void)snprintf(err, sizeof(err), "the API answered with status "
+		    "%u", a->status);
+	json_writer_init(&w);
+	json_write_object(&w);
+	json_write_key(&w, "type");
+	if (!ok || a->refused || a->status < 100 || a->status > 599) {
+		json_write_string(&w, "unreachable");
+		json_write_key(&w, "error");
+		json_write_string(&w, err);
+	} else {
+		json_write_string(&w, "answer");
+		json_write_key(&w, "status");
+		json_write_uint(&w, a->status);
+		json_write_key(&w, "content_type");
+		json_write_string(&w, a->ctype != NULL ? a->ctype : "");
+		json_write_key(&w, "retry_after");
+		json_write_uint(&w, a->retry_after);
+		json_write_key(&w, "body");
+		job_answer_body(&w, a);
+	}
+	json_write_close(&w);
+	return json_writer_finish(&w, len);
+}
+
+/* claude's one request: to the keep, and its answer back to the box. */
+static void
+job_request(struct job_ctx *x, const char *line, size_t len)
+{
+	struct keepcli_answer	 a;
+	const char		*why = "no keep is configured", *swhy;
+	char			*env, *ans;
+	size_t			 elen, alen;
+	int			 ok = 0;
+
+	memset(&a, 0, sizeof(a));
+	if ((env = job_envelope(line, len, &elen, &why)) != NULL &&
+	    x->keep != NULL)
+		ok = x->keep(env, elen, &a, x->arg, &why) == 0;
+	free(env);
+	ans = job_answer_line(&a, ok, why, &alen);
+	keepcli_answer_free(&a);
+	if (ans == NULL || alen + 1 > PROTO_ANSWER_MAX) {
+		free(ans);
+		job_decide(x, JOB_RELEASED, "the keep's answer does not fit "
+		    "an answer line");
+		return;
+	}
+	if (proto_seq_next(&x->seq, PROTO_ANSWER, &swhy) == -1)
+		fatalx("job: %s", swhy);
+	(void)box_write_line(x->box, ans, alen);
+	free(ans);
+}
+
+static char *
+job_raw_dup(const struct proto_msg *m, enum proto_field f)
+{
+	const char	*raw;
+	size_t		 n;
+	char		*s;
+
+	if (m->f[f] == 0)
+		return NULL;
+	raw = json_raw(&m->j, m->f[f], &n);
+	if ((s = strndup(raw, n)) == NULL)
+		fatal("job");
+	return s;
+}
+
+/* The box's last line, as its verdict: the box's end may still overrule it. */
+static void
+job_last(struct job_ctx *x, const struct proto_msg *m)
+{
+	struct job_outcome	*o = x->o;
+	size_t			 len, i;
+	char			*usage;
+
+	x->last = 1;
+	if (m->type == PROTO_RESULT) {
+		o->status = JOB_SUCCEEDED;
+		o->output = job_raw_dup(m, PF_OUTPUT);
+	} else {
+		o->status = m->release ? JOB_RELEASED : JOB_FAILED;
+		(void)json_string_copy(&m->j, m->f[PF_ERROR], o->error,
+		    sizeof(o->error), &len);
+		for (i = 0; o->error[i] != '\0'; i++)
+			if ((unsigned char)o->error[i] < 0x20)
+				o->error[i] = ' ';
+		o->reply = job_raw_dup(m, PF_REPLY);
+	}
+	o->record = job_raw_dup(m, PF_RECORD);
+	if ((usage = job_raw_dup(m, PF_USAGE)) != NULL)
+		job_usage(&o->usage, usage);
+	free(usage);
+}
+
+/* {"model":"...","input_tokens":N,"output_tokens":N}, as far as it goes. */
+static void
+job_usage(struct job_usage *u, const char *text)
+{
+	struct json	 j;
+	const char	*why;
+	int64_t		 v;
+	size_t		 len;
+	long		 k;
+
+	if (json_parse(&j, text, strlen(text), &why) == -1)
+		return;
+	if ((k = json_find(&j, 0, "model")) != -1)
+		(void)json_string_copy(&j, k, u->model, sizeof(u->model), &len);
+	if ((k = json_find(&j, 0, "input_tokens")) != -1 &&
+	    json_int(&j, k, 0, INT64_MAX, &v) == 0)
+		u->input_tokens = v;
+	if ((k = json_find(&j, 0, "output_tokens")) != -1 &&
+	    json_int(&j, k, 0, INT64_MAX, &v) == 0)
+		u->output_tokens = v;
+	u->has = 1;
+	json_free(&j);
+}
+
+/* How the box ended: a broken limit or a bad end overrules its last line. */
+static void
+job_end(struct job_ctx *x, const struct box_outcome *bo)
+{
+	struct job_outcome	*o = x->o;
+	char			 said[JOB_ERROR_MAX];
+
+	(void)strlcpy(said, o->error, sizeof(said));
+	o->stderr_len = bo->errlen < JOB_STDERR_MAX ? bo->errlen :
+	    JOB_STDERR_MAX;
+	memcpy(o->stderr_head, bo->errhead, o->stderr_len);
+	o->box_removed = bo->removed;
+	if (bo->timed_out)
+		job_decide(x, JOB_FAILED, "the box ran past its time: removed "
+		    "and confirmed gone");
+	else if (bo->output_failed)
+		job_decide(x, JOB_FAILED, "%s", bo->why);
+	else if (!x->hello && !x->last && bo->release)
+		job_decide(x, JOB_RELEASED, "podman could not run the image "
+		    "sandcastle-%s:%s (exit %d): run sandcastlectl install "
+		    "--images", cap_name(x->cap), job_build_id, bo->code);
+	else if (bo->signal != 0)
+		job_decide(x, JOB_FAILED, "the box was killed by signal %d%s",
+		    bo->signal, bo->signal == 9 ? " (137: its memory, "
+		    "processes or cpu time)" : "");
+	else if (bo->exited && bo->code != 0)
+		job_decide(x, JOB_FAILED, "the box exited with %d%s%.400s",
+		    bo->code, x->last ? ": " : "", x->last ? said : "");
+	else if (!x->last)
+		job_decide(x, JOB_FAILED, "the box ended without a last line");
+}

@@ -1,0 +1,95 @@
+/*
+ * One job, or one check, in one box: the launcher's side of the box
+ * protocol (common/boxproto.h).  job_run() starts the box with the
+ * capability's limits, checks the box's build, sends the job line with
+ * the operator's settings and the input spliced in untouched, carries
+ * claude's one request to the keep and its answer back, and turns the
+ * box's last line and its end into one outcome.  The core never parses
+ * the input; what the box says comes back as JSON text to be stored,
+ * never logged.
+ */
+#ifndef SANDCASTLED_JOB_H
+#define SANDCASTLED_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "keepcli.h"
+
+#define JOB_ERROR_MAX	512		/* bytes of an error, cut short */
+#define JOB_STDERR_MAX	4096		/* bytes of the box's stderr kept */
+#define JOB_MODEL_MAX	128
+
+enum job_mode {
+	JOB_RUN,
+	JOB_CHECK
+};
+
+/* meta.json's "status". */
+enum job_status {
+	JOB_SUCCEEDED,
+	JOB_FAILED,		/* the job is at fault, or its box broke a limit */
+	JOB_RELEASED		/* the capability could not be used: it rests */
+};
+
+/* meta.json's "usage": only when the job reached a model (has). */
+struct job_usage {
+	int		 has;
+	char		 model[JOB_MODEL_MAX + 1];
+	uint64_t	 input_tokens;
+	uint64_t	 output_tokens;
+};
+
+/*
+ * What became of the job: what the core writes in meta.json and
+ * output.json and sends back to the source.  The texts are hostile (a
+ * box wrote them): store them, never log them.
+ */
+struct job_outcome {
+	enum job_status	 status;
+	/* "" when succeeded; else why, for meta.json's "error" and the source. */
+	char		 error[JOB_ERROR_MAX];
+	char		*output;	/* succeeded: the output, JSON text */
+	char		*reply;		/* failed: the reply refused, JSON text, or NULL */
+	struct job_usage usage;
+	char		*record;	/* JSON text or NULL; ocr: the image's bytes and sha256 */
+	char		 stderr_head[JOB_STDERR_MAX + 1];	/* meta.json's "stderr" */
+	size_t		 stderr_len;
+	int		 box_started;	/* 0: decided before any box */
+	int		 box_removed;	/* overran: removed and confirmed gone */
+	double		 seconds;	/* from job_run() to the box's end */
+};
+
+/*
+ * Carries one envelope to the keep: 0 and the answer or the keep's
+ * refusal in *a, or -1 and why (static text) when the keep gave neither.
+ */
+typedef int	 job_keep_fn(const char *envelope, size_t len,
+		    struct keepcli_answer *a, void *arg, const char **why);
+
+/* Before any job: podman's path and environment, and this build's id. */
+int		 job_init(const char *build, char *why, size_t whysz);
+const char	*job_build(void);
+/*
+ * Runs the job (JOB_RUN: input, inputlen) or the check (JOB_CHECK: no
+ * input) of cap within timeout seconds (0, or more than the
+ * capability's timeout: its timeout).  keep may be NULL: a request is
+ * then answered unreachable.  o is filled in every case; free it with
+ * job_outcome_free().
+ */
+void		 job_run(const struct config *, enum cap_id, enum job_mode,
+		    const char *input, size_t inputlen, unsigned int timeout,
+		    job_keep_fn *keep, void *arg, struct job_outcome *o);
+void		 job_outcome_free(struct job_outcome *);
+const char	*job_status_name(enum job_status);
+
+/* Parts of job_run(), for its tests: NULL and why, or the line. */
+char		*job_line(const struct config *, enum cap_id, enum job_mode,
+		    const char *input, size_t inputlen, size_t *len);
+char		*job_envelope(const char *request, size_t len, size_t *outlen,
+		    const char **why);
+char		*job_answer_line(const struct keepcli_answer *, int ok,
+		    const char *why, size_t *len);
+
+#endif
