@@ -82,7 +82,7 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) -DGATE_NOCHECK $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ \
 	    $(wildcard gated/*.c) common/libcommon.a $(LIBS)
 
-.PHONY: FORCE all clean deps test fuzz install lint demo bench check-man
+.PHONY: FORCE all units clean deps test fuzz install bench check-man
 all: $(PROGS)
 
 common/libcommon.a: $(COMMON_OBJS)
@@ -121,7 +121,10 @@ deps:
 
 # make test: builds, installs into TESTPREFIX for the test accounts,
 # runs the whole suite with Kyua and ends with "N passed, N failed".
-test: all $(UNITS) $(SAN_UNITS) gated/gated-nocheck
+# Every test program, hardened and sanitized: make -j2 units builds them apart.
+units: $(UNITS) $(SAN_UNITS) gated/gated-nocheck
+
+test: all units
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec

@@ -125,6 +125,64 @@ job_body()
 	api '"/v1/messages": {"status": 401, "json": {"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}}'
 	run_job released
 }
+
+# run_once EXPECT: run_job, and the job asked the API once, never twice.
+run_once()
+{
+	run_job "$1"
+	[ "$(wc -l < "$SC_ROOT/api.anthropic.com.requests")" -eq 1 ] ||
+	    { cat "$SC_ROOT/api.anthropic.com.requests"; atf_fail "not one request: $1"; }
+}
+
+# reply STOP TEXT: a 200 answer of the fake API, its text block and stop reason.
+reply()
+{
+	printf '"/v1/messages": {"status": 200, "json": {"type": "message", "model": "%s", "content": [{"type": "text", "text": "%s"}], "stop_reason": "%s", "usage": {"input_tokens": 12, "output_tokens": 5}}}' \
+	    "$MODEL" "$2" "$1"
+}
+
+# api_error STATUS TYPE: an error answer of the fake API.
+api_error()
+{
+	printf '"/v1/messages": {"status": %s, "json": {"type": "error", "error": {"type": "%s", "message": "e2e %s"}}}' "$1" "$2" "$2"
+}
+
+atf_test_case replies cleanup
+replies_head()
+{
+	atf_set "descr" "B1: every answer of the API through the real keep and gate: a refusal, max_tokens and a reply that breaks the schema fail the job; a rate limit, exhausted credit, an overloaded or failing API and an API that cannot be reached release it; control: a good reply succeeds"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "600"
+}
+replies_body()
+{
+	e2e_up
+	api "$(reply end_turn '{\"tag\": \"recipes\"}')"
+	run_once succeeded
+	api "$(reply refusal '')"
+	run_once failed
+	api "$(reply max_tokens '{\"tag\": \"rec')"
+	run_once failed
+	api "$(reply end_turn '{\"tag\": 5}')"
+	run_once failed
+	api "$(api_error 429 rate_limit_error)"
+	run_once released
+	api "$(api_error 400 billing_error)"
+	run_once released
+	api "$(api_error 529 overloaded_error)"
+	run_once released
+	api "$(api_error 500 api_error)"
+	run_once released
+	# The API cannot be reached: nothing listens on its address.
+	kill "$(cat "$SC_ROOT/log/api.anthropic.com.pid")"
+	run_job released
+}
+replies_cleanup()
+{
+	e2e_down
+	sc_cleanup
+}
 job_cleanup()
 {
 	e2e_down
@@ -174,6 +232,7 @@ check_lines_cleanup()
 
 atf_init_test_cases()
 {
+	atf_add_test_case replies
 	atf_add_test_case job
 	atf_add_test_case check_lines
 }
