@@ -6,6 +6,7 @@
 #include <err.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,4 +62,29 @@ daemon_own_netns(void)
 	proc_self_write("/proc/self/setgroups", "deny");
 	(void)snprintf(map, sizeof(map), "0 %u 1", (unsigned int)gid);
 	proc_self_write("/proc/self/gid_map", map);
+}
+
+void
+daemon_signals(void (*handler)(int), sigset_t *waitmask)
+{
+	struct sigaction sa;
+	sigset_t	 block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, waitmask);
+	sigdelset(waitmask, SIGTERM);
+	sigdelset(waitmask, SIGINT);
+	sigdelset(waitmask, SIGCHLD);
 }

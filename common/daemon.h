@@ -6,6 +6,8 @@
 #ifndef SANDCASTLE_DAEMON_H
 #define SANDCASTLE_DAEMON_H
 
+#include <signal.h>
+
 struct config;
 
 /* The configuration, or every problem on stderr and exit(1). */
@@ -16,5 +18,12 @@ struct config	*daemon_config(const char *dir);
  * and no one else in it; fatal when the machine allows none.
  */
 void		 daemon_own_netns(void);
+
+/*
+ * SIGTERM, SIGINT and SIGCHLD go to handler, blocked everywhere but in
+ * a ppoll(2) given *waitmask, so that none falls between the check of
+ * its flag and the wait; SIGPIPE and SIGHUP are ignored.
+ */
+void		 daemon_signals(void (*handler)(int), sigset_t *waitmask);
 
 #endif

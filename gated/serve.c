@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "gate.h"
 #include "log.h"
 
@@ -26,28 +27,6 @@ on_signal(int sig)
 		reap = 1;
 	else
 		quit = 1;
-}
-
-/* Blocked but while waiting in ppoll, so that no signal is missed. */
-static void
-signals_init(sigset_t *waitmask)
-{
-	struct sigaction	sa;
-	sigset_t		block;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, waitmask);
 }
 
 static void
@@ -149,7 +128,7 @@ serve(struct gate *g)
 	struct pollfd	pfd;
 	sigset_t	waitmask;
 
-	signals_init(&waitmask);
+	daemon_signals(on_signal, &waitmask);
 	log_info("serving %s: %zu destination(s)", g->sock, g->ndests);
 	while (!quit) {
 		pfd.fd = g->listenfd;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon.h"
 #include "keepd.h"
 #include "log.h"
 
@@ -34,30 +35,6 @@ serve_signal(int sig)
 		serve_quit = 1;
 }
 
-static void
-serve_signals(sigset_t *waitmask)
-{
-	struct sigaction sa;
-	sigset_t	 block;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = serve_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, waitmask);
-	sigdelset(waitmask, SIGTERM);
-	sigdelset(waitmask, SIGINT);
-	sigdelset(waitmask, SIGCHLD);
-}
 
 /* Children are killed when their request ends: only another end is news. */
 static void
@@ -177,7 +154,7 @@ serve(int listenfd, int secretsfd, const char *gatepath)
 	sigset_t	 waitmask;
 	size_t		 n;
 
-	serve_signals(&waitmask);
+	daemon_signals(serve_signal, &waitmask);
 	client_init(secretsfd, gatepath);
 	while (!serve_quit) {
 		n = serve_pollfds(listenfd, pfd, slot);
