@@ -140,6 +140,7 @@ FUZZ_SRCS_envelope = keepd/envelope.c keepd/http.c
 FUZZ_SRCS_path = keepd/envelope.c
 FUZZ_SRCS_http = keepd/http.c
 FUZZ_SRCS_connect = gated/connect.c gated/policy.c
+FUZZ_SRCS_claim = sandcastled/contract.c
 FUZZ_SRCS_schema = box/schema.c
 FUZZ_SRCS_image = box/image.c
 FUZZ_LIBS_image = -lpng -ljpeg -lwebp -lm

@@ -13,7 +13,10 @@
 enum token_type {
 	ENDTOKEN,
 	KEYWORD,
-	NAME
+	NAME,
+	JOBID,		/* a second name: show job's ID */
+	FLAG_JSON,	/* -j */
+	MAYEND		/* the command may end here */
 };
 
 struct token {
@@ -28,6 +31,10 @@ static const struct token t_install[];
 static const struct token t_secret[];
 static const struct token t_secret_name[];
 static const struct token t_show[];
+static const struct token t_show_jobs[];
+static const struct token t_show_jobs_json[];
+static const struct token t_show_job[];
+static const struct token t_show_job_id[];
 
 static const struct token t_main[] = {
 	{ KEYWORD,	"check",	CHECK,		NULL },
@@ -56,13 +63,40 @@ static const struct token t_secret_name[] = {
 };
 
 static const struct token t_show[] = {
+	{ KEYWORD,	"job",		SHOW_JOB,	t_show_job },
+	{ KEYWORD,	"jobs",		SHOW_JOBS,	t_show_jobs },
 	{ KEYWORD,	"status",	SHOW_STATUS,	NULL },
+	{ ENDTOKEN,	NULL,		NONE,		NULL }
+};
+
+/* -j comes before NAME: NAME takes any word. */
+static const struct token t_show_jobs[] = {
+	{ MAYEND,	NULL,		NONE,		NULL },
+	{ FLAG_JSON,	"-j",		NONE,		NULL },
+	{ NAME,		"SOURCE",	NONE,		t_show_jobs_json },
+	{ ENDTOKEN,	NULL,		NONE,		NULL }
+};
+
+static const struct token t_show_jobs_json[] = {
+	{ MAYEND,	NULL,		NONE,		NULL },
+	{ FLAG_JSON,	"-j",		NONE,		NULL },
+	{ ENDTOKEN,	NULL,		NONE,		NULL }
+};
+
+static const struct token t_show_job[] = {
+	{ NAME,		"SOURCE",	NONE,		t_show_job_id },
+	{ ENDTOKEN,	NULL,		NONE,		NULL }
+};
+
+static const struct token t_show_job_id[] = {
+	{ JOBID,	"ID",		NONE,		NULL },
 	{ ENDTOKEN,	NULL,		NONE,		NULL }
 };
 
 static struct parse_result res;
 
 static const struct token *match_token(const char *, const struct token *);
+static int	may_end(const struct token *);
 static void	print_commands(const struct token *, const char *);
 static void	parse_fail(const char *, const char *)
 		    __attribute__((noreturn));
@@ -85,18 +119,33 @@ parse(int argc, char *argv[])
 			parse_fail(argv[i], "unknown or ambiguous command");
 		if (t->type == NAME)
 			res.name = argv[i];
+		else if (t->type == JOBID)
+			res.id = argv[i];
+		else if (t->type == FLAG_JSON)
+			res.json = 1;
 		else if (t->value != NONE)
 			res.action = t->value;
 		table = t->next;
 	}
-	if (table != NULL)
+	if (table != NULL && !may_end(table))
 		parse_fail(argc > 0 ? argv[argc - 1] : NULL,
 		    argc > 0 ? "the command is not complete" :
 		    "no command given");
 	return &res;
 }
 
-/* A whole word, else a prefix of exactly one; NAME takes any word. */
+static int
+may_end(const struct token *table)
+{
+	const struct token	*t;
+
+	for (t = table; t->type != ENDTOKEN; t++)
+		if (t->type == MAYEND)
+			return 1;
+	return 0;
+}
+
+/* A whole word, else a prefix of exactly one; NAME and JOBID take any word. */
 static const struct token *
 match_token(const char *word, const struct token *table)
 {
@@ -105,7 +154,9 @@ match_token(const char *word, const struct token *table)
 	int			 n = 0;
 
 	for (t = table; t->type != ENDTOKEN; t++) {
-		if (t->type == NAME)
+		if (t->type == MAYEND)
+			continue;
+		if (t->type == NAME || t->type == JOBID)
 			return t;
 		if (strcmp(word, t->keyword) == 0)
 			return t;
@@ -124,6 +175,10 @@ print_commands(const struct token *table, const char *prefix)
 	char			 line[128];
 
 	for (t = table; t->type != ENDTOKEN; t++) {
+		if (t->type == MAYEND) {
+			fprintf(stderr, "\t%s\n", prefix);
+			continue;
+		}
 		(void)snprintf(line, sizeof(line), "%s%s%s", prefix,
 		    *prefix ? " " : "", t->keyword);
 		if (t->next == NULL)

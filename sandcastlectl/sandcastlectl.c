@@ -47,6 +47,10 @@ run(const struct parse_result *res, const struct ctl_env *env)
 		return ctl_secret_rm(env, res->name);
 	case SECRET_SET:
 		return ctl_secret_set(env, res->name);
+	case SHOW_JOB:
+		return ctl_show_job(env, res->name, res->id);
+	case SHOW_JOBS:
+		return ctl_show_jobs(env, res->name, res->json);
 	case SHOW_STATUS:
 		return ctl_show_status();
 	case VERSION:

@@ -16,13 +16,17 @@ enum action {
 	SECRET_LIST,
 	SECRET_RM,
 	SECRET_SET,
+	SHOW_JOB,
+	SHOW_JOBS,
 	SHOW_STATUS,
 	VERSION
 };
 
 struct parse_result {
 	enum action	 action;
-	const char	*name;		/* the NAME of secret set and rm */
+	const char	*name;		/* the NAME of secret set and rm, show's SOURCE */
+	const char	*id;		/* the ID of show job */
+	int		 json;		/* show jobs -j */
 };
 
 /* Where the operator's folders are, from -c and -s or their defaults. */
@@ -46,6 +50,8 @@ int	ctl_install_images(const struct ctl_env *);
 int	ctl_secret_list(const struct ctl_env *);
 int	ctl_secret_rm(const struct ctl_env *, const char *);
 int	ctl_secret_set(const struct ctl_env *, const char *);
+int	ctl_show_job(const struct ctl_env *, const char *, const char *);
+int	ctl_show_jobs(const struct ctl_env *, const char *, int);
 int	ctl_show_status(void);
 int	ctl_version(void);
 

@@ -1,0 +1,399 @@
+/*
+ * The scheduler (sandcastled/schedule.c) on a simulated clock: the rate
+ * limit held over every 60 minutes, the back-off and its reset, a
+ * resting capability left out of the claim, a hanging source, and
+ * fairness between sources that are due together.  The core's loop is
+ * played here: ask sched_next(), make the call, say how it ended.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <atf-c.h>
+
+#include "config.h"
+#include "../../sandcastled/schedule.h"
+
+#define CLAUDE	CAP_BIT(CAP_CLAUDE)
+#define OCR	CAP_BIT(CAP_OCR)
+#define T0	1000000		/* the simulated clock's start */
+
+static struct source *
+add_source(struct config *conf, const char *name, uint32_t poll,
+    uint32_t perhour, unsigned int caps)
+{
+	struct source	*src;
+
+	ATF_REQUIRE((src = calloc(1, sizeof(*src))) != NULL);
+	(void)strlcpy(src->name, name, sizeof(src->name));
+	src->poll_interval = poll;
+	src->max_jobs_per_hour = perhour;
+	src->job_timeout = 300;
+	src->capabilities = caps;
+	TAILQ_INSERT_TAIL(&conf->sources, src, entry);
+	conf->nsources++;
+	return src;
+}
+
+static struct config *
+new_config(void)
+{
+	struct config	*conf;
+
+	ATF_REQUIRE((conf = config_new("/nonexistent")) != NULL);
+	conf->caps[CAP_CLAUDE].enabled = conf->caps[CAP_OCR].enabled = 1;
+	conf->caps[CAP_CLAUDE].timeout = 600;
+	conf->caps[CAP_CLAUDE].cooldown = 300;
+	conf->caps[CAP_OCR].timeout = 120;
+	conf->caps[CAP_OCR].cooldown = 60;
+	return conf;
+}
+
+/*
+ * Plays the core for one source answering a job to every claim, each
+ * job lasting jobsecs, until end: the start times in starts[].
+ */
+static size_t
+run_jobs(struct sched *s, time_t end, time_t jobsecs, time_t *starts,
+    size_t max)
+{
+	unsigned int	 caps;
+	time_t		 now = T0, wake;
+	ssize_t		 i;
+	size_t		 n = 0;
+
+	while (now < end && n < max) {
+		if ((i = sched_next(s, now, &caps, &wake)) == -1) {
+			ATF_REQUIRE_MSG(wake > now, "woken for nothing at %lld",
+			    (long long)now);
+			now = wake;
+			continue;
+		}
+		sched_asked(s, (size_t)i, now, SCHED_OK);
+		sched_started(s, (size_t)i, now);
+		starts[n++] = now;
+		now += jobsecs;
+	}
+	return n;
+}
+
+/* No 3600 seconds hold more than max of the starts. */
+static void
+window_holds(const time_t *starts, size_t n, uint32_t max)
+{
+	size_t	 i, j, in;
+
+	for (i = 0; i < n; i++) {
+		for (in = 0, j = i; j < n && starts[j] < starts[i] + 3600; j++)
+			in++;
+		ATF_CHECK_MSG(in <= max, "%zu starts in the hour from +%lld",
+		    in, (long long)(starts[i] - T0));
+	}
+}
+
+ATF_TC_WITHOUT_HEAD(rate_limit);
+ATF_TC_BODY(rate_limit, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	time_t		 starts[64];
+	size_t		 n;
+
+	add_source(conf, "notes", 30, 3, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	n = run_jobs(s, T0 + 3 * 3600, 0, starts, 64);
+	ATF_REQUIRE(n >= 7);
+	ATF_CHECK_EQ(starts[0], T0);
+	ATF_CHECK_EQ(starts[1], T0 + 30);
+	ATF_CHECK_EQ(starts[2], T0 + 60);
+	/* The 4th only once the 1st start is 3600 s old, and so on. */
+	ATF_CHECK_EQ(starts[3], T0 + 3600);
+	ATF_CHECK_EQ(starts[4], T0 + 3630);
+	ATF_CHECK_EQ(starts[5], T0 + 3660);
+	ATF_CHECK_EQ(starts[6], T0 + 7200);
+	ATF_CHECK_EQ(n, 9);
+	window_holds(starts, n, 3);
+	/* Blocked, it is still due for nothing, and says when it will be. */
+	ATF_CHECK_EQ(sched_rate_free(s, 0, T0 + 3 * 3600 - 1), T0 + 3 * 3600);
+	sched_free(s);
+	config_free(conf);
+}
+
+/* Control: with room for 4, the 4th starts at its poll_interval. */
+ATF_TC_WITHOUT_HEAD(rate_limit_control);
+ATF_TC_BODY(rate_limit_control, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	time_t		 starts[64];
+	size_t		 n;
+
+	add_source(conf, "notes", 30, 4, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	n = run_jobs(s, T0 + 3600, 0, starts, 64);
+	ATF_CHECK_EQ(n, 4);
+	ATF_CHECK_EQ(starts[3], T0 + 90);
+	window_holds(starts, n, 4);
+	sched_free(s);
+	config_free(conf);
+}
+
+/* Long jobs and a short poll_interval: the window still holds. */
+ATF_TC_WITHOUT_HEAD(rate_limit_sliding);
+ATF_TC_BODY(rate_limit_sliding, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	time_t		 starts[512];
+	size_t		 n;
+
+	add_source(conf, "notes", 5, 7, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	n = run_jobs(s, T0 + 10 * 3600, 1234, starts, 512);
+	ATF_CHECK(n > 20);
+	window_holds(starts, n, 7);
+	sched_free(s);
+	config_free(conf);
+}
+
+/* The wait after each result, as sched_next() sees it. */
+static time_t
+wait_after(struct sched *s, time_t *now, enum sched_result r)
+{
+	unsigned int	 caps;
+	time_t		 wake;
+
+	ATF_REQUIRE_EQ(sched_next(s, *now, &caps, &wake), 0);
+	sched_asked(s, 0, *now, r);
+	ATF_REQUIRE_EQ(sched_next(s, *now, &caps, &wake), -1);
+	ATF_REQUIRE_EQ(sched_next(s, wake - 1, &caps, &wake), -1);
+	wake -= *now;
+	*now += wake;
+	return wake;
+}
+
+ATF_TC_WITHOUT_HEAD(backoff);
+ATF_TC_BODY(backoff, tc)
+{
+	static const time_t want[] = { 30, 60, 120, 240, 480, 600, 600, 600 };
+	struct config	*conf = new_config();
+	struct sched	*s;
+	time_t		 now = T0;
+	size_t		 i;
+
+	add_source(conf, "notes", 30, 60, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		ATF_CHECK_EQ_MSG(wait_after(s, &now, SCHED_FAILED), want[i],
+		    "failure %zu", i + 1);
+	/* A success resets it: the next failure waits poll_interval again. */
+	ATF_CHECK_EQ(wait_after(s, &now, SCHED_OK), 30);
+	ATF_CHECK_EQ(wait_after(s, &now, SCHED_FAILED), 30);
+	ATF_CHECK_EQ(wait_after(s, &now, SCHED_FAILED), 60);
+	/* The keep down or the secret unusable: poll_interval, no back-off. */
+	ATF_CHECK_EQ(wait_after(s, &now, SCHED_SKIPPED), 30);
+	ATF_CHECK_EQ(wait_after(s, &now, SCHED_SKIPPED), 30);
+	sched_free(s);
+	config_free(conf);
+}
+
+/* A poll_interval above 10 minutes is never shortened by a back-off. */
+ATF_TC_WITHOUT_HEAD(backoff_long_interval);
+ATF_TC_BODY(backoff_long_interval, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	time_t		 now = T0;
+
+	add_source(conf, "notes", 3600, 60, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	ATF_CHECK_EQ(wait_after(s, &now, SCHED_FAILED), 3600);
+	ATF_CHECK_EQ(wait_after(s, &now, SCHED_FAILED), 3600);
+	ATF_CHECK_EQ(wait_after(s, &now, SCHED_OK), 3600);
+	sched_free(s);
+	config_free(conf);
+}
+
+ATF_TC_WITHOUT_HEAD(resting);
+ATF_TC_BODY(resting, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	unsigned int	 caps = 0;
+	time_t		 wake;
+
+	add_source(conf, "both", 30, 60, CLAUDE | OCR);
+	add_source(conf, "onlyclaude", 30, 60, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	/* Control: nothing rests, both capabilities are named. */
+	ATF_CHECK_EQ(sched_caps(s, 0, T0), CLAUDE | OCR);
+	ATF_CHECK_EQ(sched_caps(s, 1, T0), CLAUDE);
+	sched_rest(s, CAP_CLAUDE, T0);
+	/* claude rests for 300 s, for every source. */
+	ATF_CHECK_EQ(sched_next(s, T0, &caps, &wake), 0);
+	ATF_CHECK_EQ(caps, OCR);
+	sched_asked(s, 0, T0, SCHED_OK);
+	/* onlyclaude has nothing to ask for: it waits for the rest to end. */
+	ATF_CHECK_EQ(sched_next(s, T0, &caps, &wake), -1);
+	ATF_CHECK_EQ(wake, T0 + 30);
+	ATF_CHECK_EQ(sched_next(s, T0 + 30, &caps, &wake), 0);
+	ATF_CHECK_EQ(caps, OCR);
+	sched_asked(s, 0, T0 + 30, SCHED_OK);
+	ATF_CHECK_EQ(sched_caps(s, 1, T0 + 299), 0);
+	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 299), OCR);
+	ATF_CHECK_EQ(sched_caps(s, 1, T0 + 300), CLAUDE);
+	/* At 300 the rest is over: onlyclaude, due since 0, goes first. */
+	ATF_CHECK_EQ(sched_next(s, T0 + 300, &caps, &wake), 1);
+	ATF_CHECK_EQ(caps, CLAUDE);
+	sched_asked(s, 1, T0 + 300, SCHED_OK);
+	ATF_CHECK_EQ(sched_next(s, T0 + 300, &caps, &wake), 0);
+	ATF_CHECK_EQ(caps, CLAUDE | OCR);
+	sched_free(s);
+	config_free(conf);
+}
+
+/* Every capability resting: the wake is the first rest's end. */
+ATF_TC_WITHOUT_HEAD(resting_all);
+ATF_TC_BODY(resting_all, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	unsigned int	 caps;
+	time_t		 wake;
+
+	add_source(conf, "both", 30, 60, CLAUDE | OCR);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	sched_rest(s, CAP_CLAUDE, T0);
+	sched_rest(s, CAP_OCR, T0 + 10);
+	ATF_CHECK_EQ(sched_next(s, T0 + 20, &caps, &wake), -1);
+	ATF_CHECK_EQ(wake, T0 + 70);
+	ATF_CHECK_EQ(sched_next(s, T0 + 70, &caps, &wake), 0);
+	ATF_CHECK_EQ(caps, OCR);
+	/* A second rest never shortens the first. */
+	sched_rest(s, CAP_CLAUDE, T0 - 200);
+	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 299), OCR);
+	sched_free(s);
+	config_free(conf);
+}
+
+/* A source whose call hangs for the keep's 30 s delays another by no more. */
+ATF_TC_WITHOUT_HEAD(hanging_source);
+ATF_TC_BODY(hanging_source, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	unsigned int	 caps;
+	time_t		 wake, now = T0, asked_b = 0;
+	ssize_t		 i;
+	int		 round;
+
+	add_source(conf, "hangs", 30, 60, CLAUDE);
+	add_source(conf, "fine", 30, 60, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	for (round = 0; round < 1000; round++) {
+		if ((i = sched_next(s, now, &caps, &wake)) == -1) {
+			now = wake;
+			continue;
+		}
+		if (i == 0) {
+			now += 30;	/* KEEP_CALL_SECONDS, then unreachable */
+			sched_asked(s, 0, now, SCHED_FAILED);
+			continue;
+		}
+		/* fine is asked at most 30 s after it was due. */
+		ATF_CHECK_MSG(now - (asked_b ? asked_b + 30 : T0) <= 30,
+		    "fine asked at +%lld, due at +%lld", (long long)(now - T0),
+		    (long long)((asked_b ? asked_b + 30 : T0) - T0));
+		asked_b = now;
+		sched_asked(s, 1, now, SCHED_OK);
+	}
+	ATF_CHECK(asked_b > T0 + 3600);
+	sched_free(s);
+	config_free(conf);
+}
+
+/* Two sources always due, each job longer than a poll_interval: they take turns. */
+ATF_TC_WITHOUT_HEAD(fairness);
+ATF_TC_BODY(fairness, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	unsigned int	 caps;
+	time_t		 wake, now = T0;
+	ssize_t		 i, prev = -1;
+	int		 n[2] = { 0, 0 }, round;
+
+	add_source(conf, "a", 30, 3600, CLAUDE);
+	add_source(conf, "b", 30, 3600, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	for (round = 0; round < 100; round++) {
+		ATF_REQUIRE((i = sched_next(s, now, &caps, &wake)) != -1);
+		ATF_CHECK_MSG(i != prev, "%s twice in a row at round %d",
+		    i ? "b" : "a", round);
+		sched_asked(s, (size_t)i, now, SCHED_OK);
+		sched_started(s, (size_t)i, now);
+		n[i]++;
+		prev = i;
+		now += 45;
+	}
+	ATF_CHECK_EQ(n[0], 50);
+	ATF_CHECK_EQ(n[1], 50);
+	ATF_CHECK_EQ(sched_find(s, "b"), 1);
+	ATF_CHECK_EQ(sched_find(s, "c"), -1);
+	sched_free(s);
+	config_free(conf);
+}
+
+/* The soonest due goes first, whatever the order of the sources. */
+ATF_TC_WITHOUT_HEAD(soonest_first);
+ATF_TC_BODY(soonest_first, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	unsigned int	 caps;
+	time_t		 wake;
+
+	add_source(conf, "slow", 120, 60, CLAUDE);
+	add_source(conf, "quick", 10, 60, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	sched_asked(s, 0, T0, SCHED_OK);
+	sched_asked(s, 1, T0 + 5, SCHED_OK);
+	ATF_CHECK_EQ(sched_next(s, T0 + 14, &caps, &wake), -1);
+	ATF_CHECK_EQ(wake, T0 + 15);
+	/* At 200 both are due: quick since 15, slow since 120. */
+	ATF_CHECK_EQ(sched_next(s, T0 + 200, &caps, &wake), 1);
+	sched_asked(s, 1, T0 + 200, SCHED_OK);
+	ATF_CHECK_EQ(sched_next(s, T0 + 200, &caps, &wake), 0);
+	sched_free(s);
+	config_free(conf);
+}
+
+ATF_TC_WITHOUT_HEAD(job_limit);
+ATF_TC_BODY(job_limit, tc)
+{
+	struct source		 src;
+	struct capability	 cap;
+
+	memset(&src, 0, sizeof(src));
+	memset(&cap, 0, sizeof(cap));
+	src.job_timeout = 300;
+	cap.timeout = 600;
+	ATF_CHECK_EQ(sched_job_limit(&src, &cap), 300);
+	cap.timeout = 120;
+	ATF_CHECK_EQ(sched_job_limit(&src, &cap), 120);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, rate_limit);
+	ATF_TP_ADD_TC(tp, rate_limit_control);
+	ATF_TP_ADD_TC(tp, rate_limit_sliding);
+	ATF_TP_ADD_TC(tp, backoff);
+	ATF_TP_ADD_TC(tp, backoff_long_interval);
+	ATF_TP_ADD_TC(tp, resting);
+	ATF_TP_ADD_TC(tp, resting_all);
+	ATF_TP_ADD_TC(tp, hanging_source);
+	ATF_TP_ADD_TC(tp, fairness);
+	ATF_TP_ADD_TC(tp, soonest_first);
+	ATF_TP_ADD_TC(tp, job_limit);
+	return atf_no_error();
+}

@@ -1,0 +1,99 @@
+/*
+ * The source contract (sandcastled(8), SOURCE CONTRACT): the three
+ * calls as envelopes for the keep, and what their answers mean.  Pure:
+ * no I/O, no clock.  A claim's answer is hostile and read strictly: it
+ * is readable as a whole or not at all, and of a job only id,
+ * capability and input are read; the input is kept as the bytes it
+ * came in, checked as JSON and never looked into.
+ */
+#ifndef SANDCASTLED_CONTRACT_H
+#define SANDCASTLED_CONTRACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "keepcli.h"
+
+#define CONTRACT_ID_MAX		128	/* characters of a text id */
+#define CONTRACT_NUMID_MAX	20	/* digits of a number id */
+#define CONTRACT_LIMIT		1	/* jobs the core asks for in each claim */
+#define CONTRACT_LINE_MAX	200	/* bytes of a body's first line shown */
+#define CONTRACT_WHY_MAX	1024	/* a reason fits in this */
+#define CONTRACT_JOBWHY_MAX	256	/* why a job fails at once */
+
+/* What an answer means for the call and for the scheduler. */
+enum contract_verdict {
+	CONTRACT_OK,		/* 2xx, and the body read */
+	CONTRACT_TOKEN,		/* 401, 403: the token was rejected */
+	CONTRACT_GONE,		/* 409 on a result: keep it, never send again */
+	CONTRACT_REDIRECT,	/* 3xx: never followed */
+	CONTRACT_FAILED,	/* another status, or a body unreadable */
+	CONTRACT_UNREACHABLE,	/* the keep could not reach the source */
+	CONTRACT_KEEP		/* the keep is down, or the secret unusable */
+};
+
+/* The three statuses of a result. */
+enum contract_status {
+	CONTRACT_SUCCEEDED,
+	CONTRACT_FAILED_JOB,
+	CONTRACT_RELEASED
+};
+
+struct contract_job {
+	char		 id[CONTRACT_ID_MAX + 1];	/* digits, or the text */
+	int		 numeric;	/* the id was a JSON number */
+	int		 cap;		/* enum cap_id; -1 when failed is set */
+	/* "" or why the job fails at once, without a box (never sent to a log). */
+	char		 failed[CONTRACT_JOBWHY_MAX];
+	char		*input;		/* the input's bytes as they came */
+	size_t		 inputlen;
+};
+
+struct contract_claim {
+	struct contract_job	*jobs;
+	size_t			 njobs;
+};
+
+/*
+ * The envelopes: NUL-terminated JSON for the keep, or NULL (errno set)
+ * when memory ran out or an argument breaks a rule (an id that is not
+ * valid, an output that is not JSON: EINVAL).
+ */
+char	*contract_ping_envelope(const char *source, size_t *len);
+/* caps: CAP_BIT()s; listed in enum cap_id's order.  limit: CONTRACT_LIMIT. */
+char	*contract_claim_envelope(const char *source, unsigned int caps,
+	    unsigned int limit, size_t *len);
+/* output (succeeded) or error (failed); neither for released. */
+char	*contract_result_envelope(const char *source, const char *id,
+	    enum contract_status, const char *output, size_t outputlen,
+	    const char *error, size_t *len);
+
+/*
+ * What an answer (or the keep's refusal) means for a call; why gets the
+ * words for a person.  result is 1 for a result call, where 409 is
+ * CONTRACT_GONE; elsewhere it is CONTRACT_FAILED.
+ */
+enum contract_verdict contract_answer(const struct keepcli_answer *,
+	    int result, char *why, size_t whysz);
+/* 1 when the verdict makes the scheduler back off. */
+int	 contract_backs_off(enum contract_verdict);
+
+/* A ping's body: 0 and the number waiting, or -1 and why. */
+int	 contract_ping_parse(const char *body, size_t len, uint64_t *waiting,
+	    char *why, size_t whysz);
+/*
+ * A claim's body, asked with caps and limit: 0 and claim filled (free
+ * it with contract_claim_free()), or -1 and why the whole answer is
+ * unreadable.
+ */
+int	 contract_claim_parse(const char *body, size_t len, unsigned int caps,
+	    unsigned int limit, struct contract_claim *claim, char *why,
+	    size_t whysz);
+void	 contract_claim_free(struct contract_claim *);
+
+/* A job's id as text: 1 when it is one the contract takes (path- and folder-safe). */
+int	 contract_id_valid(const char *id);
+const char *contract_status_name(enum contract_status);
+
+#endif

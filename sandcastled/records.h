@@ -1,0 +1,127 @@
+/*
+ * The job records under data_dir (sandcastled(8), RECORDS):
+ *
+ *	<source>/<job id>/input.json	what the source sent (claude), or
+ *					its size and SHA-256 (every other)
+ *	<source>/<job id>/output.json	what was sent back, or the reply refused
+ *	<source>/<job id>/meta.json	what happened
+ *
+ * Every call takes data_dir as an open folder and uses only the openat
+ * family (the core's filter allows no path call): folders 0700, files
+ * 0600, each file written whole to a temporary name beside it, synced
+ * and renamed, so that no record is ever half-written.  A path is made
+ * only of a valid source name and a valid id, and no symbolic link is
+ * ever followed below data_dir.
+ */
+#ifndef SANDCASTLED_RECORDS_H
+#define SANDCASTLED_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "config.h"
+#include "contract.h"
+#include "job.h"
+
+#define RECORDS_META_MAX	(256U * 1024)	/* bytes of a meta.json read back */
+#define RECORDS_STDERR_MAX	JOB_STDERR_MAX
+#define RECORDS_WHY_MAX		512
+#define RECORDS_NOTE_GONE	"the source no longer held the job"
+
+enum records_status {
+	RECORDS_RUNNING,	/* claimed and noted, not finished */
+	RECORDS_SUCCEEDED,
+	RECORDS_FAILED,
+	RECORDS_RELEASED
+};
+
+/* Whether the result reached the source. */
+enum records_result {
+	RECORDS_PENDING,	/* not sent yet */
+	RECORDS_SENT,
+	RECORDS_GONE		/* 409: kept here, never sent again */
+};
+
+/* A job as the core claimed it. */
+struct records_job {
+	const char	*source;
+	const char	*id;
+	int		 numeric;	/* the id came as a JSON number */
+	int		 cap;		/* enum cap_id, or -1: none offered */
+	const char	*input;		/* the raw input, never parsed */
+	size_t		 inputlen;
+	time_t		 started_at;	/* wall clock */
+};
+
+/* meta.json, read back. */
+struct records_meta {
+	char		 source[NAME_LEN + 1];
+	char		 job[CONTRACT_ID_MAX + 1];
+	int		 numeric;
+	int		 cap;		/* -1: none */
+	enum records_status status;
+	char		 error[JOB_ERROR_MAX];
+	char		 stderr_head[RECORDS_STDERR_MAX + 1];
+	size_t		 stderr_len;
+	time_t		 started_at;
+	time_t		 finished_at;	/* 0 while running */
+	struct job_usage usage;
+	enum records_result result;
+	char		 note[64];
+};
+
+/* One job found by records_unfinished(). */
+struct records_ref {
+	char		 source[NAME_LEN + 1];
+	char		 job[CONTRACT_ID_MAX + 1];
+	int		 numeric;
+	enum records_status status;	/* RECORDS_RUNNING: send it back released */
+	enum records_result result;	/* RECORDS_PENDING: its result was never sent */
+};
+
+/*
+ * Each returns 0, or -1 with why (for a person: the file and what to
+ * do).  records_begin() notes a claimed job before it runs, so that a
+ * crash leaves it for records_unfinished(); it replaces a record the
+ * same id left before (a released job offered again).
+ */
+int	 records_begin(int dfd, const struct records_job *, char *why,
+	    size_t whysz);
+int	 records_finish(int dfd, const struct records_job *,
+	    const struct job_outcome *, time_t finished_at, char *why,
+	    size_t whysz);
+/* What became of the result; RECORDS_GONE adds RECORDS_NOTE_GONE. */
+int	 records_result(int dfd, const char *source, const char *id,
+	    enum records_result, char *why, size_t whysz);
+
+/* The record's meta.json. */
+int	 records_read(int dfd, const char *source, const char *id,
+	    struct records_meta *, char *why, size_t whysz);
+/* The same from meta.json's bytes (show, the tests). */
+int	 records_meta_parse(const char *buf, size_t len, struct records_meta *,
+	    char *why, size_t whysz);
+
+/*
+ * The jobs still running, or finished with their result never sent: a
+ * new array in *refs (free() it) and its length in *n.  Records that
+ * cannot be read are skipped and counted in *unreadable.
+ */
+int	 records_unfinished(int dfd, struct records_ref **refs, size_t *n,
+	    size_t *unreadable, char *why, size_t whysz);
+/*
+ * Deletes the job folders finished more than days ago at now (by
+ * finished_at, else the folder's mtime), and nothing else: not a
+ * folder of another name, not what a symbolic link points to.  The
+ * number deleted, or -1.
+ */
+long	 records_prune(int dfd, uint32_t days, time_t now, char *why,
+	    size_t whysz);
+
+const char *records_status_name(enum records_status);
+const char *records_result_name(enum records_result);
+/* RFC 3339 UTC, "2026-01-02T03:04:05Z"; -1 when it is not. */
+int	 records_time(time_t, char *, size_t);
+int	 records_time_parse(const char *, time_t *);
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * The scheduler.  max_jobs_per_hour is a sliding window: a source's
+ * last max_jobs_per_hour starts are kept, and the next may start only
+ * once the oldest of them is SCHED_WINDOW seconds old, so no 60 minutes
+ * ever hold more.  A fixed hour would let twice the cap through across
+ * its edge.
+ */
+#include <sys/types.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "schedule.h"
+
+static time_t	 backoff(const struct sched_source *);
+static time_t	 rate_until(const struct sched_source *);
+static time_t	 rest_end(const struct sched *, const struct sched_source *);
+static time_t	 due(const struct sched *, const struct sched_source *,
+		    time_t);
+static int	 before(const struct sched_source *, time_t,
+		    const struct sched_source *, time_t);
+
+struct sched *
+sched_new(const struct config *conf, time_t now)
+{
+	struct sched		*s;
+	struct source		*src;
+	size_t			 i = 0;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return NULL;
+	s->conf = conf;
+	if ((s->srcs = calloc(conf->nsources + 1, sizeof(*s->srcs))) == NULL) {
+		free(s);
+		return NULL;
+	}
+	TAILQ_FOREACH(src, &conf->sources, entry) {
+		s->srcs[i].src = src;
+		s->srcs[i].next = s->srcs[i].last = now;
+		s->srcs[i].starts = calloc(src->max_jobs_per_hour,
+		    sizeof(time_t));
+		s->n = ++i;
+		if (s->srcs[i - 1].starts == NULL) {
+			sched_free(s);
+			return NULL;
+		}
+	}
+	return s;
+}
+
+void
+sched_free(struct sched *s)
+{
+	size_t	 i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->n; i++)
+		free(s->srcs[i].starts);
+	free(s->srcs);
+	free(s);
+}
+
+ssize_t
+sched_find(const struct sched *s, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->srcs[i].src->name, name) == 0)
+			return (ssize_t)i;
+	return -1;
+}
+
+uint32_t
+sched_job_limit(const struct source *src, const struct capability *cap)
+{
+	return src->job_timeout < cap->timeout ? src->job_timeout :
+	    cap->timeout;
+}
+
+unsigned int
+sched_caps(const struct sched *s, size_t i, time_t now)
+{
+	unsigned int	 caps = s->srcs[i].src->capabilities;
+	int		 c;
+
+	for (c = 0; c < CAP_COUNT; c++)
+		if (s->rest[c] > now)
+			caps &= ~CAP_BIT(c);
+	return caps;
+}
+
+/* When the oldest start of a full window leaves it; 0 while it has room. */
+static time_t
+rate_until(const struct sched_source *ss)
+{
+	if (ss->nstarts < ss->src->max_jobs_per_hour)
+		return 0;
+	return ss->starts[ss->head] + SCHED_WINDOW;
+}
+
+time_t
+sched_rate_free(const struct sched *s, size_t i, time_t now)
+{
+	time_t	 t = rate_until(&s->srcs[i]);
+
+	return t > now ? t : now;
+}
+
+/* When the first of its capabilities stops resting. */
+static time_t
+rest_end(const struct sched *s, const struct sched_source *ss)
+{
+	time_t	 t = 0;
+	int	 c;
+
+	for (c = 0; c < CAP_COUNT; c++)
+		if ((ss->src->capabilities & CAP_BIT(c)) &&
+		    (t == 0 || s->rest[c] < t))
+			t = s->rest[c];
+	return t;
+}
+
+/* The soonest time the source may be asked for a job. */
+static time_t
+due(const struct sched *s, const struct sched_source *ss, time_t now)
+{
+	time_t	 t = ss->next, r;
+
+	if ((r = rate_until(ss)) > t)
+		t = r;
+	if (sched_caps(s, (size_t)(ss - s->srcs), now) == 0 &&
+	    (r = rest_end(s, ss)) > t)
+		t = r;
+	return t;
+}
+
+/* The one due first goes first; on a tie, the one asked longest ago. */
+static int
+before(const struct sched_source *a, time_t da, const struct sched_source *b,
+    time_t db)
+{
+	if (da != db)
+		return da < db;
+	return a->last < b->last;
+}
+
+ssize_t
+sched_next(struct sched *s, time_t now, unsigned int *caps, time_t *wake)
+{
+	ssize_t		 best = -1;
+	time_t		 d, bestd = 0;
+	size_t		 i;
+
+	for (i = 0; i < s->n; i++) {
+		d = due(s, &s->srcs[i], now);
+		if (best == -1 || before(&s->srcs[i], d, &s->srcs[best],
+		    bestd)) {
+			best = (ssize_t)i;
+			bestd = d;
+		}
+	}
+	if (best == -1 || bestd > now) {
+		*wake = best == -1 ? now + SCHED_WINDOW : bestd;
+		return -1;
+	}
+	*caps = sched_caps(s, (size_t)best, now);
+	return best;
+}
+
+/* poll_interval times 2^(failures - 1), at most SCHED_BACKOFF_MAX. */
+static time_t
+backoff(const struct sched_source *ss)
+{
+	time_t		 wait = ss->src->poll_interval;
+	time_t		 cap = wait > SCHED_BACKOFF_MAX ? wait : SCHED_BACKOFF_MAX;
+	unsigned int	 k;
+
+	for (k = 1; k < ss->failures && wait < cap; k++)
+		wait *= 2;
+	return wait < cap ? wait : cap;
+}
+
+void
+sched_asked(struct sched *s, size_t i, time_t now, enum sched_result r)
+{
+	struct sched_source	*ss = &s->srcs[i];
+
+	ss->last = now;
+	switch (r) {
+	case SCHED_OK:
+		ss->failures = 0;
+		ss->next = now + ss->src->poll_interval;
+		break;
+	case SCHED_FAILED:
+		ss->failures++;
+		ss->next = now + backoff(ss);
+		break;
+	case SCHED_SKIPPED:
+		ss->next = now + ss->src->poll_interval;
+		break;
+	}
+}
+
+void
+sched_started(struct sched *s, size_t i, time_t now)
+{
+	struct sched_source	*ss = &s->srcs[i];
+	uint32_t		 max = ss->src->max_jobs_per_hour;
+
+	if (ss->nstarts < max) {
+		ss->starts[(ss->head + ss->nstarts) % max] = now;
+		ss->nstarts++;
+		return;
+	}
+	ss->starts[ss->head] = now;
+	ss->head = (ss->head + 1) % max;
+}
+
+void
+sched_rest(struct sched *s, enum cap_id c, time_t now)
+{
+	if ((unsigned int)c >= CAP_COUNT)
+		return;
+	if (now + s->conf->caps[c].cooldown > s->rest[c])
+		s->rest[c] = now + s->conf->caps[c].cooldown;
+}
