@@ -82,7 +82,7 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) -DGATE_NOCHECK $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ \
 	    $(wildcard gated/*.c) common/libcommon.a $(LIBS)
 
-.PHONY: FORCE all units clean deps test fuzz install bench check-man
+.PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man
 all: $(PROGS)
 
 common/libcommon.a: $(COMMON_OBJS)
@@ -124,7 +124,11 @@ deps:
 # Every test program, hardened and sanitized: make -j2 units builds them apart.
 units: $(UNITS) $(SAN_UNITS) gated/gated-nocheck
 
-test: all units
+test: deps
+	$(MAKE) --no-print-directory all units
+	$(MAKE) --no-print-directory run-tests
+
+run-tests:
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
@@ -155,6 +159,12 @@ install: all
 	for m in $(MANS); do \
 		s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
 	done
+
+# make demo: a first job end to end on this machine (as root: it makes
+# the test account and networks of its own), then its record.
+DEMOPREFIX ?= /var/tmp/sandcastle-demo
+demo: all
+	sh regress/demo/demo.sh $(DEMOPREFIX)
 
 # make bench: measurements, never tests; each prints what it measured.
 bench: all

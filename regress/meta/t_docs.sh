@@ -48,8 +48,10 @@ readme_commands_head()
 readme_commands_body()
 {
 	src=$(sc_srcdir)
-	atf_check -o ignore grep -q 'make test' "$src/README.md"
-	atf_check -o ignore grep -q '^test:' "$src/Makefile"
+	for t in demo test; do
+		atf_check -o ignore grep -q "make $t" "$src/README.md"
+		atf_check -o ignore grep -q "^$t:" "$src/Makefile"
+	done
 	grep -q '^## \[Unreleased\]' "$src/CHANGES" || atf_fail "CHANGES has no [Unreleased]"
 }
 
