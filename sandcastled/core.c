@@ -1,35 +1,393 @@
 /*
- * The core: the engine.  It will ask the sources for work through the
- * keep-frontend, decide what runs, hand jobs to the box launcher and
- * write the records under data_dir.  It can make no socket and run no
- * program (sandbox_core()).
+ * The core: the engine.  It asks the sources for work through the
+ * keep-frontend, decides what runs (schedule.c), hands each job to the
+ * box launcher, writes the records under data_dir and sends the
+ * results back.  It can make no socket and run no program
+ * (sandbox_core()): data_dir is opened before the filter goes on, and
+ * every record is written below that descriptor.
+ *
+ * One thing at a time: a call to the keep, or a job.  A call has the
+ * keep's 30 s at most, so a source that hangs holds the others back by
+ * no more.  While the keep does not answer, no source is asked: the
+ * core asks the keep again every 5 seconds.
  */
 #include <sys/types.h>
+#include <sys/stat.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "config.h"
+#include "contract.h"
+#include "core.h"
 #include "log.h"
 #include "msg.h"
+#include "paths.h"
+#include "proto.h"
+#include "records.h"
 #include "sandcastled.h"
+#include "schedule.h"
 
-static struct config	*core_conf;
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const struct msg_rule core_rules[] = {
+	{ PROC_KEEP_STATE, "PROC_KEEP_STATE", sizeof(uint32_t),
+	    sizeof(uint32_t), 0 },
+	{ PROC_KEEP_ANSWER, "PROC_KEEP_ANSWER",
+	    sizeof(struct proc_keep_answer), PROC_MAXPAYLOAD, 0 },
+	{ PROC_KEEP_DOWN, "PROC_KEEP_DOWN", 1, PROC_REASON_MAX, 0 },
+	{ PROC_JOB_DONE, "PROC_JOB_DONE", sizeof(struct proc_job_done),
+	    PROC_MAXPAYLOAD, 0 },
+};
+
+static struct core		 core;
+static volatile sig_atomic_t	 core_stop;
+static time_t			 core_wake;	/* sched_next()'s, when none is due */
+
+static void
+core_sigterm(int sig)
+{
+	core_stop = 1;
+}
+
+time_t
+core_now(void)
+{
+	struct timespec	 ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		fatal("clock_gettime");
+	return ts.tv_sec;
+}
+
+const char *
+core_source(const struct core *c, size_t i)
+{
+	return c->sched->srcs[i].src->name;
+}
+
+/* Sends the envelope (and frees it) to the keep; its answer comes later. */
+void
+core_call(struct core *c, size_t src, enum core_wait wait, char *envelope,
+    size_t len)
+{
+	if (envelope == NULL)
+		fatal("a call to source %s", core_source(c, src));
+	c->seq = (c->seq + 1) & ~PROC_ID_LAUNCHER;
+	if (c->seq == 0)
+		c->seq = 1;
+	if (msg_compose(c->chan, PROC_KEEP_CALL, c->seq, -1, envelope,
+	    len) == -1)
+		fatal("a call to the parent");
+	free(envelope);
+	c->wait = wait;
+	c->src = src;
+}
+
+void
+core_keep_down(struct core *c, const char *why)
+{
+	if (c->keep_up)
+		log_warnx("the keep does not answer (%s): no source is asked "
+		    "until it does; asking again every %d seconds", why,
+		    CORE_KEEP_PROBE);
+	c->keep_up = 0;
+	c->probe_at = core_now() + CORE_KEEP_PROBE;
+}
+
+static void
+core_probe(struct core *c)
+{
+	c->seq = (c->seq + 1) & ~PROC_ID_LAUNCHER;
+	if (msg_compose(c->chan, PROC_KEEP_PROBE, c->seq, -1, NULL, 0) == -1)
+		fatal("a message to the parent");
+	c->wait = CORE_PROBE;
+}
+
+static void
+core_keep_state(struct core *c, const struct msg *m)
+{
+	uint32_t	 up;
+
+	memcpy(&up, m->data, sizeof(up));
+	c->wait = CORE_IDLE;
+	if (up) {
+		c->keep_up = 1;
+		log_info("the keep answers: asking the sources");
+	} else
+		c->probe_at = core_now() + CORE_KEEP_PROBE;
+}
+
+static void
+core_prune(struct core *c, time_t now)
+{
+	char	 why[RECORDS_WHY_MAX];
+	long	 n;
+
+	c->prune_at = now + CORE_PRUNE_EVERY;
+	if ((n = records_prune(c->dfd, c->conf->retention_days, time(NULL),
+	    why, sizeof(why))) == -1)
+		log_warnx("pruning the records: %s", why);
+	else if (n > 0)
+		log_info("%ld records older than %u days deleted", n,
+		    c->conf->retention_days);
+}
+
+static void
+core_claim(struct core *c, time_t now)
+{
+	unsigned int	 caps;
+	ssize_t		 i;
+	size_t		 len;
+	char		*env;
+
+	if ((i = sched_next(c->sched, now, &caps, &core_wake)) == -1)
+		return;
+	c->caps = caps;
+	env = contract_claim_envelope(core_source(c, i), caps, CONTRACT_LIMIT,
+	    &len);
+	core_call(c, i, CORE_CLAIM, env, len);
+}
+
+/* The claim's answer; down is why the keep gave none, or NULL. */
+static void
+core_claim_answer(struct core *c, const struct keepcli_answer *a,
+    const char *down)
+{
+	enum contract_verdict	 v;
+	char			 why[CONTRACT_WHY_MAX];
+	time_t			 now = core_now();
+
+	c->wait = CORE_IDLE;
+	if (down != NULL) {
+		sched_asked(c->sched, c->src, now, SCHED_SKIPPED);
+		core_keep_down(c, down);
+		return;
+	}
+	v = contract_answer(a, 0, why, sizeof(why));
+	if (v == CONTRACT_OK && contract_claim_parse(a->body, a->body_len,
+	    c->caps, CONTRACT_LIMIT, &c->claim, why, sizeof(why)) == 0) {
+		sched_asked(c->sched, c->src, now, SCHED_OK);
+		if (c->claim.njobs > 0)
+			core_job_start(c);
+		else
+			contract_claim_free(&c->claim);
+		return;
+	}
+	log_warnx("source %s: %s: %s", core_source(c, c->src),
+	    v == CONTRACT_OK ? "the claim's answer is unreadable, no job of "
+	    "it taken" : "the claim failed", why);
+	sched_asked(c->sched, c->src, now, v == CONTRACT_OK ||
+	    contract_backs_off(v) ? SCHED_FAILED : SCHED_SKIPPED);
+}
+
+static void
+core_keep_answer(struct core *c, const struct msg *m)
+{
+	struct keepcli_answer	 a;
+	char			 down[PROC_REASON_MAX + 1];
+	const char		*d = NULL;
+
+	memset(&a, 0, sizeof(a));
+	if (m->type == PROC_KEEP_DOWN) {
+		(void)snprintf(down, sizeof(down), "%.*s", (int)m->len,
+		    (char *)m->data);
+		d = down;
+	} else
+		proc_keep_answer_read(m, &a, "the parent");
+	if (c->wait == CORE_CLAIM)
+		core_claim_answer(c, &a, d);
+	else
+		core_result_answer(c, &a, d);
+	keepcli_answer_free(&a);
+}
 
 static void
 core_dispatch(struct msg *m)
 {
-	/* msg_verify() let through only what the (empty) rule table lists. */
-	fatalx("core: no message from the parent is handled yet (type %u)",
-	    m->type);
+	struct core	*c = &core;
+	int		 ok;
+
+	ok = m->id == c->seq && (m->type == PROC_KEEP_STATE ?
+	    c->wait == CORE_PROBE : m->type == PROC_JOB_DONE ?
+	    c->wait == CORE_JOB : c->wait == CORE_CLAIM ||
+	    c->wait == CORE_RESULT);
+	if (!ok)
+		fatalx("the parent sent message %u (id %u) the core did not "
+		    "ask for", m->type, m->id);
+	switch (m->type) {
+	case PROC_KEEP_STATE:
+		core_keep_state(c, m);
+		break;
+	case PROC_KEEP_ANSWER:
+	case PROC_KEEP_DOWN:
+		core_keep_answer(c, m);
+		break;
+	case PROC_JOB_DONE:
+		core_job_done(c, m);
+		break;
+	}
+}
+
+static void
+core_step(struct core *c)
+{
+	time_t	 now = core_now();
+
+	if (c->wait != CORE_IDLE)
+		return;
+	if (!c->keep_up) {
+		if (now >= c->probe_at)
+			core_probe(c);
+		return;
+	}
+	if (now >= c->prune_at)
+		core_prune(c, now);
+	if (core_result_next(c, now))
+		return;
+	core_claim(c, now);
+}
+
+/* Milliseconds to the next thing the core does on its own, or -1. */
+static int
+core_timeout(const struct core *c)
+{
+	time_t	 now = core_now(), wake, r;
+
+	if (c->wait != CORE_IDLE)
+		return -1;
+	if (!c->keep_up)
+		wake = c->probe_at;
+	else {
+		wake = core_wake < c->prune_at ? core_wake : c->prune_at;
+		if ((r = core_result_wake(c)) != -1 && r < wake)
+			wake = r;
+	}
+	if (wake <= now)
+		return 0;
+	return wake - now > 3600 ? 3600 * 1000 : (int)(wake - now) * 1000;
+}
+
+static void
+core_read(struct core *c)
+{
+	struct msg	 m;
+	ssize_t		 n;
+	int		 r;
+
+	if ((n = msgchan_read(c->chan)) == 0) {
+		log_debug("the parent closed the channel");
+		exit(0);
+	}
+	if (n == -1) {
+		if (errno == EAGAIN || errno == EINTR)
+			return;
+		fatal("reading from the parent");
+	}
+	while ((r = msg_get(c->chan, &m)) == 1) {
+		msg_verify(core_rules, NELEM(core_rules), &m, "the parent");
+		core_dispatch(&m);
+		msg_free(&m);
+	}
+	if (r == -1)
+		fatal("a message from the parent");
+}
+
+static __attribute__((noreturn)) void
+core_loop(struct core *c)
+{
+	struct pollfd	 pfd;
+	struct timespec	 ts, *tsp;
+	sigset_t	 none;
+	int		 ms;
+
+	sigemptyset(&none);
+	for (;;) {
+		if (core_stop) {
+			log_debug("SIGTERM: stopping");
+			exit(0);
+		}
+		core_step(c);
+		pfd.fd = c->chan->fd;
+		pfd.events = POLLIN | (c->chan->outqlen > 0 ? POLLOUT : 0);
+		ms = core_timeout(c);
+		ts.tv_sec = ms / 1000;
+		ts.tv_nsec = (ms % 1000) * 1000000L;
+		tsp = ms == -1 ? NULL : &ts;
+		if (ppoll(&pfd, 1, tsp, &none) == -1) {
+			if (errno == EINTR)
+				continue;
+			fatal("ppoll");
+		}
+		if ((pfd.revents & POLLOUT) && msgchan_flush(c->chan) == -1)
+			fatal("writing to the parent");
+		if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
+			core_read(c);
+	}
+}
+
+/* data_dir and the folders above it, made 0700 where they are missing. */
+static int
+core_data_dir(const char *dir)
+{
+	char	 p[PATH_MAX], why[PATH_MAX + 128];
+	char	*s;
+	int	 fd;
+
+	if (strlcpy(p, dir, sizeof(p)) >= sizeof(p))
+		fatalx("data_dir %s: too long", dir);
+	for (s = p + 1; (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		if (mkdir(p, 0700) == -1 && errno != EEXIST)
+			fatal("data_dir %s: cannot make %s", dir, p);
+		*s = '/';
+	}
+	if (path_private_dir(dir, why, sizeof(why)) == -1)
+		fatalx("data_dir: %s: the records must be the operator's "
+		    "alone (0700)", why);
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		fatal("data_dir %s", dir);
+	return fd;
+}
+
+static void
+core_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = core_sigterm;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) == -1)
+		fatal("sigaction SIGTERM");
 }
 
 void
 core_run(struct config *conf, struct msgchan *chan)
 {
-	core_conf = conf;
+	struct core	*c = &core;
+
+	c->conf = conf;
+	c->chan = chan;
+	TAILQ_INIT(&c->results);
+	c->dfd = core_data_dir(conf->data_dir);
+	if ((c->sched = sched_new(conf, core_now())) == NULL)
+		fatal("the scheduler");
+	core_signals();
 	sandbox_core();
 	child_ready(chan);
-	log_debug("ready: %zu sources, records under %s", core_conf->nsources,
-	    core_conf->data_dir);
-	child_loop(chan, NULL, 0, "the parent", core_dispatch);
+	log_debug("ready: %zu sources, records under %s", conf->nsources,
+	    conf->data_dir);
+	core_recover(c);
+	core_prune(c, core_now());
+	core_wake = core_now();
+	core_loop(c);
 }

@@ -1,34 +1,133 @@
 /*
- * The keep-frontend: the only process that will talk to keepd over
- * keep.sock.  It will check that an envelope names a configured
- * destination, forward it and return the answer.  Its filter allows
- * Unix sockets only (sandbox_keepfe()).
+ * The keep-frontend: the only process that talks to keepd over
+ * keep.sock.  It checks that an envelope names a destination its caller
+ * may use (the core a source's, the launcher claude's), forwards it and
+ * returns the answer, the keep's refusal, or PROC_KEEP_DOWN when the
+ * keep gave neither.  A connection that broke is made again at the next
+ * call.  Its filter allows Unix sockets only (sandbox_keepfe()).
  */
 #include <sys/types.h>
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "config.h"
+#include "keepcli.h"
 #include "log.h"
 #include "msg.h"
+#include "paths.h"
+#include "proto.h"
 #include "sandcastled.h"
 
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const struct msg_rule keepfe_rules[] = {
+	{ PROC_KEEP_PROBE, "PROC_KEEP_PROBE", 0, 0, 0 },
+	{ PROC_KEEP_CALL, "PROC_KEEP_CALL", 2, KEEP_MAXENVELOPE, 0 },
+};
+
 static struct config	*keepfe_conf;
+static struct msgchan	*keepfe_chan;
+static struct keepcli	*keepfe_keep;
+static char		 keepfe_sock[PATH_MAX];
+static int		 keepfe_was_down = -1;
+
+/* One line when the keep comes or goes, not one per call. */
+static void
+keepfe_state(int down, const char *why)
+{
+	if (down == keepfe_was_down)
+		return;
+	keepfe_was_down = down;
+	if (down)
+		log_warnx("the keep does not answer on %s: %s; calls wait "
+		    "for it", keepfe_sock, why);
+	else
+		log_info("the keep answers on %s", keepfe_sock);
+}
+
+static int
+keepfe_connect(const char **why)
+{
+	if (keepfe_keep != NULL)
+		return 0;
+	if ((keepfe_keep = keepcli_open(keepfe_sock, why)) == NULL) {
+		keepfe_state(1, *why);
+		return -1;
+	}
+	keepfe_state(0, NULL);
+	return 0;
+}
+
+static void
+keepfe_send(uint32_t type, uint32_t id, const void *data, size_t len)
+{
+	if (msg_compose(keepfe_chan, type, id, -1, data, len) == -1)
+		fatal("a message to the parent");
+}
+
+static void
+keepfe_call(struct msg *m)
+{
+	struct keepcli_answer	 a;
+	const char		*why;
+	char			 bad[256];
+
+	if (keepfe_may(keepfe_conf, m->data, m->len,
+	    (m->id & PROC_ID_LAUNCHER) != 0, bad, sizeof(bad)) == -1) {
+		log_warnx("refused a call: %s", bad);
+		if (proc_keep_refuse(keepfe_chan, m->id, KEEP_R_ENVELOPE,
+		    bad) == -1)
+			fatal("a message to the parent");
+		return;
+	}
+	if (keepfe_connect(&why) == -1) {
+		keepfe_send(PROC_KEEP_DOWN, m->id, why, strlen(why));
+		return;
+	}
+	if (keepcli_request(keepfe_keep, m->data, m->len, 0, &a, &why) == -1) {
+		keepcli_close(keepfe_keep);
+		keepfe_keep = NULL;
+		keepfe_state(1, why);
+		keepfe_send(PROC_KEEP_DOWN, m->id, why, strlen(why));
+		return;
+	}
+	if (proc_keep_answer_send(keepfe_chan, m->id, &a) == -1)
+		fatal("a message to the parent");
+	keepcli_answer_free(&a);
+}
 
 static void
 keepfe_dispatch(struct msg *m)
 {
-	/* msg_verify() let through only what the (empty) rule table lists. */
-	fatalx("keep-frontend: no message from the parent is handled yet "
-	    "(type %u)", m->type);
+	const char	*why;
+	uint32_t	 up;
+
+	switch (m->type) {
+	case PROC_KEEP_PROBE:
+		up = keepfe_connect(&why) == 0;
+		keepfe_send(PROC_KEEP_STATE, m->id, &up, sizeof(up));
+		break;
+	case PROC_KEEP_CALL:
+		keepfe_call(m);
+		break;
+	}
 }
 
 void
 keepfe_run(struct config *conf, struct msgchan *chan)
 {
 	keepfe_conf = conf;
+	keepfe_chan = chan;
+	if (path_runtime_file(KEEP_SOCK, keepfe_sock,
+	    sizeof(keepfe_sock)) == -1)
+		fatalx("%s: it holds keepd's socket", path_why());
 	sandbox_keepfe();
 	child_ready(chan);
-	log_debug("ready: %zu sources", keepfe_conf->nsources);
-	child_loop(chan, NULL, 0, "the parent", keepfe_dispatch);
+	log_debug("ready: %zu sources, the keep on %s", keepfe_conf->nsources,
+	    keepfe_sock);
+	child_loop(chan, keepfe_rules, NELEM(keepfe_rules), "the parent",
+	    keepfe_dispatch);
 }

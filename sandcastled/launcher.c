@@ -1,7 +1,7 @@
 /*
- * The box launcher: the only process that will run a program, podman,
- * for each job and each check, and remove the boxes a crash left
- * behind.  Its filter is a deny list (sandbox_launcher()): podman
+ * The box launcher: the only process that runs a program, podman, for
+ * each job the core hands it (job_run()), and removes the boxes a crash
+ * left behind.  Its filter is a deny list (sandbox_launcher()): podman
  * inherits it.
  *
  * Everything podman needs from outside the filter's reach is done
@@ -13,28 +13,140 @@
  * for a missing Podman.
  */
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "box.h"
 #include "build.h"
 #include "config.h"
+#include "job.h"
+#include "keepcli.h"
 #include "log.h"
 #include "msg.h"
+#include "proto.h"
 #include "sandcastled.h"
 
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const struct msg_rule launcher_rules[] = {
+	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
+	    PROC_MAXPAYLOAD, 0 },
+};
+/* What may come while a box waits for its request's answer. */
+static const struct msg_rule launcher_keep_rules[] = {
+	{ PROC_KEEP_ANSWER, "PROC_KEEP_ANSWER",
+	    sizeof(struct proc_keep_answer), PROC_MAXPAYLOAD, 0 },
+	{ PROC_KEEP_DOWN, "PROC_KEEP_DOWN", 1, PROC_REASON_MAX, 0 },
+};
+
 static struct config	*launcher_conf;
+static struct msgchan	*launcher_chan;
 static int		 launcher_podman_ok;
 static char		 launcher_why[256];
+static uint32_t		 launcher_seq;
+
+static void
+launcher_send(struct msgchan *chan)
+{
+	if (msgchan_flush_all(chan) == -1)
+		fatal("writing to the parent");
+}
+
+/*
+ * job_keep_fn: claude's one request, through the parent to the
+ * keep-frontend and back.  The launcher runs one job at a time, so it
+ * waits here for the answer and nothing else can come meanwhile.
+ */
+static int
+launcher_keep(const char *env, size_t len, struct keepcli_answer *a,
+    void *arg, const char **why)
+{
+	static char	 down[PROC_REASON_MAX];
+	struct msg	 m;
+	uint32_t	 id;
+	int		 r;
+
+	id = PROC_ID_LAUNCHER | (++launcher_seq & ~PROC_ID_LAUNCHER);
+	if (msg_compose(launcher_chan, PROC_KEEP_CALL, id, -1, env, len) == -1)
+		fatal("a keep call to the parent");
+	launcher_send(launcher_chan);
+	if ((r = msg_read_one(launcher_chan, &m)) == 0)
+		fatalx("the parent closed the channel during a job");
+	if (r == -1)
+		fatal("reading from the parent");
+	msg_verify(launcher_keep_rules, NELEM(launcher_keep_rules), &m,
+	    "the parent");
+	if (m.id != id)
+		fatalx("the parent answered keep call %u for %u", m.id, id);
+	if (m.type == PROC_KEEP_DOWN) {
+		(void)snprintf(down, sizeof(down), "the keep does not answer: "
+		    "%.*s", (int)m.len, (char *)m.data);
+		*why = down;
+		msg_free(&m);
+		return -1;
+	}
+	proc_keep_answer_read(&m, a, "the parent");
+	msg_free(&m);
+	return 0;
+}
+
+static size_t
+launcher_len(const char *s)
+{
+	return s != NULL ? strlen(s) : 0;
+}
+
+static void
+launcher_done(uint32_t id, const struct job_outcome *o)
+{
+	static struct proc_job_done	 d;
+	struct iovec			 iov[4];
+
+	memset(&d, 0, sizeof(d));
+	d.status = o->status;
+	(void)strlcpy(d.error, o->error, sizeof(d.error));
+	memcpy(d.stderr_head, o->stderr_head, sizeof(d.stderr_head));
+	d.stderr_len = o->stderr_len;
+	d.usage = o->usage;
+	d.box_started = o->box_started;
+	d.box_removed = o->box_removed;
+	d.millis = o->seconds > 0 ? (uint32_t)(o->seconds * 1000) : 0;
+	d.output_len = launcher_len(o->output);
+	d.reply_len = launcher_len(o->reply);
+	d.record_len = launcher_len(o->record);
+	iov[0].iov_base = &d;
+	iov[0].iov_len = sizeof(d);
+	iov[1].iov_base = o->output;
+	iov[1].iov_len = d.output_len;
+	iov[2].iov_base = o->reply;
+	iov[2].iov_len = d.reply_len;
+	iov[3].iov_base = o->record;
+	iov[3].iov_len = d.record_len;
+	if (msg_composev(launcher_chan, PROC_JOB_DONE, id, -1, iov, 4) == -1)
+		fatal("a job's outcome to the parent");
+	launcher_send(launcher_chan);
+}
 
 static void
 launcher_dispatch(struct msg *m)
 {
-	/* msg_verify() let through only what the (empty) rule table lists. */
-	fatalx("box launcher: no message from the parent is handled yet "
-	    "(type %u)", m->type);
+	struct proc_job		 j;
+	struct job_outcome	 o;
+
+	memcpy(&j, m->data, sizeof(j));
+	if (j.inputlen != m->len - sizeof(j) || j.cap >= CAP_COUNT ||
+	    !launcher_conf->caps[j.cap].enabled)
+		fatalx("the parent sent a job that does not add up");
+	memset(&o, 0, sizeof(o));
+	job_run(launcher_conf, j.cap, JOB_RUN, (char *)m->data + sizeof(j),
+	    j.inputlen, j.timeout, launcher_keep, NULL, &o);
+	launcher_done(m->id, &o);
+	job_outcome_free(&o);
 }
 
 static int
@@ -58,7 +170,7 @@ launcher_prepare(void)
 
 	if (launcher_build(id) == -1)
 		return -1;
-	if (box_init(id, launcher_why, sizeof(launcher_why)) == -1 ||
+	if (job_init(id, launcher_why, sizeof(launcher_why)) == -1 ||
 	    box_prepare(launcher_why, sizeof(launcher_why)) == -1 ||
 	    box_remove_leftovers(launcher_why, sizeof(launcher_why)) == -1)
 		return -1;
@@ -73,6 +185,7 @@ void
 launcher_run(struct config *conf, struct msgchan *chan)
 {
 	launcher_conf = conf;
+	launcher_chan = chan;
 	launcher_podman_ok = launcher_prepare() == 0;
 	if (!launcher_podman_ok)
 		log_warnx("no box can run: %s; every job is released and its "
@@ -82,5 +195,6 @@ launcher_run(struct config *conf, struct msgchan *chan)
 	log_debug("ready: claude %s, ocr %s",
 	    launcher_conf->caps[CAP_CLAUDE].enabled ? "on" : "off",
 	    launcher_conf->caps[CAP_OCR].enabled ? "on" : "off");
-	child_loop(chan, NULL, 0, "the parent", launcher_dispatch);
+	child_loop(chan, launcher_rules, NELEM(launcher_rules), "the parent",
+	    launcher_dispatch);
 }

@@ -10,11 +10,13 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "keep.h"
 #include "log.h"
 #include "msg.h"
 #include "paths.h"
@@ -25,12 +27,24 @@
 
 static const struct msg_rule parent_rules_core[] = {
 	{ PROC_READY, "PROC_READY", 0, 0, 0 },
+	{ PROC_KEEP_PROBE, "PROC_KEEP_PROBE", 0, 0, 0 },
+	{ PROC_KEEP_CALL, "PROC_KEEP_CALL", 2, KEEP_MAXENVELOPE, 0 },
+	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
+	    PROC_MAXPAYLOAD, 0 },
 };
 static const struct msg_rule parent_rules_keepfe[] = {
 	{ PROC_READY, "PROC_READY", 0, 0, 0 },
+	{ PROC_KEEP_STATE, "PROC_KEEP_STATE", sizeof(uint32_t),
+	    sizeof(uint32_t), 0 },
+	{ PROC_KEEP_ANSWER, "PROC_KEEP_ANSWER",
+	    sizeof(struct proc_keep_answer), PROC_MAXPAYLOAD, 0 },
+	{ PROC_KEEP_DOWN, "PROC_KEEP_DOWN", 1, PROC_REASON_MAX, 0 },
 };
 static const struct msg_rule parent_rules_launcher[] = {
 	{ PROC_READY, "PROC_READY", 0, 0, 0 },
+	{ PROC_KEEP_CALL, "PROC_KEEP_CALL", 2, KEEP_MAXENVELOPE, 0 },
+	{ PROC_JOB_DONE, "PROC_JOB_DONE", sizeof(struct proc_job_done),
+	    PROC_MAXPAYLOAD, 0 },
 };
 
 static pid_t	parent_pid;
@@ -61,6 +75,27 @@ parent_ready(struct proc *p)
 	log_info("running: core, keep-frontend and box launcher are ready");
 }
 
+/* The parent reads nothing of what it routes but its type and size. */
+static void
+parent_forward(enum proc_id to, const struct msg *m)
+{
+	struct proc	*p = &proc_table()[to];
+
+	if (p->chan.fd == -1)
+		fatalx("a message for %s, which is not running", p->title);
+	if (msg_compose(&p->chan, m->type, m->id, -1, m->data, m->len) == -1)
+		fatal("a message to %s", p->title);
+}
+
+/* A keep call's id says whose it is: a child cannot pose as the other. */
+static void
+parent_keep_call(struct proc *p, const struct msg *m, int launcher)
+{
+	if (((m->id & PROC_ID_LAUNCHER) != 0) != launcher)
+		fatalx("%s sent a keep call with another's id", p->title);
+	parent_forward(PROC_KEEPFE, m);
+}
+
 void
 parent_dispatch_core(struct proc *p, struct msg *m)
 {
@@ -68,6 +103,15 @@ parent_dispatch_core(struct proc *p, struct msg *m)
 	switch (m->type) {
 	case PROC_READY:
 		parent_ready(p);
+		break;
+	case PROC_KEEP_PROBE:
+		parent_forward(PROC_KEEPFE, m);
+		break;
+	case PROC_KEEP_CALL:
+		parent_keep_call(p, m, 0);
+		break;
+	case PROC_JOB_RUN:
+		parent_forward(PROC_LAUNCHER, m);
 		break;
 	}
 }
@@ -81,6 +125,14 @@ parent_dispatch_keepfe(struct proc *p, struct msg *m)
 	case PROC_READY:
 		parent_ready(p);
 		break;
+	case PROC_KEEP_STATE:
+		parent_forward(PROC_CORE, m);
+		break;
+	case PROC_KEEP_ANSWER:
+	case PROC_KEEP_DOWN:
+		parent_forward((m->id & PROC_ID_LAUNCHER) ? PROC_LAUNCHER :
+		    PROC_CORE, m);
+		break;
 	}
 }
 
@@ -92,6 +144,12 @@ parent_dispatch_launcher(struct proc *p, struct msg *m)
 	switch (m->type) {
 	case PROC_READY:
 		parent_ready(p);
+		break;
+	case PROC_KEEP_CALL:
+		parent_keep_call(p, m, 1);
+		break;
+	case PROC_JOB_DONE:
+		parent_forward(PROC_CORE, m);
 		break;
 	}
 }

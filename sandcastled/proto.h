@@ -2,16 +2,84 @@
  * The messages between sandcastled's parent and its children, over
  * each child's socketpair (fd 3 in the child), framed with msg.h.
  * Each receiver checks every message against its rule table with
- * msg_verify(): an unknown type or a wrong size is fatal.
+ * msg_verify(): an unknown type or a wrong size is fatal, and so is a
+ * payload whose own lengths do not add up to its size.
+ *
+ * The parent routes: a keep call of the core or of the launcher goes to
+ * the keep-frontend, its answer back to whichever asked (the id's
+ * PROC_ID_LAUNCHER bit says which); a job goes from the core to the
+ * launcher and its outcome back.  One call and one job at a time.
  */
 #ifndef SANDCASTLED_PROTO_H
 #define SANDCASTLED_PROTO_H
 
+#include <stdint.h>
+
+#include "config.h"
+#include "contract.h"
+#include "job.h"
+#include "msg.h"
+
 enum proc_msg {
 	PROC_READY = 1,		/* child -> parent, no payload: its filter is on */
+	PROC_KEEP_PROBE,	/* core -> keep-frontend, no payload */
+	PROC_KEEP_STATE,	/* keep-frontend -> core: uint32_t, 1 the keep answers */
+	PROC_KEEP_CALL,		/* core, launcher -> keep-frontend: the envelope */
+	PROC_KEEP_ANSWER,	/* keep-frontend -> caller: struct proc_keep_answer ... */
+	PROC_KEEP_DOWN,		/* keep-frontend -> caller: why no answer came, text */
+	PROC_JOB_RUN,		/* core -> launcher: struct proc_job, then the input */
+	PROC_JOB_DONE		/* launcher -> core: struct proc_job_done ... */
 };
 
-/* Nothing travels between the processes yet that needs more. */
-#define PROC_MAXPAYLOAD	(64 * 1024)
+/* In a PROC_KEEP_CALL's id: the launcher's call (claude's request). */
+#define PROC_ID_LAUNCHER	0x80000000U
+
+/* A body of up to 32 MiB and its header, or an input of as much. */
+#define PROC_MAXPAYLOAD		MSG_MAXPAYLOAD
+#define PROC_REASON_MAX		KEEPCLI_REASON_MAX
+#define PROC_CTYPE_MAX		1024
+
+/* Then ctype_len bytes of content-type, reason_len of reason, body_len of body. */
+struct proc_keep_answer {
+	uint32_t	 refused;
+	uint32_t	 status;
+	uint32_t	 retry_after;
+	uint32_t	 code;
+	uint32_t	 ctype_len;
+	uint32_t	 reason_len;
+	uint32_t	 body_len;
+};
+
+/* Then inputlen bytes of input. */
+struct proc_job {
+	char		 source[NAME_LEN + 1];
+	char		 id[CONTRACT_ID_MAX + 1];
+	uint32_t	 cap;		/* enum cap_id */
+	uint32_t	 timeout;	/* seconds */
+	uint32_t	 inputlen;
+};
+
+/* Then output_len bytes of output, reply_len of reply, record_len of record. */
+struct proc_job_done {
+	uint32_t	 status;	/* enum job_status */
+	char		 error[JOB_ERROR_MAX];
+	char		 stderr_head[JOB_STDERR_MAX + 1];
+	uint32_t	 stderr_len;
+	struct job_usage usage;
+	uint32_t	 box_started;
+	uint32_t	 box_removed;
+	uint32_t	 millis;	/* the job's seconds, times 1000 */
+	uint32_t	 output_len;
+	uint32_t	 reply_len;
+	uint32_t	 record_len;
+};
+
+/* procmsg.c: a keep's answer across the processes */
+int	 proc_keep_answer_send(struct msgchan *, uint32_t id,
+	    const struct keepcli_answer *);
+void	 proc_keep_answer_read(const struct msg *, struct keepcli_answer *,
+	    const char *peer);
+int	 proc_keep_refuse(struct msgchan *, uint32_t id, uint32_t code,
+	    const char *reason);
 
 #endif

@@ -93,6 +93,10 @@ __attribute__((noreturn)) void
 __attribute__((noreturn)) void
 		 launcher_run(struct config *, struct msgchan *);
 
+/* destrule.c: 0 when the envelope names a destination its caller may use */
+int		 keepfe_may(const struct config *, const char *envelope,
+		    size_t len, int launcher, char *why, size_t whysz);
+
 /* sandbox.c */
 void		 sandbox_core(void);
 void		 sandbox_keepfe(void);

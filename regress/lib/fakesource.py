@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""A source for the regress suite: the source contract of sandcastled(8)
+(GET <prefix>/ping, POST <prefix>/jobs/claim, POST <prefix>/jobs/<id>/result)
+with its own state, on a test network namespace's address.
+
+It is test equipment, never part of sandcastle.  The jobs it hands out
+are a JSON list in --jobs ({"id", "capability", "input"}, each handed
+out once, in order, and only for a capability the claim names, unless
+it has "force": true); every
+result it receives is one JSON line in --results ({"id", "auth",
+"body"}); every request one line in --log.  The bearer token it takes
+is --token: another gets 401.
+
+--mode FILE holds one word, read again for every request, for an answer
+a hostile or broken source gives (no job of --jobs is used by them):
+  normal     the contract, as above
+  extra      a job with fields the contract does not know, and the answer too
+  url        a job that names a url to fetch instead of an input
+  badid      a job whose id is "../../x"
+  dupkey     an answer with "jobs" twice
+  deep       an input nested 40 deep
+  huge       a number 1e999999 in the input
+  badutf8    a string with a byte that is not UTF-8
+  trailing   an answer with bytes after its value
+  toomany    two jobs when the claim asked for one
+  dupjobs    two jobs with the same id, 7 and "7"
+  401        every call refused with 401
+  409        results answered 409 (the claim works)
+  hang       a claim answered after 60 seconds
+"""
+
+import argparse
+import json
+import ssl
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOCK = threading.Lock()
+HOSTILE_ID = "h1"
+
+
+def hostile(mode):
+    """The body of a claim's answer in a hostile mode, as bytes."""
+    job = '{"id": "%s", "capability": "ocr", "input": {"image": "AAAA"}}' % HOSTILE_ID
+    deep = "[" * 40 + "]" * 40
+    bodies = {
+        "extra": '{"jobs": [{"id": "%s", "capability": "ocr", "priority": 9, '
+                 '"callback": "http://198.20.5.12/steal", "input": {"image": "AAAA"}}], '
+                 '"next": "http://198.20.5.12/more", "admin": true}' % HOSTILE_ID,
+        "url": '{"jobs": [{"id": "%s", "capability": "ocr", '
+               '"url": "http://198.20.5.12/image.png"}]}' % HOSTILE_ID,
+        "badid": '{"jobs": [{"id": "../../x", "capability": "ocr", "input": {}}]}',
+        "dupkey": '{"jobs": [%s], "jobs": []}' % job,
+        "deep": '{"jobs": [{"id": "%s", "capability": "ocr", "input": %s}]}' % (HOSTILE_ID, deep),
+        "huge": '{"jobs": [{"id": "%s", "capability": "ocr", "input": {"n": 1e999999}}]}' % HOSTILE_ID,
+        "trailing": '{"jobs": [%s]} {"jobs": []}' % job,
+        "toomany": '{"jobs": [%s, {"id": "h2", "capability": "ocr", "input": {}}]}' % job,
+        "dupjobs": '{"jobs": [{"id": 7, "capability": "ocr", "input": {}}, '
+                   '{"id": "7", "capability": "ocr", "input": {}}]}',
+    }
+    if mode == "badutf8":
+        return b'{"jobs": [{"id": "h1", "capability": "ocr", "input": {"t": "\xff\xfe"}}]}'
+    return bodies[mode].encode()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "fakesource"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def mode(self):
+        try:
+            with open(self.server.opts.mode) as f:
+                return f.read().strip() or "normal"
+        except OSError:
+            return "normal"
+
+    def record(self, body):
+        entry = {"method": self.command, "path": self.path,
+                 "auth": self.headers.get("authorization", ""),
+                 "body": body.decode("utf-8", "replace")}
+        with LOCK, open(self.server.opts.log, "a") as f:
+            f.write(json.dumps(entry) + "\n")
+
+    def send(self, status, body, ctype="application/json"):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except OSError:
+            pass
+        self.close_connection = True
+
+    def send_json(self, status, value):
+        self.send(status, json.dumps(value).encode())
+
+    def handle_any(self):
+        n = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(n) if n else b""
+        self.record(body)
+        mode = self.mode()
+        prefix = self.server.opts.prefix
+        path = self.path.split("?", 1)[0]
+        if not path.startswith(prefix + "/"):
+            return self.send_json(404, {"error": "no such route"})
+        path = path[len(prefix):]
+        if mode == "401" or self.headers.get("authorization") != "Bearer " + self.server.opts.token:
+            return self.send_json(401, {"error": "bad token"})
+        if self.command == "GET" and path == "/ping":
+            with LOCK:
+                waiting = len(self.server.jobs)
+            return self.send_json(200, {"waiting": waiting})
+        if self.command == "POST" and path == "/jobs/claim":
+            return self.claim(mode, body)
+        parts = path.split("/")
+        if self.command == "POST" and len(parts) == 4 and parts[1] == "jobs" and parts[3] == "result":
+            return self.result(mode, parts[2], body)
+        return self.send_json(404, {"error": "no such route"})
+
+    def claim(self, mode, body):
+        if mode == "hang":
+            time.sleep(60)
+            return self.send_json(200, {"jobs": []})
+        if mode not in ("normal", "409"):
+            return self.send(200, hostile(mode))
+        try:
+            asked = json.loads(body)
+            caps = asked["capabilities"]
+        except (ValueError, KeyError, TypeError):
+            return self.send_json(400, {"error": "bad claim"})
+        with LOCK:
+            for i, job in enumerate(self.server.jobs):
+                if job.get("capability") in caps or job.pop("force", False):
+                    del self.server.jobs[i]
+                    return self.send_json(200, {"jobs": [job]})
+        return self.send_json(200, {"jobs": []})
+
+    def result(self, mode, job_id, body):
+        if mode == "409":
+            return self.send_json(409, {"error": "no longer held"})
+        try:
+            value = json.loads(body)
+        except ValueError:
+            value = None
+        entry = {"id": job_id, "auth": self.headers.get("authorization", ""),
+                 "body": value}
+        with LOCK, open(self.server.opts.results, "a") as f:
+            f.write(json.dumps(entry) + "\n")
+        return self.send_json(200, {"ok": True})
+
+    do_GET = handle_any
+    do_POST = handle_any
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, opts):
+        self.opts = opts
+        with open(opts.jobs) as f:
+            self.jobs = json.load(f)
+        super().__init__((opts.bind, opts.port), Handler)
+        if opts.cert:
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(opts.cert, opts.key)
+            self.socket = ctx.wrap_socket(self.socket, server_side=True)
+
+    def handle_error(self, request, client_address):
+        pass
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bind", required=True)
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--cert")
+    p.add_argument("--key")
+    p.add_argument("--prefix", default="/api/worker")
+    p.add_argument("--token", required=True)
+    p.add_argument("--jobs", required=True)
+    p.add_argument("--results", required=True)
+    p.add_argument("--log", required=True)
+    p.add_argument("--mode", required=True)
+    p.add_argument("--ready")
+    opts = p.parse_args()
+    for f in (opts.results, opts.log):
+        open(f, "a").close()
+    srv = Server(opts)
+    if opts.ready:
+        open(opts.ready, "w").close()
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

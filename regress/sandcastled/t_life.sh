@@ -1,0 +1,505 @@
+#! /usr/bin/env atf-sh
+# The life of a job, end to end: sandcastled, keepd and gated as the test
+# account in the host namespace, fake sources (regress/lib/fakesource.py)
+# on the test network, and real podman boxes.  Each refusal has its
+# control.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+. "$(atf_get_srcdir)/../lib/net.subr"
+
+TOKEN_NOTES=tok-notes-life-1234
+TOKEN_OTHER=tok-other-life-5678
+OCR_TEXT="HELLO WORLD"
+# A GIF: a format the box does not read.
+GIF_B64=R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7
+
+# life_config: config.yaml with ocr (and claude, for a slow job) and data_dir.
+life_config()
+{
+	cat > "$SC_CONFIG/config.yaml" <<EOC
+data_dir: $SC_ROOT/data
+capabilities:
+  claude:
+    destination:
+      address: https://api.anthropic.com
+      secret: claude
+      ca_file: $SC_ROOT/ca/ca.crt
+    model: claude-test-1
+    cooldown: 1s
+  ocr:
+    languages: [eng]
+    cooldown: 1s
+EOC
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+}
+
+# source_config NAME HOST MAX_JOBS CAPS: sources/NAME.yaml.
+source_config()
+{
+	cat > "$SC_CONFIG/sources/$1.yaml" <<EOS
+name: $1
+destination:
+  address: https://$2/api/worker
+  secret: $1
+  ca_file: $SC_ROOT/ca/ca.crt
+poll_interval: 5s
+capabilities: [${4:-ocr}]
+max_jobs_per_hour: $3
+job_timeout: 1m
+EOS
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+}
+
+# fakesource NAME HOST ADDRESS TOKEN JOBS: a source on the world network.
+fakesource()
+{
+	printf '%s\n' "$5" > "$SC_ROOT/$1.jobs"
+	echo normal > "$SC_ROOT/$1.mode"
+	rm -f "$SC_ROOT/$1.ready"
+	ip netns exec "$SC_NS_WORLD" python3 \
+	    "$(sc_srcdir)/regress/lib/fakesource.py" --bind "$3" --port 443 \
+	    --cert "$SC_ROOT/ca/$2.crt" --key "$SC_ROOT/ca/$2.key" \
+	    --token "$4" --jobs "$SC_ROOT/$1.jobs" \
+	    --results "$SC_ROOT/$1.results" --log "$SC_ROOT/$1.requests" \
+	    --mode "$SC_ROOT/$1.mode" --ready "$SC_ROOT/$1.ready" \
+	    > "$SC_ROOT/log/fs-$1.log" 2>&1 &
+	echo $! > "$SC_ROOT/log/fs-$1.pid"
+	sc_wait_file "$SC_ROOT/$1.ready" 10 || atf_fail "source $1 did not start"
+}
+
+# life_up NAME...: the network, the CA for the names, gated and keepd.
+life_up()
+{
+	sc_setup
+	sc_net_up
+	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" "$@" \
+	    >/dev/null || atf_fail "ca.sh"
+	life_config
+}
+
+keep_up()
+{
+	sc_start_in_host gated -dv -c "$SC_CONFIG"
+	sc_wait_log gated "serving " 15 || { sc_log gated; atf_fail "gated does not serve"; }
+	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_log keepd "ready: " || { sc_log keepd; atf_fail "keepd is not ready"; }
+}
+
+life_down()
+{
+	sc_load || return 0
+	sc_net_down
+	sc_cleanup
+}
+
+# daemon_up: sandcastled, its children ready and the keep answering.
+daemon_up()
+{
+	[ -f "$SC_ROOT/log/sandcastled.log" ] &&
+	    cat "$SC_ROOT/log/sandcastled.log" >> "$SC_ROOT/log/sandcastled.old"
+	sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_log sandcastled "the keep answers" 20 ||
+	    { sc_log sandcastled; atf_fail "sandcastled never asked a source"; }
+}
+
+daemon_alive()
+{
+	kill -0 "$(sc_pid sandcastled)" 2>/dev/null ||
+	    { sc_log sandcastled; atf_fail "sandcastled ended: $1"; }
+}
+
+# images: the boxes of this build, in the test's own podman store.
+images()
+{
+	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
+	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+}
+
+# render TEXT: a PNG with TEXT, base64, from regress/job/render_image.c.
+render()
+{
+	cc -std=c11 -D_GNU_SOURCE -I"$(sc_srcdir)/regress/box" -o render \
+	    "$(sc_srcdir)/regress/job/render_image.c" -lpng -ljpeg -lwebp \
+	    -latf-c || atf_fail "building render_image.c"
+	./render png "$1" > image.png || atf_fail "render_image"
+	base64 -w0 image.png
+}
+
+# wait_result NAME ID [SECONDS]: waits for the source to get ID's result.
+wait_result()
+{
+	_i=0; _max=$(( ${3:-30} * 10 ))
+	while ! grep -q "\"id\": \"$2\"" "$SC_ROOT/$1.results" 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -gt $_max ] && { sc_log sandcastled; cat "$SC_ROOT/$1.requests"
+		    atf_fail "no result of $1 job $2"; }
+		sleep 0.1
+	done
+}
+
+# result NAME ID: the body of the result ID's source got, as JSON.
+result()
+{
+	grep "\"id\": \"$2\"" "$SC_ROOT/$1.results" | python3 -c \
+	    'import json,sys; print(json.dumps(json.loads(sys.stdin.readline())["body"], sort_keys=True))'
+}
+
+# meta NAME ID KEY: one field of the record's meta.json.
+meta()
+{
+	python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print(v if isinstance(v, str) else json.dumps(v))' \
+	    "$SC_ROOT/data/$1/$2/meta.json" "$3"
+}
+
+# posts NAME PATH: how many POSTs to PATH reached the source.
+posts()
+{
+	grep -c "\"method\": \"POST\", \"path\": \"/api/worker$2\"" \
+	    "$SC_ROOT/$1.requests"
+}
+
+# is EXPECTED CMD...: CMD (a function here) prints EXPECTED, one line.
+is()
+{
+	_want=$1; shift
+	_got=$("$@" 2>&1)
+	[ "$_got" = "$_want" ] || { sc_log sandcastled; atf_fail "$*: got '$_got', not '$_want'"; }
+}
+
+# has PATTERN... -- CMD...: CMD's output matches every PATTERN (grep -E).
+has()
+{
+	_pats=
+	while [ "$1" != -- ]; do _pats="$_pats
+$1"; shift; done
+	shift
+	_got=$("$@" 2>&1)
+	echo "$_pats" | while IFS= read -r _p; do
+		[ -z "$_p" ] && continue
+		printf '%s\n' "$_got" | grep -qE -- "$_p" || { echo "$*: no $_p in: $_got"; exit 1; }
+	done || { sc_log sandcastled; atf_fail "$* does not match"; }
+}
+
+mode_of()
+{
+	stat -c %a "$1"
+}
+
+atf_test_case ocr_life cleanup
+ocr_life_head()
+{
+	atf_set "descr" "R1 R2 S1: an ocr job claimed from a source runs in a real box and its text reaches the source; the record holds the image's size and SHA-256, mode 0700/0600, one log line; a GIF fails and a job whose image is gone is released, each reaching the source with its status; a 409 is kept in the record and never sent again"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+ocr_life_body()
+{
+	life_up notes.example.com
+	img=$(render "$OCR_TEXT")
+	source_config notes notes.example.com 30
+	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    "[{\"id\": 1, \"capability\": \"ocr\", \"input\": {\"image\": \"$img\"}},
+	      {\"id\": \"gif-2\", \"capability\": \"ocr\", \"input\": {\"image\": \"$GIF_B64\"}},
+	      {\"id\": \"gone-3\", \"capability\": \"ocr\", \"input\": {\"image\": \"$img\"}}]"
+	sc_secret notes "$TOKEN_NOTES"
+	keep_up
+	images
+	daemon_up
+	wait_result notes 1 60
+	has '"status": "succeeded"' "$OCR_TEXT" -- result notes 1
+	atf_check -o match:"Bearer $TOKEN_NOTES" grep '"id": "1"' "$SC_ROOT/notes.results"
+	rec=$SC_ROOT/data/notes/1
+	for f in input.json output.json meta.json; do
+		[ -f "$rec/$f" ] || atf_fail "no $f in the record"
+		[ "$(mode_of "$rec/$f")" = 600 ] || atf_fail "$f is not 0600"
+	done
+	for d in "$SC_ROOT/data" "$SC_ROOT/data/notes" "$rec"; do
+		[ "$(mode_of "$d")" = 700 ] || atf_fail "$d is not 0700"
+	done
+	sha=$(sha256sum < image.png | cut -d' ' -f1)
+	atf_check -o match:"\"sha256\": *\"$sha\"" -o match:"\"bytes\": *$(wc -c < image.png)" cat "$rec/input.json"
+	atf_check -s exit:1 grep -qF "$(echo "$img" | cut -c 40-80)" "$rec/input.json"
+	is "succeeded" meta notes 1 status
+	is "sent" meta notes 1 result
+	atf_check -o match:"$OCR_TEXT" cat "$rec/output.json"
+	[ "$(grep -c 'job source=notes job=1 capability=ocr status=succeeded seconds=[0-9]* error="" input_tokens=0 output_tokens=0$' "$SC_ROOT/log/sandcastled.log")" -eq 1 ] ||
+	    { sc_log sandcastled; atf_fail "not one log line for job 1"; }
+	# The GIF fails in its box.
+	wait_result notes gif-2 30
+	has '"status": "failed"' '"error"' -- result notes gif-2
+	is "failed" meta notes gif-2 status
+	# 409: kept in the record, never sent again (not later, not at a restart).
+	echo 409 > "$SC_ROOT/notes.mode"
+	i=0
+	while [ "$(meta notes gone-3 result 2>/dev/null)" != gone ]; do
+		i=$((i + 1)); [ $i -gt 300 ] && { sc_log sandcastled; atf_fail "no 409 kept"; }
+		sleep 0.1
+	done
+	is "the source no longer held the job" meta notes gone-3 note
+	is "succeeded" meta notes gone-3 status
+	sleep 6
+	[ "$(posts notes /jobs/gone-3/result)" -eq 1 ] || atf_fail "a 409'd result was sent again"
+	# The image gone: the job is released and reaches the source so.
+	sc_stop sandcastled
+	echo normal > "$SC_ROOT/notes.mode"
+	printf '[{"id": "rel-4", "capability": "ocr", "input": {"image": "%s"}}]\n' "$img" > "$SC_ROOT/notes.more"
+	sc_as_user podman rmi -f "$(sc_as_user podman images --format '{{.Repository}}:{{.Tag}}' | grep sandcastle-ocr)" >/dev/null 2>&1 ||
+	    atf_fail "cannot remove the ocr image"
+	# A source that hands a new job out: a second fakesource, same name.
+	kill "$(cat "$SC_ROOT/log/fs-notes.pid")"; sleep 0.3
+	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" "$(cat "$SC_ROOT/notes.more")"
+	daemon_up
+	wait_result notes rel-4 30
+	is '{"status": "released"}' result notes rel-4
+	is "released" meta notes rel-4 status
+	[ "$(posts notes /jobs/gone-3/result)" -eq 1 ] || atf_fail "the 409'd result was sent again at a restart"
+	daemon_alive "after the jobs"
+}
+ocr_life_cleanup()
+{
+	life_down
+}
+
+CLAUDE_INPUT='{"prompt": "tag this", "schema": {"type": "object", "properties": {"tag": {"type": "string"}}, "required": ["tag"], "additionalProperties": false}}'
+
+# api_reply DELAY: the fake Messages API's answer, after DELAY seconds.
+api_reply()
+{
+	printf '{"routes": {"/v1/messages": {"status": 200, "delay": %s, "json": {"type": "message", "model": "claude-test-1", "content": [{"type": "text", "text": "{\\"tag\\": \\"x\\"}"}], "stop_reason": "end_turn", "usage": {"input_tokens": 3, "output_tokens": 2}}}}}' "$1"
+}
+
+# meta_usage NAME ID KEY: one field of the record's usage.
+meta_usage()
+{
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["usage"][sys.argv[2]])' \
+	    "$SC_ROOT/data/$1/$2/meta.json" "$3"
+}
+
+atf_test_case crash cleanup
+crash_head()
+{
+	atf_set "descr" "R3 B1: a claude job through the box, the parent and the keep succeeds with its usage logged and recorded; then the core killed during a slow job: at the restart the job, noted running, is sent back released and its record says so"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+crash_body()
+{
+	life_up notes.example.com api.anthropic.com
+	source_config notes notes.example.com 30 claude
+	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    "[{\"id\": \"fast-0\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT},
+	      {\"id\": \"slow-1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]"
+	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
+	sc_scenario api.anthropic.com "$(api_reply 0)"
+	sc_secret notes "$TOKEN_NOTES"
+	sc_secret claude key-claude-life
+	keep_up
+	images
+	daemon_up
+	# Control: a claude job through the box, the parent and the keep.
+	wait_result notes fast-0 30
+	sc_scenario api.anthropic.com "$(api_reply 25)"
+	: > "$SC_ROOT/api.anthropic.com.requests"
+	is '{"output": {"tag": "x"}, "status": "succeeded"}' result notes fast-0
+	grep -q 'job source=notes job=fast-0 capability=claude status=succeeded seconds=[0-9]* error="" input_tokens=3 output_tokens=2$' "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "no log line with the usage of fast-0"; }
+	is "claude-test-1" meta_usage notes fast-0 model
+	is 3 meta_usage notes fast-0 input_tokens
+	i=0
+	while ! grep -q '/v1/messages' "$SC_ROOT/api.anthropic.com.requests"; do
+		i=$((i + 1)); [ $i -gt 300 ] && { sc_log sandcastled; atf_fail "the slow job never reached the API"; }
+		sleep 0.1
+	done
+	is "running" meta notes slow-1 status
+	# This test's core: a child of this test's sandcastled, no other's.
+	core=$(pgrep -P "$(sc_pid sandcastled)" -f '^sandcastled: core$') ||
+	    atf_fail "no core"
+	kill -KILL "$core"
+	i=0
+	while kill -0 "$(sc_pid sandcastled)" 2>/dev/null; do
+		i=$((i + 1)); [ $i -gt 150 ] && { sc_log sandcastled; atf_fail "sandcastled outlived its core"; }
+		sleep 0.1
+	done
+	sc_wait_log sandcastled "a child ended" 1 ||
+	    { sc_log sandcastled; atf_fail "the core's end was not logged"; }
+	atf_check -s exit:1 grep -q '"id": "slow-1"' "$SC_ROOT/notes.results"
+	daemon_up
+	wait_result notes slow-1 45
+	is '{"status": "released"}' result notes slow-1
+	is "released" meta notes slow-1 status
+	is "sent" meta notes slow-1 result
+	has 'sandcastled stopped while the job ran' -- meta notes slow-1 error
+}
+crash_cleanup()
+{
+	life_down
+}
+
+atf_test_case rate cleanup
+rate_head()
+{
+	atf_set "descr" "SCHED: max_jobs_per_hour 2 with 3 jobs waiting: the third is not claimed; control: raised to 3, it is"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "120"
+}
+rate_body()
+{
+	life_up notes.example.com
+	source_config notes notes.example.com 2
+	# Jobs with no input fail at once, without a box: fast.
+	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    '[{"id": "r1", "capability": "ocr"}, {"id": "r2", "capability": "ocr"}, {"id": "r3", "capability": "ocr"}]'
+	sc_secret notes "$TOKEN_NOTES"
+	keep_up
+	daemon_up
+	wait_result notes r2 20
+	has '"error": "the job has no input"' -- result notes r1
+	sleep 11
+	[ "$(posts notes /jobs/claim)" -eq 2 ] || { cat "$SC_ROOT/notes.requests"; atf_fail "claimed past max_jobs_per_hour"; }
+	atf_check -s exit:1 grep -q '"id": "r3"' "$SC_ROOT/notes.results"
+	sc_stop sandcastled
+	source_config notes notes.example.com 3
+	daemon_up
+	wait_result notes r3 20
+}
+rate_cleanup()
+{
+	life_down
+}
+
+HOSTILE="extra url badid dupkey deep huge badutf8 trailing toomany dupjobs 401 hang"
+
+atf_test_case hostile cleanup
+hostile_head()
+{
+	atf_set "descr" "S2 S3: every hostile claim answer of fakesource.py handled as the contract says, one source each, sandcastled alive after all; two sources with the same job id keep their records apart and each gets its own result only"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "180"
+}
+hostile_body()
+{
+	names="notes.example.com other.example.com"
+	for m in $HOSTILE; do names="$names h-$m.example.com"; done
+	# shellcheck disable=SC2086
+	life_up $names
+	n=20
+	for m in $HOSTILE; do
+		n=$((n + 1))
+		ip -n "$SC_NS_WORLD" addr add "198.20.5.$n/32" dev "wh$SC_NETID"
+		sc_net_dns "h-$m.example.com" "198.20.5.$n"
+	done
+	sleep 0.3
+	source_config notes notes.example.com 30
+	source_config other other.example.com 30
+	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    '[{"id": "7", "capability": "ocr"}]'
+	fakesource other other.example.com 198.20.5.12 "$TOKEN_OTHER" \
+	    '[{"id": 7, "capability": "claude", "force": true}]'
+	sc_secret notes "$TOKEN_NOTES"
+	sc_secret other "$TOKEN_OTHER"
+	n=20
+	for m in $HOSTILE; do
+		n=$((n + 1))
+		src=h$(echo "$m" | tr -d -c 'a-z0-9')
+		source_config "$src" "h-$m.example.com" 30
+		fakesource "$src" "h-$m.example.com" "198.20.5.$n" "tok-$src" \
+		    '[{"id": "ok-1", "capability": "ocr"}]'
+		echo "$m" > "$SC_ROOT/$src.mode"
+		sc_secret "$src" "tok-$src"
+	done
+	keep_up
+	daemon_up
+	# Two sources, one id: each record apart, each result to its source.
+	wait_result notes 7 60
+	wait_result other 7 60
+	is '{"error": "the job has no input", "status": "failed"}' result notes 7
+	has '"error": "capability claude was not offered"' -- result other 7
+	[ "$(wc -l < "$SC_ROOT/notes.results")" -eq 1 ] || atf_fail "notes got another's result"
+	[ "$(wc -l < "$SC_ROOT/other.results")" -eq 1 ] || atf_fail "other got another's result"
+	is "notes" meta notes 7 source
+	is "other" meta other 7 source
+	has 'no input' -- meta notes 7 error
+	has 'not offered' -- meta other 7 error
+	# The hostile ones; hang holds the others back by 30 s at most.
+	sc_wait_log sandcastled 'source hhang: the claim failed' 45 ||
+	    { sc_log sandcastled; atf_fail "the hanging source was never given up"; }
+	daemon_alive "after the hostile answers"
+	# extra: taken, its other fields without effect (no image was built
+	# here: its box is released); url: fails at once, nothing fetched.
+	wait_result hextra h1 5
+	is '{"status": "released"}' result hextra h1
+	is "ocr" meta hextra h1 capability
+	wait_result hurl h1 5
+	has '"status": "failed"' -- result hurl h1
+	# The urls name other.example.com's address: nothing asked it for them.
+	atf_check -s exit:1 grep -q '/steal\|/image.png\|/more' "$SC_ROOT/other.requests"
+	for m in badid dupkey deep huge badutf8 trailing toomany dupjobs; do
+		src=h$m
+		grep -q "source $src: the claim's answer is unreadable" "$SC_ROOT/log/sandcastled.log" ||
+		    { sc_log sandcastled; atf_fail "$m: not refused as unreadable"; }
+		[ -z "$(ls -A "$SC_ROOT/data/$src" 2>/dev/null)" ] ||
+		    atf_fail "$m: a job of it was taken"
+		[ ! -s "$SC_ROOT/$src.results" ] || atf_fail "$m: a result was sent"
+	done
+	grep -q "source h401: the claim failed: status 401" "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "401 not seen as a rejected token"; }
+	daemon_alive "at the end"
+}
+hostile_cleanup()
+{
+	life_down
+}
+
+atf_test_case keep_wait cleanup
+keep_wait_head()
+{
+	atf_set "descr" "K1: while the keep does not answer, no source is asked; the core asks the keep again every 5 seconds and goes on once it answers, at start and when the keep goes away later"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "120"
+}
+keep_wait_body()
+{
+	life_up notes.example.com
+	source_config notes notes.example.com 30
+	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    '[{"id": "w1", "capability": "ocr"}, {"id": "w2", "capability": "ocr"}]'
+	sc_secret notes "$TOKEN_NOTES"
+	sc_start_in_host gated -dv -c "$SC_CONFIG"
+	sc_wait_log gated "serving " 15 || { sc_log gated; atf_fail "gated does not serve"; }
+	sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_log sandcastled "the keep does not answer" 10 ||
+	    { sc_log sandcastled; atf_fail "no line for the keep's absence"; }
+	sleep 6
+	[ ! -s "$SC_ROOT/notes.requests" ] || atf_fail "a source was asked without the keep"
+	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_log sandcastled "the keep answers: asking" 10 ||
+	    { sc_log sandcastled; atf_fail "the core did not ask the keep again"; }
+	wait_result notes w1 10
+	# The keep goes away: the next call finds it gone, and the core waits.
+	sc_stop keepd
+	sc_wait_log sandcastled "core: the keep does not answer (" 15 ||
+	    { sc_log sandcastled; atf_fail "the core did not see the keep go"; }
+	sleep 6
+	atf_check -s exit:1 grep -q '"id": "w2"' "$SC_ROOT/notes.results"
+	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	wait_result notes w2 15
+	daemon_alive "after the keep came back"
+}
+keep_wait_cleanup()
+{
+	life_down
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case ocr_life
+	atf_add_test_case crash
+	atf_add_test_case rate
+	atf_add_test_case keep_wait
+	atf_add_test_case hostile
+}

@@ -1,0 +1,202 @@
+/*
+ * The wiring between sandcastled's processes: which destination each
+ * caller of the keep-frontend may name (destrule.c), and a keep's answer
+ * as it crosses from the keep-frontend to the core or the launcher
+ * (procmsg.c), whose lengths must add up.  Each refusal has its control.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <atf-c.h>
+
+#include "config.h"
+#include "keepcli.h"
+#include "log.h"
+#include "msg.h"
+#include "../../sandcastled/contract.h"
+#include "../../sandcastled/proto.h"
+#include "../../sandcastled/sandcastled.h"
+
+#define CORE		0
+#define LAUNCHER	1
+
+static struct config *
+conf_with(const char *source, int claude)
+{
+	struct config	*conf;
+	struct source	*src;
+
+	ATF_REQUIRE((conf = config_new("/nonexistent")) != NULL);
+	ATF_REQUIRE((src = calloc(1, sizeof(*src))) != NULL);
+	(void)strlcpy(src->name, source, sizeof(src->name));
+	(void)strlcpy(src->dest.name, source, sizeof(src->dest.name));
+	TAILQ_INSERT_TAIL(&conf->sources, src, entry);
+	conf->nsources = 1;
+	conf->caps[CAP_CLAUDE].enabled = claude;
+	conf->caps[CAP_OCR].enabled = 1;
+	return conf;
+}
+
+static int
+may(const struct config *conf, const char *env, int who)
+{
+	char	 why[256];
+
+	return keepfe_may(conf, env, strlen(env), who, why, sizeof(why));
+}
+
+ATF_TC_WITHOUT_HEAD(core_sources_only);
+ATF_TC_BODY(core_sources_only, tc)
+{
+	struct config	*conf = conf_with("notes", 1);
+	char		 why[256];
+	char		*e;
+	size_t		 len;
+
+	/* Control: the core's own claim, as contract.c writes it. */
+	e = contract_claim_envelope("notes", CAP_BIT(CAP_OCR), 1, &len);
+	ATF_REQUIRE(e != NULL);
+	ATF_CHECK(keepfe_may(conf, e, len, CORE, why, sizeof(why)) == 0);
+	free(e);
+	ATF_CHECK(may(conf, "{\"destination\":\"notes\"}", CORE) == 0);
+	/* claude's key is not the core's to use, nor an unknown name. */
+	ATF_CHECK(keepfe_may(conf, "{\"destination\":\"claude\"}", 24, CORE,
+	    why, sizeof(why)) == -1);
+	ATF_CHECK(strstr(why, "the core may use") != NULL);
+	ATF_CHECK(may(conf, "{\"destination\":\"other\"}", CORE) == -1);
+	ATF_CHECK(may(conf, "{\"destination\":\"NOTES\"}", CORE) == -1);
+	config_free(conf);
+}
+
+ATF_TC_WITHOUT_HEAD(launcher_claude_only);
+ATF_TC_BODY(launcher_claude_only, tc)
+{
+	struct config	*conf = conf_with("notes", 1);
+
+	ATF_CHECK(may(conf, "{\"destination\":\"claude\"}", LAUNCHER) == 0);
+	/* A source's token is not the launcher's to use. */
+	ATF_CHECK(may(conf, "{\"destination\":\"notes\"}", LAUNCHER) == -1);
+	config_free(conf);
+	/* claude not enabled: not even claude. */
+	conf = conf_with("notes", 0);
+	ATF_CHECK(may(conf, "{\"destination\":\"claude\"}", LAUNCHER) == -1);
+	config_free(conf);
+}
+
+ATF_TC_WITHOUT_HEAD(malformed);
+ATF_TC_BODY(malformed, tc)
+{
+	struct config	*conf = conf_with("notes", 1);
+	char		 why[256];
+
+	ATF_CHECK(keepfe_may(conf, "{\"destination\":", 15, CORE, why,
+	    sizeof(why)) == -1);
+	ATF_CHECK(strstr(why, "not JSON") != NULL);
+	ATF_CHECK(may(conf, "[\"notes\"]", CORE) == -1);
+	ATF_CHECK(may(conf, "{\"dest\":\"notes\"}", CORE) == -1);
+	ATF_CHECK(may(conf, "{\"destination\":7}", CORE) == -1);
+	ATF_CHECK(may(conf, "{\"destination\":\"notes\\u0000x\"}", CORE) == -1);
+	ATF_CHECK(may(conf, "{\"destination\":\"notes\"} x", CORE) == -1);
+	/* Control: the same, well formed. */
+	ATF_CHECK(may(conf, "{\"destination\":\"notes\",\"x\":[1]}", CORE) == 0);
+	config_free(conf);
+}
+
+static void
+channels(struct msgchan *a, struct msgchan *b)
+{
+	int	 sv[2];
+
+	ATF_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	msgchan_init(a, sv[0], PROC_MAXPAYLOAD);
+	msgchan_init(b, sv[1], PROC_MAXPAYLOAD);
+}
+
+ATF_TC_WITHOUT_HEAD(answer_crosses);
+ATF_TC_BODY(answer_crosses, tc)
+{
+	struct keepcli_answer	 a, b;
+	struct msgchan		 out, in;
+	struct msg		 m;
+
+	channels(&out, &in);
+	memset(&a, 0, sizeof(a));
+	a.status = 409;
+	a.retry_after = 7;
+	a.ctype = strdup("application/json");
+	a.body = strdup("{\"x\":1}");
+	a.body_len = 7;
+	ATF_REQUIRE(proc_keep_answer_send(&out, 42, &a) == 0);
+	ATF_REQUIRE(msgchan_flush_all(&out) == 0);
+	ATF_REQUIRE(msg_read_one(&in, &m) == 1);
+	ATF_CHECK_EQ(m.type, PROC_KEEP_ANSWER);
+	ATF_CHECK_EQ(m.id, 42);
+	proc_keep_answer_read(&m, &b, "test");
+	ATF_CHECK(!b.refused && b.status == 409 && b.retry_after == 7);
+	ATF_CHECK_STREQ(b.ctype, "application/json");
+	ATF_CHECK(b.body_len == 7 && memcmp(b.body, "{\"x\":1}", 7) == 0);
+	msg_free(&m);
+	keepcli_answer_free(&b);
+	/* A refusal crosses with its code and reason. */
+	ATF_REQUIRE(proc_keep_refuse(&out, 43, KEEP_R_ENVELOPE, "no") == 0);
+	ATF_REQUIRE(msgchan_flush_all(&out) == 0);
+	ATF_REQUIRE(msg_read_one(&in, &m) == 1);
+	proc_keep_answer_read(&m, &b, "test");
+	ATF_CHECK(b.refused && b.code == KEEP_R_ENVELOPE);
+	ATF_CHECK_STREQ(b.reason, "no");
+	msg_free(&m);
+	keepcli_answer_free(&b);
+	keepcli_answer_free(&a);
+}
+
+/* A message whose lengths do not add up ends the receiver. */
+ATF_TC_WITHOUT_HEAD(answer_lies);
+ATF_TC_BODY(answer_lies, tc)
+{
+	struct proc_keep_answer	 h;
+	struct keepcli_answer	 b;
+	struct msg		 m;
+	unsigned char		 buf[sizeof(h) + 4];
+	pid_t			 pid;
+	int			 st;
+
+	memset(&h, 0, sizeof(h));
+	h.body_len = 5;		/* 4 bytes follow */
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), "abcd", 4);
+	memset(&m, 0, sizeof(m));
+	m.type = PROC_KEEP_ANSWER;
+	m.fd = -1;
+	m.data = buf;
+	m.len = sizeof(buf);
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		(void)close(2);
+		(void)open("/dev/null", O_WRONLY);
+		proc_keep_answer_read(&m, &b, "test");
+		_exit(0);
+	}
+	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
+	ATF_CHECK(WIFEXITED(st) && WEXITSTATUS(st) != 0);
+	/* Control: 4, as many as follow, is read. */
+	((struct proc_keep_answer *)(void *)buf)->body_len = 4;
+	proc_keep_answer_read(&m, &b, "test");
+	ATF_CHECK(b.body_len == 4 && memcmp(b.body, "abcd", 4) == 0);
+	keepcli_answer_free(&b);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, core_sources_only);
+	ATF_TP_ADD_TC(tp, launcher_claude_only);
+	ATF_TP_ADD_TC(tp, malformed);
+	ATF_TP_ADD_TC(tp, answer_crosses);
+	ATF_TP_ADD_TC(tp, answer_lies);
+	return atf_no_error();
+}

@@ -1,0 +1,86 @@
+/*
+ * The core's state, shared by its three files: core.c (the loop, the
+ * keep and the claims), corejob.c (a job's life) and coreresult.c (the
+ * results waiting to be sent, and those a crash left).  One call to the
+ * keep and one job at a time: the core waits for each before the next.
+ */
+#ifndef SANDCASTLED_CORE_H
+#define SANDCASTLED_CORE_H
+
+#include <sys/queue.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "config.h"
+#include "contract.h"
+#include "keepcli.h"
+#include "msg.h"
+#include "records.h"
+#include "schedule.h"
+
+#define CORE_KEEP_PROBE		5	/* seconds between two asks of a keep that is down */
+#define CORE_PRUNE_EVERY	3600	/* seconds between two prunes of the records */
+
+enum core_wait {
+	CORE_IDLE,
+	CORE_PROBE,		/* PROC_KEEP_STATE */
+	CORE_CLAIM,		/* the claim's answer */
+	CORE_JOB,		/* PROC_JOB_DONE */
+	CORE_RESULT		/* the result's answer */
+};
+
+/* A result to send, until the source took it or answered 409. */
+struct core_result {
+	TAILQ_ENTRY(core_result) entry;
+	size_t			 src;		/* the source's index in sched */
+	char			 id[CONTRACT_ID_MAX + 1];
+	enum contract_status	 status;
+	char			*output;	/* succeeded: JSON text */
+	size_t			 outputlen;
+	char			 error[JOB_ERROR_MAX];
+	int			 tried;		/* sent once: it waits for the source */
+};
+TAILQ_HEAD(core_results, core_result);
+
+struct core {
+	struct config		*conf;
+	struct msgchan		*chan;
+	struct sched		*sched;
+	int			 dfd;		/* data_dir */
+	int			 keep_up;
+	time_t			 probe_at;	/* monotonic */
+	time_t			 prune_at;
+	enum core_wait		 wait;
+	uint32_t		 seq;		/* the id of what it waits for */
+	size_t			 src;		/* whose call or job it is */
+	unsigned int		 caps;		/* the capabilities the claim named */
+	struct core_results	 results;
+	struct core_result	*sending;
+	struct contract_claim	 claim;		/* the job running is jobs[0] */
+	struct records_job	 rjob;
+	time_t			 job_mono;	/* its start, monotonic */
+};
+
+/* core.c */
+time_t	 core_now(void);
+void	 core_call(struct core *, size_t src, enum core_wait, char *envelope,
+	    size_t len);
+void	 core_keep_down(struct core *, const char *why);
+const char *core_source(const struct core *, size_t);
+
+/* corejob.c */
+void	 core_job_start(struct core *);
+void	 core_job_done(struct core *, const struct msg *);
+
+/* coreresult.c */
+void	 core_result_add(struct core *, size_t src, const char *id,
+	    enum contract_status, const char *output, const char *error);
+int	 core_result_next(struct core *, time_t now);
+void	 core_result_answer(struct core *, const struct keepcli_answer *,
+	    const char *down);
+void	 core_recover(struct core *);
+time_t	 core_result_wake(const struct core *);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * A job's life in the core: noted in its record before it runs, handed
+ * to the box launcher, its outcome written to the record, one log line,
+ * and its result queued for the source.  The core never opens the
+ * input: it carries the bytes as they came.  What the box wrote (the
+ * output, the error, its stderr) is hostile: it goes to the record and
+ * the source, and only the error, escaped, to the log.
+ */
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "contract.h"
+#include "core.h"
+#include "job.h"
+#include "log.h"
+#include "msg.h"
+#include "proto.h"
+#include "records.h"
+#include "schedule.h"
+
+/* The error as the log line quotes it: no quote, backslash or byte outside ASCII. */
+static void
+corejob_quote(const char *s, char *out, size_t outsz)
+{
+	size_t		 o = 0;
+	unsigned char	 ch;
+
+	for (; *s != '\0' && o + 5 < outsz; s++) {
+		ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\' || ch < 0x20 || ch > 0x7e)
+			o += snprintf(out + o, outsz - o, "\\x%02x", ch);
+		else
+			out[o++] = ch;
+	}
+	out[o] = '\0';
+}
+
+static void
+corejob_log(const struct core *c, const struct job_outcome *o)
+{
+	const struct records_job *j = &c->rjob;
+	char			  err[JOB_ERROR_MAX * 4 + 1];
+	double			  secs = o->seconds;
+
+	if (!o->box_started)
+		secs = (double)(core_now() - c->job_mono);
+	corejob_quote(o->error, err, sizeof(err));
+	log_info("job source=%s job=%s capability=%s status=%s seconds=%.0f "
+	    "error=\"%s\" input_tokens=%llu output_tokens=%llu", j->source,
+	    j->id, j->cap >= 0 ? cap_name(j->cap) : "none",
+	    job_status_name(o->status), secs, err,
+	    (unsigned long long)o->usage.input_tokens,
+	    (unsigned long long)o->usage.output_tokens);
+}
+
+static enum contract_status
+corejob_status(enum job_status s)
+{
+	return s == JOB_SUCCEEDED ? CONTRACT_SUCCEEDED : s == JOB_FAILED ?
+	    CONTRACT_FAILED_JOB : CONTRACT_RELEASED;
+}
+
+static void
+corejob_finish(struct core *c, struct job_outcome *o)
+{
+	char	 why[RECORDS_WHY_MAX];
+
+	if (records_finish(c->dfd, &c->rjob, o, time(NULL), why,
+	    sizeof(why)) == -1)
+		log_warnx("source %s job %s: the record: %s", c->rjob.source,
+		    c->rjob.id, why);
+	corejob_log(c, o);
+	if (o->status == JOB_RELEASED && c->rjob.cap >= 0)
+		sched_rest(c->sched, c->rjob.cap, core_now());
+	core_result_add(c, c->src, c->rjob.id, corejob_status(o->status),
+	    o->output, o->status == JOB_FAILED ? o->error : NULL);
+	contract_claim_free(&c->claim);
+	memset(&c->rjob, 0, sizeof(c->rjob));
+	c->wait = CORE_IDLE;
+}
+
+static void
+corejob_send(struct core *c, const struct source *src)
+{
+	const struct contract_job *j = &c->claim.jobs[0];
+	struct proc_job		   pj;
+	struct iovec		   iov[2];
+
+	memset(&pj, 0, sizeof(pj));
+	(void)strlcpy(pj.source, src->name, sizeof(pj.source));
+	(void)strlcpy(pj.id, j->id, sizeof(pj.id));
+	pj.cap = j->cap;
+	pj.timeout = sched_job_limit(src, &c->conf->caps[j->cap]);
+	pj.inputlen = j->inputlen;
+	iov[0].iov_base = &pj;
+	iov[0].iov_len = sizeof(pj);
+	iov[1].iov_base = j->input;
+	iov[1].iov_len = j->inputlen;
+	c->seq = (c->seq + 1) & ~PROC_ID_LAUNCHER;
+	if (msg_composev(c->chan, PROC_JOB_RUN, c->seq, -1, iov, 2) == -1)
+		fatal("a job for the box launcher");
+	c->wait = CORE_JOB;
+}
+
+/* The claim's one job: noted, then run, or failed at once without a box. */
+void
+core_job_start(struct core *c)
+{
+	const struct source	*src = c->sched->srcs[c->src].src;
+	struct contract_job	*j = &c->claim.jobs[0];
+	struct job_outcome	 o;
+	char			 why[RECORDS_WHY_MAX];
+
+	c->job_mono = core_now();
+	sched_started(c->sched, c->src, c->job_mono);
+	memset(&c->rjob, 0, sizeof(c->rjob));
+	c->rjob.source = src->name;
+	c->rjob.id = j->id;
+	c->rjob.numeric = j->numeric;
+	c->rjob.cap = j->cap;
+	c->rjob.input = j->input;
+	c->rjob.inputlen = j->inputlen;
+	c->rjob.started_at = time(NULL);
+	memset(&o, 0, sizeof(o));
+	if (records_begin(c->dfd, &c->rjob, why, sizeof(why)) == -1) {
+		log_warnx("source %s job %s: it cannot be noted (%s): it is "
+		    "released", src->name, j->id, why);
+		o.status = JOB_RELEASED;
+		(void)strlcpy(o.error, "the job could not be noted",
+		    sizeof(o.error));
+		corejob_finish(c, &o);
+	} else if (j->failed[0] != '\0') {
+		o.status = JOB_FAILED;
+		(void)strlcpy(o.error, j->failed, sizeof(o.error));
+		corejob_finish(c, &o);
+	} else
+		corejob_send(c, src);
+}
+
+static char *
+corejob_text(const char *p, size_t len)
+{
+	char	*s;
+
+	if (len == 0)
+		return NULL;
+	if ((s = malloc(len + 1)) == NULL)
+		fatal("malloc");
+	memcpy(s, p, len);
+	s[len] = '\0';
+	return s;
+}
+
+void
+core_job_done(struct core *c, const struct msg *m)
+{
+	struct proc_job_done	 d;
+	struct job_outcome	 o;
+	const char		*p = (const char *)m->data + sizeof(d);
+
+	memcpy(&d, m->data, sizeof(d));
+	if (d.status > JOB_RELEASED || d.stderr_len > JOB_STDERR_MAX ||
+	    sizeof(d) + (size_t)d.output_len + d.reply_len + d.record_len !=
+	    m->len)
+		fatalx("the parent sent an outcome that does not add up");
+	memset(&o, 0, sizeof(o));
+	o.status = d.status;
+	memcpy(o.error, d.error, sizeof(o.error));
+	o.error[sizeof(o.error) - 1] = '\0';
+	memcpy(o.stderr_head, d.stderr_head, sizeof(o.stderr_head));
+	o.stderr_len = d.stderr_len;
+	o.usage = d.usage;
+	o.usage.model[sizeof(o.usage.model) - 1] = '\0';
+	o.box_started = d.box_started;
+	o.box_removed = d.box_removed;
+	o.seconds = d.millis / 1000.0;
+	o.output = corejob_text(p, d.output_len);
+	o.reply = corejob_text(p + d.output_len, d.reply_len);
+	o.record = corejob_text(p + d.output_len + d.reply_len, d.record_len);
+	corejob_finish(c, &o);
+	job_outcome_free(&o);
+}

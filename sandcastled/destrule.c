@@ -1,0 +1,55 @@
+/*
+ * Which destination a caller of the keep-frontend may name: the core
+ * a source's (its claims and results), the box launcher claude's (the
+ * one request of a claude job).  A taken core cannot reach claude's
+ * key through the keep, nor a taken launcher a source's token.
+ */
+#include <sys/types.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "json.h"
+#include "sandcastled.h"
+
+static int
+destrule_allowed(const struct config *conf, const char *dest, int launcher)
+{
+	const struct source	*src;
+
+	if (launcher)
+		return strcmp(dest, "claude") == 0 &&
+		    conf->caps[CAP_CLAUDE].enabled;
+	TAILQ_FOREACH(src, &conf->sources, entry)
+		if (strcmp(dest, src->dest.name) == 0)
+			return 1;
+	return 0;
+}
+
+int
+keepfe_may(const struct config *conf, const char *envelope, size_t len,
+    int launcher, char *why, size_t whysz)
+{
+	struct json	 j;
+	const char	*jwhy;
+	char		 dest[NAME_LEN + 1];
+	size_t		 n;
+	long		 t;
+	int		 ok;
+
+	if (json_parse(&j, envelope, len, &jwhy) == -1) {
+		(void)snprintf(why, whysz, "the envelope is not JSON: %s",
+		    jwhy);
+		return -1;
+	}
+	ok = j.toks[0].type == JSON_OBJECT &&
+	    (t = json_find(&j, 0, "destination")) != -1 &&
+	    json_string_copy(&j, t, dest, sizeof(dest), &n) == 0 &&
+	    n == strlen(dest) && destrule_allowed(conf, dest, launcher);
+	json_free(&j);
+	if (!ok)
+		(void)snprintf(why, whysz, "the envelope names no destination "
+		    "the %s may use", launcher ? "box launcher" : "core");
+	return ok ? 0 : -1;
+}

@@ -1,0 +1,94 @@
+/*
+ * A keep's answer as it travels from the keep-frontend to the core or
+ * the launcher: struct proc_keep_answer and its three texts.  The
+ * receiver checks that the lengths add up to the message's size; a
+ * message that lies about them is fatal, as any wrong size.
+ */
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "keepcli.h"
+#include "log.h"
+#include "msg.h"
+#include "proto.h"
+
+int
+proc_keep_answer_send(struct msgchan *chan, uint32_t id,
+    const struct keepcli_answer *a)
+{
+	struct proc_keep_answer	 h;
+	struct iovec		 iov[4];
+	size_t			 clen = a->ctype != NULL ? strlen(a->ctype) : 0;
+
+	memset(&h, 0, sizeof(h));
+	h.refused = a->refused;
+	h.status = a->status;
+	h.retry_after = a->retry_after;
+	h.code = a->code;
+	h.ctype_len = clen > PROC_CTYPE_MAX ? PROC_CTYPE_MAX : clen;
+	h.reason_len = strnlen(a->reason, sizeof(a->reason));
+	h.body_len = a->body_len;
+	iov[0].iov_base = &h;
+	iov[0].iov_len = sizeof(h);
+	iov[1].iov_base = a->ctype;
+	iov[1].iov_len = h.ctype_len;
+	iov[2].iov_base = (void *)a->reason;
+	iov[2].iov_len = h.reason_len;
+	iov[3].iov_base = a->body;
+	iov[3].iov_len = h.body_len;
+	return msg_composev(chan, PROC_KEEP_ANSWER, id, -1, iov, 4);
+}
+
+int
+proc_keep_refuse(struct msgchan *chan, uint32_t id, uint32_t code,
+    const char *reason)
+{
+	struct keepcli_answer	 a;
+
+	memset(&a, 0, sizeof(a));
+	a.refused = 1;
+	a.code = code;
+	(void)strlcpy(a.reason, reason, sizeof(a.reason));
+	return proc_keep_answer_send(chan, id, &a);
+}
+
+static char *
+proc_text(const char *p, size_t len)
+{
+	char	*s;
+
+	if ((s = malloc(len + 1)) == NULL)
+		fatal("malloc");
+	memcpy(s, p, len);
+	s[len] = '\0';
+	return s;
+}
+
+/* a is filled; keepcli_answer_free() it. */
+void
+proc_keep_answer_read(const struct msg *m, struct keepcli_answer *a,
+    const char *peer)
+{
+	struct proc_keep_answer	 h;
+	const char		*p = (const char *)m->data + sizeof(h);
+
+	memcpy(&h, m->data, sizeof(h));
+	if (h.ctype_len > PROC_CTYPE_MAX || h.reason_len >= PROC_REASON_MAX ||
+	    h.body_len > KEEP_MAXBODY || sizeof(h) + (size_t)h.ctype_len +
+	    h.reason_len + h.body_len != m->len)
+		fatalx("%s sent a keep answer whose lengths do not add up",
+		    peer);
+	memset(a, 0, sizeof(*a));
+	a->refused = h.refused != 0;
+	a->status = h.status;
+	a->retry_after = h.retry_after;
+	a->code = h.code;
+	a->ctype = proc_text(p, h.ctype_len);
+	memcpy(a->reason, p + h.ctype_len, h.reason_len);
+	a->reason[h.reason_len] = '\0';
+	a->body = proc_text(p + h.ctype_len + h.reason_len, h.body_len);
+	a->body_len = h.body_len;
+}
