@@ -188,7 +188,7 @@ mode_of()
 atf_test_case ocr_life cleanup
 ocr_life_head()
 {
-	atf_set "descr" "R1 R2 S1: an ocr job claimed from a source runs in a real box and its text reaches the source; the record holds the image's size and SHA-256, mode 0700/0600, one log line; a GIF fails and a job whose image is gone is released, each reaching the source with its status; a 409 is kept in the record and never sent again"
+	atf_set "descr" "R1 R2 S1: an ocr job claimed from a source runs in a real box and its text reaches the source; the record holds the image's size and SHA-256, mode 0700/0600, one log line; a GIF fails and a job whose image is gone is released, each reaching the source with its status, and ocr then rests (no claim) for its cooldown; a 409 is kept in the record and never sent again"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "300"
@@ -238,8 +238,11 @@ ocr_life_body()
 	done
 	is "the source no longer held the job" meta notes gone-3 note
 	is "succeeded" meta notes gone-3 status
+	claims=$(posts notes /jobs/claim)
 	sleep 6
 	[ "$(posts notes /jobs/gone-3/result)" -eq 1 ] || atf_fail "a 409'd result was sent again"
+	# Control for the rest below: ocr not resting, notes is asked again.
+	[ "$(posts notes /jobs/claim)" -gt "$claims" ] || atf_fail "notes was not asked again"
 	# The image gone: the job is released and reaches the source so.
 	sc_stop sandcastled
 	echo normal > "$SC_ROOT/notes.mode"
@@ -249,11 +252,21 @@ ocr_life_body()
 	# A source that hands a new job out: a second fakesource, same name.
 	kill "$(cat "$SC_ROOT/log/fs-notes.pid")"; sleep 0.3
 	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" "$(cat "$SC_ROOT/notes.more")"
+	# A cooldown longer than the rest of the test, for the rest below.
+	sed -i 's/^    cooldown: 1s$/    cooldown: 1h/' "$SC_CONFIG/config.yaml"
 	daemon_up
 	wait_result notes rel-4 30
 	is '{"status": "released"}' result notes rel-4
 	is "released" meta notes rel-4 status
 	[ "$(posts notes /jobs/gone-3/result)" -eq 1 ] || atf_fail "the 409'd result was sent again at a restart"
+	# A release rests the capability for its cooldown (1h now): notes,
+	# whose only capability is ocr, is not asked for jobs past its
+	# poll_interval; the control is the claims of ocr_life above, made
+	# with a cooldown of 1s.
+	claims=$(posts notes /jobs/claim)
+	sleep 7
+	[ "$(posts notes /jobs/claim)" -eq "$claims" ] ||
+	    { tail -n 4 "$SC_ROOT/notes.requests"; sc_log sandcastled; atf_fail "ocr was claimed while it rests"; }
 	daemon_alive "after the jobs"
 }
 ocr_life_cleanup()
