@@ -67,6 +67,7 @@ usock_stale(const char *path, char *why, size_t whysz)
 		close(fd);
 		(void)snprintf(why, whysz, "another process already answers "
 		    "at %s", path);
+		errno = EADDRINUSE;
 		return -1;
 	}
 	if ((errno != ECONNREFUSED && errno != ENOENT) ||

@@ -16,7 +16,8 @@ int	usock_connect(const char *path);
 /*
  * Binds and listens on path, non-blocking and close-on-exec, mode 0600.
  * A socket left there is removed when nothing answers on it; when
- * something does, -1 with why "… already answers at <path>".
+ * something does, -1 with errno EADDRINUSE and why "… already answers
+ * at <path>".
  */
 int	usock_listen(const char *path, int backlog, char *why, size_t whysz);
 
