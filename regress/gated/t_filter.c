@@ -28,50 +28,28 @@
 #include <unistd.h>
 
 #include "../../gated/gate.h"
+#include "../lib/filtered.h"
 
-enum sandbox { NONE, GATE, TUNNEL };
-
+/* Each runs in the child before its call: a user namespace, as gated makes. */
 static void
-sandbox_on(enum sandbox s)
+in_userns(void)
 {
 	if (unshare(CLONE_NEWUSER) == -1)
 		_exit(90);
-	if (s >= GATE)
-		filter_gate();
-	if (s == TUNNEL)
-		filter_tunnel();
-}
-
-/* Runs fn in a child under s; returns its wait status. */
-static int
-in_child(enum sandbox s, int (*fn)(void))
-{
-	pid_t	pid;
-	int	status;
-
-	ATF_REQUIRE((pid = fork()) != -1);
-	if (pid == 0) {
-		sandbox_on(s);
-		_exit(fn());
-	}
-	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
-	return status;
 }
 
 static void
-require_exit(int status, int code)
+gate_filter(void)
 {
-	ATF_REQUIRE_MSG(WIFEXITED(status), "the child was killed by signal %d",
-	    WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-	ATF_REQUIRE_EQ_MSG(WEXITSTATUS(status), code, "exit %d, not %d",
-	    WEXITSTATUS(status), code);
+	in_userns();
+	filter_gate();
 }
 
 static void
-require_sigsys(int status)
+tunnel_filter(void)
 {
-	ATF_REQUIRE_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
-	    "the child was not killed by SIGSYS (status %#x)", status);
+	gate_filter();
+	filter_tunnel();
 }
 
 static int
@@ -86,8 +64,8 @@ do_exec(void)
 ATF_TC_WITHOUT_HEAD(exec_killed);
 ATF_TC_BODY(exec_killed, tc)
 {
-	require_exit(in_child(NONE, do_exec), 0);
-	require_sigsys(in_child(GATE, do_exec));
+	require_exit(filtered_run(in_userns, do_exec), 0, "do_exec without a filter");
+	require_killed(filtered_run(gate_filter, do_exec), "do_exec under the gate's filter");
 }
 
 /* 0 when a netlink socket opens, 1 when refused with EACCES. */
@@ -124,11 +102,11 @@ do_raw(void)
 ATF_TC_WITHOUT_HEAD(sockets);
 ATF_TC_BODY(sockets, tc)
 {
-	require_exit(in_child(NONE, do_netlink), 0);
-	require_exit(in_child(GATE, do_netlink), 1);
-	require_exit(in_child(GATE, do_tcp), 0);
-	require_exit(in_child(GATE, do_inet6), 1);
-	require_sigsys(in_child(GATE, do_raw));
+	require_exit(filtered_run(in_userns, do_netlink), 0, "do_netlink without a filter");
+	require_exit(filtered_run(gate_filter, do_netlink), 1, "do_netlink under the gate's filter");
+	require_exit(filtered_run(gate_filter, do_tcp), 0, "do_tcp under the gate's filter");
+	require_exit(filtered_run(gate_filter, do_inet6), 1, "do_inet6 under the gate's filter");
+	require_killed(filtered_run(gate_filter, do_raw), "do_raw under the gate's filter");
 }
 
 static int
@@ -144,8 +122,8 @@ do_open(void)
 ATF_TC_WITHOUT_HEAD(open_refused);
 ATF_TC_BODY(open_refused, tc)
 {
-	require_exit(in_child(NONE, do_open), 0);
-	require_exit(in_child(GATE, do_open), 1);
+	require_exit(filtered_run(in_userns, do_open), 0, "do_open without a filter");
+	require_exit(filtered_run(gate_filter, do_open), 1, "do_open under the gate's filter");
 }
 
 static int
@@ -171,10 +149,10 @@ do_unshare(void)
 ATF_TC_WITHOUT_HEAD(fork_and_namespaces);
 ATF_TC_BODY(fork_and_namespaces, tc)
 {
-	require_exit(in_child(GATE, do_fork), 0);
-	require_sigsys(in_child(TUNNEL, do_fork));
-	require_exit(in_child(NONE, do_unshare), 0);
-	require_sigsys(in_child(GATE, do_unshare));
+	require_exit(filtered_run(gate_filter, do_fork), 0, "do_fork under the gate's filter");
+	require_killed(filtered_run(tunnel_filter, do_fork), "do_fork under the tunnel's filter");
+	require_exit(filtered_run(in_userns, do_unshare), 0, "do_unshare without a filter");
+	require_killed(filtered_run(gate_filter, do_unshare), "do_unshare under the gate's filter");
 }
 
 /* 0 when no capability is left, bounding set included. */
@@ -195,8 +173,8 @@ do_caps(void)
 ATF_TC_WITHOUT_HEAD(capabilities);
 ATF_TC_BODY(capabilities, tc)
 {
-	require_exit(in_child(NONE, do_caps), 1);
-	require_exit(in_child(GATE, do_caps), 0);
+	require_exit(filtered_run(in_userns, do_caps), 1, "do_caps without a filter");
+	require_exit(filtered_run(gate_filter, do_caps), 0, "do_caps under the gate's filter");
 }
 
 ATF_TP_ADD_TCS(tp)

@@ -20,9 +20,7 @@
 #include <atf-c.h>
 
 #include "../../keepd/keepd.h"
-#include "sandbox.h"
-
-enum filter { NONE, KEEPD, FETCH };
+#include "../lib/filtered.h"
 
 static int	secretsfd = -1;
 
@@ -41,42 +39,10 @@ make_secrets(void)
 	close(fd);
 }
 
-static int
-run(enum filter f, int (*call)(void))
-{
-	pid_t	 pid;
-	int	 status;
-
-	ATF_REQUIRE((pid = fork()) != -1);
-	if (pid == 0) {
-		if (f == KEEPD)
-			sandbox_keepd(secretsfd);
-		else if (f == FETCH)
-			sandbox_fetch();
-		_exit(call());
-	}
-	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
-	return status;
-}
-
 static void
-require_killed(int status, const char *what)
+filter_keepd(void)
 {
-#ifdef SANDBOX_DEBUG
-	ATF_REQUIRE_MSG(WIFEXITED(status) &&
-	    WEXITSTATUS(status) == SANDBOX_DEBUG_EXIT,
-	    "%s: not trapped (status %#x)", what, status);
-#else
-	ATF_REQUIRE_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
-	    "%s: not killed by SIGSYS (status %#x)", what, status);
-#endif
-}
-
-static void
-require_ok(int status, const char *what)
-{
-	ATF_REQUIRE_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	    "%s: did not succeed (status %#x)", what, status);
+	sandbox_keepd(secretsfd);
 }
 
 static int
@@ -130,41 +96,41 @@ ATF_TC_WITHOUT_HEAD(keepd_no_inet);
 ATF_TC_BODY(keepd_no_inet, tc)
 {
 	make_secrets();
-	require_killed(run(KEEPD, call_inet), "socket(AF_INET) under keepd's");
-	require_ok(run(NONE, call_inet), "socket(AF_INET) without a filter");
-	require_ok(run(KEEPD, call_unix), "socket(AF_UNIX) under keepd's");
+	require_killed(filtered_run(filter_keepd, call_inet), "socket(AF_INET) under keepd's");
+	require_ok(filtered_run(NULL, call_inet), "socket(AF_INET) without a filter");
+	require_ok(filtered_run(filter_keepd, call_unix), "socket(AF_UNIX) under keepd's");
 }
 
 ATF_TC_WITHOUT_HEAD(keepd_reads_secrets_only);
 ATF_TC_BODY(keepd_reads_secrets_only, tc)
 {
 	make_secrets();
-	require_ok(run(KEEPD, call_read_secret), "reading a secret under keepd's");
-	require_killed(run(KEEPD, call_write_secret), "creating a secret");
-	require_ok(run(NONE, call_write_secret), "creating one without a filter");
-	require_killed(run(KEEPD, call_open_elsewhere), "opening /etc/passwd");
-	require_ok(run(NONE, call_open_elsewhere), "/etc/passwd without a filter");
-	require_ok(run(KEEPD, call_fork), "fork under keepd's");
+	require_ok(filtered_run(filter_keepd, call_read_secret), "reading a secret under keepd's");
+	require_killed(filtered_run(filter_keepd, call_write_secret), "creating a secret");
+	require_ok(filtered_run(NULL, call_write_secret), "creating one without a filter");
+	require_killed(filtered_run(filter_keepd, call_open_elsewhere), "opening /etc/passwd");
+	require_ok(filtered_run(NULL, call_open_elsewhere), "/etc/passwd without a filter");
+	require_ok(filtered_run(filter_keepd, call_fork), "fork under keepd's");
 }
 
 ATF_TC_WITHOUT_HEAD(fetch_no_secret);
 ATF_TC_BODY(fetch_no_secret, tc)
 {
 	make_secrets();
-	require_killed(run(FETCH, call_read_secret), "reading another "
+	require_killed(filtered_run(sandbox_fetch, call_read_secret), "reading another "
 	    "destination's secret under the request's filter");
-	require_ok(run(NONE, call_read_secret), "the same read without it");
-	require_ok(run(KEEPD, call_read_secret), "the same read under keepd's");
+	require_ok(filtered_run(NULL, call_read_secret), "the same read without it");
+	require_ok(filtered_run(filter_keepd, call_read_secret), "the same read under keepd's");
 }
 
 ATF_TC_WITHOUT_HEAD(fetch_no_fork_no_inet);
 ATF_TC_BODY(fetch_no_fork_no_inet, tc)
 {
 	make_secrets();
-	require_killed(run(FETCH, call_fork), "fork under the request's");
-	require_killed(run(FETCH, call_inet), "socket(AF_INET) under the "
+	require_killed(filtered_run(sandbox_fetch, call_fork), "fork under the request's");
+	require_killed(filtered_run(sandbox_fetch, call_inet), "socket(AF_INET) under the "
 	    "request's");
-	require_ok(run(FETCH, call_unix), "socket(AF_UNIX) under the "
+	require_ok(filtered_run(sandbox_fetch, call_unix), "socket(AF_UNIX) under the "
 	    "request's");
 }
 

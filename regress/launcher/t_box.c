@@ -33,103 +33,21 @@
 #include <atf-c.h>
 
 #include "../../sandcastled/box.h"
+#include "../lib/account.h"
 
-#define USER		"sctest"
 #define IMAGE		"sandcastle-probe:test"
 #define MiB		(1024ULL * 1024)
 
 
-/*
- * The suite runs as root and a box runs as the account, in a child: the
- * child sends each failed check on a pipe (a fatal one ends it), and
- * the test case, still root, reports them, since Kyua's result file is
- * root's.
- */
-static int	 report_fd = -1;
-
-static void	 report(int, const char *, int, const char *, ...)
-		    __attribute__((format(printf, 4, 5)));
-
-static void
-report(int fatal, const char *file, int line, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	dprintf(report_fd, "%s:%d: ", file, line);
-	va_start(ap, fmt);
-	vdprintf(report_fd, fmt, ap);
-	va_end(ap);
-	dprintf(report_fd, "\n");
-	if (fatal)
-		_exit(1);
-}
-
-#define CHECK(c, ...)	do { if (!(c)) report(0, __FILE__, __LINE__, \
-			    __VA_ARGS__); } while (0)
-#define REQUIRE(c, ...)	do { if (!(c)) report(1, __FILE__, __LINE__, \
-			    __VA_ARGS__); } while (0)
-#define CHECK_STR(a, b)	CHECK(strcmp((a), (b)) == 0, "\"%s\" != \"%s\"", \
-			    (a), (b))
-
-static void
-as_account(void (*body)(void))
-{
-	char	 buf[8192];
-	FILE	*f;
-	pid_t	 pid;
-	int	 p[2], status, n = 0;
-
-	REQUIRE(pipe(p) == 0, "%s", "pipe(p) == 0");
-	REQUIRE((pid = fork()) != -1, "%s", "(pid = fork()) != -1");
-	if (pid == 0) {
-		close(p[0]);
-		report_fd = p[1];
-		body();
-		_exit(0);
-	}
-	close(p[1]);
-	REQUIRE((f = fdopen(p[0], "r")) != NULL, "%s", "(f = fdopen(p[0], \"r\")) != NULL");
-	while (fgets(buf, sizeof(buf), f) != NULL) {
-		buf[strcspn(buf, "\n")] = '\0';
-		atf_tc_fail_nonfatal("%s", buf);
-		n++;
-	}
-	fclose(f);
-	REQUIRE(waitpid(pid, &status, 0) == pid, "%s", "waitpid(pid, &status, 0) == pid");
-	if (n == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-		atf_tc_fail("the account's half ended with status %d", status);
-}
-
 static struct box_limits limits = { 256 * MiB, 1000, 32, 1 * MiB };
 
+/* The account, with the operator's proxy set: it must never reach a box. */
 static void
 run_as_account(void)
 {
-	struct passwd	*pw;
-	char		 run[64], home[PATH_MAX];
-
-	if ((pw = getpwnam(USER)) == NULL)
-		report(1, __FILE__, __LINE__, "no account " USER ": run regress/lib/accounts.sh");
-	(void)snprintf(run, sizeof(run), "/run/user/%u", (unsigned)pw->pw_uid);
-	(void)strlcpy(home, pw->pw_dir, sizeof(home));
-	REQUIRE(initgroups(USER, pw->pw_gid) == 0, "%s", "initgroups(USER, pw->pw_gid) == 0");
-	REQUIRE(setgid(pw->pw_gid) == 0 && setuid(pw->pw_uid) == 0, "%s", "setgid(pw->pw_gid) == 0 && setuid(pw->pw_uid) == 0");
-	REQUIRE(clearenv() == 0, "%s", "clearenv() == 0");
-	setenv("HOME", home, 1);
-	setenv("XDG_RUNTIME_DIR", run, 1);
-	setenv("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", 1);
-	/* The operator's proxy must never reach a box. */
+	become_account();
 	setenv("http_proxy", "http://192.0.2.1:3128", 1);
 	setenv("HTTPS_PROXY", "http://192.0.2.1:3128", 1);
-}
-
-/* Runs a command as the account, the way podman runs: 0 when it exits 0. */
-static int
-sh(const char *cmd)
-{
-	int	 status = system(cmd);
-
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static void
@@ -435,7 +353,7 @@ body_identity(void)
 	FILE		*f;
 
 	setup();
-	REQUIRE((f = popen("awk -F: '$1 == \"" USER "\" { print $2 }' "
+	REQUIRE((f = popen("awk -F: '$1 == \"" ACCOUNT "\" { print $2 }' "
 	    "/etc/subuid", "r")) != NULL, "%s", "the check on this line failed");
 	REQUIRE(fscanf(f, "%lu", &first) == 1, "%s", "fscanf(f, \"%lu\", &first) == 1");
 	pclose(f);
@@ -698,52 +616,52 @@ body_missing_image(void)
 
 ATF_TC_BODY(network, tc)
 {
-	as_account(body_network);
+	as_account(body_network, NULL);
 }
 
 ATF_TC_BODY(files, tc)
 {
-	as_account(body_files);
+	as_account(body_files, NULL);
 }
 
 ATF_TC_BODY(identity, tc)
 {
-	as_account(body_identity);
+	as_account(body_identity, NULL);
 }
 
 ATF_TC_BODY(environment, tc)
 {
-	as_account(body_environment);
+	as_account(body_environment, NULL);
 }
 
 ATF_TC_BODY(processes, tc)
 {
-	as_account(body_processes);
+	as_account(body_processes, NULL);
 }
 
 ATF_TC_BODY(memory, tc)
 {
-	as_account(body_memory);
+	as_account(body_memory, NULL);
 }
 
 ATF_TC_BODY(overrun, tc)
 {
-	as_account(body_overrun);
+	as_account(body_overrun, NULL);
 }
 
 ATF_TC_BODY(output, tc)
 {
-	as_account(body_output);
+	as_account(body_output, NULL);
 }
 
 ATF_TC_BODY(leftovers, tc)
 {
-	as_account(body_leftovers);
+	as_account(body_leftovers, NULL);
 }
 
 ATF_TC_BODY(missing_image, tc)
 {
-	as_account(body_missing_image);
+	as_account(body_missing_image, NULL);
 }
 
 ATF_TP_ADD_TCS(tp)

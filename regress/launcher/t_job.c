@@ -23,98 +23,30 @@
 
 #include "../../sandcastled/job.h"
 #include "boxproto.h"
+#include "../lib/account.h"
 
-#define USER		"sctest"
 #define OTHER_BUILD	"aaaaaaaaaaaa"
 #define NO_BUILD	"bbbbbbbbbbbb"
 
-static int	 report_fd = -1;
 static char	 prefix[PATH_MAX];
 static char	 build[BUILD_ID_LEN + 1];
 static char	 helper[PATH_MAX];
 
-static void	 report(int, const char *, int, const char *, ...)
-		    __attribute__((format(printf, 4, 5)));
-
-/* The account's half runs in a child: each failed check comes back on a pipe. */
+/* The child's image helper, even when it ended early. */
 static void
-report(int fatal, const char *file, int line, const char *fmt, ...)
+remove_helper(pid_t pid)
 {
-	va_list	 ap;
-
-	dprintf(report_fd, "%s:%d: ", file, line);
-	va_start(ap, fmt);
-	vdprintf(report_fd, fmt, ap);
-	va_end(ap);
-	dprintf(report_fd, "\n");
-	if (fatal)
-		_exit(1);
-}
-
-#define CHECK(c, ...)	do { if (!(c)) report(0, __FILE__, __LINE__, \
-			    __VA_ARGS__); } while (0)
-#define REQUIRE(c, ...)	do { if (!(c)) report(1, __FILE__, __LINE__, \
-			    __VA_ARGS__); } while (0)
-
-static void
-as_account(const atf_tc_t *tc, void (*body)(void))
-{
-	char	 buf[8192];
-	FILE	*f;
-	pid_t	 pid;
-	int	 p[2], status, n = 0;
-
-	(void)strlcpy(prefix, atf_tc_get_config_var(tc, "prefix"),
-	    sizeof(prefix));
-	ATF_REQUIRE(pipe(p) == 0);
-	ATF_REQUIRE((pid = fork()) != -1);
-	if (pid == 0) {
-		close(p[0]);
-		report_fd = p[1];
-		body();
-		_exit(0);
-	}
-	close(p[1]);
-	ATF_REQUIRE((f = fdopen(p[0], "r")) != NULL);
-	while (fgets(buf, sizeof(buf), f) != NULL) {
-		buf[strcspn(buf, "\n")] = '\0';
-		atf_tc_fail_nonfatal("%s", buf);
-		n++;
-	}
-	fclose(f);
-	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
-	/* The child's image helper, even when it ended early. */
 	(void)snprintf(helper, sizeof(helper), "/tmp/sc-job-render.%d",
 	    (int)pid);
 	(void)unlink(helper);
-	if (n == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-		atf_tc_fail("the account's half ended with status %d", status);
-}
-
-static int
-sh(const char *cmd)
-{
-	int	 status = system(cmd);
-
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static void
-become_account(void)
+in_account(const atf_tc_t *tc, void (*body)(void))
 {
-	struct passwd	*pw;
-	char		 run[64], home[PATH_MAX];
-
-	REQUIRE((pw = getpwnam(USER)) != NULL, "no account " USER
-	    ": run regress/lib/accounts.sh");
-	(void)snprintf(run, sizeof(run), "/run/user/%u", (unsigned)pw->pw_uid);
-	(void)strlcpy(home, pw->pw_dir, sizeof(home));
-	REQUIRE(initgroups(USER, pw->pw_gid) == 0 && setgid(pw->pw_gid) == 0 &&
-	    setuid(pw->pw_uid) == 0, "%s", "cannot become " USER);
-	REQUIRE(clearenv() == 0, "%s", "clearenv");
-	setenv("HOME", home, 1);
-	setenv("XDG_RUNTIME_DIR", run, 1);
-	setenv("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", 1);
+	(void)strlcpy(prefix, atf_tc_get_config_var(tc, "prefix"),
+	    sizeof(prefix));
+	as_account(body, remove_helper);
 }
 
 /* This tree's build, and its images made when missing. */
@@ -553,7 +485,7 @@ ATF_TC_BODY(real_keep, tc)
 	    sizeof(expect));
 	(void)strlcpy(confdir, atf_tc_get_config_var(tc, "config"),
 	    sizeof(confdir));
-	as_account(tc, body_real_keep);
+	in_account(tc, body_real_keep);
 }
 
 #define ACCOUNT_TC(name, what, secs)					\
@@ -567,7 +499,7 @@ ATF_TC_HEAD(name, tc)							\
 }									\
 ATF_TC_BODY(name, tc)							\
 {									\
-	as_account(tc, body_##name);					\
+	in_account(tc, body_##name);					\
 }
 
 ACCOUNT_TC(png, "ocr of a PNG the test drew: succeeded, its text, the "

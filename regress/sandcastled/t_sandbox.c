@@ -23,47 +23,11 @@
 
 #include "sandbox.h"
 #include "../../sandcastled/sandcastled.h"
+#include "../lib/filtered.h"
 
 #define REFUSED_EPERM	2	/* a child's exit: the call failed with EPERM */
 
 static int	probe_pipe[2];
-
-/* Runs call() in a child, under filter() unless it is NULL; returns the wait status. */
-static int
-run(void (*filter)(void), int (*call)(void))
-{
-	pid_t	 pid;
-	int	 status;
-
-	ATF_REQUIRE((pid = fork()) != -1);
-	if (pid == 0) {
-		if (filter != NULL)
-			filter();
-		_exit(call());
-	}
-	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
-	return status;
-}
-
-static void
-require_killed(int status, const char *what)
-{
-#ifdef SANDBOX_DEBUG
-	ATF_REQUIRE_MSG(WIFEXITED(status) &&
-	    WEXITSTATUS(status) == SANDBOX_DEBUG_EXIT,
-	    "%s: not trapped (status %#x)", what, status);
-#else
-	ATF_REQUIRE_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
-	    "%s: not killed by SIGSYS (status %#x)", what, status);
-#endif
-}
-
-static void
-require_exit(int status, int code, const char *what)
-{
-	ATF_REQUIRE_MSG(WIFEXITED(status) && WEXITSTATUS(status) == code,
-	    "%s: expected exit %d, got status %#x", what, code, status);
-}
 
 static int
 call_socket_unix(void)
@@ -119,15 +83,15 @@ call_open_write(void)
 ATF_TC_WITHOUT_HEAD(core_socket_killed);
 ATF_TC_BODY(core_socket_killed, tc)
 {
-	require_exit(run(NULL, call_socket_unix), 0, "control: socket(AF_UNIX)");
-	require_killed(run(sandbox_core, call_socket_unix), "core: socket(AF_UNIX)");
+	require_exit(filtered_run(NULL, call_socket_unix), 0, "control: socket(AF_UNIX)");
+	require_killed(filtered_run(sandbox_core, call_socket_unix), "core: socket(AF_UNIX)");
 }
 
 ATF_TC_WITHOUT_HEAD(core_execve_killed);
 ATF_TC_BODY(core_execve_killed, tc)
 {
-	require_exit(run(NULL, call_execve), 0, "control: execve(/bin/true)");
-	require_killed(run(sandbox_core, call_execve), "core: execve(/bin/true)");
+	require_exit(filtered_run(NULL, call_execve), 0, "control: execve(/bin/true)");
+	require_killed(filtered_run(sandbox_core, call_execve), "core: execve(/bin/true)");
 }
 
 ATF_TC_WITHOUT_HEAD(core_allows_records);
@@ -139,7 +103,7 @@ ATF_TC_BODY(core_allows_records, tc)
 	ATF_REQUIRE((f = fopen("probe", "w")) != NULL);
 	ATF_REQUIRE(fputs("hello", f) >= 0 && fclose(f) == 0);
 	ATF_REQUIRE(pipe(probe_pipe) == 0);
-	require_exit(run(sandbox_core, call_open_write), 0,
+	require_exit(filtered_run(sandbox_core, call_open_write), 0,
 	    "core: openat, read, write");
 	ATF_REQUIRE(read(probe_pipe[0], buf, 5) == 5);
 	ATF_REQUIRE(memcmp(buf, "hello", 5) == 0);
@@ -148,38 +112,38 @@ ATF_TC_BODY(core_allows_records, tc)
 ATF_TC_WITHOUT_HEAD(keepfe_socket_inet_killed);
 ATF_TC_BODY(keepfe_socket_inet_killed, tc)
 {
-	require_exit(run(NULL, call_socket_inet), 0, "control: socket(AF_INET)");
-	require_killed(run(sandbox_keepfe, call_socket_inet),
+	require_exit(filtered_run(NULL, call_socket_inet), 0, "control: socket(AF_INET)");
+	require_killed(filtered_run(sandbox_keepfe, call_socket_inet),
 	    "keep-frontend: socket(AF_INET)");
 }
 
 ATF_TC_WITHOUT_HEAD(keepfe_socket_unix_allowed);
 ATF_TC_BODY(keepfe_socket_unix_allowed, tc)
 {
-	require_exit(run(sandbox_keepfe, call_socket_unix), 0,
+	require_exit(filtered_run(sandbox_keepfe, call_socket_unix), 0,
 	    "keep-frontend: socket(AF_UNIX)");
 }
 
 ATF_TC_WITHOUT_HEAD(keepfe_execve_killed);
 ATF_TC_BODY(keepfe_execve_killed, tc)
 {
-	require_exit(run(NULL, call_execve), 0, "control: execve(/bin/true)");
-	require_killed(run(sandbox_keepfe, call_execve),
+	require_exit(filtered_run(NULL, call_execve), 0, "control: execve(/bin/true)");
+	require_killed(filtered_run(sandbox_keepfe, call_execve),
 	    "keep-frontend: execve(/bin/true)");
 }
 
 ATF_TC_WITHOUT_HEAD(launcher_ptrace_refused);
 ATF_TC_BODY(launcher_ptrace_refused, tc)
 {
-	require_exit(run(NULL, call_ptrace), 0, "control: PTRACE_TRACEME");
-	require_exit(run(sandbox_launcher, call_ptrace), REFUSED_EPERM,
+	require_exit(filtered_run(NULL, call_ptrace), 0, "control: PTRACE_TRACEME");
+	require_exit(filtered_run(sandbox_launcher, call_ptrace), REFUSED_EPERM,
 	    "box launcher: PTRACE_TRACEME refused with EPERM");
 }
 
 ATF_TC_WITHOUT_HEAD(launcher_execve_allowed);
 ATF_TC_BODY(launcher_execve_allowed, tc)
 {
-	require_exit(run(sandbox_launcher, call_execve), 0,
+	require_exit(filtered_run(sandbox_launcher, call_execve), 0,
 	    "box launcher: execve(/bin/true)");
 }
 
@@ -187,9 +151,9 @@ ATF_TC_BODY(launcher_execve_allowed, tc)
 ATF_TC_WITHOUT_HEAD(launcher_no_new_privs);
 ATF_TC_BODY(launcher_no_new_privs, tc)
 {
-	require_exit(run(NULL, call_no_new_privs), 1,
+	require_exit(filtered_run(NULL, call_no_new_privs), 1,
 	    "control: no_new_privs off without the filter");
-	require_exit(run(sandbox_launcher, call_no_new_privs), 0,
+	require_exit(filtered_run(sandbox_launcher, call_no_new_privs), 0,
 	    "box launcher: no_new_privs on");
 }
 
