@@ -12,7 +12,8 @@
 
 #include <stdint.h>
 
-#define CTL_VERSION	1
+/* 2: CTL_SHOW_SOURCES and CTL_SOURCE. */
+#define CTL_VERSION	2
 #define CTL_MAXPAYLOAD	(64 * 1024)
 
 enum ctl_type {
@@ -21,6 +22,8 @@ enum ctl_type {
 	CTL_END,		/* daemon: the answer is complete; no payload */
 	CTL_SHOW_STATUS,	/* client: no payload */
 	CTL_STATUS_PROC,	/* daemon: struct ctl_proc, one per process */
+	CTL_SHOW_SOURCES,	/* client: no payload */
+	CTL_SOURCE,		/* daemon: struct ctl_source, one per source */
 };
 
 struct ctl_hello {
@@ -37,6 +40,30 @@ struct ctl_proc {
 enum ctl_proc_state {
 	CTL_PROC_RUNNING = 1,
 	CTL_PROC_STARTING,
+};
+
+#define CTL_NAME_MAX	65	/* a source's name and its NUL (config.h NAME_LEN) */
+#define CTL_ERROR_MAX	512	/* its last failure, cut short, and its NUL */
+#define CTL_MAXCAPS	8	/* room for enum cap_id */
+
+/*
+ * A source as the core last scheduled it: the core sends the parent
+ * one for each configured source, in the configuration's order, after
+ * every change and at least every minute; the parent answers from its
+ * last copy.  Times are time(3); the texts are printable ASCII.
+ */
+struct ctl_source {
+	int64_t		at;		/* when the core made this summary */
+	int64_t		next;		/* it may be asked next at, the soonest */
+	int64_t		error_at;	/* when its last call failed; 0 none */
+	int64_t		rest[CTL_MAXCAPS];	/* by enum cap_id: resting until; 0 none */
+	uint32_t	caps;		/* CAP_BIT()s it may hand out */
+	uint32_t	backoff;	/* seconds of its back-off; 0 none */
+	uint32_t	failures;	/* calls failed in a row */
+	uint32_t	jobs_hour;	/* jobs started in the last 60 minutes */
+	uint32_t	max_jobs;	/* its max_jobs_per_hour */
+	char		name[CTL_NAME_MAX];
+	char		error[CTL_ERROR_MAX];	/* "" while its calls work */
 };
 
 #endif

@@ -22,11 +22,13 @@
 #include "log.h"
 #include "msg.h"
 #include "sandcastled.h"
+#include "summary.h"
 #include "usock.h"
 
 #define CONTROL_MAXCLIENTS	16
-#define CONTROL_MAXIN		256	/* a client's largest message is CTL_HELLO */
-#define CONTROL_MAXOUTQ		64	/* answers a client left unread */
+/* The largest message either way, CTL_SOURCE; the rules hold a client's to CTL_HELLO. */
+#define CONTROL_MAXMSG		sizeof(struct ctl_source)
+#define CONTROL_MAXOUTQ		160	/* answers left unread: two of 64 sources */
 
 struct ctl_client {
 	int		 used;
@@ -40,6 +42,7 @@ static const struct msg_rule control_rules[] = {
 	{ CTL_HELLO, "CTL_HELLO", sizeof(struct ctl_hello),
 	    sizeof(struct ctl_hello), 0 },
 	{ CTL_SHOW_STATUS, "CTL_SHOW_STATUS", 0, 0, 0 },
+	{ CTL_SHOW_SOURCES, "CTL_SHOW_SOURCES", 0, 0, 0 },
 };
 
 static struct ctl_client control_clients[CONTROL_MAXCLIENTS];
@@ -148,7 +151,7 @@ control_accept(void)
 	}
 	control_clients[i].used = 1;
 	control_clients[i].pid = cred.pid;
-	msgchan_init(&control_clients[i].chan, fd, CONTROL_MAXIN);
+	msgchan_init(&control_clients[i].chan, fd, CONTROL_MAXMSG);
 	log_debug("control: client pid %d", (int)cred.pid);
 }
 
@@ -200,6 +203,28 @@ control_status(struct ctl_client *c, uint32_t id)
 		log_warn("control: an answer to pid %d", (int)c->pid);
 }
 
+/*
+ * From the core's last summary, never from the core itself: a core busy
+ * with a job or a call keeps no client waiting.
+ */
+static void
+control_sources(struct ctl_client *c, uint32_t id)
+{
+	const struct ctl_source	*v;
+	size_t			 i, n;
+
+	if (!summary_last(&v, &n)) {
+		control_error(c, "sandcastled has not scheduled yet");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (msg_compose(&c->chan, CTL_SOURCE, id, -1, &v[i],
+		    sizeof(v[i])) == -1)
+			log_warn("control: an answer to pid %d", (int)c->pid);
+	if (msg_compose(&c->chan, CTL_END, id, -1, NULL, 0) == -1)
+		log_warn("control: an answer to pid %d", (int)c->pid);
+}
+
 /* 0 when the client may go on, -1 when it is to be closed at once. */
 static int
 control_handle(struct ctl_client *c, const struct msg *m)
@@ -223,6 +248,9 @@ control_handle(struct ctl_client *c, const struct msg *m)
 		break;
 	case CTL_SHOW_STATUS:
 		control_status(c, m->id);
+		break;
+	case CTL_SHOW_SOURCES:
+		control_sources(c, m->id);
 		break;
 	}
 	return 0;

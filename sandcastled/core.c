@@ -9,7 +9,10 @@
  * One thing at a time: a call to the keep, or a job.  A call has the
  * keep's 30 s at most, so a source that hangs holds the others back by
  * no more.  While the keep does not answer, no source is asked: the
- * core asks the keep again every 5 seconds.
+ * core asks the keep again every 5 seconds.  Once the keep first
+ * answered, the core pushes the parent a summary of its sources
+ * (summary.h) after every change and at least every minute, a job
+ * running or not.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -35,8 +38,10 @@
 #include "records.h"
 #include "sandcastled.h"
 #include "schedule.h"
+#include "summary.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+#define CORE_PUSH_EVERY	60	/* seconds between two summaries, at most */
 
 static const struct msg_rule core_rules[] = {
 	{ PROC_KEEP_STATE, "PROC_KEEP_STATE", sizeof(uint32_t),
@@ -51,6 +56,9 @@ static const struct msg_rule core_rules[] = {
 static struct core		 core;
 static volatile sig_atomic_t	 core_stop;
 static time_t			 core_wake;	/* sched_next()'s, when none is due */
+static int			 core_scheduled;	/* the keep answered once */
+static unsigned long		 core_pushed;	/* sched's changes when last pushed */
+static time_t			 core_push_at;	/* monotonic */
 
 static void
 core_sigterm(int sig)
@@ -121,6 +129,7 @@ core_keep_state(struct core *c, const struct msg *m)
 	c->wait = CORE_IDLE;
 	if (up) {
 		c->keep_up = 1;
+		core_scheduled = 1;
 		log_info("the keep answers: asking the sources");
 	} else
 		c->probe_at = core_now() + CORE_KEEP_PROBE;
@@ -163,12 +172,15 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
     const char *down)
 {
 	enum contract_verdict	 v;
-	char			 why[CONTRACT_WHY_MAX];
+	char			 why[CONTRACT_WHY_MAX], err[SCHED_ERROR_MAX];
 	time_t			 now = core_now();
 
 	c->wait = CORE_IDLE;
 	if (down != NULL) {
 		sched_asked(c->sched, c->src, now, SCHED_SKIPPED);
+		(void)snprintf(why, sizeof(why), "the keep does not answer "
+		    "(%.*s)", PROC_REASON_MAX, down);
+		sched_failed(c->sched, c->src, now, why);
 		core_keep_down(c, down);
 		return;
 	}
@@ -187,6 +199,10 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 	    "it taken" : "the claim failed", why);
 	sched_asked(c->sched, c->src, now, v == CONTRACT_OK ||
 	    contract_backs_off(v) ? SCHED_FAILED : SCHED_SKIPPED);
+	(void)strlcpy(err, v == CONTRACT_OK ? "the claim's answer is "
+	    "unreadable: " : "the claim failed: ", sizeof(err));
+	(void)strlcat(err, why, sizeof(err));
+	sched_failed(c->sched, c->src, now, err);
 }
 
 static void
@@ -238,6 +254,32 @@ core_dispatch(struct msg *m)
 }
 
 static void
+core_push(struct core *c, time_t now)
+{
+	struct ctl_source	*v;
+	size_t			 n = c->sched->n;
+
+	if ((v = calloc(n, sizeof(*v))) == NULL)
+		fatal("calloc");
+	summary_make(c->sched, now, time(NULL), v);
+	if (msg_compose(c->chan, PROC_SOURCES, 0, -1, v, n * sizeof(*v)) == -1)
+		fatal("a message to the parent");
+	free(v);
+	core_pushed = c->sched->changes;
+	core_push_at = now + CORE_PUSH_EVERY;
+}
+
+static void
+core_push_due(struct core *c)
+{
+	time_t	 now = core_now();
+
+	if (core_scheduled && (c->sched->changes != core_pushed ||
+	    now >= core_push_at))
+		core_push(c, now);
+}
+
+static void
 core_step(struct core *c)
 {
 	time_t	 now = core_now();
@@ -256,21 +298,32 @@ core_step(struct core *c)
 	core_claim(c, now);
 }
 
+/* When the idle core next has something to do on its own. */
+static time_t
+core_idle_wake(const struct core *c)
+{
+	time_t	 wake, r;
+
+	if (!c->keep_up)
+		return c->probe_at;
+	wake = core_wake < c->prune_at ? core_wake : c->prune_at;
+	if ((r = core_result_wake(c)) != -1 && r < wake)
+		wake = r;
+	return wake;
+}
+
 /* Milliseconds to the next thing the core does on its own, or -1. */
 static int
 core_timeout(const struct core *c)
 {
-	time_t	 now = core_now(), wake, r;
+	time_t	 now = core_now(), wake = -1;
 
-	if (c->wait != CORE_IDLE)
+	if (c->wait == CORE_IDLE)
+		wake = core_idle_wake(c);
+	if (core_scheduled && (wake == -1 || core_push_at < wake))
+		wake = core_push_at;
+	if (wake == -1)
 		return -1;
-	if (!c->keep_up)
-		wake = c->probe_at;
-	else {
-		wake = core_wake < c->prune_at ? core_wake : c->prune_at;
-		if ((r = core_result_wake(c)) != -1 && r < wake)
-			wake = r;
-	}
 	if (wake <= now)
 		return 0;
 	return wake - now > 3600 ? 3600 * 1000 : (int)(wake - now) * 1000;
@@ -316,6 +369,7 @@ core_loop(struct core *c)
 			exit(0);
 		}
 		core_step(c);
+		core_push_due(c);
 		pfd.fd = c->chan->fd;
 		pfd.events = POLLIN | (c->chan->outqlen > 0 ? POLLOUT : 0);
 		ms = core_timeout(c);

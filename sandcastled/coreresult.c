@@ -148,6 +148,7 @@ core_result_answer(struct core *c, const struct keepcli_answer *a,
 		log_warnx("source %s job %s: the result was not taken: %s; it "
 		    "is sent again at the source's next call", name, r->id,
 		    why);
+		sched_failed(c->sched, r->src, core_now(), why);
 		sched_asked(c->sched, r->src, core_now(),
 		    contract_backs_off(v) ? SCHED_FAILED : SCHED_SKIPPED);
 		break;

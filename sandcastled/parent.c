@@ -22,6 +22,7 @@
 #include "paths.h"
 #include "proto.h"
 #include "sandcastled.h"
+#include "summary.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -30,6 +31,8 @@ static const struct msg_rule parent_rules_core[] = {
 	{ PROC_KEEP_PROBE, "PROC_KEEP_PROBE", 0, 0, 0 },
 	{ PROC_KEEP_CALL, "PROC_KEEP_CALL", 2, KEEP_MAXENVELOPE, 0 },
 	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
+	    PROC_MAXPAYLOAD, 0 },
+	{ PROC_SOURCES, "PROC_SOURCES", sizeof(struct ctl_source),
 	    PROC_MAXPAYLOAD, 0 },
 };
 static const struct msg_rule parent_rules_keepfe[] = {
@@ -96,6 +99,17 @@ parent_keep_call(struct proc *p, const struct msg *m, int launcher)
 	parent_forward(PROC_KEEPFE, m);
 }
 
+/* The core's summary of its sources, kept for the control socket. */
+static void
+parent_sources(struct proc *p, const struct msg *m)
+{
+	char	 why[SUMMARY_WHY_MAX];
+
+	if (summary_keep(m->data, m->len, why, sizeof(why)) == -1)
+		fatalx("%s sent PROC_SOURCES of %zu bytes: %s", p->title,
+		    m->len, why);
+}
+
 void
 parent_dispatch_core(struct proc *p, struct msg *m)
 {
@@ -112,6 +126,9 @@ parent_dispatch_core(struct proc *p, struct msg *m)
 		break;
 	case PROC_JOB_RUN:
 		parent_forward(PROC_LAUNCHER, m);
+		break;
+	case PROC_SOURCES:
+		parent_sources(p, m);
 		break;
 	}
 }
@@ -305,6 +322,7 @@ parent_main(struct config *conf, const struct options *opts, int exefd)
 	int	 sfd;
 
 	parent_control();
+	summary_init(conf);
 	parent_pid = getpid();
 	if (atexit(parent_atexit) != 0)
 		fatalx("atexit");

@@ -9,6 +9,8 @@
  * the keep-frontend, its answer back to whichever asked (the id's
  * PROC_ID_LAUNCHER bit says which); a job goes from the core to the
  * launcher and its outcome back.  One call and one job at a time.
+ * The core's summary of its sources stops at the parent, which keeps
+ * the last for the control socket.
  */
 #ifndef SANDCASTLED_PROTO_H
 #define SANDCASTLED_PROTO_H
@@ -28,7 +30,8 @@ enum proc_msg {
 	PROC_KEEP_ANSWER,	/* keep-frontend -> caller: struct proc_keep_answer ... */
 	PROC_KEEP_DOWN,		/* keep-frontend -> caller: why no answer came, text */
 	PROC_JOB_RUN,		/* core -> launcher: struct proc_job, then the input */
-	PROC_JOB_DONE		/* launcher -> core: struct proc_job_done ... */
+	PROC_JOB_DONE,		/* launcher -> core: struct proc_job_done ... */
+	PROC_SOURCES		/* core -> parent: struct ctl_source, one per source (summary.h) */
 };
 
 /* In a PROC_KEEP_CALL's id: the launcher's call (claude's request). */

@@ -190,9 +190,12 @@ sched_asked(struct sched *s, size_t i, time_t now, enum sched_result r)
 	struct sched_source	*ss = &s->srcs[i];
 
 	ss->last = now;
+	s->changes++;
 	switch (r) {
 	case SCHED_OK:
 		ss->failures = 0;
+		ss->error[0] = '\0';
+		ss->error_at = 0;
 		ss->next = now + ss->src->poll_interval;
 		break;
 	case SCHED_FAILED:
@@ -211,6 +214,7 @@ sched_started(struct sched *s, size_t i, time_t now)
 	struct sched_source	*ss = &s->srcs[i];
 	uint32_t		 max = ss->src->max_jobs_per_hour;
 
+	s->changes++;
 	if (ss->nstarts < max) {
 		ss->starts[(ss->head + ss->nstarts) % max] = now;
 		ss->nstarts++;
@@ -227,4 +231,40 @@ sched_rest(struct sched *s, enum cap_id c, time_t now)
 		return;
 	if (now + s->conf->caps[c].cooldown > s->rest[c])
 		s->rest[c] = now + s->conf->caps[c].cooldown;
+	s->changes++;
+}
+
+void
+sched_failed(struct sched *s, size_t i, time_t now, const char *why)
+{
+	struct sched_source	*ss = &s->srcs[i];
+
+	(void)strlcpy(ss->error, why, sizeof(ss->error));
+	ss->error_at = now;
+	s->changes++;
+}
+
+time_t
+sched_due(const struct sched *s, size_t i, time_t now)
+{
+	return due(s, &s->srcs[i], now);
+}
+
+time_t
+sched_backoff(const struct sched *s, size_t i)
+{
+	return s->srcs[i].failures > 0 ? backoff(&s->srcs[i]) : 0;
+}
+
+uint32_t
+sched_jobs_hour(const struct sched *s, size_t i, time_t now)
+{
+	const struct sched_source	*ss = &s->srcs[i];
+	uint32_t			 k, n = 0;
+
+	for (k = 0; k < ss->nstarts; k++)
+		if (ss->starts[(ss->head + k) % ss->src->max_jobs_per_hour] >
+		    now - SCHED_WINDOW)
+			n++;
+	return n;
 }

@@ -18,6 +18,7 @@
 
 #define SCHED_WINDOW		3600	/* seconds of max_jobs_per_hour's window */
 #define SCHED_BACKOFF_MAX	600	/* the longest back-off, unless poll_interval is longer */
+#define SCHED_ERROR_MAX		512	/* a failure's reason, cut short */
 
 /* How a call to a source ended, for its next ask. */
 enum sched_result {
@@ -34,6 +35,8 @@ struct sched_source {
 	time_t			*starts;	/* ring of the last jobs' starts */
 	uint32_t		 nstarts;	/* held in starts, at most max_jobs_per_hour */
 	uint32_t		 head;		/* the oldest start once the ring is full */
+	char			 error[SCHED_ERROR_MAX];	/* why its last call failed; "" */
+	time_t			 error_at;
 };
 
 struct sched {
@@ -41,6 +44,7 @@ struct sched {
 	struct sched_source	*srcs;
 	size_t			 n;
 	time_t			 rest[CAP_COUNT];	/* resting until, across all sources */
+	unsigned long		 changes;	/* counts every change: the core pushes them */
 };
 
 /* Every source due at now; NULL when memory ran out. */
@@ -62,6 +66,15 @@ void		 sched_asked(struct sched *, size_t, time_t now,
 void		 sched_started(struct sched *, size_t, time_t now);
 /* The capability rests for its cooldown from now. */
 void		 sched_rest(struct sched *, enum cap_id, time_t now);
+/* Why the source's call failed at now; cleared by its next SCHED_OK. */
+void		 sched_failed(struct sched *, size_t, time_t now, const char *why);
+
+/* For sandcastlectl show sources: the soonest it may be asked for a job. */
+time_t		 sched_due(const struct sched *, size_t, time_t now);
+/* The seconds of its current back-off; 0 while its calls work. */
+time_t		 sched_backoff(const struct sched *, size_t);
+/* Its jobs started in the SCHED_WINDOW seconds up to now. */
+uint32_t	 sched_jobs_hour(const struct sched *, size_t, time_t now);
 
 /* Its allowed capabilities that are not resting at now. */
 unsigned int	 sched_caps(const struct sched *, size_t, time_t now);

@@ -7,6 +7,7 @@ import socket
 import struct
 import sys
 
+CTL_VERSION = 2   # common/ctl.h
 CTL_HELLO, CTL_ERROR, CTL_END, CTL_SHOW_STATUS = 1, 2, 3, 4
 PATH = os.environ["XDG_RUNTIME_DIR"] + "/sandcastle/control.sock"
 
@@ -52,7 +53,7 @@ def hello(version):
 
 def malformed():
     s = connect()
-    send(s, CTL_HELLO, struct.pack("=I", 1))
+    send(s, CTL_HELLO, struct.pack("=I", CTL_VERSION))
     print(answer(s))
     send(s, 99, b"xx")
     print(answer(s))
@@ -61,7 +62,7 @@ def malformed():
 def many(n):
     held = [connect() for _ in range(n)]
     for s in held:
-        send(s, CTL_HELLO, struct.pack("=I", 1))
+        send(s, CTL_HELLO, struct.pack("=I", CTL_VERSION))
     for s in held:
         print(answer(s))
 

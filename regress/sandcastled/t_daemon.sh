@@ -148,7 +148,7 @@ child_killed_cleanup()
 atf_test_case control_other_uid cleanup
 control_other_uid_head()
 {
-	atf_set "descr" "the control socket refuses another uid: by its permissions, and by the peer's uid once they are opened"
+	atf_set "descr" "A3: the control socket refuses another uid: by its permissions, and by the peer's uid once they are opened"
 	atf_set "require.config" "prefix checkout"
 }
 control_other_uid_body()
@@ -187,19 +187,19 @@ control_protocol_body()
 {
 	start_daemon
 	probe="$(sc_srcdir)/regress/sandcastled/ctlprobe.py"
-	atf_check -o inline:"error: protocol version 2, this sandcastled speaks 1\n" \
-	    $AS_USER python3 "$probe" hello 2
+	atf_check -o inline:"error: protocol version 3, this sandcastled speaks 2\n" \
+	    $AS_USER python3 "$probe" hello 3
 	# Control: the version it speaks is answered.
-	atf_check -o inline:"hello 1\n" $AS_USER python3 "$probe" hello 1
+	atf_check -o inline:"hello 2\n" $AS_USER python3 "$probe" hello 2
 	# A malformed message closes that client, and the daemon serves on.
-	atf_check -o inline:"hello 1\nclosed\n" $AS_USER python3 "$probe" malformed
+	atf_check -o inline:"hello 2\nclosed\n" $AS_USER python3 "$probe" malformed
 	grep -q "control: client pid [0-9]* sent a malformed message (type 99, 2 bytes: unknown type): closed" \
 	    "$SC_ROOT/log/sandcastled.log" || { sc_log sandcastled; atf_fail "no log line"; }
 	atf_check -o match:"^core +[0-9]+ +running" \
 	    $AS_USER "$(sc_bin sandcastlectl)" show status
 	# Sixteen clients at once are served; the seventeenth is told why.
 	$AS_USER python3 "$probe" many 17 > many || atf_fail "ctlprobe many"
-	[ "$(grep -c '^hello 1$' many)" -eq 16 ] || { cat many; atf_fail "not 16 served"; }
+	[ "$(grep -c '^hello 2$' many)" -eq 16 ] || { cat many; atf_fail "not 16 served"; }
 	atf_check -o inline:"error: refused: too many clients, try again\n" tail -n 1 many
 }
 control_protocol_cleanup()

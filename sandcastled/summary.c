@@ -1,0 +1,192 @@
+/*
+ * The sources' summary between the core and the parent.  The parent
+ * trusts the core no more than any child: every field the control
+ * socket passes on is checked here, each text to end in its NUL and to
+ * be printable ASCII, since sandcastlectl prints them at a terminal.
+ */
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "ctl.h"
+#include "schedule.h"
+#include "summary.h"
+
+_Static_assert(CAP_COUNT <= CTL_MAXCAPS, "ctl_source.rest holds every capability");
+_Static_assert(CTL_NAME_MAX == NAME_LEN + 1, "ctl_source.name holds a name");
+_Static_assert(CTL_ERROR_MAX == SCHED_ERROR_MAX, "ctl_source.error holds a failure");
+
+static const struct config	*kept_conf;
+static struct ctl_source	*kept;
+static size_t			 nkept;
+static int			 have;		/* a summary came */
+
+static void
+fail(char *why, size_t whysz, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+fail(char *why, size_t whysz, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(why, whysz, fmt, ap);
+	va_end(ap);
+}
+
+/* A monotonic time as time(3); 0 stays 0, "none". */
+static int64_t
+wall_of(time_t t, time_t mono, time_t wall)
+{
+	return t == 0 ? 0 : (int64_t)wall + ((int64_t)t - (int64_t)mono);
+}
+
+static void
+printable_copy(char *dst, const char *src, size_t dstsz)
+{
+	size_t	 i;
+
+	for (i = 0; i + 1 < dstsz && src[i] != '\0'; i++)
+		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
+	dst[i] = '\0';
+}
+
+void
+summary_make(const struct sched *s, time_t mono, time_t wall,
+    struct ctl_source *v)
+{
+	const struct sched_source	*ss;
+	size_t				 i;
+	int				 c;
+
+	for (i = 0; i < s->n; i++) {
+		ss = &s->srcs[i];
+		memset(&v[i], 0, sizeof(v[i]));
+		v[i].at = wall;
+		v[i].next = wall_of(sched_due(s, i, mono), mono, wall);
+		v[i].error_at = wall_of(ss->error_at, mono, wall);
+		v[i].caps = ss->src->capabilities;
+		for (c = 0; c < CAP_COUNT; c++)
+			if ((v[i].caps & CAP_BIT(c)) && s->rest[c] > mono)
+				v[i].rest[c] = wall_of(s->rest[c], mono, wall);
+		v[i].backoff = (uint32_t)sched_backoff(s, i);
+		v[i].failures = ss->failures;
+		v[i].jobs_hour = sched_jobs_hour(s, i, mono);
+		v[i].max_jobs = ss->src->max_jobs_per_hour;
+		(void)strlcpy(v[i].name, ss->src->name, sizeof(v[i].name));
+		printable_copy(v[i].error, ss->error, sizeof(v[i].error));
+	}
+}
+
+/* NUL-terminated within its field, and printable ASCII before it. */
+static int
+text_ok(const char *t, size_t size)
+{
+	size_t	 i;
+
+	for (i = 0; i < size && t[i] != '\0'; i++)
+		if (t[i] < 0x20 || t[i] >= 0x7f)
+			return 0;
+	return i < size;
+}
+
+static int
+source_check(const struct source *src, const struct ctl_source *v,
+    char *why, size_t whysz)
+{
+	int	 c;
+
+	if (!text_ok(v->name, sizeof(v->name)) ||
+	    strcmp(v->name, src->name) != 0) {
+		fail(why, whysz, "not source %s's", src->name);
+		return -1;
+	}
+	if (!text_ok(v->error, sizeof(v->error))) {
+		fail(why, whysz, "source %s: its error is not printable text "
+		    "ending in NUL", src->name);
+		return -1;
+	}
+	if (v->caps != src->capabilities || v->max_jobs !=
+	    src->max_jobs_per_hour || v->jobs_hour > v->max_jobs ||
+	    (v->backoff == 0) != (v->failures == 0)) {
+		fail(why, whysz, "source %s: its counts do not add up",
+		    src->name);
+		return -1;
+	}
+	for (c = 0; c < CTL_MAXCAPS; c++)
+		if (v->rest[c] != 0 && (c >= CAP_COUNT ||
+		    (v->caps & CAP_BIT(c)) == 0 || v->rest[c] < 0)) {
+			fail(why, whysz, "source %s: a rest of a capability "
+			    "it does not have", src->name);
+			return -1;
+		}
+	return 0;
+}
+
+int
+summary_check(const struct config *conf, const void *data, size_t len,
+    char *why, size_t whysz)
+{
+	const struct source	*src;
+	struct ctl_source	 v;
+	size_t			 i = 0;
+
+	if (len % sizeof(v) != 0 || len / sizeof(v) != conf->nsources) {
+		fail(why, whysz, "%zu bytes are not %zu sources of %zu bytes",
+		    len, conf->nsources, sizeof(v));
+		return -1;
+	}
+	TAILQ_FOREACH(src, &conf->sources, entry) {
+		/* The message's data need not be aligned for the struct. */
+		memcpy(&v, (const char *)data + i++ * sizeof(v), sizeof(v));
+		if (source_check(src, &v, why, whysz) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+void
+summary_init(const struct config *conf)
+{
+	kept_conf = conf;
+}
+
+int
+summary_keep(const void *data, size_t len, char *why, size_t whysz)
+{
+	struct ctl_source	*v;
+
+	if (kept_conf == NULL) {
+		fail(why, whysz, "no configuration to check it against");
+		return -1;
+	}
+	if (summary_check(kept_conf, data, len, why, whysz) == -1)
+		return -1;
+	if (len > 0 && (v = malloc(len)) == NULL) {
+		fail(why, whysz, "out of memory");
+		return -1;
+	}
+	if (len == 0)
+		v = NULL;
+	else
+		memcpy(v, data, len);
+	free(kept);
+	kept = v;
+	nkept = len / sizeof(*v);
+	have = 1;
+	return 0;
+}
+
+int
+summary_last(const struct ctl_source **v, size_t *n)
+{
+	*v = kept;
+	*n = nkept;
+	return have;
+}
