@@ -424,6 +424,36 @@ core_signals(void)
 		fatal("sigaction SIGTERM");
 }
 
+/*
+ * max_jobs_per_hour outlives a restart: each source's jobs started in
+ * the last hour, read back from their records, fill its window again.
+ * The window runs on the monotonic clock, the records on the wall's.
+ */
+static void
+core_seed_window(struct core *c)
+{
+	struct source	*src;
+	time_t		 wall = time(NULL), mono = core_now(), *starts;
+	size_t		 i = 0, j, n;
+	char		 why[256];
+
+	TAILQ_FOREACH(src, &c->conf->sources, entry) {
+		if (records_starts(c->dfd, src->name, wall - SCHED_WINDOW,
+		    wall, &starts, &n, why, sizeof(why)) == -1)
+			log_warnx("source %s: its jobs of the last hour are "
+			    "not known: %s", src->name, why);
+		else if (n > 0) {
+			for (j = 0; j < n; j++)
+				sched_started(c->sched, i, mono -
+				    (wall - starts[j]));
+			log_info("source %s: %zu job(s) started in the last "
+			    "hour, counted from the records", src->name, n);
+		}
+		free(starts);
+		i++;
+	}
+}
+
 void
 core_run(struct config *conf, struct msgchan *chan)
 {
@@ -441,6 +471,7 @@ core_run(struct config *conf, struct msgchan *chan)
 	log_debug("ready: %zu sources, records under %s", conf->nsources,
 	    conf->data_dir);
 	core_recover(c);
+	core_seed_window(c);
 	core_prune(c, core_now());
 	core_wake = core_now();
 	core_loop(c);

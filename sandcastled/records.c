@@ -769,6 +769,72 @@ job_remove(int sfd, const char *id, int jfd)
 	return unlinkat(sfd, id, AT_REMOVEDIR);
 }
 
+static int
+time_cmp(const void *a, const void *b)
+{
+	time_t	 x = *(const time_t *)a, y = *(const time_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A job folder last changed before since cannot hold a job started
+ * after it (meta.json is renamed in when the job starts), so its
+ * meta.json is not read: a restart reads the last hour's records only.
+ */
+int
+records_starts(int dfd, const char *source, time_t since, time_t now,
+    time_t **starts, size_t *n, char *why, size_t whysz)
+{
+	struct records_meta	 m;
+	struct names		 ids;
+	struct stat		 st;
+	time_t			*v = NULL, *nv;
+	size_t			 i, nv_len = 0;
+	int			 sfd, jfd;
+
+	*starts = NULL;
+	*n = 0;
+	if ((sfd = openat(dfd, source, DIRFLAGS)) == -1) {
+		if (errno == ENOENT)
+			return 0;
+		return fail(why, whysz, "data_dir/%s: %s", source,
+		    strerror(errno));
+	}
+	if (dir_names(sfd, contract_id_valid, &ids) == -1) {
+		(void)close(sfd);
+		return fail(why, whysz, "data_dir/%s: %s", source,
+		    strerror(errno));
+	}
+	for (i = 0; i < ids.n; i++) {
+		if ((jfd = openat(sfd, ids.v[i], DIRFLAGS)) == -1)
+			continue;
+		if (fstat(jfd, &st) == -1 || st.st_mtime < since ||
+		    records_read(dfd, source, ids.v[i], &m, NULL, 0) == -1 ||
+		    strcmp(m.source, source) != 0 || m.started_at < since ||
+		    m.started_at > now) {
+			(void)close(jfd);
+			continue;
+		}
+		(void)close(jfd);
+		if ((nv = reallocarray(v, nv_len + 1, sizeof(*v))) == NULL) {
+			free(v);
+			names_clear(&ids);
+			(void)close(sfd);
+			return fail(why, whysz, "%s", strerror(errno));
+		}
+		v = nv;
+		v[nv_len++] = m.started_at;
+	}
+	names_clear(&ids);
+	(void)close(sfd);
+	if (nv_len > 0)
+		qsort(v, nv_len, sizeof(*v), time_cmp);
+	*starts = v;
+	*n = nv_len;
+	return 0;
+}
+
 static long
 prune_source(int dfd, const char *source, time_t before)
 {

@@ -106,6 +106,7 @@ outcome(struct job_outcome *o, enum job_status st, const char *output)
 	o->box_started = 1;
 }
 
+/* A1: the record's folders are 0700 and its files 0600. */
 ATF_TC_WITHOUT_HEAD(begin_and_finish);
 ATF_TC_BODY(begin_and_finish, tc)
 {
@@ -345,6 +346,7 @@ ATF_TC_BODY(whole_files, tc)
 	close(dfd);
 }
 
+/* S6 S7: an id or a source that would leave its folder is refused. */
 ATF_TC_WITHOUT_HEAD(names);
 ATF_TC_BODY(names, tc)
 {
@@ -547,6 +549,46 @@ ATF_TC_BODY(times, tc)
 	ATF_CHECK(records_time_parse("yesterday", &t) == -1);
 }
 
+/*
+ * S5: the jobs started in the last hour, read back at a restart, oldest
+ * first; older ones, later ones and another source's are not counted.
+ */
+ATF_TC_WITHOUT_HEAD(starts);
+ATF_TC_BODY(starts, tc)
+{
+	static const time_t	 at[] = { NOW - 2 * 3600, NOW - 600,
+	    NOW - 3599, NOW - 10, NOW + 600 };
+	static const char *const ids[] = { "old", "b", "a", "c", "future" };
+	struct records_job	 j;
+	time_t			*v;
+	size_t			 i, n;
+	char			 why[256];
+	int			 dfd = data_dir();
+
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		j = claude_job(ids[i], "{}");
+		j.started_at = at[i];
+		ATF_REQUIRE_MSG(records_begin(dfd, &j, why, sizeof(why)) == 0,
+		    "%s", why);
+	}
+	j = claude_job("x", "{}");
+	j.source = "other";
+	ATF_REQUIRE(records_begin(dfd, &j, why, sizeof(why)) == 0);
+
+	ATF_REQUIRE_MSG(records_starts(dfd, "notes", NOW - 3600, NOW, &v, &n,
+	    why, sizeof(why)) == 0, "%s", why);
+	ATF_REQUIRE_EQ_MSG(n, 3, "%zu starts", n);
+	ATF_CHECK_EQ(v[0], NOW - 3599);
+	ATF_CHECK_EQ(v[1], NOW - 600);
+	ATF_CHECK_EQ(v[2], NOW - 10);
+	free(v);
+	/* Control: a source with no folder yet has none, and no error. */
+	ATF_REQUIRE(records_starts(dfd, "new", NOW - 3600, NOW, &v, &n, why,
+	    sizeof(why)) == 0);
+	ATF_CHECK_EQ(n, 0);
+	free(v);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, begin_and_finish);
@@ -562,5 +604,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, prune);
 	ATF_TP_ADD_TC(tp, prune_links);
 	ATF_TP_ADD_TC(tp, times);
+	ATF_TP_ADD_TC(tp, starts);
 	return atf_no_error();
 }
