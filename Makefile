@@ -91,6 +91,15 @@ common/libcommon.a: $(COMMON_OBJS)
 %.o: %.c $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
+# The systemd user units install writes: one copy, in etc/systemd/,
+# compiled into sandcastlectl as C strings.
+UNIT_FILES = $(sort $(wildcard etc/systemd/*.service etc/systemd/*.target))
+sandcastlectl/unitdata.h: $(UNIT_FILES) Makefile
+	{ for f in $(UNIT_FILES); do printf '{ "%s",\n' "$${f##*/}"; \
+	    sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&\\n"/' "$$f"; \
+	    printf '},\n'; done; } > $@.tmp && mv $@.tmp $@
+sandcastlectl/units.o: sandcastlectl/unitdata.h
+
 # The commit goes into build.o alone, made anew each time.
 common/build.o: ALL_CPPFLAGS += -DSANDCASTLE_COMMIT='"$(COMMIT)"'
 common/build.o: FORCE
@@ -145,6 +154,7 @@ FUZZ_SRCS_path = keepd/envelope.c
 FUZZ_SRCS_http = keepd/http.c
 FUZZ_SRCS_connect = gated/connect.c gated/policy.c
 FUZZ_SRCS_claim = sandcastled/contract.c
+FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
 FUZZ_SRCS_schema = box/schema.c
 FUZZ_SRCS_image = box/image.c
 FUZZ_LIBS_image = -lpng -ljpeg -lwebp -lm
@@ -161,9 +171,11 @@ install: all
 	done
 
 # make demo: a first job end to end on this machine (as root: it makes
-# the test account and networks of its own), then its record.
+# the test account and networks of its own), then its record.  Like
+# make test, it installs the Debian packages it lacks first.
 DEMOPREFIX ?= /var/tmp/sandcastle-demo
-demo: all
+demo: deps
+	$(MAKE) --no-print-directory all
 	sh regress/demo/demo.sh $(DEMOPREFIX)
 
 # make bench: measurements, never tests; each prints what it measured.
@@ -178,5 +190,6 @@ check-man:
 
 clean:
 	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck common/libcommon.a */*.o $(UNITS) \
+	    sandcastlectl/unitdata.h \
 	    $(addsuffix .san,$(UNITS)) $(FUZZERS)
 	rm -rf regress/fuzz/corpus.tmp

@@ -16,9 +16,11 @@ static const struct check_section {
 } sections[] = {
 	{ "keep",		check_keep },
 	{ "configuration",	check_configuration },
+	{ "units",		check_units },
 	{ "secrets",		check_secrets },
 	{ "internal exceptions", check_internal },
 	{ "toolbox and images",	check_toolbox },
+	{ "sources",		check_sources },
 	{ "capabilities",	check_capabilities },
 	{ "gate",		check_gate },
 };

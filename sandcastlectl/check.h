@@ -27,9 +27,11 @@ void	check_line(struct check *, enum check_mark, const char *, ...)
 
 int	check_keep(struct check *);
 int	check_configuration(struct check *);
+int	check_units(struct check *);	/* only where install wrote them */
 int	check_secrets(struct check *);
 int	check_internal(struct check *);
 int	check_toolbox(struct check *);	/* check_caps.c */
+int	check_sources(struct check *);
 int	check_capabilities(struct check *);
 int	check_gate(struct check *);
 

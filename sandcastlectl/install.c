@@ -23,6 +23,7 @@
 #include "boxproto.h"
 #include "build.h"
 #include "config.h"
+#include "install.h"
 #include "sandcastlectl.h"
 
 #define TESSDATA	"/usr/share/tesseract-ocr/5/tessdata"
@@ -209,9 +210,12 @@ install_build(enum cap_id cap, const char *bindir, const char *id,
 	return rc;
 }
 
-/* The images sandcastle-<cap>:<tag> of other builds; one in use stays, named. */
+/*
+ * The images sandcastle-<cap>:<tag> of other builds (of every build when
+ * id is NULL, for uninstall); one in use stays, named.
+ */
 static int
-install_prune(enum cap_id cap, const char *id)
+install_prune(enum cap_id cap, const char *id, const char *who)
 {
 	char	 cmd[256], line[256], want[64], repo[64];
 	char	*rmi[] = { "podman", "rmi", line, NULL };
@@ -222,7 +226,7 @@ install_prune(enum cap_id cap, const char *id)
 	    "'{{.Repository}}:{{.Tag}}' --filter reference=sandcastle-%s "
 	    "2>/dev/null", cap_name(cap));
 	(void)snprintf(want, sizeof(want), "localhost/sandcastle-%s:%s",
-	    cap_name(cap), id);
+	    cap_name(cap), id != NULL ? id : "");
 	/* podman's reference filter matches more than the name: check it. */
 	(void)snprintf(repo, sizeof(repo), "localhost/sandcastle-%s:",
 	    cap_name(cap));
@@ -230,14 +234,14 @@ install_prune(enum cap_id cap, const char *id)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
-		if (strcmp(line, want) == 0 ||
+		if ((id != NULL && strcmp(line, want) == 0) ||
 		    strncmp(line, repo, strlen(repo)) != 0)
 			continue;
-		printf("install: removing %s\n", line);
+		printf("%s: removing %s\n", who, line);
 		fflush(stdout);
 		if (install_run(rmi) == -1) {
-			warnx("%s is in use: stop the box that uses it and run "
-			    "install again", line);
+			warnx("%s is in use: it stays; stop the box that uses "
+			    "it and run %s again", line, who);
 			rc = -1;
 		}
 	}
@@ -246,11 +250,37 @@ install_prune(enum cap_id cap, const char *id)
 }
 
 int
+install_images(const struct config *conf, const char *bindir, const char *id)
+{
+	int	rc = 0, c;
+
+	printf("install: build %s, binaries in %s\n", id, bindir);
+	for (c = 0; c < CAP_COUNT && rc == 0; c++)
+		rc = install_build(c, bindir, id, conf);
+	for (c = 0; c < CAP_COUNT && rc == 0; c++)
+		rc = install_prune(c, id, "install");
+	if (rc == 0)
+		printf("install: images ready\n");
+	return rc;
+}
+
+int
+images_remove_all(void)
+{
+	int	rc = 0, c;
+
+	for (c = 0; c < CAP_COUNT; c++)
+		if (install_prune(c, NULL, "uninstall") == -1)
+			rc = -1;
+	return rc;
+}
+
+int
 ctl_install_images(const struct ctl_env *env)
 {
 	struct config	*conf;
 	char		 bindir[PATH_MAX], id[BUILD_ID_LEN + 1], why[256];
-	int		 rc = 0, c;
+	int		 rc;
 
 	if ((conf = ctl_config_load(env->confdir)) == NULL)
 		return 1;
@@ -258,13 +288,7 @@ ctl_install_images(const struct ctl_env *env)
 		errx(1, "cannot find the folder of this binary");
 	if (build_id(bindir, id, why, sizeof(why)) == -1)
 		errx(1, "the build id: %s", why);
-	printf("install: build %s, binaries in %s\n", id, bindir);
-	for (c = 0; c < CAP_COUNT && rc == 0; c++)
-		rc = install_build(c, bindir, id, conf);
-	for (c = 0; c < CAP_COUNT && rc == 0; c++)
-		rc = install_prune(c, id);
+	rc = install_images(conf, bindir, id);
 	config_free(conf);
-	if (rc == 0)
-		printf("install: images ready\n");
 	return rc == 0 ? 0 : 1;
 }

@@ -35,17 +35,20 @@ static const struct token t_show_jobs[];
 static const struct token t_show_jobs_json[];
 static const struct token t_show_job[];
 static const struct token t_show_job_id[];
+static const struct token t_show_sources[];
 
 static const struct token t_main[] = {
 	{ KEYWORD,	"check",	CHECK,		NULL },
-	{ KEYWORD,	"install",	NONE,		t_install },
+	{ KEYWORD,	"install",	INSTALL,	t_install },
 	{ KEYWORD,	"secret",	NONE,		t_secret },
 	{ KEYWORD,	"show",		NONE,		t_show },
+	{ KEYWORD,	"uninstall",	UNINSTALL,	NULL },
 	{ KEYWORD,	"version",	VERSION,	NULL },
 	{ ENDTOKEN,	NULL,		NONE,		NULL }
 };
 
 static const struct token t_install[] = {
+	{ MAYEND,	NULL,		NONE,		NULL },
 	{ KEYWORD,	"--images",	INSTALL_IMAGES,	NULL },
 	{ ENDTOKEN,	NULL,		NONE,		NULL }
 };
@@ -65,6 +68,7 @@ static const struct token t_secret_name[] = {
 static const struct token t_show[] = {
 	{ KEYWORD,	"job",		SHOW_JOB,	t_show_job },
 	{ KEYWORD,	"jobs",		SHOW_JOBS,	t_show_jobs },
+	{ KEYWORD,	"sources",	SHOW_SOURCES,	t_show_sources },
 	{ KEYWORD,	"status",	SHOW_STATUS,	NULL },
 	{ ENDTOKEN,	NULL,		NONE,		NULL }
 };
@@ -90,6 +94,12 @@ static const struct token t_show_job[] = {
 
 static const struct token t_show_job_id[] = {
 	{ JOBID,	"ID",		NONE,		NULL },
+	{ ENDTOKEN,	NULL,		NONE,		NULL }
+};
+
+static const struct token t_show_sources[] = {
+	{ MAYEND,	NULL,		NONE,		NULL },
+	{ FLAG_JSON,	"-j",		NONE,		NULL },
 	{ ENDTOKEN,	NULL,		NONE,		NULL }
 };
 

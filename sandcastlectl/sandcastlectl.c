@@ -39,6 +39,8 @@ run(const struct parse_result *res, const struct ctl_env *env)
 	switch (res->action) {
 	case CHECK:
 		return ctl_check(env);
+	case INSTALL:
+		return ctl_install(env);
 	case INSTALL_IMAGES:
 		return ctl_install_images(env);
 	case SECRET_LIST:
@@ -51,8 +53,12 @@ run(const struct parse_result *res, const struct ctl_env *env)
 		return ctl_show_job(env, res->name, res->id);
 	case SHOW_JOBS:
 		return ctl_show_jobs(env, res->name, res->json);
+	case SHOW_SOURCES:
+		return ctl_show_sources(res->json);
 	case SHOW_STATUS:
 		return ctl_show_status();
+	case UNINSTALL:
+		return ctl_uninstall(env);
 	case VERSION:
 		return ctl_version();
 	case NONE:
@@ -93,10 +99,15 @@ main(int argc, char *argv[])
 	memset(&env, 0, sizeof(env));
 
 	res = parse(argc, argv);
-	/* version only reads the binaries; the rest is the operator's alone. */
-	if (res->action != VERSION && (getuid() == 0 || geteuid() == 0))
+	/*
+	 * version only reads the binaries; the rest is the operator's alone.
+	 * install says it among the machine's lacks, changing nothing.
+	 */
+	if (res->action != VERSION && res->action != INSTALL &&
+	    (getuid() == 0 || geteuid() == 0))
 		errx(1, "refusing to run as root: run it as the operator");
-	if (res->action != VERSION && res->action != SHOW_STATUS)
+	if (res->action != VERSION && res->action != SHOW_STATUS &&
+	    res->action != SHOW_SOURCES)
 		env_init(&env, cflag, sflag);
 	return run(res, &env);
 }

@@ -1,5 +1,6 @@
 /*
- * sandcastlectl show: asks sandcastled over control.sock (common/ctl.h)
+ * sandcastlectl show status, and the control socket's helpers (show.h)
+ * that show sources shares: asks sandcastled over control.sock (common/ctl.h)
  * and prints its answer.  Every message it gets is checked against the
  * table below before a byte of it is used.
  */
@@ -19,6 +20,7 @@
 #include "msg.h"
 #include "paths.h"
 #include "sandcastlectl.h"
+#include "show.h"
 #include "usock.h"
 
 static const struct msg_rule show_rules[] = {
@@ -28,11 +30,11 @@ static const struct msg_rule show_rules[] = {
 	{ CTL_END,	   "end",	  0, 0, 0 },
 	{ CTL_STATUS_PROC, "status proc", sizeof(struct ctl_proc),
 	    sizeof(struct ctl_proc), 0 },
+	{ CTL_SOURCE,	   "source",	  sizeof(struct ctl_source),
+	    sizeof(struct ctl_source), 0 },
 };
 
 static int	show_connect(const char *);
-static void	show_get(struct msgchan *, struct msg *, const char *);
-static void	show_send(struct msgchan *, uint32_t, const void *, size_t);
 static void	show_proc(const struct ctl_proc *);
 static const char *state_name(int32_t);
 
@@ -47,22 +49,22 @@ show_connect(const char *path)
 	return fd;
 }
 
-static void
-show_send(struct msgchan *chan, uint32_t type, const void *data, size_t len)
+void
+show_send(struct show_conn *sc, uint32_t type, const void *data, size_t len)
 {
-	if (msg_compose(chan, type, 0, -1, data, len) == -1 ||
-	    msgchan_flush_all(chan) == -1)
+	if (msg_compose(&sc->chan, type, 0, -1, data, len) == -1 ||
+	    msgchan_flush_all(&sc->chan) == -1)
 		err(1, "control.sock");
 }
 
-/* One message, checked; CTL_ERROR ends the command with its reason. */
-static void
-show_get(struct msgchan *chan, struct msg *m, const char *path)
+void
+show_get(struct show_conn *sc, struct msg *m)
 {
 	const struct msg_rule	*r;
+	const char		*path = sc->path;
 	int			 n;
 
-	if ((n = msg_read_one(chan, m)) == -1)
+	if ((n = msg_read_one(&sc->chan, m)) == -1)
 		err(1, "%s", path);
 	if (n == 0)
 		errx(1, "%s: sandcastled closed the connection", path);
@@ -107,37 +109,50 @@ show_proc(const struct ctl_proc *p)
 	    state_name(p->state), since);
 }
 
-int
-ctl_show_status(void)
+void
+show_open(struct show_conn *sc)
 {
 	struct ctl_hello	hello = { CTL_VERSION };
-	struct msgchan		chan;
 	struct msg		m;
-	char			path[PATH_MAX];
 
-	if (path_runtime_file(CONTROL_SOCK, path, sizeof(path)) == -1)
+	if (path_runtime_file(CONTROL_SOCK, sc->path, sizeof(sc->path)) == -1)
 		errx(1, "%s", path_why());
-	msgchan_init(&chan, show_connect(path), CTL_MAXPAYLOAD);
-	show_send(&chan, CTL_HELLO, &hello, sizeof(hello));
-	show_get(&chan, &m, path);
+	msgchan_init(&sc->chan, show_connect(sc->path), CTL_MAXPAYLOAD);
+	show_send(sc, CTL_HELLO, &hello, sizeof(hello));
+	show_get(sc, &m);
 	if (m.type != CTL_HELLO ||
 	    ((struct ctl_hello *)m.data)->version != CTL_VERSION)
 		errx(1, "%s: sandcastled speaks another protocol version; "
-		    "run the sandcastlectl of the same build", path);
+		    "run the sandcastlectl of the same build", sc->path);
 	msg_free(&m);
-	show_send(&chan, CTL_SHOW_STATUS, NULL, 0);
+}
+
+void
+show_close(struct show_conn *sc)
+{
+	(void)close(sc->chan.fd);
+	msgchan_clear(&sc->chan);
+}
+
+int
+ctl_show_status(void)
+{
+	struct show_conn	sc;
+	struct msg		m;
+
+	show_open(&sc);
+	show_send(&sc, CTL_SHOW_STATUS, NULL, 0);
 	printf("%-16s %8s %-9s %s\n", "PROCESS", "PID", "STATE", "SINCE");
 	for (;;) {
-		show_get(&chan, &m, path);
+		show_get(&sc, &m);
 		if (m.type == CTL_END)
 			break;
 		if (m.type != CTL_STATUS_PROC)
-			errx(1, "%s: sandcastled answered out of turn", path);
+			errx(1, "%s: sandcastled answered out of turn", sc.path);
 		show_proc(m.data);
 		msg_free(&m);
 	}
 	msg_free(&m);
-	(void)close(chan.fd);
-	msgchan_clear(&chan);
+	show_close(&sc);
 	return 0;
 }

@@ -12,7 +12,9 @@ CANARY=SCTEST-CANARY-91ab
 # its lines (1 when any line is FAIL, else 0: exit 3 and why otherwise),
 # then prints the lines of the sections these tests are about, leaving
 # out the toolbox's and the capabilities' (their boxes need images and a
-# reachable API: regress/launcher/t_job_e2e.sh proves those), and exits
+# reachable API: regress/launcher/t_job_e2e.sh proves those) and the
+# sources' pings (no source is reachable here: t_check_sources.sh
+# proves those), and exits
 # 1 when one of the lines it printed is FAIL, else 0.
 mksections()
 {
@@ -28,7 +30,8 @@ if [ "$st" -ne "$want" ]; then
 	echo "check exited $st, its lines ask for $want" >&2
 	exit 3
 fi
-grep -v '^[a-zA-Z]* *\(toolbox\|capability [a-z]*\):' sections.all > sections.out
+grep -v '^[a-zA-Z]* *\(toolbox\|capability [a-z]*\):' sections.all |
+    grep -v '^\(ok\|FAIL\) *source [a-z0-9_-]*: ' > sections.out
 cat sections.out
 ! grep -q '^FAIL' sections.out
 EOS

@@ -1,0 +1,264 @@
+#! /usr/bin/env atf-sh
+# I1: sandcastlectl install changes nothing on a machine that does not
+# serve (each lack faked with PATH, or with a file bound over the real
+# one in a mount namespace of the test's, never with a switch of the
+# binary), and on one that serves takes every step in order; uninstall
+# removes what install made and keeps the rest.  Real rootless podman
+# as the test account; systemctl and loginctl are install.subr's fakes.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+. "$(atf_get_srcdir)/ctl.subr"
+. "$(atf_get_srcdir)/install.subr"
+
+in_setup()
+{
+	sc_setup
+	sc_mkctl
+	sc_fixture regress/sandcastlectl/fixtures/good
+	sc_secret claude SCTEST-claude
+	sc_secret notes SCTEST-notes
+	sc_secret recipes SCTEST-recipes
+	in_mkfakes
+	in_fake_podman
+	# Podman makes its own files in the home the first time it is asked
+	# anything: a machine install serves has used it already.
+	sc_as_user podman info > /dev/null 2>&1
+}
+
+# refused LINE [PREFIX...]: PREFIX ./ctl install refuses with LINE under
+# the heading, prints no step, and changes nothing.
+refused()
+{
+	_want=$1; shift
+	in_state > before
+	"$@" ./ctl install > out 2> err && { cat out err; atf_fail "install passed"; }
+	cat err
+	grep -qxF "this machine does not serve, nothing was changed:" err ||
+	    atf_fail "no heading"
+	grep -qxF "  $_want" err || atf_fail "no line: $_want"
+	[ -s out ] && { cat out; atf_fail "install took a step"; }
+	in_state > after
+	diff before after || atf_fail "install changed something"
+}
+
+# bound FILE CONTENT: runs the rest with FILE replaced by CONTENT, in a
+# mount namespace of its own.
+mkbound()
+{
+	cat > bound <<'EOS'
+#!/bin/sh
+f=$1 c=$2; shift 2
+printf '%s\n' "$c" > "$PWD/bound.$$" && chmod 0644 "$PWD/bound.$$"
+exec unshare -m sh -c 'mount --bind "$0" "$1" && shift && exec "$@"' \
+    "$PWD/bound.$$" "$f" "$@"
+EOS
+	chmod 0755 bound
+}
+
+atf_test_case lacks cleanup
+lacks_head()
+{
+	atf_set "descr" "I1: each lack of the machine is refused with its line and nothing changes; control: with nothing lacking install goes on"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+lacks_body()
+{
+	in_setup
+	mkbound
+	uid=$(id -u "$SC_USER")
+	# Control first: nothing lacks, so install goes past the machine,
+	# and stops at a configuration it cannot read, changing nothing.
+	cp "$SC_CONFIG/config.yaml" config.good
+	echo "no_such_key: 1" >> "$SC_CONFIG/config.yaml"
+	in_state > before
+	atf_check -s exit:1 -o match:'^install: the machine serves: podman [0-9.]+ with (runc|crun), systemd 252' \
+	    -e match:'^install: the configuration is not valid, nothing was changed$' \
+	    ./ctl install
+	in_state > after
+	diff before after || atf_fail "a refused configuration changed something"
+	cp config.good "$SC_CONFIG/config.yaml"
+
+	echo 4.2.0 > "$SC_ROOT/answer/podman-version"
+	refused "podman: version 4.2.0 found; 4.3.1 or later is needed"
+	rm "$SC_ROOT/answer/podman-version"
+	echo kata > "$SC_ROOT/answer/podman-runtime"
+	refused "podman: OCI runtime kata found; runc or crun is needed"
+	rm "$SC_ROOT/answer/podman-runtime"
+	echo 251.4 > "$SC_ROOT/answer/version"
+	refused "systemd: user manager version 251 found; 252 or later is needed"
+	echo none > "$SC_ROOT/answer/version"
+	refused "systemd: no user manager answers (systemctl --user show: Failed to connect to bus: No medium found); a user manager of systemd 252 or later is needed: log in, or as root loginctl enable-linger $SC_USER"
+	echo 252.38-1~deb12u1 > "$SC_ROOT/answer/version"
+
+	rm "$SC_ROOT/fake/podman"
+	in_hide podman
+	refused "podman: not found on PATH; podman 4.3.1 or later is needed, rootless"
+	in_hide pasta
+	refused "pasta: not found on PATH; the gate needs it (package passt)"
+	in_mkfakes
+	rm "$SC_ROOT/fake/systemctl"
+	in_hide systemctl
+	refused "systemctl: not found on PATH; systemd 252 or later with a user manager for this account is needed"
+	in_mkfakes
+
+	refused "/etc/subuid: no range for $SC_USER (uid $uid); at least 65536 ids are needed: as root, usermod --add-subuids 100000-165535 $SC_USER, then podman system migrate" \
+	    ./bound /etc/subuid "someone:100000:65536"
+	refused "/etc/subgid: 1000 ids for $SC_USER; at least 65536 are needed" \
+	    ./bound /etc/subgid "$uid:100000:1000"
+	refused "/proc/sys/user/max_user_namespaces: 0; more than 0 is needed for unprivileged user namespaces (sysctl user.max_user_namespaces=15000)" \
+	    ./bound /proc/sys/user/max_user_namespaces 0
+	# The control of the bound files: the real ones, bound, serve.
+	atf_check -s exit:1 -o match:'^install: the machine serves' \
+	    -e match:'configuration is not valid' ./bound /etc/subuid \
+	    "$(grep "^$SC_USER:" /etc/subuid)" sh -c \
+	    "echo no_such_key: 1 >> '$SC_CONFIG/config.yaml' && exec ./ctl install"
+
+	# root: refused before podman is asked anything.
+	in_state > before
+	atf_check -s exit:1 -o empty \
+	    -e match:"^  root: this is uid 0; install runs as the operator's own account, never as root$" \
+	    env HOME="$SC_HOME" "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" \
+	    -s "$SC_SECRETS" install
+	in_state > after
+	diff before after || atf_fail "install as root changed something"
+}
+lacks_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case full cleanup
+full_head()
+{
+	atf_set "descr" "I1: install on a machine that serves: the steps in order, the binaries by rename, the units, the calls to systemd, check; again: the same units, a drop-in untouched; uninstall keeps the rest and names an image in use"
+	atf_set "require.user" "root"
+	atf_set "timeout" "600"
+}
+full_body()
+{
+	in_setup
+	rm "$SC_ROOT/fake/podman"
+	bin=$SC_HOME/.local/bin
+	units=$SC_HOME/.config/systemd/user
+	# An older keepd, held open: a rename leaves it whole to its reader.
+	mkdir -p "$bin"
+	echo "old keepd" > "$bin/keepd"
+	chown -R "$SC_USER:$SC_USER" "$SC_HOME/.local"
+	old_inode=$(stat -c %i "$bin/keepd")
+	exec 3< "$bin/keepd"
+
+	./ctl install > out 2> err
+	st=$?
+	cat out err
+	in_steps out \
+	    '^install: the machine serves: podman ' \
+	    '^install: the cgroup controllers cpu, memory and pids are ' \
+	    '^install: the configuration is valid$' \
+	    '^install: build [0-9a-f]{12}, binaries in ' \
+	    '^install: images ready$' \
+	    "^install: the binaries are in $bin, each put there by a rename\$" \
+	    "^install: the units are written in $units\$" \
+	    '^install: systemd reloaded the units$' \
+	    '^install: sandcastle.target is enabled$' \
+	    '^install: lingering is on$' \
+	    '^install: sandcastle.target is restarted$' \
+	    "^install: the keep is ready at $SC_RUN/sandcastle/keep.sock\$" \
+	    '^install: running sandcastlectl check$' \
+	    '^ok    keep: ready' \
+	    "^ok    units: sandcastle.target and its three services are this build's\$"
+	# check's status is install's.
+	./ctl check > check.out 2>&1
+	[ "$st" -eq $? ] || atf_fail "install exited $st, check another"
+
+	for b in sandcastled sandcastlectl keepd gated sandcastle-box; do
+		cmp "$(sc_bin "$b")" "$bin/$b" || atf_fail "$b not installed"
+		[ -x "$bin/$b" ] || atf_fail "$b not executable"
+	done
+	[ "$(stat -c %i "$bin/keepd")" != "$old_inode" ] ||
+	    atf_fail "keepd was written in place"
+	[ "$(cat <&3)" = "old keepd" ] || atf_fail "the old keepd was changed"
+	exec 3<&-
+	ls -A "$bin" | grep '^\.' && atf_fail "a temporary file was left"
+	build=$(./ctl version | awk '$1 == "build" { print $2 }')
+	for u in sandcastle-gate.service sandcastle-keep.service \
+	    sandcastle.service sandcastle.target; do
+		head -n 1 "$units/$u" | grep -q "^# sandcastle build $build, written by sandcastlectl install" ||
+		    atf_fail "$u: no marker of build $build"
+	done
+	grep -q "^ExecStart=$bin/keepd -d -c $SC_CONFIG -s $SC_SECRETS\$" \
+	    "$units/sandcastle-keep.service" || atf_fail "keep's ExecStart"
+	cat > want.calls <<EOF
+systemctl --user daemon-reload
+systemctl --user enable sandcastle.target
+loginctl show-user $SC_USER --property=Linger --value
+loginctl enable-linger $SC_USER
+systemctl --user restart sandcastle.target
+EOF
+	grep -v -e ' --version$' -e '^systemctl --user show' \
+	    "$SC_ROOT/log/calls" > got.calls
+	diff want.calls got.calls || atf_fail "the calls to systemd"
+	for cap in claude ocr; do
+		atf_check -s exit:0 ./asuser podman image exists \
+		    "sandcastle-$cap:$build"
+	done
+
+	# Again: the same units, lingering left as it is, a drop-in untouched.
+	mkdir -p "$units/sandcastle-keep.service.d"
+	printf '[Service]\nEnvironment=MINE=1\n' \
+	    > "$units/sandcastle-keep.service.d/10-mine.conf"
+	chown -R "$SC_USER:$SC_USER" "$units"
+	touch -d '2020-01-01' "$units/sandcastle-keep.service.d/10-mine.conf"
+	stat -c '%i %s %Y' "$units/sandcastle-keep.service.d/10-mine.conf" > dropin.before
+	cp -R "$units" units.before
+	: > "$SC_ROOT/log/calls"
+	./ctl install > out2 2> err2
+	cat out2 err2
+	in_steps out2 '^install: lingering is already on$' \
+	    "^ok    units: sandcastle.target and its three services are this build's\$"
+	grep -q 'enable-linger' "$SC_ROOT/log/calls" && atf_fail "linger asked again"
+	diff -r units.before "$units" || atf_fail "the units changed"
+	stat -c '%i %s %Y' "$units/sandcastle-keep.service.d/10-mine.conf" |
+	    diff dropin.before - || atf_fail "the drop-in was touched"
+
+	# uninstall, with an image in use: it stays, named, exit 1.
+	atf_check -s exit:0 -o ignore -e ignore ./asuser podman create \
+	    --name sc-inuse "sandcastle-claude:$build"
+	: > "$SC_ROOT/log/calls"
+	atf_check -s exit:1 \
+	    -o match:"^uninstall: removed $units/sandcastle-keep.service\$" \
+	    -o match:"^uninstall: removing localhost/sandcastle-ocr:$build\$" \
+	    -e match:"localhost/sandcastle-claude:$build is in use: it stays; stop the box that uses it and run uninstall again" \
+	    ./ctl uninstall
+	grep -qx 'systemctl --user disable --now sandcastle.target' \
+	    "$SC_ROOT/log/calls" || atf_fail "the target was not stopped"
+	atf_check -s exit:0 ./asuser podman image exists "sandcastle-claude:$build"
+	atf_check -s exit:1 ./asuser podman image exists "sandcastle-ocr:$build"
+	atf_check -s exit:0 -o ignore -e ignore ./asuser podman rm sc-inuse
+	atf_check -s exit:0 -o match:'^uninstall: the images are removed$' \
+	    -o match:"^uninstall: done; the configuration, the secrets, the records, the binaries and the drop-ins stay\$" \
+	    ./ctl uninstall
+	atf_check -s exit:1 ./asuser podman image exists "sandcastle-claude:$build"
+	for u in sandcastle-gate.service sandcastle-keep.service \
+	    sandcastle.service sandcastle.target; do
+		[ -e "$units/$u" ] && atf_fail "$u stayed"
+	done
+	[ -f "$units/sandcastle-keep.service.d/10-mine.conf" ] ||
+	    atf_fail "the drop-in went"
+	[ -f "$SC_CONFIG/config.yaml" ] && [ -f "$SC_SECRETS/claude" ] ||
+	    atf_fail "the configuration or a secret went"
+	for b in sandcastled sandcastlectl keepd gated sandcastle-box; do
+		[ -x "$bin/$b" ] || atf_fail "$b went"
+	done
+}
+full_cleanup()
+{
+	sc_load && sc_as_user podman rm -f sc-inuse >/dev/null 2>&1
+	sc_cleanup
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case lacks
+	atf_add_test_case full
+}

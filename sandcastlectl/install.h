@@ -1,0 +1,26 @@
+/*
+ * sandcastlectl install and uninstall: the steps, each in a file of its
+ * own, and the way they run other programs.
+ */
+#ifndef SANDCASTLECTL_INSTALL_H
+#define SANDCASTLECTL_INSTALL_H
+
+#include <stddef.h>
+
+struct config;
+struct ctl_env;
+
+/* argv from PATH; its exit status, or -1 (and errno) when it cannot run. */
+int	spawn_wait(char *const argv[]);
+/* The same with its stdout (and stderr when both) in out, one line, trimmed. */
+int	spawn_capture(char *const argv[], int both, char *out, size_t outsz);
+
+/* 0, or -1 after the refusal lines on stderr. */
+int	install_machine(void);
+/* The images of this build from the binaries in bindir (install.c). */
+int	install_images(const struct config *, const char *bindir,
+	    const char *id);
+/* The images sandcastle-claude:* and sandcastle-ocr:*; one in use stays. */
+int	images_remove_all(void);
+
+#endif

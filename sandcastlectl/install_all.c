@@ -1,0 +1,288 @@
+/*
+ * sandcastlectl install: the machine, the configuration, the images,
+ * the binaries into ~/.local/bin, the units, then systemd, lingering,
+ * the target's restart, the keep, and check.  Nothing changes before the
+ * images; after them install undoes nothing when a step fails: it stops
+ * there and names it, and install again goes on from the start.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "config.h"
+#include "install.h"
+#include "keepcli.h"
+#include "paths.h"
+#include "sandcastlectl.h"
+#include "units.h"
+
+#define KEEP_WAIT_MS	10000
+
+static const char *const binaries[] = {
+	"sandcastled", "sandcastlectl", "keepd", "gated", "sandcastle-box"
+};
+
+struct install {
+	const struct ctl_env	*env;
+	char			 bindir[PATH_MAX];	/* where this runs from */
+	char			 id[BUILD_ID_LEN + 1];
+	char			*units[UNIT_COUNT];	/* as written */
+};
+
+static int	stopped(const char *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+static int	dir_make(const char *, char *, size_t);
+static int	install_prepare(struct install *);
+static int	install_binaries(const struct install *);
+static int	install_units(const struct install *);
+static int	install_systemd(void);
+static int	install_linger(void);
+static int	install_keep(void);
+
+static int
+stopped(const char *step, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "install: stopped at %s: ", step);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "; nothing was undone: fix it and run sandcastlectl "
+	    "install again\n");
+	return -1;
+}
+
+/* mkdir -p, mode 0700 for what it makes. */
+static int
+dir_make(const char *path, char *why, size_t whysz)
+{
+	char	 buf[PATH_MAX], *p, c;
+
+	if (strlcpy(buf, path, sizeof(buf)) >= sizeof(buf)) {
+		(void)snprintf(why, whysz, "%s: path too long", path);
+		return -1;
+	}
+	for (p = buf + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		c = *p;
+		*p = '\0';
+		if (mkdir(buf, 0700) == -1 && errno != EEXIST) {
+			(void)snprintf(why, whysz, "%s: %s", buf,
+			    strerror(errno));
+			return -1;
+		}
+		if ((*p = c) == '\0')
+			return 0;
+	}
+}
+
+/* The configuration and the units' text: refused here, nothing changed. */
+static int
+install_prepare(struct install *in)
+{
+	struct config	*conf;
+	char		 why[PATH_MAX + 128];
+	size_t		 i;
+
+	if ((conf = ctl_config_load(in->env->confdir)) == NULL) {
+		fprintf(stderr, "install: the configuration is not valid, "
+		    "nothing was changed\n");
+		return -1;
+	}
+	config_free(conf);
+	if (self_bindir(in->bindir, sizeof(in->bindir)) == -1) {
+		fprintf(stderr, "install: the folder of this binary: %s, "
+		    "nothing was changed\n", strerror(errno));
+		return -1;
+	}
+	if (build_id(in->bindir, in->id, why, sizeof(why)) == -1) {
+		fprintf(stderr, "install: the build id: %s, nothing was "
+		    "changed\n", why);
+		return -1;
+	}
+	for (i = 0; i < UNIT_COUNT; i++)
+		if ((in->units[i] = unit_render(&unit_texts[i], in->id,
+		    in->env, why, sizeof(why))) == NULL) {
+			fprintf(stderr, "install: the units: %s, nothing was "
+			    "changed\n", why);
+			return -1;
+		}
+	printf("install: the configuration is valid\n");
+	return 0;
+}
+
+static int
+install_binaries(const struct install *in)
+{
+	char	 dst[PATH_MAX], why[PATH_MAX + 128], a[PATH_MAX], b[PATH_MAX];
+	char	 src[PATH_MAX];
+	size_t	 i;
+
+	if (units_bindir(dst, sizeof(dst)) == -1)
+		return stopped("the binaries", "~/.local/bin: %s", path_why());
+	if (dir_make(dst, why, sizeof(why)) == -1)
+		return stopped("the binaries", "%s", why);
+	if (realpath(in->bindir, a) != NULL && realpath(dst, b) != NULL &&
+	    strcmp(a, b) == 0) {
+		printf("install: the binaries already run from %s\n", dst);
+		return 0;
+	}
+	for (i = 0; i < sizeof(binaries) / sizeof(binaries[0]); i++) {
+		if ((size_t)snprintf(src, sizeof(src), "%s/%s", in->bindir,
+		    binaries[i]) >= sizeof(src))
+			return stopped("the binaries", "%s: path too long",
+			    in->bindir);
+		if (file_copy_atomic(src, dst, binaries[i], 0755, why,
+		    sizeof(why)) == -1)
+			return stopped("the binaries", "%s", why);
+	}
+	printf("install: the binaries are in %s, each put there by a rename\n",
+	    dst);
+	return 0;
+}
+
+/* The four units, and nothing else: a drop-in (<unit>.d/) stays as it is. */
+static int
+install_units(const struct install *in)
+{
+	char	 dir[PATH_MAX], why[PATH_MAX + 128];
+	size_t	 i;
+
+	if (units_dir(dir, sizeof(dir)) == -1)
+		return stopped("the units", "the folder of the units: %s",
+		    path_why());
+	if (dir_make(dir, why, sizeof(why)) == -1)
+		return stopped("the units", "%s", why);
+	for (i = 0; i < UNIT_COUNT; i++)
+		if (file_write_atomic(dir, unit_texts[i].name, in->units[i],
+		    strlen(in->units[i]), 0644, why, sizeof(why)) == -1)
+			return stopped("the units", "%s", why);
+	printf("install: the units are written in %s\n", dir);
+	return 0;
+}
+
+static int
+install_systemd(void)
+{
+	char	*reload[] = { "systemctl", "--user", "daemon-reload", NULL };
+	char	*enable[] = { "systemctl", "--user", "enable", UNIT_TARGET,
+		    NULL };
+	int	 st;
+
+	if ((st = spawn_wait(reload)) != 0)
+		return stopped("systemd", "systemctl --user daemon-reload "
+		    "exited %d; systemd-analyze --user verify %s shows what "
+		    "it refused", st, UNIT_TARGET);
+	printf("install: systemd reloaded the units\n");
+	if ((st = spawn_wait(enable)) != 0)
+		return stopped("systemd", "systemctl --user enable %s exited "
+		    "%d", UNIT_TARGET, st);
+	printf("install: %s is enabled\n", UNIT_TARGET);
+	return 0;
+}
+
+static int
+install_linger(void)
+{
+	struct passwd	*pw;
+	char		 out[64];
+	char		*show[] = { "loginctl", "show-user", NULL,
+			    "--property=Linger", "--value", NULL };
+	char		*on[] = { "loginctl", "enable-linger", NULL, NULL };
+	int		 st;
+
+	if ((pw = getpwuid(getuid())) == NULL)
+		return stopped("lingering", "uid %u has no password entry",
+		    (unsigned)getuid());
+	show[2] = on[2] = pw->pw_name;
+	if (spawn_capture(show, 0, out, sizeof(out)) == 0 &&
+	    strcmp(out, "yes") == 0) {
+		printf("install: lingering is already on\n");
+		return 0;
+	}
+	if ((st = spawn_wait(on)) != 0)
+		return stopped("lingering", "loginctl enable-linger %s "
+		    "exited %d", pw->pw_name, st);
+	printf("install: lingering is on\n");
+	return 0;
+}
+
+static int
+install_keep(void)
+{
+	struct timespec	 ts = { 0, 200 * 1000 * 1000 };
+	struct keepcli	*k;
+	const char	*why = "no answer";
+	char		 path[PATH_MAX];
+	char		*restart[] = { "systemctl", "--user", "restart",
+			    UNIT_TARGET, NULL };
+	int		 st, ms;
+
+	if ((st = spawn_wait(restart)) != 0)
+		return stopped("the restart", "systemctl --user restart %s "
+		    "exited %d; journalctl --user -u sandcastle-gate -u "
+		    "sandcastle-keep -n 50 says why", UNIT_TARGET, st);
+	printf("install: %s is restarted\n", UNIT_TARGET);
+	if (path_runtime_file(KEEP_SOCK, path, sizeof(path)) == -1)
+		return stopped("the keep", "%s", path_why());
+	for (ms = 0; ms <= KEEP_WAIT_MS; ms += 200) {
+		if ((k = keepcli_open(path, &why)) != NULL) {
+			keepcli_close(k);
+			printf("install: the keep is ready at %s\n", path);
+			return 0;
+		}
+		(void)nanosleep(&ts, NULL);
+	}
+	return stopped("the keep", "it does not answer at %s after %d s (%s); "
+	    "systemctl --user status sandcastle-keep sandcastle-gate says why",
+	    path, KEEP_WAIT_MS / 1000, why);
+}
+
+int
+ctl_install(const struct ctl_env *env)
+{
+	struct install	 in;
+	struct config	*conf;
+	size_t		 i;
+	int		 rc = -1;
+
+	memset(&in, 0, sizeof(in));
+	in.env = env;
+	if (install_machine() == -1 || install_prepare(&in) == -1)
+		goto done;
+	/* Read again: the images are made from what is there now. */
+	if ((conf = ctl_config_load(env->confdir)) == NULL)
+		goto done;
+	rc = install_images(conf, in.bindir, in.id);
+	config_free(conf);
+	if (rc == -1) {
+		(void)stopped("the images", "podman could not build or "
+		    "remove an image");
+		goto done;
+	}
+	if ((rc = install_binaries(&in)) == -1 ||
+	    (rc = install_units(&in)) == -1 ||
+	    (rc = install_systemd()) == -1 ||
+	    (rc = install_linger()) == -1 ||
+	    (rc = install_keep()) == -1)
+		goto done;
+	printf("install: running sandcastlectl check\n");
+	fflush(stdout);
+	rc = ctl_check(env) == 0 ? 0 : -1;
+done:
+	for (i = 0; i < UNIT_COUNT; i++)
+		free(in.units[i]);
+	return rc == 0 ? 0 : 1;
+}
