@@ -46,27 +46,15 @@ capabilities:
       ca_file: $SC_ROOT/ca/ca.crt
     model: claude-sonnet-4-5
 EOF
-cat > "$SC_CONFIG/sources/notes.yaml" <<EOF
-name: notes
-destination:
-  address: https://notes.example.com/api/worker
-  secret: notes
-  ca_file: $SC_ROOT/ca/ca.crt
-poll_interval: 30s
-capabilities: [claude]
-max_jobs_per_hour: 30
-job_timeout: 6m
-EOF
+sc_source_file notes https://notes.example.com/api/worker
 chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 chmod -R a+rX "$SC_ROOT/ca"
 sc_secret claude bench-claude-key
 sc_secret notes bench-notes-token
 sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 0}}, "/api/worker/big": {"status": 200, "size": 33554432}}}'
 sc_fakehost notes.example.com "$SC_NS_WORLD" 198.20.5.10 443 tls
-sc_start_in_host gated -d -c "$SC_CONFIG"
-sc_wait_log gated "serving " 15 || { sc_log gated; atf_fail "gated does not serve"; }
-sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
-sc_wait_log keepd "ready: " 15 || { sc_log keepd; atf_fail "keepd is not ready"; }
+sc_gate_up
+sc_keep_up
 
 echo "bench: keepd and gated against direct calls, $N requests each, interleaved"
 [ -n "${BENCH_HOLD:-}" ] && { echo "bench: holding; keepd pid $(sc_pid keepd)"; sleep "$BENCH_HOLD"; }

@@ -121,13 +121,6 @@ pasta_of()
 	pgrep -u "$SC_USER" -f "^pasta --config-net .* $(sc_pid "$1")\$"
 }
 
-gate_cleanup()
-{
-	sc_load || return 0
-	sc_net_down
-	sc_cleanup
-}
-
 requests()
 {
 	grep -c '"method": "GET"' "$SC_ROOT/$1.requests"
@@ -169,13 +162,13 @@ list_body()
 }
 list_cleanup()
 {
-	gate_cleanup
+	sc_net_cleanup
 }
 
 atf_test_case first_barrier cleanup
 first_barrier_head()
 {
-	atf_set "descr" "N2: names on the list that resolve inside, partly inside or to link-local are refused after resolving, recorded and logged once; nothing sent early is forwarded"
+	atf_set "descr" "N2 S3: names on the list that resolve inside, partly inside or to link-local are refused after resolving, recorded and logged once; nothing sent early is forwarded"
 	atf_set "require.user" "root"
 	atf_set "require.config" "prefix checkout"
 }
@@ -207,7 +200,7 @@ first_barrier_body()
 }
 first_barrier_cleanup()
 {
-	gate_cleanup
+	sc_net_cleanup
 }
 
 atf_test_case second_barrier cleanup
@@ -237,7 +230,7 @@ second_barrier_body()
 }
 second_barrier_cleanup()
 {
-	gate_cleanup
+	sc_net_cleanup
 }
 
 atf_test_case internal_exception cleanup
@@ -267,7 +260,7 @@ internal_exception_body()
 }
 internal_exception_cleanup()
 {
-	gate_cleanup
+	sc_net_cleanup
 }
 
 atf_test_case routes cleanup
@@ -306,13 +299,13 @@ routes_body()
 }
 routes_cleanup()
 {
-	gate_cleanup
+	sc_net_cleanup
 }
 
 atf_test_case accounts cleanup
 accounts_head()
 {
-	atf_set "descr" "S1: another account cannot reach gate.sock, and with the folder opened its uid is refused; the operator is served"
+	atf_set "descr" "A4: another account cannot reach gate.sock, and with the folder opened its uid is refused; the operator is served"
 	atf_set "require.user" "root"
 	atf_set "require.config" "prefix checkout"
 }
@@ -337,13 +330,13 @@ accounts_body()
 }
 accounts_cleanup()
 {
-	gate_cleanup
+	sc_net_cleanup
 }
 
 atf_test_case request_limits cleanup
 request_limits_head()
 {
-	atf_set "descr" "N1: a request line over 512 bytes, 33 header lines and a client silent for 11 s are answered and closed; the limits themselves pass"
+	atf_set "descr" "a request line over 512 bytes, 33 header lines and a client silent for 11 s are answered and closed; the limits themselves pass"
 	atf_set "require.user" "root"
 	atf_set "require.config" "prefix checkout"
 	atf_set "timeout" "120"
@@ -378,7 +371,7 @@ request_limits_body()
 }
 request_limits_cleanup()
 {
-	gate_cleanup
+	sc_net_cleanup
 }
 
 atf_test_case sigterm cleanup
@@ -419,7 +412,7 @@ sigterm_body()
 }
 sigterm_cleanup()
 {
-	gate_cleanup
+	sc_net_cleanup
 }
 
 atf_test_case loopback_resolver cleanup
@@ -446,7 +439,7 @@ loopback_resolver_body()
 }
 loopback_resolver_cleanup()
 {
-	gate_cleanup
+	sc_net_cleanup
 }
 
 atf_init_test_cases()

@@ -12,22 +12,6 @@ NOTES_SECRET=tok-notes-0a1b2c3d
 CLAUDE_SECRET=key-claude-4e5f6a7b
 CANARY=CANARY-d41d8cd98f00b204
 
-# source NAME ADDRESS: a source's file, its CA the test's.
-source_file()
-{
-	cat > "$SC_CONFIG/sources/$1.yaml" <<EOS
-name: $1
-destination:
-  address: $2
-  secret: $1
-  ca_file: $SC_ROOT/ca/ca.crt
-poll_interval: 30s
-capabilities: [claude]
-max_jobs_per_hour: 30
-job_timeout: 6m
-EOS
-}
-
 # keep_config: claude, notes, and one source on each bad certificate.
 keep_config()
 {
@@ -41,11 +25,11 @@ capabilities:
       ca_file: $SC_ROOT/ca/ca.crt
     model: claude-sonnet-4-5
 EOC
-	source_file notes https://notes.example.com/api/worker
-	source_file other https://other.example.com/api
-	source_file selfsigned https://notes.example.com:8441/api
-	source_file wrongname https://notes.example.com:8442/api
-	source_file expired https://notes.example.com:8443/api
+	sc_source_file notes https://notes.example.com/api/worker
+	sc_source_file other https://other.example.com/api
+	sc_source_file selfsigned https://notes.example.com:8441/api
+	sc_source_file wrongname https://notes.example.com:8442/api
+	sc_source_file expired https://notes.example.com:8443/api
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 }
 
@@ -53,18 +37,9 @@ EOC
 # but other.example.com (for the gate's refusal).
 start_gate()
 {
-	sc_start_in_host gated -dv -c "$SC_CONFIG"
-	sc_wait_log gated "serving " 15 ||
-	    { sc_log gated; atf_fail "gated does not serve"; }
+	sc_gate_up
 	sc_wait_file "$SC_RUN/sandcastle/gate.sock" ||
 	    { cat "$SC_ROOT/log/gate.log"; atf_fail "no gate.sock"; }
-}
-
-start_keepd()
-{
-	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
-	sc_wait_log keepd "ready: " ||
-	    { sc_log keepd; atf_fail "keepd is not ready"; }
 }
 
 # keep_up: the network, the CA, the test hosts, the secrets, the gate, keepd.
@@ -89,15 +64,8 @@ keep_up()
 		sc_secret "$s" "$NOTES_SECRET"
 	done
 	start_gate
-	start_keepd
+	sc_keep_up
 	set_commands
-}
-
-keep_down()
-{
-	sc_load || return 0
-	sc_net_down
-	sc_cleanup
 }
 
 # $ASK ENVELOPE...: keepclient's lines for each envelope, as the operator
@@ -169,13 +137,13 @@ authorized_body()
 }
 authorized_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case envelope_attacks cleanup
 envelope_attacks_head()
 {
-	atf_set "descr" "S3: each envelope that breaks a rule, written or encoded, is refused with its reason and reaches nothing"
+	atf_set "descr" "S7 S1: each envelope that breaks a rule, written or encoded, is refused with its reason and reaches nothing"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -222,13 +190,13 @@ EOA
 }
 envelope_attacks_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case secret_rules cleanup
 secret_rules_head()
 {
-	atf_set "descr" "S2: a secret broken by each rule stops the request with unusable secret: notes, and no byte of it shows"
+	atf_set "descr" "S1 A1: a secret broken by each rule stops the request with unusable secret: notes, and no byte of it shows"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -269,13 +237,13 @@ secret_rules_body()
 }
 secret_rules_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case secret_replaced cleanup
 secret_replaced_head()
 {
-	atf_set "descr" "S2: a replaced secret is used from the next request, with no restart"
+	atf_set "descr" "a replaced secret is used from the next request, with no restart"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -292,13 +260,13 @@ secret_replaced_body()
 }
 secret_replaced_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case redirect cleanup
 redirect_head()
 {
-	atf_set "descr" "N3: a redirect to an internal address is returned with its status and logged, never followed"
+	atf_set "descr" "S2: a redirect to an internal address is returned with its status and logged, never followed"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -316,13 +284,13 @@ redirect_body()
 }
 redirect_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case tls_refused cleanup
 tls_refused_head()
 {
-	atf_set "descr" "S4: self-signed, wrong-name and expired certificates are refused before anything is sent"
+	atf_set "descr" "N4 S1: self-signed, wrong-name and expired certificates are refused before anything is sent"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -344,7 +312,7 @@ tls_refused_body()
 }
 tls_refused_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case answer_limits cleanup
@@ -392,7 +360,7 @@ EOP
 }
 answer_limits_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case slow_answer cleanup
@@ -417,13 +385,13 @@ slow_answer_body()
 }
 slow_answer_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case proxy_ignored cleanup
 proxy_ignored_head()
 {
-	atf_set "descr" "N1: proxy variables have no effect: the request still goes through the gate"
+	atf_set "descr" "N5: proxy variables have no effect: the request still goes through the gate"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -443,13 +411,13 @@ proxy_ignored_body()
 }
 proxy_ignored_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case no_network cleanup
 no_network_head()
 {
-	atf_set "descr" "N2: keepd's network namespace holds only lo, while the namespace it started in has the test network"
+	atf_set "descr" "N5: keepd's network namespace holds only lo, while the namespace it started in has the test network"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -465,13 +433,13 @@ no_network_body()
 }
 no_network_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case other_uid cleanup
 other_uid_head()
 {
-	atf_set "descr" "S5: another account cannot connect to keep.sock, and once the folder is opened the uid check refuses it"
+	atf_set "descr" "A3: another account cannot connect to keep.sock, and once the folder is opened the uid check refuses it"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -493,7 +461,7 @@ other_uid_body()
 }
 other_uid_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_test_case sigterm cleanup
@@ -517,7 +485,7 @@ sigterm_body()
 }
 sigterm_cleanup()
 {
-	keep_down
+	sc_net_cleanup
 }
 
 atf_init_test_cases()

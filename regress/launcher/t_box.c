@@ -50,22 +50,32 @@ run_as_account(void)
 	setenv("HTTPS_PROXY", "http://192.0.2.1:3128", 1);
 }
 
+/*
+ * The probe's image, built again whenever probe.c changed: the image is
+ * labelled with the SHA-256 of the source it was built from.
+ */
 static void
 probe_image(void)
 {
-	char	 exe[PATH_MAX], dir[PATH_MAX], cmd[3 * PATH_MAX], tmp[] =
+	char	 exe[PATH_MAX], dir[PATH_MAX], cmd[4 * PATH_MAX], tmp[] =
 		    "/tmp/sc-probe-bin.XXXXXX";
 	ssize_t	 n;
 
-	if (sh("podman image exists " IMAGE " 2>/dev/null") == 0)
-		return;
-	REQUIRE((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0, "%s", "(n = readlink(\"/proc/self/exe\", exe, sizeof(exe) - 1)) > 0");
+	REQUIRE((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0,
+	    "%s", "readlink /proc/self/exe");
 	exe[n] = '\0';
 	(void)strlcpy(dir, dirname(exe), sizeof(dir));
+	(void)snprintf(cmd, sizeof(cmd), "test \"$(podman image inspect "
+	    "--format '{{index .Labels \"sandcastle.probe\"}}' " IMAGE
+	    " 2>/dev/null)\" = \"$(sha256sum < %s/../box/probe/probe.c | "
+	    "cut -c1-64)\"", dir);
+	if (sh(cmd) == 0)
+		return;
 	REQUIRE(mkdtemp(tmp) != NULL, "%s", "mkdtemp(tmp) != NULL");
 	(void)snprintf(cmd, sizeof(cmd), "cc -std=c11 -D_GNU_SOURCE -O2 -static "
 	    "-o %s/probe %s/../box/probe/probe.c && sh %s/../box/probe/build.sh "
-	    "%s/probe; r=$?; rm -rf %s; exit $r", tmp, dir, dir, tmp, tmp);
+	    "%s/probe \"$(sha256sum < %s/../box/probe/probe.c | cut -c1-64)\"; "
+	    "r=$?; rm -rf %s; exit $r", tmp, dir, dir, tmp, dir, tmp);
 	REQUIRE((sh(cmd)) == (0), "building the probe image");
 }
 
@@ -240,6 +250,7 @@ kill_answerer(pid_t pid)
 	(void)waitpid(pid, NULL, 0);
 }
 
+/* B2 B4: no network, and no socket or file of the machine's. */
 ATF_TC(network);
 ATF_TC_HEAD(network, tc)
 {
@@ -298,6 +309,7 @@ body_network(void)
 	none_left();
 }
 
+/* B3 S4: nothing written outside a bounded /tmp, which goes with the box. */
 ATF_TC(files);
 ATF_TC_HEAD(files, tc)
 {
@@ -319,6 +331,57 @@ body_files(void)
 	none_left();
 }
 
+/*
+ * B4 B1: a job's record and a secret, as the account keeps them, are not
+ * in the box: nothing of the machine is mounted.  Control: the same
+ * probe with the folder mounted reads a record readable by all, and
+ * still not one of mode 0600 in a folder of 0700, which the box's uid
+ * (a subordinate one) cannot open.
+ */
+ATF_TC(records);
+ATF_TC_HEAD(records, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "B4 B1: the records and secrets of "
+	    "the machine are not in a box; mounted, as the control, one "
+	    "readable by all is read and one of 0600 is refused");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_records(void)
+{
+	char	 dir[] = "/tmp/sc-records.XXXXXX", path[128], cmd[512];
+	char	 mount[160], open_req[160], kept_req[160];
+
+	setup();
+	REQUIRE(mkdtemp(dir) != NULL, "%s", "mkdtemp");
+	(void)snprintf(cmd, sizeof(cmd), "chmod 0755 %s && mkdir -m 0755 "
+	    "%s/notes %s/notes/7 && echo '{\"tag\": \"canary\"}' > "
+	    "%s/notes/7/output.json && chmod 0644 %s/notes/7/output.json && "
+	    "mkdir -m 0700 %s/secrets && echo SCTEST-CANARY > %s/secrets/notes "
+	    "&& chmod 0600 %s/secrets/notes", dir, dir, dir, dir, dir, dir,
+	    dir, dir);
+	REQUIRE(sh(cmd) == 0, "%s", cmd);
+	(void)snprintf(path, sizeof(path), "%s/notes/7/output.json", dir);
+	(void)snprintf(open_req, sizeof(open_req), "read %s", path);
+	(void)snprintf(kept_req, sizeof(kept_req), "read %s/secrets/notes", dir);
+	(void)snprintf(mount, sizeof(mount), "--volume=%s:%s:ro", dir, dir);
+	{
+		const char *reqs[] = { open_req, kept_req, NULL };
+		const char *boxed[] = { "read err ENOENT", "read err ENOENT",
+		    NULL };
+		const char *mounted[] = { "read ok 18", "read err EACCES",
+		    NULL };
+
+		expect(NULL, NULL, reqs, boxed);
+		/* The control: one flag that does not matter here swapped for the mount. */
+		expect("--pull=never", mount, reqs, mounted);
+	}
+	(void)snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	(void)sh(cmd);
+	none_left();
+}
+
 /* The host's view of a box's process: its Uid line in /proc. */
 static void
 host_uid(struct box *b, char *uid, size_t uidsz)
@@ -335,6 +398,7 @@ host_uid(struct box *b, char *uid, size_t uidsz)
 	(void)strlcpy(uid, line, uidsz);
 }
 
+/* B1 B4: a subordinate uid, never the operator's. */
 ATF_TC(identity);
 ATF_TC_HEAD(identity, tc)
 {
@@ -379,6 +443,7 @@ body_identity(void)
 	none_left();
 }
 
+/* B1 S1: no variable and no descriptor of the launcher's. */
 ATF_TC(environment);
 ATF_TC_HEAD(environment, tc)
 {
@@ -415,6 +480,7 @@ body_environment(void)
 	none_left();
 }
 
+/* B5: processes. */
 ATF_TC(processes);
 ATF_TC_HEAD(processes, tc)
 {
@@ -443,6 +509,7 @@ body_processes(void)
 	none_left();
 }
 
+/* B5: memory. */
 ATF_TC(memory);
 ATF_TC_HEAD(memory, tc)
 {
@@ -472,6 +539,7 @@ body_memory(void)
 	none_left();
 }
 
+/* B3 B5 S4: time, and a box past it removed. */
 ATF_TC(overrun);
 ATF_TC_HEAD(overrun, tc)
 {
@@ -534,6 +602,7 @@ output_case(const char *req, uint64_t max, int ok, const char *why)
 	CHECK((o.output_failed) == (!ok), "%s", "o.output_failed != !ok");
 }
 
+/* B5: output. */
 ATF_TC(output);
 ATF_TC_HEAD(output, tc)
 {
@@ -554,6 +623,7 @@ body_output(void)
 	none_left();
 }
 
+/* B3 S4: a box a crash left behind. */
 ATF_TC(leftovers);
 ATF_TC_HEAD(leftovers, tc)
 {
@@ -619,6 +689,11 @@ ATF_TC_BODY(network, tc)
 	as_account(body_network, NULL);
 }
 
+ATF_TC_BODY(records, tc)
+{
+	as_account(body_records, NULL);
+}
+
 ATF_TC_BODY(files, tc)
 {
 	as_account(body_files, NULL);
@@ -668,6 +743,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, network);
 	ATF_TP_ADD_TC(tp, files);
+	ATF_TP_ADD_TC(tp, records);
 	ATF_TP_ADD_TC(tp, identity);
 	ATF_TP_ADD_TC(tp, environment);
 	ATF_TP_ADD_TC(tp, processes);

@@ -28,17 +28,7 @@ capabilities:
   ocr:
     languages: [${1:-eng}]
 EOC
-	cat > "$SC_CONFIG/sources/notes.yaml" <<EOS
-name: notes
-destination:
-  address: https://notes.example.com/api/worker
-  secret: notes
-  ca_file: $SC_ROOT/ca/ca.crt
-poll_interval: 30s
-capabilities: [claude, ocr]
-max_jobs_per_hour: 30
-job_timeout: 6m
-EOS
+	sc_source_file notes https://notes.example.com/api/worker "claude, ocr"
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 }
 
@@ -61,17 +51,8 @@ e2e_up()
 	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 0}}}}'
 	sc_secret notes tok-notes-e2e-1234
 	sc_secret claude "$CLAUDE_SECRET"
-	sc_start_in_host gated -dv -c "$SC_CONFIG"
-	sc_wait_log gated "serving " 15 || { sc_log gated; atf_fail "gated does not serve"; }
-	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
-	sc_wait_log keepd "ready: " || { sc_log keepd; atf_fail "keepd is not ready"; }
-}
-
-e2e_down()
-{
-	sc_load || return 0
-	sc_net_down
-	sc_cleanup
+	sc_gate_up
+	sc_keep_up
 }
 
 # run_job EXPECT: t_job's real_keep case, a claude job through keep.sock.
@@ -103,7 +84,7 @@ has_line()
 atf_test_case job cleanup
 job_head()
 {
-	atf_set "descr" "S1 B1: a claude job through the real keep and gate succeeds; the API got the key, the model, the system prompt and the schema, and no tools; a 401 releases it"
+	atf_set "descr" "S1 R2: a claude job through the real keep and gate succeeds; the API got the key, the model, the system prompt and the schema, and no tools; a 401 releases it"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "600"
@@ -150,7 +131,7 @@ api_error()
 atf_test_case replies cleanup
 replies_head()
 {
-	atf_set "descr" "B1: every answer of the API through the real keep and gate: a refusal, max_tokens and a reply that breaks the schema fail the job; a rate limit, exhausted credit, an overloaded or failing API and an API that cannot be reached release it; control: a good reply succeeds"
+	atf_set "descr" "R2: every answer of the API through the real keep and gate: a refusal, max_tokens and a reply that breaks the schema fail the job; a rate limit, exhausted credit, an overloaded or failing API and an API that cannot be reached release it; control: a good reply succeeds"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "600"
@@ -180,12 +161,12 @@ replies_body()
 }
 replies_cleanup()
 {
-	e2e_down
+	sc_net_cleanup
 	sc_cleanup
 }
 job_cleanup()
 {
-	e2e_down
+	sc_net_cleanup
 }
 
 atf_test_case check_lines cleanup
@@ -227,7 +208,7 @@ check_lines_body()
 }
 check_lines_cleanup()
 {
-	e2e_down
+	sc_net_cleanup
 }
 
 atf_init_test_cases()

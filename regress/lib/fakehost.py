@@ -20,11 +20,12 @@ between bytes of raw), close (close without an answer).
 
 import argparse
 import json
-import ssl
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from testserver import TestServer, add_host_flags, serve
 
 LOCK = threading.Lock()
 
@@ -120,40 +121,13 @@ class Handler(BaseHTTPRequestHandler):
     do_PUT = handle_any
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, opts):
-        self.opts = opts
-        super().__init__((opts.bind, opts.port), Handler)
-        if opts.cert:
-            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            ctx.load_cert_chain(opts.cert, opts.key)
-            self.socket = ctx.wrap_socket(self.socket, server_side=True)
-
-    def handle_error(self, request, client_address):
-        pass
-
-
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--bind", required=True)
-    p.add_argument("--port", type=int, required=True)
-    p.add_argument("--cert")
-    p.add_argument("--key")
+    add_host_flags(p)
     p.add_argument("--scenario", required=True)
-    p.add_argument("--log", required=True)
-    p.add_argument("--ready", help="a file made once the socket listens")
     opts = p.parse_args()
-    srv = Server(opts)
-    if opts.ready:
-        open(opts.ready, "w").close()
-    try:
-        srv.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    return 0
+    srv = TestServer(opts, Handler)
+    return serve(srv)
 
 
 if __name__ == "__main__":

@@ -31,11 +31,12 @@ a hostile or broken source gives (no job of --jobs is used by them):
 
 import argparse
 import json
-import ssl
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from testserver import TestServer, add_host_flags, serve
 
 LOCK = threading.Lock()
 HOSTILE_ID = "h1"
@@ -158,48 +159,26 @@ class Handler(BaseHTTPRequestHandler):
     do_POST = handle_any
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
+class Server(TestServer):
     def __init__(self, opts):
-        self.opts = opts
         with open(opts.jobs) as f:
             self.jobs = json.load(f)
-        super().__init__((opts.bind, opts.port), Handler)
-        if opts.cert:
-            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            ctx.load_cert_chain(opts.cert, opts.key)
-            self.socket = ctx.wrap_socket(self.socket, server_side=True)
-
-    def handle_error(self, request, client_address):
-        pass
+        super().__init__(opts, Handler)
 
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--bind", required=True)
-    p.add_argument("--port", type=int, required=True)
-    p.add_argument("--cert")
-    p.add_argument("--key")
+    add_host_flags(p)
     p.add_argument("--prefix", default="/api/worker")
     p.add_argument("--token", required=True)
     p.add_argument("--jobs", required=True)
     p.add_argument("--results", required=True)
-    p.add_argument("--log", required=True)
     p.add_argument("--mode", required=True)
-    p.add_argument("--ready")
     opts = p.parse_args()
     for f in (opts.results, opts.log):
         open(f, "a").close()
     srv = Server(opts)
-    if opts.ready:
-        open(opts.ready, "w").close()
-    try:
-        srv.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return serve(srv)
 
 
 if __name__ == "__main__":

@@ -79,17 +79,8 @@ life_up()
 
 keep_up()
 {
-	sc_start_in_host gated -dv -c "$SC_CONFIG"
-	sc_wait_log gated "serving " 15 || { sc_log gated; atf_fail "gated does not serve"; }
-	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
-	sc_wait_log keepd "ready: " || { sc_log keepd; atf_fail "keepd is not ready"; }
-}
-
-life_down()
-{
-	sc_load || return 0
-	sc_net_down
-	sc_cleanup
+	sc_gate_up
+	sc_keep_up
 }
 
 # daemon_up: sandcastled, its children ready and the keep answering.
@@ -188,7 +179,7 @@ mode_of()
 atf_test_case ocr_life cleanup
 ocr_life_head()
 {
-	atf_set "descr" "R1 R2 S1: an ocr job claimed from a source runs in a real box and its text reaches the source; the record holds the image's size and SHA-256, mode 0700/0600, one log line; a GIF fails and a job whose image is gone is released, each reaching the source with its status, and ocr then rests (no claim) for its cooldown; a 409 is kept in the record and never sent again"
+	atf_set "descr" "A1: an ocr job claimed from a source runs in a real box and its text reaches the source; the record holds the image's size and SHA-256, mode 0700/0600, one log line; a GIF fails and a job whose image is gone is released, each reaching the source with its status, and ocr then rests (no claim) for its cooldown; a 409 is kept in the record and never sent again"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "300"
@@ -271,7 +262,7 @@ ocr_life_body()
 }
 ocr_life_cleanup()
 {
-	life_down
+	sc_net_cleanup
 }
 
 CLAUDE_INPUT='{"prompt": "tag this", "schema": {"type": "object", "properties": {"tag": {"type": "string"}}, "required": ["tag"], "additionalProperties": false}}'
@@ -292,7 +283,7 @@ meta_usage()
 atf_test_case crash cleanup
 crash_head()
 {
-	atf_set "descr" "R3 B1: a claude job through the box, the parent and the keep succeeds with its usage logged and recorded; then the core killed during a slow job: at the restart the job, noted running, is sent back released and its record says so"
+	atf_set "descr" "R1: a claude job through the box, the parent and the keep succeeds with its usage logged and recorded; then the core killed during a slow job: at the restart the job, noted running, is sent back released and its record says so"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "300"
@@ -347,13 +338,13 @@ crash_body()
 }
 crash_cleanup()
 {
-	life_down
+	sc_net_cleanup
 }
 
 atf_test_case rate cleanup
 rate_head()
 {
-	atf_set "descr" "SCHED: max_jobs_per_hour 2 with 3 jobs waiting: the third is not claimed; control: raised to 3, it is"
+	atf_set "descr" "S5: max_jobs_per_hour 2 with 3 jobs waiting: the third is not claimed, neither after a restart (the records count); control: raised to 3, it is"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "120"
@@ -373,6 +364,14 @@ rate_body()
 	sleep 11
 	[ "$(posts notes /jobs/claim)" -eq 2 ] || { cat "$SC_ROOT/notes.requests"; atf_fail "claimed past max_jobs_per_hour"; }
 	atf_check -s exit:1 grep -q '"id": "r3"' "$SC_ROOT/notes.results"
+	# A restart does not give the hour back: the records count.
+	sc_stop sandcastled
+	daemon_up
+	sc_wait_log sandcastled "source notes: 2 job(s) started in the last hour, counted from the records" ||
+	    { sc_log sandcastled; atf_fail "the records were not counted"; }
+	sleep 11
+	[ "$(posts notes /jobs/claim)" -eq 2 ] || { cat "$SC_ROOT/notes.requests"; atf_fail "claimed past max_jobs_per_hour after a restart"; }
+	# Control: with room for one more, r3 is claimed and runs.
 	sc_stop sandcastled
 	source_config notes notes.example.com 3
 	daemon_up
@@ -380,7 +379,7 @@ rate_body()
 }
 rate_cleanup()
 {
-	life_down
+	sc_net_cleanup
 }
 
 HOSTILE="extra url badid dupkey deep huge badutf8 trailing toomany dupjobs 401 hang"
@@ -388,7 +387,7 @@ HOSTILE="extra url badid dupkey deep huge badutf8 trailing toomany dupjobs 401 h
 atf_test_case hostile cleanup
 hostile_head()
 {
-	atf_set "descr" "S2 S3: every hostile claim answer of fakesource.py handled as the contract says, one source each, sandcastled alive after all; two sources with the same job id keep their records apart and each gets its own result only"
+	atf_set "descr" "S6 S7: every hostile claim answer of fakesource.py handled as the contract says, one source each, sandcastled alive after all; two sources with the same job id keep their records apart and each gets its own result only"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "180"
@@ -464,13 +463,13 @@ hostile_body()
 }
 hostile_cleanup()
 {
-	life_down
+	sc_net_cleanup
 }
 
 atf_test_case keep_wait cleanup
 keep_wait_head()
 {
-	atf_set "descr" "K1: while the keep does not answer, no source is asked; the core asks the keep again every 5 seconds and goes on once it answers, at start and when the keep goes away later"
+	atf_set "descr" "while the keep does not answer, no source is asked; the core asks the keep again every 5 seconds and goes on once it answers, at start and when the keep goes away later"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "120"
@@ -505,7 +504,7 @@ keep_wait_body()
 }
 keep_wait_cleanup()
 {
-	life_down
+	sc_net_cleanup
 }
 
 atf_init_test_cases()

@@ -1,11 +1,13 @@
 #!/bin/sh
-# build.sh PROBE: builds the image sandcastle-probe:test out of the
+# build.sh PROBE SUM: builds the image sandcastle-probe:test, labelled
+# sandcastle.probe=SUM (the SHA-256 of probe.c), out of the
 # static probe, the way sandcastlectl install builds a box image: FROM
 # scratch, offline, the program as /sandcastle-box, nobody's passwd and
 # group, an empty /tmp.  Run as the account that runs the boxes.
 set -eu
 
 probe=$1
+sum=$2
 ctx=$(mktemp -d "${TMPDIR:-/tmp}/sc-probe.XXXXXXXX")
 trap 'rm -rf "$ctx"' EXIT
 mkdir -p "$ctx/etc" "$ctx/tmp" "$ctx/sandcastle"
@@ -13,13 +15,14 @@ cp "$probe" "$ctx/sandcastle-box"
 echo 'nobody:x:65534:65534:nobody:/nonexistent:/sandcastle-box' > "$ctx/etc/passwd"
 echo 'nogroup:x:65534:' > "$ctx/etc/group"
 echo test > "$ctx/sandcastle/build"
-cat > "$ctx/Containerfile" <<'CF'
+cat > "$ctx/Containerfile" <<CF
 FROM scratch
 COPY sandcastle-box /sandcastle-box
 COPY etc /etc
 COPY sandcastle /sandcastle
 COPY tmp /tmp
 USER 65534:65534
+LABEL sandcastle.probe=$sum
 CMD ["/sandcastle-box"]
 CF
 podman build --pull=never --network=none -q -t sandcastle-probe:test \

@@ -144,6 +144,25 @@ write_file(const char *req, const char *path)
 	unlink(path);
 }
 
+/* Reads a file of the machine's, were it there: how many bytes, or why not. */
+static void
+read_file(const char *req, const char *path)
+{
+	char	 buf[4096], msg[32];
+	ssize_t	 n;
+	int	 fd;
+
+	if ((fd = open(path, O_RDONLY)) == -1)
+		return answer(req, 0, errname(errno));
+	if ((n = read(fd, buf, sizeof(buf))) == -1)
+		answer(req, 0, errname(errno));
+	else {
+		snprintf(msg, sizeof(msg), "%zd", n);
+		answer(req, 1, msg);
+	}
+	close(fd);
+}
+
 /* Writes up to want bytes; says how far it got and why it stopped. */
 static void
 fill(const char *req, const char *path, const char *want)
@@ -314,6 +333,8 @@ dispatch(char *line)
 		answer(w[0], e == 0, e == 0 ? "connected" : errname(e));
 	} else if (strcmp(w[0], "unixself") == 0)
 		unix_self(w[0]);
+	else if (strcmp(w[0], "read") == 0 && n == 2)
+		read_file(w[0], w[1]);
 	else if (strcmp(w[0], "write") == 0 && n == 2)
 		write_file(w[0], w[1]);
 	else if (strcmp(w[0], "fill") == 0 && n == 3)

@@ -1,0 +1,45 @@
+"""What the suite's test hosts (fakehost.py, fakesource.py) share: a
+threaded HTTP server on a test network's address, with TLS when given a
+certificate, the flags every host takes, and the ready file a test waits
+for.  Test equipment, never part of sandcastle."""
+
+import ssl
+from http.server import ThreadingHTTPServer
+
+
+class TestServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, opts, handler):
+        self.opts = opts
+        super().__init__((opts.bind, opts.port), handler)
+        if opts.cert:
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(opts.cert, opts.key)
+            self.socket = ctx.wrap_socket(self.socket, server_side=True)
+
+    def handle_error(self, request, client_address):
+        pass
+
+
+def add_host_flags(p):
+    """The flags of every test host: where it listens, its certificate,
+    its log of requests and its ready file."""
+    p.add_argument("--bind", required=True)
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--cert")
+    p.add_argument("--key")
+    p.add_argument("--log", required=True)
+    p.add_argument("--ready", help="a file made once the socket listens")
+
+
+def serve(srv):
+    """Says it is ready, then serves until it is killed."""
+    if srv.opts.ready:
+        open(srv.opts.ready, "w").close()
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
