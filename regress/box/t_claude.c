@@ -59,6 +59,7 @@ raw_is(const struct json *j, long tok, const char *want)
 	return len == strlen(want) && memcmp(raw, want, len) == 0;
 }
 
+/* R2: the request offers the model no tools. */
 ATF_TC_WITHOUT_HEAD(request);
 ATF_TC_BODY(request, tc)
 {

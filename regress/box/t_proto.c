@@ -173,7 +173,7 @@ ATF_TC_BODY(fields, tc)
 	    "protocol: status: the wrong type");
 }
 
-/* The box makes one request; a second job where the answer belongs ends it. */
+/* R2: the box makes one request; a second job where the answer is ends it. */
 ATF_TC_WITHOUT_HEAD(order);
 ATF_TC_BODY(order, tc)
 {

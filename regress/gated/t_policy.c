@@ -1,7 +1,8 @@
 /*
- * N1 N2: the gate's first barrier: a name on the list that resolves
- * into the internal network, a sealed range or this machine is refused
- * after resolving, unless it has exactly that internal exception.
+ * N1 N2 N3 N4 S3: the gate's first barrier: a name on the list that
+ * resolves into the internal network, a sealed range or this machine is
+ * refused after resolving, unless it has exactly that internal exception;
+ * and the table of the second barrier.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>

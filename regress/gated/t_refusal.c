@@ -1,5 +1,5 @@
 /*
- * N3: every refusal of the gate is recorded where check reads the last
+ * Every refusal of the gate is recorded where check reads the last
  * hour of them, per destination, with its likeliest cause.
  */
 #include <sys/stat.h>

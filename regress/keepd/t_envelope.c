@@ -1,5 +1,5 @@
 /*
- * S1 S2: the keep's closed envelope (keepd/envelope.c).  A good envelope
+ * S1 S7: the keep's closed envelope (keepd/envelope.c).  A good envelope
  * is the control; each attack is the same envelope with one thing
  * changed, refused for its own reason.
  */

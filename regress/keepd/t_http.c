@@ -1,5 +1,5 @@
 /*
- * S3 N4: the keep's HTTP/1.1 (keepd/http.c).  Good answers parse the
+ * S2 S7: the keep's HTTP/1.1 (keepd/http.c).  Good answers parse the
  * same fed whole or a byte at a time; each malformed answer fails for
  * its own reason; the request never carries a line break it was handed.
  */

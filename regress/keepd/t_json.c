@@ -1,5 +1,5 @@
 /*
- * The strict JSON parser and the writer (common/json.c).  Each refusal
+ * S7: the strict JSON parser and the writer (common/json.c).  Each refusal
  * is checked for its reason, beside a control that the parser takes.
  */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * keepd's two seccomp filters, the real ones from libkeepd.a, each put
+ * N5: keepd's two seccomp filters, the real ones from libkeepd.a, each put
  * on in a forked child: a call the filter forbids must kill the child
  * with SIGSYS, and its control, the same call without the filter (or a
  * call the filter allows), must succeed.

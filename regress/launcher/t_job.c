@@ -516,6 +516,7 @@ ACCOUNT_TC(claude, "claude through a keep stub: a good reply succeeds with "
     "usage; refusal, max_tokens and a schema mismatch fail; 401, 429, "
     "billing, 500, a refusal of the keep and no answer release", "300")
 
+/* R2: one model request per job, none for ocr. */
 ATF_TC_WITHOUT_HEAD(one_request);
 ATF_TC_BODY(one_request, tc)
 {

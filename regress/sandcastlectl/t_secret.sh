@@ -11,7 +11,7 @@ CANARY=SCTEST-CANARY-c7d2
 atf_test_case set_stdin cleanup
 set_stdin_head()
 {
-	atf_set "descr" "secret set reads stdin, writes 0600 in a 0700 folder it makes"
+	atf_set "descr" "A1: secret set reads stdin, writes 0600 in a 0700 folder it makes"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -85,7 +85,7 @@ set_refused_cleanup()
 atf_test_case set_no_argument cleanup
 set_no_argument_head()
 {
-	atf_set "descr" "secret set never takes the value as an argument"
+	atf_set "descr" "A2: secret set never takes the value as an argument"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }

@@ -1,5 +1,5 @@
 /*
- * The source contract (sandcastled/contract.c): the envelopes, what an
+ * S7: the source contract (sandcastled/contract.c): the envelopes, what an
  * answer means, and the strict reading of a claim's answer.  Each
  * refusal is checked for its reason beside a control that is taken.
  * The envelopes go through the keep's own envelope rules: that is the
@@ -62,6 +62,7 @@ ATF_TC_BODY(envelopes, tc)
 	free(e);
 }
 
+/* R1: a reply goes back as data, in its own source's result envelope. */
 ATF_TC_WITHOUT_HEAD(results);
 ATF_TC_BODY(results, tc)
 {

@@ -80,6 +80,7 @@ call_open_write(void)
 	return 0;
 }
 
+/* R2: the core, which carries a reply, cannot open a socket. */
 ATF_TC_WITHOUT_HEAD(core_socket_killed);
 ATF_TC_BODY(core_socket_killed, tc)
 {
@@ -87,6 +88,7 @@ ATF_TC_BODY(core_socket_killed, tc)
 	require_killed(filtered_run(sandbox_core, call_socket_unix), "core: socket(AF_UNIX)");
 }
 
+/* R2: nor run a program. */
 ATF_TC_WITHOUT_HEAD(core_execve_killed);
 ATF_TC_BODY(core_execve_killed, tc)
 {

@@ -90,6 +90,7 @@ window_holds(const time_t *starts, size_t n, uint32_t max)
 	}
 }
 
+/* S5: a source never runs more than max_jobs_per_hour in 60 minutes. */
 ATF_TC_WITHOUT_HEAD(rate_limit);
 ATF_TC_BODY(rate_limit, tc)
 {
@@ -118,7 +119,7 @@ ATF_TC_BODY(rate_limit, tc)
 	config_free(conf);
 }
 
-/* Control: with room for 4, the 4th starts at its poll_interval. */
+/* S5: the control: with room for 4, the 4th starts at its poll_interval. */
 ATF_TC_WITHOUT_HEAD(rate_limit_control);
 ATF_TC_BODY(rate_limit_control, tc)
 {
@@ -137,7 +138,7 @@ ATF_TC_BODY(rate_limit_control, tc)
 	config_free(conf);
 }
 
-/* Long jobs and a short poll_interval: the window still holds. */
+/* S5: long jobs and a short poll_interval: the window still holds. */
 ATF_TC_WITHOUT_HEAD(rate_limit_sliding);
 ATF_TC_BODY(rate_limit_sliding, tc)
 {

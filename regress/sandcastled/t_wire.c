@@ -74,6 +74,7 @@ ATF_TC_BODY(core_sources_only, tc)
 	config_free(conf);
 }
 
+/* R2: the launcher, which carries a box's request, may name claude alone. */
 ATF_TC_WITHOUT_HEAD(launcher_claude_only);
 ATF_TC_BODY(launcher_claude_only, tc)
 {

@@ -115,6 +115,7 @@ ATF_TC_BODY(truncation, tc)
 	ATF_CHECK(path_config_dir("/a/long/flag", buf, 13) == 0);
 }
 
+/* A1: a private folder is the operator's, closed to every other account. */
 ATF_TC_WITHOUT_HEAD(private_dir);
 ATF_TC_BODY(private_dir, tc)
 {
@@ -148,6 +149,7 @@ ATF_TC_BODY(private_dir, tc)
 	ATF_CHECK_MSG(strstr(why, "cannot be made") != NULL, "%s", why);
 }
 
+/* A1: a folder of another account's is refused. */
 ATF_TC(private_dir_not_yours);
 ATF_TC_HEAD(private_dir_not_yours, tc)
 {

@@ -1,5 +1,5 @@
 /*
- * The rules of a secret's file (sandcastlectl(8), SECRETS): each one is
+ * A1: the rules of a secret's file (sandcastlectl(8), SECRETS): each one is
  * refused with its own reason, beside a good file that is read, and no
  * reason ever holds a byte of the content.
  */
