@@ -15,22 +15,6 @@ TOKEN_NOTES=tok-notes-check-1234
 TOKEN_OTHER=tok-other-check-5678
 CANARY=SCTEST-CANARY-77cd
 
-# cs_source NAME HOST [SECRET]: sources/NAME.yaml, of capability ocr.
-cs_source()
-{
-	cat > "$SC_CONFIG/sources/$1.yaml" <<EOS
-name: $1
-destination:
-  address: https://$2/api/worker
-  secret: ${3:-$1}
-  ca_file: $SC_ROOT/ca/ca.crt
-poll_interval: 30s
-capabilities: [ocr]
-max_jobs_per_hour: 10
-job_timeout: 1m
-EOS
-}
-
 # cs_config: ocr alone (no API to prove), and the six sources.
 cs_config()
 {
@@ -40,29 +24,13 @@ capabilities:
   ocr:
     languages: [eng]
 EOC
-	cs_source notes notes.example.com
-	cs_source badtoken other.example.com
-	cs_source down down.example.com
-	cs_source inside rebind.example.com
-	cs_source garbage garbage.example.com
-	cs_source nosecret notes.example.com nosecret
+	sc_source_file notes https://notes.example.com/api/worker ocr 10 30s 1m
+	sc_source_file badtoken https://other.example.com/api/worker ocr 10 30s 1m
+	sc_source_file down https://down.example.com/api/worker ocr 10 30s 1m
+	sc_source_file inside https://rebind.example.com/api/worker ocr 10 30s 1m
+	sc_source_file garbage https://garbage.example.com/api/worker ocr 10 30s 1m
+	sc_source_file nosecret https://notes.example.com/api/worker ocr 10 30s 1m nosecret
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
-}
-
-# cs_fakesource NAME HOST ADDRESS TOKEN JOBS
-cs_fakesource()
-{
-	printf '%s\n' "$5" > "$SC_ROOT/$1.jobs"
-	echo normal > "$SC_ROOT/$1.mode"
-	ip netns exec "$SC_NS_WORLD" python3 \
-	    "$(sc_srcdir)/regress/lib/fakesource.py" --bind "$3" --port 443 \
-	    --cert "$SC_ROOT/ca/$2.crt" --key "$SC_ROOT/ca/$2.key" \
-	    --token "$4" --jobs "$SC_ROOT/$1.jobs" \
-	    --results "$SC_ROOT/$1.results" --log "$SC_ROOT/$1.requests" \
-	    --mode "$SC_ROOT/$1.mode" --ready "$SC_ROOT/$1.ready" \
-	    > "$SC_ROOT/log/fs-$1.log" 2>&1 &
-	echo $! > "$SC_ROOT/log/fs-$1.pid"
-	sc_wait_file "$SC_ROOT/$1.ready" 10 || atf_fail "source $1 did not start"
 }
 
 # ping_answer JSON: what garbage.example.com answers to GET /api/worker/ping.
@@ -120,9 +88,9 @@ sources_body()
 	    garbage.example.com >/dev/null || atf_fail "ca.sh"
 	chown -R "$SC_USER:$SC_USER" "$SC_ROOT/ca"
 	cs_config
-	cs_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
 	    '[{"id": "a", "capability": "ocr"}, {"id": "b", "capability": "ocr"}]'
-	cs_fakesource other other.example.com 198.20.5.12 "$TOKEN_OTHER" '[]'
+	sc_fakesource other other.example.com 198.20.5.12 "$TOKEN_OTHER" '[]'
 	sc_fakehost garbage.example.com "$SC_NS_WORLD" 198.20.5.11 443 tls
 	sc_secret notes "$TOKEN_NOTES"
 	sc_secret badtoken "$CANARY-wrong"
@@ -210,7 +178,7 @@ no_keep_body()
 	    >/dev/null || atf_fail "ca.sh"
 	chown -R "$SC_USER:$SC_USER" "$SC_ROOT/ca"
 	printf 'capabilities:\n  ocr:\n    languages: [eng]\n' > "$SC_CONFIG/config.yaml"
-	cs_source notes notes.example.com
+	sc_source_file notes https://notes.example.com/api/worker ocr 10 30s 1m
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 	sc_secret notes "$TOKEN_NOTES"
 	./ctl check > out 2>&1

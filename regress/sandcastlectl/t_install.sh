@@ -12,14 +12,7 @@
 
 in_setup()
 {
-	sc_setup
-	sc_mkctl
-	sc_fixture regress/sandcastlectl/fixtures/good
-	sc_secret claude SCTEST-claude
-	sc_secret notes SCTEST-notes
-	sc_secret recipes SCTEST-recipes
-	in_mkfakes
-	in_fake_podman
+	in_base
 	# Podman makes its own files in the home the first time it is asked
 	# anything: a machine install serves has used it already.
 	sc_as_user podman info > /dev/null 2>&1

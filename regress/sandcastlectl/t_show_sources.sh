@@ -29,25 +29,9 @@ capabilities:
     languages: [eng]
     cooldown: 1h
 EOC
-	ss_source notes notes.example.com ocr 10
-	ss_source down down.example.com claude 30
+	sc_source_file notes https://notes.example.com/api/worker ocr 10 5s 1m
+	sc_source_file down https://down.example.com/api/worker claude 30 5s 1m
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
-}
-
-# ss_source NAME HOST CAPABILITY MAX_JOBS: sources/NAME.yaml, asked every 5 s.
-ss_source()
-{
-	cat > "$SC_CONFIG/sources/$1.yaml" <<EOS
-name: $1
-destination:
-  address: https://$2/api/worker
-  secret: $1
-  ca_file: $SC_ROOT/ca/ca.crt
-poll_interval: 5s
-capabilities: [$3]
-max_jobs_per_hour: $4
-job_timeout: 1m
-EOS
 }
 
 # ss_up: the network, the CA, notes on 198.20.5.10 with three jobs (two
@@ -63,24 +47,12 @@ ss_up()
 	    down.example.com api.anthropic.com >/dev/null || atf_fail "ca.sh"
 	chown -R "$SC_USER:$SC_USER" "$SC_ROOT/ca"
 	ss_config
-	printf '%s\n' '[{"id": "r1", "capability": "ocr"}, {"id": "r2", "capability": "ocr"}, {"id": "r3", "capability": "ocr", "input": {"image": "AAAA"}}]' \
-	    > "$SC_ROOT/notes.jobs"
-	echo normal > "$SC_ROOT/notes.mode"
-	ip netns exec "$SC_NS_WORLD" python3 \
-	    "$(sc_srcdir)/regress/lib/fakesource.py" --bind 198.20.5.10 \
-	    --port 443 --cert "$SC_ROOT/ca/notes.example.com.crt" \
-	    --key "$SC_ROOT/ca/notes.example.com.key" --token "$TOKEN_NOTES" \
-	    --jobs "$SC_ROOT/notes.jobs" --results "$SC_ROOT/notes.results" \
-	    --log "$SC_ROOT/notes.requests" --mode "$SC_ROOT/notes.mode" \
-	    --ready "$SC_ROOT/notes.ready" > "$SC_ROOT/log/fs-notes.log" 2>&1 &
-	echo $! > "$SC_ROOT/log/fs-notes.pid"
-	sc_wait_file "$SC_ROOT/notes.ready" 10 || atf_fail "notes did not start"
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    '[{"id": "r1", "capability": "ocr"}, {"id": "r2", "capability": "ocr"}, {"id": "r3", "capability": "ocr", "input": {"image": "AAAA"}}]'
 	sc_secret notes "$TOKEN_NOTES"
 	sc_secret down tok-down
 	sc_secret claude key-claude-sources
-	sc_start_in_host gated -dv -c "$SC_CONFIG"
-	sc_wait_log gated "serving " 15 ||
-	    { sc_log gated; atf_fail "gated does not serve"; }
+	sc_gate_up
 }
 
 # ss_field SOURCE FIELD: one field of SOURCE in show sources -j.

@@ -15,14 +15,7 @@ UNITS="sandcastle.target sandcastle-gate.service sandcastle-keep.service sandcas
 # un_install: the good fixture, installed; $units is where the units are.
 un_install()
 {
-	sc_setup
-	sc_mkctl
-	sc_fixture regress/sandcastlectl/fixtures/good
-	sc_secret claude SCTEST-claude
-	sc_secret notes SCTEST-notes
-	sc_secret recipes SCTEST-recipes
-	in_mkfakes
-	in_fake_podman
+	in_base
 	touch "$SC_ROOT/answer/podman-build"
 	units=$SC_HOME/.config/systemd/user
 	./ctl install > install.out 2>&1

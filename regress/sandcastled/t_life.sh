@@ -33,38 +33,11 @@ EOC
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 }
 
-# source_config NAME HOST MAX_JOBS CAPS: sources/NAME.yaml.
+# source_config NAME HOST MAX_JOBS CAPS: sources/NAME.yaml, asked every 5 s.
 source_config()
 {
-	cat > "$SC_CONFIG/sources/$1.yaml" <<EOS
-name: $1
-destination:
-  address: https://$2/api/worker
-  secret: $1
-  ca_file: $SC_ROOT/ca/ca.crt
-poll_interval: 5s
-capabilities: [${4:-ocr}]
-max_jobs_per_hour: $3
-job_timeout: 1m
-EOS
+	sc_source_file "$1" "https://$2/api/worker" "${4:-ocr}" "$3" 5s 1m
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
-}
-
-# fakesource NAME HOST ADDRESS TOKEN JOBS: a source on the world network.
-fakesource()
-{
-	printf '%s\n' "$5" > "$SC_ROOT/$1.jobs"
-	echo normal > "$SC_ROOT/$1.mode"
-	rm -f "$SC_ROOT/$1.ready"
-	ip netns exec "$SC_NS_WORLD" python3 \
-	    "$(sc_srcdir)/regress/lib/fakesource.py" --bind "$3" --port 443 \
-	    --cert "$SC_ROOT/ca/$2.crt" --key "$SC_ROOT/ca/$2.key" \
-	    --token "$4" --jobs "$SC_ROOT/$1.jobs" \
-	    --results "$SC_ROOT/$1.results" --log "$SC_ROOT/$1.requests" \
-	    --mode "$SC_ROOT/$1.mode" --ready "$SC_ROOT/$1.ready" \
-	    > "$SC_ROOT/log/fs-$1.log" 2>&1 &
-	echo $! > "$SC_ROOT/log/fs-$1.pid"
-	sc_wait_file "$SC_ROOT/$1.ready" 10 || atf_fail "source $1 did not start"
 }
 
 # life_up NAME...: the network, the CA for the names, gated and keepd.
@@ -189,7 +162,7 @@ ocr_life_body()
 	life_up notes.example.com
 	img=$(render "$OCR_TEXT")
 	source_config notes notes.example.com 30
-	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
 	    "[{\"id\": 1, \"capability\": \"ocr\", \"input\": {\"image\": \"$img\"}},
 	      {\"id\": \"gif-2\", \"capability\": \"ocr\", \"input\": {\"image\": \"$GIF_B64\"}},
 	      {\"id\": \"gone-3\", \"capability\": \"ocr\", \"input\": {\"image\": \"$img\"}}]"
@@ -242,7 +215,7 @@ ocr_life_body()
 	    atf_fail "cannot remove the ocr image"
 	# A source that hands a new job out: a second fakesource, same name.
 	kill "$(cat "$SC_ROOT/log/fs-notes.pid")"; sleep 0.3
-	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" "$(cat "$SC_ROOT/notes.more")"
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" "$(cat "$SC_ROOT/notes.more")"
 	# A cooldown longer than the rest of the test, for the rest below.
 	sed -i 's/^    cooldown: 1s$/    cooldown: 1h/' "$SC_CONFIG/config.yaml"
 	daemon_up
@@ -292,7 +265,7 @@ crash_body()
 {
 	life_up notes.example.com api.anthropic.com
 	source_config notes notes.example.com 30 claude
-	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
 	    "[{\"id\": \"fast-0\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT},
 	      {\"id\": \"slow-1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]"
 	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
@@ -354,7 +327,7 @@ rate_body()
 	life_up notes.example.com
 	source_config notes notes.example.com 2
 	# Jobs with no input fail at once, without a box: fast.
-	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
 	    '[{"id": "r1", "capability": "ocr"}, {"id": "r2", "capability": "ocr"}, {"id": "r3", "capability": "ocr"}]'
 	sc_secret notes "$TOKEN_NOTES"
 	keep_up
@@ -407,9 +380,9 @@ hostile_body()
 	sleep 0.3
 	source_config notes notes.example.com 30
 	source_config other other.example.com 30
-	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
 	    '[{"id": "7", "capability": "ocr"}]'
-	fakesource other other.example.com 198.20.5.12 "$TOKEN_OTHER" \
+	sc_fakesource other other.example.com 198.20.5.12 "$TOKEN_OTHER" \
 	    '[{"id": 7, "capability": "claude", "force": true}]'
 	sc_secret notes "$TOKEN_NOTES"
 	sc_secret other "$TOKEN_OTHER"
@@ -418,7 +391,7 @@ hostile_body()
 		n=$((n + 1))
 		src=h$(echo "$m" | tr -d -c 'a-z0-9')
 		source_config "$src" "h-$m.example.com" 30
-		fakesource "$src" "h-$m.example.com" "198.20.5.$n" "tok-$src" \
+		sc_fakesource "$src" "h-$m.example.com" "198.20.5.$n" "tok-$src" \
 		    '[{"id": "ok-1", "capability": "ocr"}]'
 		echo "$m" > "$SC_ROOT/$src.mode"
 		sc_secret "$src" "tok-$src"
@@ -478,7 +451,7 @@ keep_wait_body()
 {
 	life_up notes.example.com
 	source_config notes notes.example.com 30
-	fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
 	    '[{"id": "w1", "capability": "ocr"}, {"id": "w2", "capability": "ocr"}]'
 	sc_secret notes "$TOKEN_NOTES"
 	sc_start_in_host gated -dv -c "$SC_CONFIG"
