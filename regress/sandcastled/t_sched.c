@@ -12,27 +12,11 @@
 
 #include "config.h"
 #include "../../sandcastled/schedule.h"
+#include "testconf.h"
 
 #define CLAUDE	CAP_BIT(CAP_CLAUDE)
 #define OCR	CAP_BIT(CAP_OCR)
 #define T0	1000000		/* the simulated clock's start */
-
-static struct source *
-add_source(struct config *conf, const char *name, uint32_t poll,
-    uint32_t perhour, unsigned int caps)
-{
-	struct source	*src;
-
-	ATF_REQUIRE((src = calloc(1, sizeof(*src))) != NULL);
-	(void)strlcpy(src->name, name, sizeof(src->name));
-	src->poll_interval = poll;
-	src->max_jobs_per_hour = perhour;
-	src->job_timeout = 300;
-	src->capabilities = caps;
-	TAILQ_INSERT_TAIL(&conf->sources, src, entry);
-	conf->nsources++;
-	return src;
-}
 
 static struct config *
 new_config(void)

@@ -22,27 +22,12 @@
 #include "../../sandcastled/sandcastled.h"
 #include "../../sandcastled/schedule.h"
 #include "../../sandcastled/summary.h"
+#include "testconf.h"
 
 #define CLAUDE	CAP_BIT(CAP_CLAUDE)
 #define OCR	CAP_BIT(CAP_OCR)
 #define T0	1000000		/* the core's monotonic clock */
 #define W0	1800000000	/* time(3) at T0 */
-
-static void
-add_source(struct config *conf, const char *name, uint32_t poll,
-    uint32_t perhour, unsigned int caps)
-{
-	struct source	*src;
-
-	ATF_REQUIRE((src = calloc(1, sizeof(*src))) != NULL);
-	(void)strlcpy(src->name, name, sizeof(src->name));
-	src->poll_interval = poll;
-	src->max_jobs_per_hour = perhour;
-	src->job_timeout = 300;
-	src->capabilities = caps;
-	TAILQ_INSERT_TAIL(&conf->sources, src, entry);
-	conf->nsources++;
-}
 
 /* notes (30 s, 10 an hour, claude) and recipes (60 s, 2 an hour, both). */
 static struct config *
