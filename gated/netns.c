@@ -8,10 +8,10 @@
  * machine's namespaces, and waits on a pipe until the map is written:
  * pasta joins a namespace whose root is already the operator.  pasta
  * holds the namespace open and outlives gated's children, so gated
- * ends it itself; PR_SET_PDEATHSIG ends it when gated is killed.
+ * ends it itself, and the helper, pasta's parent, ends it when gated is
+ * killed.
  */
 #include <sys/types.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -28,17 +28,22 @@
 #include "gate.h"
 #include "log.h"
 
+static volatile sig_atomic_t	helper_ending;
+
+static void
+helper_term(int sig)
+{
+	helper_ending = 1;
+}
+
+/* In pasta's child: pasta itself, on the pid of gated's namespace. */
 static __attribute__((noreturn)) void
-helper_exec(pid_t gate, int go)
+helper_pasta(pid_t gate)
 {
 	char	pid[16];
-	char	c;
 	int	null;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 || getppid() != gate)
-		_exit(1);
-	if (read(go, &c, 1) != 1)
-		_exit(1);
+	signal(SIGTERM, SIG_DFL);
 	if ((null = open("/dev/null", O_RDONLY)) != -1)
 		dup2(null, STDIN_FILENO);
 	closefrom(STDERR_FILENO + 1);
@@ -48,6 +53,54 @@ helper_exec(pid_t gate, int go)
 	    "-f", "--quiet", pid, (char *)NULL);
 	log_warn("cannot run pasta (install passt)");
 	_exit(127);
+}
+
+/*
+ * The helper stays pasta's parent and ends it when told to (SIGTERM,
+ * from gated) or when gated is gone however it died, which it sees by
+ * being reparented: a parent-death signal set before pasta's execve
+ * does not survive pasta joining gated's user namespace, and pasta
+ * would hold the namespace open for ever.  It ends as pasta did.
+ */
+static __attribute__((noreturn)) void
+helper_exec(pid_t gate, int go)
+{
+	struct sigaction	sa;
+	struct timespec		tick = { 0, 100 * 1000 * 1000 };
+	pid_t			pid;
+	int			status, i;
+	char			c;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = helper_term;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) == -1 || getppid() != gate)
+		_exit(1);
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	if ((pid = fork()) == -1)
+		_exit(1);
+	if (pid == 0)
+		helper_pasta(gate);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (helper_ending || getppid() != gate) {
+			(void)kill(pid, SIGTERM);
+			for (i = 0; i < 5 && waitpid(pid, &status,
+			    WNOHANG) == 0; i++)
+				nanosleep(&tick, NULL);
+			if (i == 5) {
+				(void)kill(pid, SIGKILL);
+				(void)waitpid(pid, &status, 0);
+			}
+			break;
+		}
+		nanosleep(&tick, NULL);
+	}
+	if (WIFSIGNALED(status)) {
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+	}
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
 pid_t

@@ -83,6 +83,7 @@ gate_net()
 run_gate()
 {
 	_prog=$1 _name=$2; shift 2
+	: > "$SC_ROOT/log/$_name.log"
 	ip netns exec "$SC_NS_HOST" setpriv --reuid="$SC_USER" \
 	    --regid="$SC_USER" --init-groups --inh-caps=-all \
 	    -- env -i HOME="$SC_HOME" XDG_RUNTIME_DIR="$SC_RUN" \
@@ -398,14 +399,21 @@ sigterm_body()
 	atf_check -o inline:"0\n" echo "$SC_STATUS"
 	atf_check -s exit:1 -e ignore kill -0 "$_pasta"
 	atf_check -s exit:1 -e ignore kill -0 "$(sc_pid gated)"
+	atf_check -s exit:1 pgrep -u "$SC_USER" -f "gated -dv -c $SC_CONFIG"
 	atf_check -s exit:1 test -e "$GATE_SOCK"
 	# Killed outright, it leaves a stale socket, which the next removes.
 	gate_start
 	_pasta=$(pasta_of gated)
+	[ -n "$_pasta" ] || atf_fail "no pasta runs for the second gated"
 	kill -KILL "$(sc_pid gated)"
 	wait "$(sc_pid gated)" 2>/dev/null
-	sleep 0.5
+	# Its helper ends pasta once gated is gone: bounded, not timed.
+	_i=0
+	while kill -0 "$_pasta" 2>/dev/null && [ $_i -lt 30 ]; do
+		sleep 0.1; _i=$((_i + 1))
+	done
 	atf_check -s exit:1 -e ignore kill -0 "$_pasta"
+	atf_check -s exit:1 pgrep -u "$SC_USER" -f "gated -dv -c $SC_CONFIG"
 	atf_check test -S "$GATE_SOCK"
 	gate_start
 	atf_check -o match:"^status: HTTP/1.1 200" $GC notes.example.com:443
