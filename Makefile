@@ -130,6 +130,8 @@ deps:
 
 # make test: builds, installs into TESTPREFIX for the test accounts,
 # runs the whole suite with Kyua and ends with "N passed, N failed".
+# make run-tests TESTS='gated/t_gate.sh keepd/t_keep.sh:redirect' runs
+# only those programs or cases of the build already made.
 # Every test program, hardened and sanitized: make -j2 units builds them apart.
 units: $(UNITS) $(SAN_UNITS) gated/gated-nocheck
 
@@ -142,7 +144,7 @@ run-tests:
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
 	install -m 0755 gated/gated-nocheck $(TESTPREFIX)/libexec/
-	sh regress/lib/run.sh $(TESTPREFIX)
+	sh regress/lib/run.sh $(TESTPREFIX) $(TESTS)
 
 
 fuzz: $(FUZZERS)

@@ -5,6 +5,9 @@
 set -u
 
 prefix=$1
+shift
+# What is left: Kyua's filters (gated/t_gate.sh, keepd/t_keep.sh:case),
+# the whole suite when none.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 results=$top/regress/results.db
 report=$top/regress/results.txt
@@ -15,7 +18,7 @@ rm -f "$results"
 cd "$top/regress" || exit 1
 kyua --variable="test_suites.sandcastle.prefix=$prefix" \
     --variable="test_suites.sandcastle.checkout=$top" \
-    test --results-file="$results"
+    test --results-file="$results" "$@"
 kyua report --results-file="$results" --verbose \
     --results-filter=broken,failed > "$report" 2>&1
 sed -n '/^===> Failed tests/,$p;/^===> Broken tests/,$p' "$report" | head -n 200
