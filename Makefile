@@ -26,6 +26,8 @@ ALL_LDFLAGS = $(HARDLDFLAGS) $(LDFLAGS)
 LIBS	= -lbsd -lmd -lyaml -lseccomp -ltls
 # The box decodes images itself and hands Tesseract the bitmap it drew.
 LIBS_box = -lpng -ljpeg -lwebp -ltesseract -lm
+# The gate asks DNS itself (res_query) and reads the answer with ns_parserr.
+LIBS_gated = -lresolv
 
 # Each program folder holds its main in <name>.c; every other .c of the
 # folder goes into lib<folder>.a, which the unit tests link too.
@@ -80,7 +82,7 @@ TESTPREFIX ?= /var/tmp/sandcastle-regress
 # alone: make test installs it under libexec/, never make install.
 gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) -DGATE_NOCHECK $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ \
-	    $(wildcard gated/*.c) common/libcommon.a $(LIBS)
+	    $(wildcard gated/*.c) common/libcommon.a $(LIBS) $(LIBS_gated)
 
 .PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man
 all: $(PROGS)
@@ -155,6 +157,8 @@ FUZZ_SRCS_envelope = keepd/envelope.c keepd/http.c
 FUZZ_SRCS_path = keepd/envelope.c
 FUZZ_SRCS_http = keepd/http.c
 FUZZ_SRCS_connect = gated/connect.c gated/policy.c
+FUZZ_SRCS_dns = gated/resolve.c
+FUZZ_LIBS_dns = -lresolv
 FUZZ_SRCS_claim = sandcastled/contract.c
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
 FUZZ_SRCS_schema = box/schema.c

@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#define KEEP_VERSION		1
+#define KEEP_VERSION		2
 #define KEEP_MAXENVELOPE	(33U * 1024 * 1024)
 #define KEEP_MAXBODY		(32U * 1024 * 1024)
 #define KEEP_CALL_SECONDS	30
@@ -47,13 +47,14 @@ struct keep_answer {
 enum keep_refusal {
 	KEEP_R_ENVELOPE = 1,	/* the envelope breaks a rule */
 	KEEP_R_SECRET,		/* "unusable secret: <name>" */
-	KEEP_R_GATE,		/* the gate refused, or does not answer */
+	KEEP_R_GATE,		/* the gate does not answer, or cannot reach it */
 	KEEP_R_TLS,		/* the destination's certificate was refused */
 	KEEP_R_HTTP,		/* the answer broke HTTP, or was too large */
 	KEEP_R_TIMEOUT,		/* 30 s passed */
 	KEEP_R_INTERNAL,	/* the keep itself failed */
 	KEEP_R_PROTOCOL,	/* another version, or no hello first */
 	KEEP_R_PEER,		/* the client is not the operator */
+	KEEP_R_REFUSED,		/* the gate refused it by its rules (403) */
 };
 
 struct keep_refused {

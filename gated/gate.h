@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stddef.h>
 
+#include "barrier.h"
 #include "config.h"
 
 #define GATE_CHILDREN_MAX	32	/* tunnels at once; more get a 503 */
@@ -27,8 +28,10 @@
 struct gate {
 	struct destination	*dests;	/* the gate's list, copied */
 	size_t			 ndests;
+	struct barrier		 barrier;	/* read before leaving */
 	struct in_addr		 own[GATE_OWN_MAX];
 	size_t			 nown;
+	struct in_addr		 resolver;	/* where pasta forwards DNS */
 	char			 sock[PATH_MAX];
 	char			 refusals[PATH_MAX];
 	int			 listenfd;
@@ -37,7 +40,6 @@ struct gate {
 	pid_t			 self;		/* gated, not a child */
 	pid_t			 children[GATE_CHILDREN_MAX];
 	size_t			 nchildren;
-	struct in_addr		 gateway;
 };
 
 /* listen.c */
@@ -45,21 +47,25 @@ int	listen_open(const char *path);
 void	listen_remove(const char *path);
 
 /* own.c */
-size_t	own_addresses(struct in_addr *, size_t max);
+void	own_read(struct gate *);
 
 /* netns.c */
 pid_t	netns_enter(void);
 void	netns_end_pasta(pid_t);
 
 /* route.c */
-void	route_wait_ready(pid_t pasta, struct in_addr *gateway);
-void	route_install(const struct gate *);
+int	route_wait_link(pid_t pasta);
+void	route_install(const struct gate *, int ifindex);
 void	route_verify(const struct gate *);
 
 /* resolve.c */
+struct in_addr resolve_pick(void);
 void	resolve_prepare(const struct gate *);
 size_t	resolve_name(const char *, struct in_addr *, size_t max,
 	    const char **why);
+/* The A records of a DNS answer, each once; 0 when it cannot be read. */
+size_t	resolve_parse(const unsigned char *, size_t, struct in_addr *,
+	    size_t max);
 
 /* filter.c */
 void	filter_gate(void);

@@ -101,10 +101,10 @@ gate_start(struct gate *g)
 	if (atexit(gate_cleanup) != 0)
 		fatalx("atexit");
 	open_files(g);
-	g->nown = own_addresses(g->own, GATE_OWN_MAX);
+	own_read(g);
+	g->resolver = resolve_pick();
 	g->pasta = netns_enter();
-	route_wait_ready(g->pasta, &g->gateway);
-	route_install(g);
+	route_install(g, route_wait_link(g->pasta));
 	route_verify(g);
 	resolve_prepare(g);
 }

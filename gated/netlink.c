@@ -1,7 +1,8 @@
 /*
  * NETLINK_ROUTE, written here rather than taken from a library: the
- * gate needs three requests, and reading back what the kernel holds is
- * the point of the second barrier, so the reading is ours to check.
+ * gate needs a handful of requests, and asking the kernel's own route
+ * lookup is the point of the second barrier, so the asking is ours to
+ * check.
  */
 #include <sys/socket.h>
 
@@ -25,6 +26,19 @@ nl_open(void)
 	return fd;
 }
 
+void
+nl_request(struct nlreq *req, int type, int flags, const void *hdr,
+    size_t hdrlen)
+{
+	memset(req, 0, sizeof(*req));
+	if (hdrlen > sizeof(req->body))
+		fatalx("netlink: a header of %zu bytes", hdrlen);
+	req->n.nlmsg_len = NLMSG_LENGTH(hdrlen);
+	req->n.nlmsg_type = type;
+	req->n.nlmsg_flags = flags;
+	memcpy(NLMSG_DATA(&req->n), hdr, hdrlen);
+}
+
 int
 nl_attr(struct nlreq *req, int type, const void *data, size_t len)
 {
@@ -39,6 +53,12 @@ nl_attr(struct nlreq *req, int type, const void *data, size_t len)
 	memcpy(RTA_DATA(rta), data, len);
 	req->n.nlmsg_len = off + RTA_SPACE(len);
 	return 0;
+}
+
+const void *
+nl_rta(const struct rtattr *rta, size_t len)
+{
+	return RTA_PAYLOAD(rta) == len ? RTA_DATA(rta) : NULL;
 }
 
 static int
@@ -60,7 +80,7 @@ nl_send(int fd, struct nlmsghdr *n)
  * the dump; returns 0, a negative errno from the kernel, or -EIO.
  */
 static int
-nl_read(int fd, void (*cb)(const struct nlmsghdr *, void *), void *arg)
+nl_read(int fd, nl_cb cb, void *arg)
 {
 	static char		 buf[NL_BUFSZ];
 	struct nlmsghdr		*h;
@@ -94,29 +114,22 @@ nl_read(int fd, void (*cb)(const struct nlmsghdr *, void *), void *arg)
 }
 
 int
-nl_talk(int fd, struct nlreq *req)
+nl_talk(int fd, struct nlreq *req, nl_cb cb, void *arg)
 {
 	req->n.nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
 	if (nl_send(fd, &req->n) == -1)
 		return -errno;
-	return nl_read(fd, NULL, NULL);
+	return nl_read(fd, cb, arg);
 }
 
 int
-nl_dump(int fd, int type, unsigned char family,
-    void (*cb)(const struct nlmsghdr *, void *), void *arg)
+nl_dump(int fd, int type, unsigned char family, nl_cb cb, void *arg)
 {
-	struct {
-		struct nlmsghdr	n;
-		struct rtgenmsg	g;
-	} req;
-	int	r;
+	struct nlreq	req;
+	struct rtgenmsg	g = { .rtgen_family = family };
+	int		r;
 
-	memset(&req, 0, sizeof(req));
-	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(req.g));
-	req.n.nlmsg_type = type;
-	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	req.g.rtgen_family = family;
+	nl_request(&req, type, NLM_F_REQUEST | NLM_F_DUMP, &g, sizeof(g));
 	if (nl_send(fd, &req.n) == -1)
 		return -1;
 	if ((r = nl_read(fd, cb, arg)) != 0) {

@@ -2,7 +2,14 @@
  * The second barrier's network: gated moves itself into a user and
  * network namespace of its own, and pasta, started from a helper that
  * stayed outside, wires it to the machine's network: no port forwarded
- * either way, no gateway mapped to the machine's loopback, IPv4 only.
+ * either way, no gateway mapped to the machine's loopback, IPv4 only,
+ * and UDP to port 53 of BARRIER_DNS forwarded to the first IPv4
+ * resolver of the machine's /etc/resolv.conf (pasta reads it itself:
+ * Debian 12's pasta forwards nothing when it is named with -D).  pasta only makes the link: without --config-net it copies
+ * nothing of the machine's addresses and routes, which would win over
+ * the prohibit routes; gated sets the link up itself (route.c).  The
+ * addresses given with -a and -g are the ones gated gives the link, so
+ * that pasta's idea of the namespace is the namespace's own.
  *
  * The helper is forked before the unshare, so that it stays in the
  * machine's namespaces, and waits on a pipe until the map is written:
@@ -24,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "barrier.h"
 #include "daemon.h"
 #include "gate.h"
 #include "log.h"
@@ -48,7 +56,9 @@ helper_pasta(pid_t gate)
 		dup2(null, STDIN_FILENO);
 	closefrom(STDERR_FILENO + 1);
 	snprintf(pid, sizeof(pid), "%ld", (long)gate);
-	execlp("pasta", "pasta", "--config-net", "--no-map-gw", "-4",
+	execlp("pasta", "pasta", "--no-map-gw", "-4",
+	    "-a", BARRIER_ADDR, "-g", BARRIER_PEER, "-I", BARRIER_IFNAME,
+	    "--dns-forward", BARRIER_DNS, "--no-dhcp",
 	    "-t", "none", "-u", "none", "-T", "none", "-U", "none",
 	    "-f", "--quiet", pid, (char *)NULL);
 	log_warn("cannot run pasta (install passt)");

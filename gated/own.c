@@ -1,36 +1,38 @@
 /*
- * The machine's own IPv4 addresses, read before the gate leaves its
- * network: a name that resolves to one of them points at this machine,
- * which the policy refuses by name ("this machine").
+ * What the gate knows of the machine, read before it leaves the
+ * machine's network: its addresses and its routers, which the second
+ * barrier holds closed and the read-back looks up, and the addresses
+ * alone for the first barrier, where a name that resolves to one of
+ * them points at this machine ("this machine").  Internal exceptions
+ * are the one way through to any of them.
  */
 #include <sys/types.h>
-#include <sys/socket.h>
 
-#include <ifaddrs.h>
 #include <netinet/in.h>
 
 #include "gate.h"
 #include "log.h"
 
-size_t
-own_addresses(struct in_addr *own, size_t max)
+void
+own_read(struct gate *g)
 {
-	struct ifaddrs	*ifa, *i;
-	size_t		 n = 0, left = 0;
+	size_t	i;
 
-	if (getifaddrs(&ifa) == -1)
-		fatal("cannot read this machine's addresses (getifaddrs)");
-	for (i = ifa; i != NULL; i = i->ifa_next) {
-		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET)
+	barrier_machine(&g->barrier);
+	for (i = 0; i < g->barrier.nmachine; i++) {
+		if (g->barrier.router[i])
 			continue;
-		if (n == max)
-			left++;
-		else
-			own[n++] = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+		if (g->nown == GATE_OWN_MAX) {
+			log_warnx("more than %d addresses on this machine: "
+			    "the gate knows the first %d as its own",
+			    GATE_OWN_MAX, GATE_OWN_MAX);
+			break;
+		}
+		g->own[g->nown++] = g->barrier.machine[i];
 	}
-	freeifaddrs(ifa);
-	if (left > 0)
-		log_warnx("%zu addresses on this machine: the gate knows the "
-		    "first %zu as its own", n + left, max);
-	return n;
+	for (i = 0; i < g->ndests; i++) {
+		if (g->dests[i].has_internal)
+			barrier_add_exc(&g->barrier, g->dests[i].internal_ip,
+			    g->dests[i].name);
+	}
 }

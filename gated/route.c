@@ -1,15 +1,19 @@
 /*
- * The second barrier's routes: a prohibit route for each of the
- * fourteen bogons, so that a connect(2) to one fails with EACCES
- * whatever the gate decided, and a /32 through the gateway for each
- * internal exception, which wins over the range it is in.  The routes
- * are read back from the kernel before the gate serves: a route that
- * is missing or differs stops it.
+ * The second barrier's network, made by gated itself in its namespace:
+ * pasta only brings the link (its tap, BARRIER_IFNAME), and copies
+ * nothing of the machine's network into the namespace, since a copied
+ * address or subnet route would win over the prohibit routes (see
+ * barrier.h for what the namespace holds).  The default route goes
+ * "onlink" through pasta's side, which needs no route of its own, so
+ * that pasta's side itself stays behind the prohibit route of
+ * 169.254.0.0/16.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <arpa/inet.h>
+#include <linux/fib_rules.h>
+#include <net/if.h>
 #include <netinet/in.h>
 
 #include <errno.h>
@@ -18,94 +22,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "barrier.h"
 #include "gate.h"
 #include "log.h"
 #include "netlink.h"
 #include "policy.h"
 
-#define ROUTES_MAX	(NBOGONS + 256)
-
-struct route {
-	unsigned char	 type;		/* RTN_PROHIBIT, RTN_UNICAST */
-	struct in_addr	 dst;
-	int		 len;
-	int		 has_gw;
-	struct in_addr	 gw;
-};
-
-struct routes {
-	struct route	 v[ROUTES_MAX];
-	size_t		 n;
-	int		 has_addr;	/* an IPv4 address off loopback */
-};
-
-static void
-route_parse(const struct nlmsghdr *h, void *arg)
+static struct in_addr
+ip4_str(const char *s)
 {
-	struct routes	*rs = arg;
-	struct rtmsg	*rtm = NLMSG_DATA(h);
-	struct rtattr	*rta;
-	struct route	 r;
-	int		 len, table;
+	struct in_addr	a;
 
-	if (h->nlmsg_type != RTM_NEWROUTE || rs->n == ROUTES_MAX ||
-	    h->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)) ||
-	    rtm->rtm_family != AF_INET)
-		return;
-	memset(&r, 0, sizeof(r));
-	r.type = rtm->rtm_type;
-	r.len = rtm->rtm_dst_len;
-	table = rtm->rtm_table;
-	len = h->nlmsg_len - NLMSG_LENGTH(sizeof(*rtm));
-	for (rta = RTM_RTA(rtm); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
-		if (rta->rta_type == RTA_TABLE &&
-		    RTA_PAYLOAD(rta) == sizeof(int))
-			memcpy(&table, RTA_DATA(rta), sizeof(int));
-		else if (rta->rta_type == RTA_DST && RTA_PAYLOAD(rta) == 4)
-			memcpy(&r.dst, RTA_DATA(rta), 4);
-		else if (rta->rta_type == RTA_GATEWAY &&
-		    RTA_PAYLOAD(rta) == 4) {
-			memcpy(&r.gw, RTA_DATA(rta), 4);
-			r.has_gw = 1;
-		}
-	}
-	if (table == RT_TABLE_MAIN)
-		rs->v[rs->n++] = r;
-}
-
-static void
-addr_parse(const struct nlmsghdr *h, void *arg)
-{
-	struct routes		*rs = arg;
-	struct ifaddrmsg	*ifa = NLMSG_DATA(h);
-
-	if (h->nlmsg_type == RTM_NEWADDR &&
-	    h->nlmsg_len >= NLMSG_LENGTH(sizeof(*ifa)) &&
-	    ifa->ifa_family == AF_INET && ifa->ifa_scope == RT_SCOPE_UNIVERSE)
-		rs->has_addr = 1;
-}
-
-static void
-routes_read(int fd, struct routes *rs)
-{
-	memset(rs, 0, sizeof(*rs));
-	if (nl_dump(fd, RTM_GETROUTE, AF_INET, route_parse, rs) == -1)
-		fatal("cannot read the gate's routes (netlink)");
-	if (nl_dump(fd, RTM_GETADDR, AF_INET, addr_parse, rs) == -1)
-		fatal("cannot read the gate's addresses (netlink)");
-}
-
-static const struct route *
-routes_default(const struct routes *rs)
-{
-	size_t	i;
-
-	for (i = 0; i < rs->n; i++) {
-		if (rs->v[i].len == 0 && rs->v[i].type == RTN_UNICAST &&
-		    rs->v[i].has_gw)
-			return &rs->v[i];
-	}
-	return NULL;
+	if (inet_pton(AF_INET, s, &a) != 1)
+		fatalx("%s: not an IPv4 address", s);
+	return a;
 }
 
 static void
@@ -122,48 +52,112 @@ pasta_alive(pid_t pasta)
 	    "ready", WTERMSIG(status));
 }
 
-void
-route_wait_ready(pid_t pasta, struct in_addr *gateway)
+int
+route_wait_link(pid_t pasta)
 {
-	static struct routes	 rs;
-	const struct route	*def;
-	struct timespec		 pause = { 0, 50 * 1000 * 1000 };
-	int			 fd, i;
+	struct timespec	pause = { 0, 20 * 1000 * 1000 };
+	int		i, ifindex;
 
-	fd = nl_open();
-	for (i = 0; i < GATE_READY_SECS * 20; i++) {
+	for (i = 0; i < GATE_READY_SECS * 50; i++) {
 		pasta_alive(pasta);
-		routes_read(fd, &rs);
-		if (rs.has_addr && (def = routes_default(&rs)) != NULL) {
-			*gateway = def->gw;
-			close(fd);
-			log_debug("pasta configured the network in %d ms, "
-			    "gateway %s", i * 50, inet_ntoa(*gateway));
-			return;
+		if ((ifindex = if_nametoindex(BARRIER_IFNAME)) != 0) {
+			log_debug("pasta made the link %s in %d ms",
+			    BARRIER_IFNAME, i * 20);
+			return ifindex;
 		}
 		nanosleep(&pause, NULL);
 	}
-	fatalx("pasta did not configure the gate's network within %d s "
-	    "(no IPv4 address or no default route): does this machine have "
-	    "an IPv4 default route?", GATE_READY_SECS);
+	fatalx("pasta did not make the gate's link %s within %d s",
+	    BARRIER_IFNAME, GATE_READY_SECS);
 }
 
 static void
-route_request(struct nlreq *req, unsigned char type, struct in_addr dst,
-    int len)
+talk(int fd, struct nlreq *req, const char *what)
 {
-	memset(req, 0, sizeof(*req));
-	req->n.nlmsg_len = NLMSG_LENGTH(sizeof(req->r));
-	req->n.nlmsg_type = RTM_NEWROUTE;
-	req->n.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
-	req->r.rtm_family = AF_INET;
-	req->r.rtm_dst_len = len;
-	req->r.rtm_table = RT_TABLE_MAIN;
-	req->r.rtm_protocol = RTPROT_STATIC;
-	req->r.rtm_scope = RT_SCOPE_UNIVERSE;
-	req->r.rtm_type = type;
-	if (nl_attr(req, RTA_DST, &dst, sizeof(dst)) == -1)
-		fatalx("netlink: a route request too long");
+	int	r;
+
+	if ((r = nl_talk(fd, req, NULL, NULL)) != 0)
+		fatalx("cannot add %s to the gate's network: %s", what,
+		    strerror(-r));
+	log_debug("added %s", what);
+}
+
+static void
+attr(struct nlreq *req, int type, const void *data, size_t len)
+{
+	if (nl_attr(req, type, data, len) == -1)
+		fatalx("netlink: a request too long");
+}
+
+static void
+link_up(int fd, int ifindex)
+{
+	struct nlreq		req;
+	struct ifinfomsg	ifi;
+	uint32_t		mtu = BARRIER_MTU;
+
+	memset(&ifi, 0, sizeof(ifi));
+	ifi.ifi_family = AF_UNSPEC;
+	ifi.ifi_index = ifindex;
+	ifi.ifi_flags = IFF_UP;
+	ifi.ifi_change = IFF_UP;
+	nl_request(&req, RTM_NEWLINK, 0, &ifi, sizeof(ifi));
+	attr(&req, IFLA_MTU, &mtu, sizeof(mtu));
+	talk(fd, &req, "the link " BARRIER_IFNAME);
+}
+
+static void
+link_address(int fd, int ifindex)
+{
+	struct nlreq		req;
+	struct ifaddrmsg	ifa;
+	struct in_addr		a = ip4_str(BARRIER_ADDR);
+
+	memset(&ifa, 0, sizeof(ifa));
+	ifa.ifa_family = AF_INET;
+	ifa.ifa_prefixlen = 32;
+	ifa.ifa_scope = RT_SCOPE_UNIVERSE;
+	ifa.ifa_index = ifindex;
+	nl_request(&req, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, &ifa,
+	    sizeof(ifa));
+	attr(&req, IFA_LOCAL, &a, sizeof(a));
+	attr(&req, IFA_ADDRESS, &a, sizeof(a));
+	talk(fd, &req, "the address " BARRIER_ADDR "/32");
+}
+
+/* A route of type to dst/len; through pasta's side when ifindex is set. */
+static void
+route_add(int fd, unsigned char type, struct in_addr dst, int len,
+    int ifindex, uint32_t table, const char *what)
+{
+	struct nlreq	req;
+	struct rtmsg	rtm;
+	struct in_addr	gw = ip4_str(BARRIER_PEER);
+	int		r;
+
+	memset(&rtm, 0, sizeof(rtm));
+	rtm.rtm_family = AF_INET;
+	rtm.rtm_dst_len = len;
+	rtm.rtm_table = table < 256 ? table : RT_TABLE_UNSPEC;
+	rtm.rtm_protocol = RTPROT_STATIC;
+	rtm.rtm_scope = RT_SCOPE_UNIVERSE;
+	rtm.rtm_type = type;
+	if (ifindex != 0)
+		rtm.rtm_flags = RTNH_F_ONLINK;
+	nl_request(&req, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL, &rtm,
+	    sizeof(rtm));
+	attr(&req, RTA_TABLE, &table, sizeof(table));
+	if (len > 0)
+		attr(&req, RTA_DST, &dst, sizeof(dst));
+	if (ifindex != 0) {
+		attr(&req, RTA_GATEWAY, &gw, sizeof(gw));
+		attr(&req, RTA_OIF, &ifindex, sizeof(ifindex));
+	}
+	/* Two destinations may share an exception's address. */
+	if ((r = nl_talk(fd, &req, NULL, NULL)) != 0 && r != -EEXIST)
+		fatalx("cannot add the route %s to the gate's network: %s",
+		    what, strerror(-r));
+	log_debug("route %s", what);
 }
 
 #ifdef GATE_NOCHECK
@@ -180,122 +174,107 @@ route_skipped(const char *cidr)
 #endif
 
 static void
-route_add_prohibit(int fd, const struct bogon *b)
+routes_prohibit(int fd, const struct barrier *b)
 {
-	struct nlreq	req;
-	struct in_addr	dst = { .s_addr = htonl(b->net) };
-	int		r;
+	struct in_addr	dst;
+	char		what[64];
+	size_t		i, j;
 
-	if (route_skipped(b->cidr))
-		return;
-	route_request(&req, RTN_PROHIBIT, dst, b->prefixlen);
-	if ((r = nl_talk(fd, &req)) != 0)
-		fatalx("cannot add the route prohibit %s: %s", b->cidr,
-		    strerror(-r));
-	log_debug("route prohibit %s", b->cidr);
+	for (i = 0; i < NBOGONS; i++) {
+		if (route_skipped(bogons[i].cidr))
+			continue;
+		dst.s_addr = htonl(bogons[i].net);
+		(void)snprintf(what, sizeof(what), "prohibit %s",
+		    bogons[i].cidr);
+		route_add(fd, RTN_PROHIBIT, dst, bogons[i].prefixlen, 0,
+		    RT_TABLE_MAIN, what);
+	}
+	/* A public address of this machine or its router is closed too. */
+	for (i = 0; i < b->nmachine; i++) {
+		if (barrier_in_bogon(b->machine[i]))
+			continue;
+		for (j = 0; j < b->nexc; j++) {
+			if (b->exc[j].ip.s_addr == b->machine[i].s_addr)
+				break;
+		}
+		if (j < b->nexc)
+			continue;
+		(void)snprintf(what, sizeof(what), "prohibit %s/32 (%s)",
+		    inet_ntoa(b->machine[i]), barrier_machine_what(b, i));
+		route_add(fd, RTN_PROHIBIT, b->machine[i], 32, 0,
+		    RT_TABLE_MAIN, what);
+	}
 }
 
 static void
-route_add_exception(int fd, const struct destination *d,
-    struct in_addr gw)
+routes_exceptions(int fd, const struct barrier *b, int ifindex)
 {
-	struct nlreq	req;
-	char		ip[INET_ADDRSTRLEN], via[INET_ADDRSTRLEN];
-	int		r;
+	char	what[128];
+	size_t	i;
 
-	inet_ntop(AF_INET, &d->internal_ip, ip, sizeof(ip));
-	inet_ntop(AF_INET, &gw, via, sizeof(via));
-	route_request(&req, RTN_UNICAST, d->internal_ip, 32);
-	if (nl_attr(&req, RTA_GATEWAY, &gw, sizeof(gw)) == -1)
-		fatalx("netlink: a route request too long");
-	r = nl_talk(fd, &req);
-	/* Two destinations may share an exception's address. */
-	if (r == -EEXIST)
-		return;
-	if (r != 0)
-		fatalx("cannot add the route %s/32 via %s for %s: %s", ip, via,
-		    d->name, strerror(-r));
-	log_debug("route %s/32 via %s for %s", ip, via, d->name);
+	for (i = 0; i < b->nexc; i++) {
+		(void)snprintf(what, sizeof(what), "%s/32 via %s for %s",
+		    inet_ntoa(b->exc[i].ip), BARRIER_PEER, b->exc[i].dest);
+		route_add(fd, RTN_UNICAST, b->exc[i].ip, 32, ifindex,
+		    RT_TABLE_MAIN, what);
+	}
+}
+
+/* UDP to port 53 of BARRIER_DNS, pasta's DNS forward, and nothing else. */
+static void
+routes_dns(int fd, int ifindex)
+{
+	struct nlreq			req;
+	struct fib_rule_hdr		frh;
+	struct fib_rule_port_range	port = { 53, 53 };
+	struct in_addr			dns = ip4_str(BARRIER_DNS);
+	uint32_t			table = BARRIER_DNS_TABLE;
+	uint32_t			pref = BARRIER_DNS_PREF;
+	uint8_t				proto = IPPROTO_UDP;
+
+	route_add(fd, RTN_UNICAST, dns, 32, ifindex, table,
+	    BARRIER_DNS "/32 via " BARRIER_PEER " in the resolver's table");
+	memset(&frh, 0, sizeof(frh));
+	frh.family = AF_INET;
+	frh.dst_len = 32;
+	frh.action = FR_ACT_TO_TBL;
+	nl_request(&req, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL, &frh,
+	    sizeof(frh));
+	attr(&req, FRA_DST, &dns, sizeof(dns));
+	attr(&req, FRA_PRIORITY, &pref, sizeof(pref));
+	attr(&req, FRA_TABLE, &table, sizeof(table));
+	attr(&req, FRA_IP_PROTO, &proto, sizeof(proto));
+	attr(&req, FRA_DPORT_RANGE, &port, sizeof(port));
+	talk(fd, &req, "the rule for UDP to " BARRIER_DNS " port 53");
 }
 
 void
-route_install(const struct gate *g)
+route_install(const struct gate *g, int ifindex)
 {
-	size_t	i;
 	int	fd;
 
 	fd = nl_open();
-	for (i = 0; i < NBOGONS; i++)
-		route_add_prohibit(fd, &bogons[i]);
-	for (i = 0; i < g->ndests; i++) {
-		if (g->dests[i].has_internal)
-			route_add_exception(fd, &g->dests[i], g->gateway);
-	}
+	link_up(fd, ifindex);
+	link_address(fd, ifindex);
+	route_add(fd, RTN_UNICAST, ip4_str(BARRIER_PEER), 0, ifindex,
+	    RT_TABLE_MAIN, "default via " BARRIER_PEER);
+	routes_prohibit(fd, &g->barrier);
+	routes_exceptions(fd, &g->barrier, ifindex);
+	routes_dns(fd, ifindex);
 	close(fd);
-}
-
-static const struct route *
-routes_find(const struct routes *rs, struct in_addr dst, int len)
-{
-	size_t	i;
-
-	for (i = 0; i < rs->n; i++) {
-		if (rs->v[i].dst.s_addr == dst.s_addr && rs->v[i].len == len)
-			return &rs->v[i];
-	}
-	return NULL;
-}
-
-static void
-verify_prohibit(const struct routes *rs, const struct bogon *b)
-{
-	struct in_addr		 dst = { .s_addr = htonl(b->net) };
-	const struct route	*r;
-
-	if ((r = routes_find(rs, dst, b->prefixlen)) == NULL)
-		fatalx("the route prohibit %s is missing from the gate's "
-		    "network: refusing to serve", b->cidr);
-	if (r->type != RTN_PROHIBIT)
-		fatalx("the route to %s is of type %u, not prohibit: refusing "
-		    "to serve", b->cidr, r->type);
-}
-
-static void
-verify_exception(const struct routes *rs, const struct destination *d,
-    struct in_addr gw)
-{
-	const struct route	*r;
-	char			 ip[INET_ADDRSTRLEN];
-
-	inet_ntop(AF_INET, &d->internal_ip, ip, sizeof(ip));
-	if ((r = routes_find(rs, d->internal_ip, 32)) == NULL)
-		fatalx("the route %s/32 of %s's internal exception is missing "
-		    "from the gate's network: refusing to serve", ip, d->name);
-	if (r->type != RTN_UNICAST || !r->has_gw ||
-	    r->gw.s_addr != gw.s_addr)
-		fatalx("the route %s/32 of %s's internal exception does not go "
-		    "through the gateway %s: refusing to serve", ip, d->name,
-		    inet_ntoa(gw));
 }
 
 void
 route_verify(const struct gate *g)
 {
-	static struct routes	rs;
-	size_t			i, nexc = 0;
-	int			fd;
+	char	why[512];
+	int	fd, n;
 
 	fd = nl_open();
-	routes_read(fd, &rs);
+	if ((n = barrier_verify(fd, &g->barrier, why, sizeof(why))) == -1)
+		fatalx("the gate's network: %s: refusing to serve", why);
 	close(fd);
-	for (i = 0; i < NBOGONS; i++)
-		verify_prohibit(&rs, &bogons[i]);
-	for (i = 0; i < g->ndests; i++) {
-		if (!g->dests[i].has_internal)
-			continue;
-		verify_exception(&rs, &g->dests[i], g->gateway);
-		nexc++;
-	}
-	log_info("the gate's network holds its %d prohibit routes and the "
-	    "routes of %zu internal exception(s)", NBOGONS, nexc);
+	log_info("the gate's network refuses every bogon and this machine: "
+	    "%d route lookups, %zu internal exception(s) open", n,
+	    g->barrier.nexc);
 }

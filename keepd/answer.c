@@ -64,7 +64,7 @@ refused_check(const void *data, size_t len)
 	if (len < sizeof(r))
 		return -1;
 	memcpy(&r, data, sizeof(r));
-	if (r.code < KEEP_R_ENVELOPE || r.code > KEEP_R_PEER ||
+	if (r.code < KEEP_R_ENVELOPE || r.code > KEEP_R_REFUSED ||
 	    r.reason_len > KEEP_REASON_MAX || r.reason_len != len - sizeof(r))
 		return -1;
 	return 0;

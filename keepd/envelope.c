@@ -2,7 +2,8 @@
  * The envelope's rules.  The path is checked as written and again once
  * percent-decoded, and an encoded % is refused, so no decoding a
  * destination does (once or twice) can turn an accepted path into
- * one that climbs out of its address.  A reason quotes a name from the
+ * one that climbs out of its address.  An encoded / is refused as
+ * written: servers disagree on whether it separates segments.  A reason quotes a name from the
  * envelope only with every byte outside printable ASCII replaced: a
  * reason goes to a log.
  */
@@ -29,7 +30,8 @@ enum path_rule {
 	PATH_DOTDOT,
 	PATH_DOT,
 	PATH_PERCENT,
-	PATH_ENCPERCENT
+	PATH_ENCPERCENT,
+	PATH_ENCSLASH
 };
 
 /* Each rule's reason as written, then once decoded. */
@@ -57,6 +59,7 @@ static const char *const path_reasons[][2] = {
 	[PATH_PERCENT] = { "the path holds a % not followed by two hex digits",
 	    NULL },
 	[PATH_ENCPERCENT] = { "the path holds an encoded %", NULL },
+	[PATH_ENCSLASH] = { "the path holds an encoded /", NULL },
 };
 
 static const char *const hdr_names[ENVELOPE_NHDRS] = {
@@ -213,6 +216,14 @@ envelope_path_check(const char *path, size_t len, const char **why)
 	if ((r = path_rules(dec, n, 1)) != PATH_OK) {
 		*why = path_reasons[r][1];
 		return -1;
+	}
+	/* No contract path needs one, and servers split on it or not. */
+	for (n = 0; n + 2 < len; n++) {
+		if (path[n] == '%' && path[n + 1] == '2' &&
+		    (path[n + 2] == 'f' || path[n + 2] == 'F')) {
+			*why = path_reasons[PATH_ENCSLASH][0];
+			return -1;
+		}
 	}
 	return 0;
 }

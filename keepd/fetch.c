@@ -39,6 +39,8 @@ fetch_isolate(int fd)
 
 	for (sig = 1; sig < NSIG; sig++)
 		(void)signal(sig, SIG_DFL);
+	/* A tunnel the gate closed is an error to report, not a death. */
+	(void)signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (fd != FETCH_FD && dup2(fd, FETCH_FD) == -1)
@@ -152,6 +154,7 @@ fetch_run(int fd, const struct keep_dest *kd, const struct envelope *env,
 	static unsigned char	 buf[FETCH_READSZ];
 	static struct fetch	 f;
 	const struct destination *d = kd->d;
+	uint32_t		 code;
 	int			 tfd;
 
 	fetch_isolate(fd);
@@ -161,8 +164,8 @@ fetch_run(int fd, const struct keep_dest *kd, const struct envelope *env,
 		fetch_refuse(&f, KEEP_R_INTERNAL);
 	sandbox_fetch();
 	if ((tfd = tunnel_open(gatepath, d->host, d->port, f.why,
-	    sizeof(f.why))) == -1)
-		fetch_refuse(&f, KEEP_R_GATE);
+	    sizeof(f.why), &code)) == -1)
+		fetch_refuse(&f, code);
 	if (conn_start(&f.conn, tfd, d->host, f.why, sizeof(f.why)) == -1)
 		fetch_refuse(&f, KEEP_R_TLS);
 	if (fetch_request(&f, kd, env, s) == -1)

@@ -39,6 +39,7 @@ struct keep_dest {
 #define FETCH_LOCATION		100
 #define FETCH_LOCATION_MAX	512
 #define KEEP_REASON_MAX		512	/* bytes of a refusal's reason */
+#define CONN_HANDSHAKE_SECS	10	/* for a destination's TLS handshake */
 
 /* dest.c */
 void		 dest_init(const struct config *);
@@ -93,9 +94,13 @@ __attribute__((noreturn)) void
 		    const char *gatepath);
 
 /* tunnel.c */
+/* The tunnel, or -1 with why and *code (KEEP_R_REFUSED or KEEP_R_GATE). */
 int		 tunnel_open(const char *gatepath, const char *host,
-		    uint16_t port, char *why, size_t whysz);
-/* The gate's answer to CONNECT: 0 when it opened, -1 with why. */
+		    uint16_t port, char *why, size_t whysz, uint32_t *code);
+/*
+ * The gate's answer to CONNECT: 0 when it opened; KEEP_R_REFUSED when
+ * the gate refused by its rules (403), KEEP_R_GATE otherwise, with why.
+ */
 int		 tunnel_answer(const char *head, size_t len, char *why,
 		    size_t whysz);
 

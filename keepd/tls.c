@@ -4,13 +4,19 @@
  * destination's host), or plain HTTP for a destination with an internal
  * exception and an http:// address.  The libtls context is made and
  * configured before the child's filter goes on; the handshake comes
- * after, and must end before a byte of the request is written.
+ * after, and must end before a byte of the request is written, within
+ * CONN_HANDSHAKE_SECS: a destination that takes the connection and
+ * never answers the handshake ends as a TLS error that says so, well
+ * inside the keep's 30 s, not as a request process the keep must kill.
  */
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tls.h>
@@ -36,11 +42,59 @@ conn_prepare(struct conn *c, const struct keep_dest *kd, char *why,
 	return 0;
 }
 
+/* 0 when fd is ready for what libtls wants, -1 once the deadline passed. */
+static int
+conn_wait(int fd, int want, const struct timespec *deadline)
+{
+	struct pollfd	 pfd;
+	struct timespec	 now;
+	long		 ms;
+	int		 n;
+
+	pfd.fd = fd;
+	pfd.events = want == TLS_WANT_POLLIN ? POLLIN : POLLOUT;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (deadline->tv_sec - now.tv_sec) * 1000 +
+		    (deadline->tv_nsec - now.tv_nsec) / 1000000;
+		if (ms <= 0)
+			return -1;
+		if ((n = poll(&pfd, 1, (int)ms)) > 0)
+			return 0;
+		if (n == -1 && errno != EINTR)
+			return -1;
+	}
+}
+
+static int
+conn_handshake(struct conn *c, const char *host, char *why, size_t whysz)
+{
+	struct timespec	 deadline;
+	int		 r;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += CONN_HANDSHAKE_SECS;
+	while ((r = tls_handshake(c->tls)) == TLS_WANT_POLLIN ||
+	    r == TLS_WANT_POLLOUT) {
+		if (conn_wait(c->fd, r, &deadline) == -1) {
+			(void)snprintf(why, whysz, "TLS with %s: no handshake "
+			    "within %d s", host, CONN_HANDSHAKE_SECS);
+			return -1;
+		}
+	}
+	if (r == -1) {
+		(void)snprintf(why, whysz, "TLS with %s: %s", host,
+		    tls_error(c->tls));
+		return -1;
+	}
+	return 0;
+}
+
 int
 conn_start(struct conn *c, int fd, const char *host, char *why,
     size_t whysz)
 {
-	int	 r;
+	int	 flags, r;
 
 	c->fd = fd;
 	if (c->tls == NULL)
@@ -50,15 +104,20 @@ conn_start(struct conn *c, int fd, const char *host, char *why,
 		    tls_error(c->tls));
 		return -1;
 	}
-	do {
-		r = tls_handshake(c->tls);
-	} while (r == TLS_WANT_POLLIN || r == TLS_WANT_POLLOUT);
-	if (r == -1) {
+	/* The handshake alone is non-blocking, to keep its deadline. */
+	if ((flags = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, flags | O_NONBLOCK) == -1) {
 		(void)snprintf(why, whysz, "TLS with %s: %s", host,
-		    tls_error(c->tls));
+		    strerror(errno));
 		return -1;
 	}
-	return 0;
+	r = conn_handshake(c, host, why, whysz);
+	if (fcntl(fd, F_SETFL, flags) == -1 && r == 0) {
+		(void)snprintf(why, whysz, "TLS with %s: %s", host,
+		    strerror(errno));
+		return -1;
+	}
+	return r;
 }
 
 int

@@ -97,7 +97,7 @@ tunnel_answer(const char *head, size_t len, char *why, size_t whysz)
 	if (len < 12 || (strncmp(head, "HTTP/1.1 ", 9) != 0 &&
 	    strncmp(head, "HTTP/1.0 ", 9) != 0)) {
 		(void)snprintf(why, whysz, "the gate's answer is not HTTP");
-		return -1;
+		return KEEP_R_GATE;
 	}
 	if (strncmp(head + 9, "200", 3) == 0 && (head[12] == ' ' ||
 	    head[12] == '\r'))
@@ -106,6 +106,7 @@ tunnel_answer(const char *head, size_t len, char *why, size_t whysz)
 		r = tunnel_header(head, "Sandcastle-Refusal", v, sizeof(v));
 		(void)snprintf(why, whysz, "the gate refused it: %s",
 		    r != NULL ? r : "no reason given");
+		return KEEP_R_REFUSED;
 	} else if (strncmp(head + 9, "502", 3) == 0) {
 		r = tunnel_header(head, "Sandcastle-Error", v, sizeof(v));
 		(void)snprintf(why, whysz, "the gate cannot reach it: %s",
@@ -113,17 +114,18 @@ tunnel_answer(const char *head, size_t len, char *why, size_t whysz)
 	} else
 		(void)snprintf(why, whysz, "the gate answered %.3s",
 		    head + 9);
-	return -1;
+	return KEEP_R_GATE;
 }
 
 int
 tunnel_open(const char *gatepath, const char *host, uint16_t port,
-    char *why, size_t whysz)
+    char *why, size_t whysz, uint32_t *code)
 {
 	char	 req[HOST_LEN * 2 + 64], head[TUNNEL_HEAD_MAX];
 	ssize_t	 n;
-	int	 fd, len;
+	int	 fd, len, r;
 
+	*code = KEEP_R_GATE;
 	if ((fd = tunnel_connect(gatepath, why, whysz)) == -1)
 		return -1;
 	len = snprintf(req, sizeof(req), "CONNECT %s:%u HTTP/1.1\r\n"
@@ -139,8 +141,10 @@ tunnel_open(const char *gatepath, const char *host, uint16_t port,
 		    "over 4 KiB");
 		goto fail;
 	}
-	if (tunnel_answer(head, (size_t)n, why, whysz) == -1)
+	if ((r = tunnel_answer(head, (size_t)n, why, whysz)) != 0) {
+		*code = r;
 		goto fail;
+	}
 	return fd;
 fail:
 	close(fd);

@@ -1,18 +1,37 @@
 /*
- * check: the gate's refusals of the last hour, one line per
- * destination, with the likeliest cause and what to do, read from the
- * records gated keeps in the state folder.
+ * check: the running gate, last.  First its network, held to the same
+ * route lookups the gate made before it served (gated/barrier.c): a
+ * process of check's joins the gate's user and network namespaces,
+ * which the operator owns, and asks the kernel's route lookup there, so
+ * a route removed or shadowed since the gate started shows here.  Then
+ * the gate's refusals of the last hour, one line per destination, with
+ * the likeliest cause and what to do, read from the records gated keeps
+ * in the state folder.
  */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "barrier.h"
+#include "config.h"
+#include "netlink.h"
 #include "paths.h"
 #include "refusal.h"
+#include "usock.h"
 #include "check.h"
 #include "sandcastlectl.h"
+
+#define GATE_RESTART	"restart it: systemctl --user restart sandcastle-gate"
 
 static void
 check_refusal(const struct refusal_sum *sum, void *arg)
@@ -25,11 +44,143 @@ check_refusal(const struct refusal_sum *sum, void *arg)
 	check_line(c, MARK_WARN, "%s", line);
 }
 
+/* The pid of the process serving gate.sock, as our namespace sees it. */
+static int
+gate_pid(const char *sock, pid_t *pid, char *why, size_t whysz)
+{
+	struct ucred	cr;
+	socklen_t	len = sizeof(cr);
+	int		fd;
+
+	if ((fd = usock_connect(sock)) == -1) {
+		(void)snprintf(why, whysz, "no gate answers at %s: %s", sock,
+		    strerror(errno));
+		return -1;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == -1 ||
+	    cr.pid <= 0 || cr.uid != getuid()) {
+		(void)snprintf(why, whysz, "the process at %s is not the "
+		    "gate of this account", sock);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	*pid = cr.pid;
+	return 0;
+}
+
+static int
+join(pid_t pid, const char *ns, int type)
+{
+	char	path[64];
+	int	fd, r;
+
+	(void)snprintf(path, sizeof(path), "/proc/%ld/ns/%s", (long)pid, ns);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	r = setns(fd, type);
+	close(fd);
+	return r;
+}
+
+/* In a child: the gate's namespaces, then the lookups; the line on fd. */
+static __attribute__((noreturn)) void
+gate_lookups(pid_t pid, const struct barrier *b, int fd)
+{
+	char	why[512];
+	int	nl, n;
+
+	if (join(pid, "user", CLONE_NEWUSER) == -1 ||
+	    join(pid, "net", CLONE_NEWNET) == -1) {
+		dprintf(fd, "E cannot join the gate's network (pid %ld): %s",
+		    (long)pid, strerror(errno));
+		_exit(0);
+	}
+	nl = nl_open();
+	if ((n = barrier_verify(nl, b, why, sizeof(why))) == -1)
+		dprintf(fd, "F %s", why);
+	else
+		dprintf(fd, "O %d", n);
+	_exit(0);
+}
+
+static int
+gate_ask(pid_t pid, const struct barrier *b, char *out, size_t outsz)
+{
+	ssize_t	n;
+	size_t	len = 0;
+	pid_t	child;
+	int	p[2], status;
+
+	if (pipe2(p, O_CLOEXEC) == -1 || (child = fork()) == -1)
+		return -1;
+	if (child == 0) {
+		close(p[0]);
+		gate_lookups(pid, b, p[1]);
+	}
+	close(p[1]);
+	while (len + 1 < outsz && (n = read(p[0], out + len,
+	    outsz - len - 1)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			break;
+		len += n;
+	}
+	out[len] = '\0';
+	close(p[0]);
+	while (waitpid(child, &status, 0) == -1 && errno == EINTR)
+		continue;
+	return len > 2 ? 0 : -1;
+}
+
+static void
+check_gate_network(struct check *c)
+{
+	struct barrier		 b;
+	const struct source	*src;
+	char			 sock[PATH_MAX], why[PATH_MAX + 128];
+	char			 out[640];
+	pid_t			 pid;
+
+	if (path_runtime_file(GATE_SOCK, sock, sizeof(sock)) == -1) {
+		check_line(c, MARK_FAIL, "gate: %s", path_why());
+		return;
+	}
+	if (gate_pid(sock, &pid, why, sizeof(why)) == -1) {
+		check_line(c, MARK_FAIL, "gate: %s; start it: systemctl --user "
+		    "start sandcastle-gate", why);
+		return;
+	}
+	memset(&b, 0, sizeof(b));
+	barrier_machine(&b);
+	if (c->conf->caps[CAP_CLAUDE].enabled &&
+	    c->conf->claude.dest.has_internal)
+		barrier_add_exc(&b, c->conf->claude.dest.internal_ip, "claude");
+	TAILQ_FOREACH(src, &c->conf->sources, entry) {
+		if (src->dest.has_internal)
+			barrier_add_exc(&b, src->dest.internal_ip, src->name);
+	}
+	if (gate_ask(pid, &b, out, sizeof(out)) == -1)
+		check_line(c, MARK_FAIL, "gate: its network could not be "
+		    "looked at (pid %ld)", (long)pid);
+	else if (out[0] == 'O')
+		check_line(c, MARK_OK, "gate: its network refuses every bogon "
+		    "and this machine (%s route lookups)", out + 2);
+	else if (out[0] == 'F')
+		check_line(c, MARK_FAIL, "gate: its network lets through: %s; "
+		    GATE_RESTART, out + 2);
+	else
+		check_line(c, MARK_FAIL, "gate: %s", out + 2);
+}
+
 int
 check_gate(struct check *c)
 {
 	char	 path[PATH_MAX];
 
+	if (c->keep)
+		check_gate_network(c);
 	if (path_state_dir(path, sizeof(path)) == -1 ||
 	    strlcat(path, "/" REFUSAL_FILE, sizeof(path)) >= sizeof(path)) {
 		check_line(c, MARK_WARN, "gate: the refusals cannot be read: "

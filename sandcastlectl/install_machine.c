@@ -6,8 +6,13 @@
  * by rlimits and the launcher's time limit, and install says so.
  */
 #include <sys/types.h>
+#include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -37,6 +42,9 @@ static void	machine_subids(struct machine *, const char *,
 static void	machine_userns(struct machine *);
 static void	machine_systemd(struct machine *);
 static void	machine_cgroup(void);
+static void	machine_resolver(struct machine *);
+static void	machine_route(struct machine *);
+static void	machine_tun(struct machine *);
 static int	read_long(const char *, long *);
 
 static void
@@ -228,6 +236,99 @@ machine_systemd(struct machine *m)
 		    "on with it (systemd's loginctl)");
 }
 
+/*
+ * The gate resolves through pasta, which forwards to the first IPv4
+ * resolver off loopback of /etc/resolv.conf and to no loopback one (a
+ * local stub such as systemd-resolved's 127.0.0.53): gated(8).
+ */
+static void
+machine_resolver(struct machine *m)
+{
+	static const char conf[] = "/etc/resolv.conf";
+	struct in_addr	 in;
+	char		 line[512], ns[256], seen[256] = "";
+	FILE		*f;
+
+	if ((f = fopen(conf, "re")) == NULL) {
+		lack(m, "%s: cannot be read (%s); the gate needs an IPv4 "
+		    "resolver off loopback named there", conf, strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, " nameserver %255s", ns) != 1)
+			continue;
+		if (inet_pton(AF_INET, ns, &in) == 1 &&
+		    (ntohl(in.s_addr) >> 24) != 127 && in.s_addr != 0) {
+			fclose(f);
+			return;
+		}
+		if (seen[0] == '\0')
+			(void)strlcpy(seen, ns, sizeof(seen));
+	}
+	fclose(f);
+	if (seen[0] == '\0')
+		lack(m, "%s: names no resolver; the gate needs an IPv4 resolver "
+		    "off loopback (your router's, say) named there", conf);
+	else
+		lack(m, "%s: names only resolvers on loopback or IPv6 (%s); the "
+		    "gate needs an IPv4 resolver off loopback: with "
+		    "systemd-resolved, link /etc/resolv.conf to "
+		    "/run/systemd/resolve/resolv.conf, which names the real "
+		    "ones", conf, seen);
+}
+
+/* The gate goes out by the machine's IPv4 default route, through pasta. */
+static void
+machine_route(struct machine *m)
+{
+	static const char routes[] = "/proc/net/route";
+	char		 line[512], ifname[64];
+	unsigned long	 dst, gw, flags, mask;
+	FILE		*f;
+
+	if ((f = fopen(routes, "re")) == NULL) {
+		lack(m, "%s: cannot be read (%s); an IPv4 default route is "
+		    "needed", routes, strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%63s %lx %lx %lx %*s %*s %*s %lx", ifname,
+		    &dst, &gw, &flags, &mask) == 5 && dst == 0 && mask == 0 &&
+		    (flags & 0x1) != 0) {
+			fclose(f);
+			return;
+		}
+	}
+	fclose(f);
+	lack(m, "IPv4: no default route (ip -4 route show default shows "
+	    "none); the gate reaches its destinations by the machine's IPv4 "
+	    "default route");
+}
+
+static void
+machine_tun(struct machine *m)
+{
+	static const char tun[] = "/dev/net/tun";
+	struct stat	 st;
+	int		 fd;
+
+	if ((fd = open(tun, O_RDWR | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			lack(m, "%s: missing; pasta needs it for the gate's "
+			    "link: as root, modprobe tun", tun);
+		else
+			lack(m, "%s: cannot be opened by this account (%s); "
+			    "pasta needs it for the gate's link: as root, "
+			    "chmod 0666 %s, as Debian has it", tun,
+			    strerror(errno), tun);
+		return;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISCHR(st.st_mode))
+		lack(m, "%s: not a character device; pasta needs the tun "
+		    "device there: as root, modprobe tun", tun);
+	close(fd);
+}
+
 /* A note, never a refusal: the launcher already holds a box without them. */
 static void
 machine_cgroup(void)
@@ -274,6 +375,9 @@ install_machine(void)
 	else
 		machine_podman(&m);
 	machine_pasta(&m);
+	machine_tun(&m);
+	machine_route(&m);
+	machine_resolver(&m);
 	if ((pw = getpwuid(getuid())) == NULL)
 		lack(&m, "uid %u: no password entry; an account of its own is "
 		    "needed", (unsigned)getuid());
@@ -286,8 +390,9 @@ install_machine(void)
 		machine_systemd(&m);
 	if (m.nlack > 0)
 		return -1;
-	printf("install: the machine serves: %s, pasta, subordinate ids, "
-	    "user namespaces\n", m.found);
+	printf("install: the machine serves: %s, pasta, /dev/net/tun, an "
+	    "IPv4 default route and resolver, subordinate ids, user "
+	    "namespaces\n", m.found);
 	machine_cgroup();
 	return 0;
 }

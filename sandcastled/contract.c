@@ -222,6 +222,8 @@ refusal(const struct keepcli_answer *a, char *why, size_t whysz)
 	case KEEP_R_HTTP:
 	case KEEP_R_TIMEOUT:
 		return CONTRACT_UNREACHABLE;
+	case KEEP_R_REFUSED:
+		return CONTRACT_REFUSED;
 	}
 	return CONTRACT_KEEP;
 }
@@ -260,7 +262,8 @@ contract_answer(const struct keepcli_answer *a, int result, char *why,
 int
 contract_backs_off(enum contract_verdict v)
 {
-	return v != CONTRACT_OK && v != CONTRACT_GONE && v != CONTRACT_KEEP;
+	return v != CONTRACT_OK && v != CONTRACT_GONE && v != CONTRACT_KEEP &&
+	    v != CONTRACT_REFUSED;
 }
 
 static int

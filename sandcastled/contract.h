@@ -30,6 +30,7 @@ enum contract_verdict {
 	CONTRACT_REDIRECT,	/* 3xx: never followed */
 	CONTRACT_FAILED,	/* another status, or a body unreadable */
 	CONTRACT_UNREACHABLE,	/* the keep could not reach the source */
+	CONTRACT_REFUSED,	/* the gate refused it by its rules */
 	CONTRACT_KEEP		/* the keep is down, or the secret unusable */
 };
 
@@ -76,7 +77,13 @@ char	*contract_result_envelope(const char *source, const char *id,
  */
 enum contract_verdict contract_answer(const struct keepcli_answer *,
 	    int result, char *why, size_t whysz);
-/* 1 when the verdict makes the scheduler back off. */
+/*
+ * 1 when the verdict makes the scheduler back off: a source that cannot
+ * be reached (connection, TLS, time-out) or answers badly.  A source the
+ * gate refused, like one left out for the keep or its secret, is asked
+ * again at its poll_interval: asking later changes nothing the operator
+ * must fix, and check names the cause.
+ */
 int	 contract_backs_off(enum contract_verdict);
 
 /* A ping's body: 0 and the number waiting, or -1 and why. */

@@ -88,7 +88,7 @@ def main():
     ctx = ssl.create_default_context(cafile=o.cafile)
     s = socket.socket(socket.AF_UNIX)
     s.connect(o.keep)
-    keepclient.send(s, keepclient.HELLO, 0, __import__("struct").pack("=II", 1, 0))
+    keepclient.send(s, keepclient.HELLO, 0, __import__("struct").pack("=II", 2, 0))
     if keepclient.recv_msg(s) is None:
         raise SystemExit("bench: no hello from the keep")
     tk, td = [], []

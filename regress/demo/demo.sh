@@ -1,10 +1,13 @@
 #!/bin/sh
 # make demo: a first job end to end on this machine.  As root, since it
 # makes the test account and network namespaces of its own; everything
-# of sandcastle runs as the account sctest.  examples/scans/scans.py
-# stands for a scanner on the internal network (the lan namespace,
-# 192.168.77.20:8080, plain http), and sandcastle, in the host
-# namespace, reaches it by an internal exception: an ocr job, no API key.
+# of sandcastle runs as the account sctest.  The namespaces make a home
+# network (net.subr's sc_home_up): the machine's one interface on
+# 192.168.1.20/24, the router on 192.168.1.1 (also its resolver), a NAS
+# and a printer on the same /24.  As GETTING STARTED tells an operator,
+# examples/scans/scans.py listens on the machine's own address,
+# 192.168.1.20:8080 (plain http), and sandcastle reaches it by an
+# internal exception to that address: an ocr job, no API key.
 # Everything it made goes when it ends: namespaces, processes, the tree
 # under /tmp and the private prefix.
 set -u
@@ -12,7 +15,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 PREFIX=${1:-/var/tmp/sandcastle-demo}
 WAIT=${DEMO_WAIT:-60}
-SCANS_ADDR=192.168.77.20:8080
+SCANS_PORT=8080
 READY="running: core, keep-frontend and box launcher are ready"
 # Written into the prefix, so that only a prefix of ours is ever removed.
 MARK=.sandcastle-demo
@@ -104,9 +107,12 @@ setup_account()
 
 setup_net()
 {
-	sc_net_up
-	say "networks up: host $SC_NS_HOST (the daemons), lan $SC_NS_LAN" \
-	    "(scans at $SCANS_ADDR), world $SC_NS_WORLD (the internet)"
+	sc_home_up
+	SCANS_ADDR=$SC_HOME_ADDR:$SCANS_PORT
+	say "home network up: the machine $SC_NS_HOST on $SC_HOME_ADDR/24" \
+	    "(the daemons, and scans at $SCANS_ADDR), its router" \
+	    "$SC_NS_ROUTER on $SC_ROUTER, a NAS and a printer $SC_NS_LAN on" \
+	    "$SC_NAS and $SC_PRINTER, the internet $SC_NS_WORLD"
 }
 
 # write_config: the ocr capability alone, and scans by its exception.
@@ -120,7 +126,8 @@ capabilities:
     languages: [eng]
 EOC
 	cat > "$SC_CONFIG/sources/scans.yaml" <<EOC
-# examples/scans/scans.py on the lan host; the name need not resolve.
+# examples/scans/scans.py on this machine's own address, as GETTING
+# STARTED has it; the name need not resolve.
 name: scans
 destination:
   address: http://scans.home.arpa:8080/api/worker
@@ -143,13 +150,14 @@ set_token()
 	say "secret scans set: a fresh token, in $SC_SECRETS/scans"
 }
 
-# start_scans: scans.py as the account on the lan host, reading the
-# token from the secret's own file, as the tutorial has it.
+# start_scans: scans.py as the account on the machine, on its own
+# address, reading the token from the secret's own file, as the
+# tutorial has it.
 start_scans()
 {
 	install -m 0644 -o "$SC_USER" "$TOP/examples/scans/scans.py" \
 	    "$SC_ROOT/scans.py"
-	ip netns exec "$SC_NS_LAN" setpriv --reuid="$SC_USER" \
+	ip netns exec "$SC_NS_HOST" setpriv --reuid="$SC_USER" \
 	    --regid="$SC_USER" --init-groups --inh-caps=-all \
 	    -- env -i HOME="$SC_HOME" PATH=/usr/bin:/bin LC_ALL=C.UTF-8 \
 	    python3 "$SC_ROOT/scans.py" -listen "$SCANS_ADDR" \
@@ -158,7 +166,7 @@ start_scans()
 	echo $! > "$SC_ROOT/log/scans.pid"
 	sc_wait_log scans " waiting at " 10 ||
 	    { cat "$SC_ROOT/log/scans.log" "$SC_ROOT/log/scans.calls"; die "scans.py did not start"; }
-	say "scans.py on the lan host: $(sed -n 's/^[0-9/]* [0-9:]* //p' "$SC_ROOT/log/scans.log")"
+	say "scans.py on the machine: $(sed -n 's/^[0-9/]* [0-9:]* //p' "$SC_ROOT/log/scans.log")"
 }
 
 # ping_scans: the source answers from the host namespace, with the token

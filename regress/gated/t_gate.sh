@@ -64,10 +64,15 @@ gate_net()
 	sc_fakehost lan "$SC_NS_LAN" 192.168.77.20 8443
 	sc_scenario private '{"default": {"status": 200, "body": "private"}}'
 	sc_fakehost private "$SC_NS_LAN" 192.168.77.20 443
+	gate_vars
+}
+
+# gate_vars: command words for atf_check, which runs programs, not
+# functions: the test client as the account in the host namespace, and
+# as another account.
+gate_vars()
+{
 	GATE_SOCK=$SC_RUN/sandcastle/gate.sock
-	# Command words for atf_check, which runs programs, not functions:
-	# the test client as the account in the host namespace, and as
-	# another account.
 	AS_HOST="ip netns exec $SC_NS_HOST setpriv --reuid=$SC_USER"
 	AS_HOST="$AS_HOST --regid=$SC_USER --init-groups --inh-caps=-all --"
 	AS_HOST="$AS_HOST env -i HOME=$SC_HOME PATH=/usr/bin:/bin LC_ALL=C.UTF-8"
@@ -76,6 +81,53 @@ gate_net()
 	AS_OTHER="$AS_OTHER PATH=/usr/bin:/bin LC_ALL=C.UTF-8"
 	CLIENT="python3 $(sc_srcdir)/regress/gated/gateclient.py $GATE_SOCK"
 	GC="$AS_HOST $CLIENT"
+	PROBE="python3 $(sc_srcdir)/regress/gated/connprobe.py"
+}
+
+# home_net [noself] [ADDRESS/LEN ROUTER NAS PRINTER]: a home network
+# (sc_home_up) with claude, a public source (notes), sources named after
+# the home hosts (printer, router, nas: each name resolves to its host),
+# metadata, and internal exceptions: files on the NAS at port 8443 and,
+# unless noself, scans on this machine's own address at port 8080, as
+# GETTING STARTED has it.  Each host answers with its name.
+home_net()
+{
+	_self=1
+	[ "${1:-}" = noself ] && { _self=; shift; }
+	sc_setup
+	sc_home_up "$@"
+	write_config nolan
+	for n in printer router nas; do
+		source_file "$n" "https://$n.example.com"
+	done
+	source_file files http://files.home.arpa:8443 "$SC_NAS:8443"
+	[ -n "$_self" ] && source_file scans http://scans.home.arpa:8080 \
+	    "$SC_HOME_ADDR:8080"
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+	for h in "notes $SC_NS_WORLD 198.20.5.10 443" \
+	    "printer $SC_NS_LAN $SC_PRINTER 443" \
+	    "router $SC_NS_ROUTER $SC_ROUTER 443" \
+	    "nas $SC_NS_LAN $SC_NAS 443" "files $SC_NS_LAN $SC_NAS 8443" \
+	    "scans $SC_NS_HOST $SC_HOME_ADDR 8080"; do
+		set -- $h
+		sc_scenario "$1" "{\"default\": {\"status\": 200, \"body\": \"$1 here\"}}"
+		sc_fakehost "$1" "$2" "$3" "$4"
+	done
+	gate_vars
+}
+
+# probe_gate ARGS...: connprobe.py in the gate's network namespace.
+probe_gate()
+{
+	nsenter -t "$(sc_pid "$GATE")" -n $PROBE "$@"
+}
+
+# all_refused FILE: every line of a probe's output is EACCES.
+all_refused()
+{
+	if grep -v " EACCES$" "$1"; then
+		atf_fail "not refused with EACCES by the gate's routes (above)"
+	fi
 }
 
 # run_gate PROGRAM NAME ARGS...: PROGRAM as the account in the host
@@ -119,7 +171,7 @@ expect_requests()
 # (pasta runs as passt.avx2, and podman's pastas run as the account too.)
 pasta_of()
 {
-	pgrep -u "$SC_USER" -f "^pasta --config-net .* $(sc_pid "$1")\$"
+	pgrep -u "$SC_USER" -f "^pasta --no-map-gw .* $(sc_pid "$1")\$"
 }
 
 requests()
@@ -250,7 +302,7 @@ internal_exception_body()
 	expect_requests lan 1
 	grep -q "tunnel lan: lan.home.arpa:8443 via 192.168.77.20" \
 	    "$SC_ROOT/log/gated.log" || { sc_log gated; atf_fail "no tunnel line"; }
-	atf_check -o match:"^192.168.77.20 via 198.20.5.1 " \
+	atf_check -o match:"^192.168.77.20 via 169.254.77.1 dev egress " \
 	    nsenter -t "$(sc_pid gated)" -n ip -4 route show
 	atf_check -o match:"^refusal: the name resolves to the internal network" \
 	    $GC --early rebind.example.com:443
@@ -267,7 +319,7 @@ internal_exception_cleanup()
 atf_test_case routes cleanup
 routes_head()
 {
-	atf_set "descr" "N3: the gate's namespace holds the fourteen prohibit routes, and a gate missing one refuses to serve, naming it"
+	atf_set "descr" "N3 N6: the gate's namespace holds the fourteen prohibit routes and a /32 for the machine's public address and router, and a gate missing one refuses to serve, naming the address the lookup let through"
 	atf_set "require.user" "root"
 	atf_set "require.config" "prefix checkout"
 }
@@ -280,7 +332,10 @@ routes_body()
 		grep -q "^prohibit $r " routes ||
 		    { cat routes; atf_fail "no prohibit route for $r"; }
 	done
-	atf_check -o inline:"14\n" grep -c "^prohibit " routes
+	# This machine's public address and its router, each a /32 of its own.
+	atf_check -o inline:"16\n" grep -c "^prohibit " routes
+	atf_check -o ignore grep "^prohibit 198.20.5.2 " routes
+	atf_check -o ignore grep "^prohibit 198.20.5.1 " routes
 	sc_stop gated
 	atf_check -o inline:"0\n" echo "$SC_STATUS"
 	# The control: gated-nocheck serves with every route...
@@ -293,7 +348,7 @@ routes_body()
 	_st=0; wait "$(sc_pid skip)" || _st=$?
 	SC_ENV=
 	atf_check -o inline:"1\n" echo "$_st"
-	atf_check -o match:"the route prohibit 192.168.0.0/16 is missing from the gate's network: refusing to serve" \
+	atf_check -o match:"the gate's network: 192.168.0.0 \(the first of 192.168.0.0/16\) is answered by default via 169.254.77.1 dev egress, not prohibit: refusing to serve" \
 	    cat "$SC_ROOT/log/skip.log"
 	[ -z "$(pasta_of skip)" ] || atf_fail "the gate left its pasta"
 	atf_check -s exit:1 test -e "$GATE_SOCK"
@@ -450,6 +505,206 @@ loopback_resolver_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case home_second_barrier cleanup
+home_second_barrier_head()
+{
+	atf_set "descr" "N3: on a home network (one interface on a private /24), without the address check, the kernel refuses another home host, the router and link-local with EACCES; a public host, the NAS's exception and the machine's own address by its exception still work"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+home_second_barrier_body()
+{
+	home_net
+	# The controls: from the machine itself, every home host answers.
+	for h in "$SC_PRINTER:443" "$SC_ROUTER:443" "$SC_NAS:443"; do
+		atf_check -o match:" here$" $AS_HOST python3 -c \
+		    "import urllib.request as u; print(u.urlopen('http://$h/').read().decode())"
+	done
+	gate_start nocheck
+	for t in "printer $SC_PRINTER" "router $SC_ROUTER" \
+	    "metadata 169.254.169.254"; do
+		set -- $t
+		atf_check -o match:"^status: HTTP/1.1 502 Bad Gateway" \
+		    -o match:"^error: connect $2:443: Permission denied$" \
+		    $GC --early "$1.example.com:443"
+	done
+	probe_gate --bogons "$SC_PRINTER:80" "$SC_ROUTER:53" > probe.out
+	all_refused probe.out
+	# Only the controls' GETs reached the home hosts.
+	expect_requests printer 1
+	expect_requests router 1
+	# The NAS's exception opens its whole address at the second barrier
+	# (sandcastle(7), O7): another port of it is reached, the gate's
+	# list alone holds the port.
+	atf_check -o match:"^body: nas here" $GC --early nas.example.com:443
+	atf_check -o match:"^body: notes here" $GC notes.example.com:443
+	atf_check -o match:"^body: files here" $GC files.home.arpa:8443
+	atf_check -o match:"^body: scans here" $GC scans.home.arpa:8080
+}
+home_second_barrier_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case home_exceptions cleanup
+home_exceptions_head()
+{
+	atf_set "descr" "N2 N4 S3: on a home network, an internal exception reaches the machine's own address (GETTING STARTED's internal: 192.168.1.20:8080) and one to the NAS reaches it; the other home hosts, the router and another port stay refused by the gate"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+home_exceptions_body()
+{
+	home_net
+	gate_start
+	atf_check -o match:"^status: HTTP/1.1 200" -o match:"^body: scans here" \
+	    $GC scans.home.arpa:8080
+	grep -q "tunnel scans: scans.home.arpa:8080 via $SC_HOME_ADDR" \
+	    "$SC_ROOT/log/gated.log" || { sc_log gated; atf_fail "no tunnel line"; }
+	atf_check -o match:"^body: files here" $GC files.home.arpa:8443
+	for n in printer router nas; do
+		atf_check -o match:"^status: HTTP/1.1 403 Forbidden" \
+		    -o match:"^refusal: the name resolves to the internal network$" \
+		    $GC --early "$n.example.com:443"
+	done
+	atf_check -o match:"^refusal: the name is not on the gate's list" \
+	    $GC scans.home.arpa:22
+	atf_check -o match:"^refusal: the name is not on the gate's list" \
+	    $GC files.home.arpa:443
+	expect_requests printer 0
+	expect_requests router 0
+	expect_requests nas 0
+	expect_requests scans 1
+	expect_requests files 1
+}
+home_exceptions_cleanup()
+{
+	sc_net_cleanup
+}
+
+# layout ADDRESS/LEN ROUTER NAS PRINTER: gated on a machine of that
+# layout, with an exception to the NAS only: every bogon, the machine's
+# own address, its router and the printer refused with EACCES in the
+# gate's namespace, the NAS's exception and a public host reached, and
+# names resolved by the router's DNS through pasta while the router
+# itself is refused.  The routes and the lookups are printed for the
+# record.
+layout()
+{
+	home_net noself "$@"
+	gate_start
+	probe_gate --bogons "$SC_HOME_ADDR:443" "$SC_ROUTER:443" \
+	    "$SC_ROUTER:53" "$SC_PRINTER:443" "169.254.77.1:443" \
+	    "169.254.77.53:53" > probe.out
+	all_refused probe.out
+	probe_gate 198.20.5.10:443 "$SC_NAS:8443" > control.out
+	atf_check -o inline:"198.20.5.10:443 connected\n$SC_NAS:8443 connected\n" \
+	    cat control.out
+	atf_check -o match:"^body: notes here" $GC notes.example.com:443
+	atf_check -o match:"^body: files here" $GC files.home.arpa:8443
+	echo "--- the gate's routes on $1 (router $2):"
+	nsenter -t "$(sc_pid gated)" -n ip -4 route show
+	nsenter -t "$(sc_pid gated)" -n ip -4 rule show
+	nsenter -t "$(sc_pid gated)" -n ip -4 route show table 4750
+	echo "--- what the lookups answered:"
+	cat probe.out
+	grep "route lookups" "$SC_ROOT/log/gated.log"
+}
+
+atf_test_case layout_home cleanup
+layout_home_head()
+{
+	atf_set "descr" "N3 N6: the gate's namespace on a machine whose one interface is 192.168.1.20/24: nothing of the home /24 is copied, every bogon and the machine answer EACCES"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+layout_home_body()
+{
+	layout 192.168.1.20/24 192.168.1.1 192.168.1.30 192.168.1.31
+}
+layout_home_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case layout_cgnat cleanup
+layout_cgnat_head()
+{
+	atf_set "descr" "N3 N6: the gate's namespace on a machine with a CGNAT address, 100.64.12.34/10: every bogon and the machine answer EACCES"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+layout_cgnat_body()
+{
+	layout 100.64.12.34/10 100.64.0.1 100.64.12.40 100.64.12.41
+}
+layout_cgnat_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case layout_ten cleanup
+layout_ten_head()
+{
+	atf_set "descr" "N3 N6: the gate's namespace on a machine in 10/8, 10.1.2.3/8: every bogon and the machine answer EACCES"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+layout_ten_body()
+{
+	layout 10.1.2.3/8 10.0.0.1 10.1.2.30 10.1.2.31
+}
+layout_ten_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case layout_172 cleanup
+layout_172_head()
+{
+	atf_set "descr" "N3 N6: the gate's namespace on a machine in 172.16/12, 172.16.5.4/12: every bogon and the machine answer EACCES"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+layout_172_body()
+{
+	layout 172.16.5.4/12 172.16.0.1 172.16.5.30 172.16.5.31
+}
+layout_172_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case resolver_load cleanup
+resolver_load_head()
+{
+	atf_set "descr" "on a home network whose resolver is the router, a thousand lookups through the gate, 24 at a time, each in a tunnel's child of its own: none lost; control: a listed name that does not exist is counted unresolved each time"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+	atf_set "timeout" "600"
+}
+resolver_load_body()
+{
+	home_net noself
+	source_file ghost https://ghost.example.com
+	source_file closer https://closer.example.com
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+	sc_net_dns closer.example.com 198.20.5.13
+	sc_closer closer "$SC_NS_WORLD" 198.20.5.13 443
+	gate_start
+	LOAD="$AS_HOST python3 $(sc_srcdir)/regress/gated/dnsload.py $GATE_SOCK"
+	$LOAD closer.example.com:443 1000 24 > load.out
+	cat load.out
+	atf_check -o match:"^lookups 1000 opened 1000 unresolved 0 other 0 " \
+	    tail -n 1 load.out
+	atf_check -o match:"^lookups 20 opened 0 unresolved 20 other 0 " \
+	    $LOAD ghost.example.com:443 20 4
+}
+resolver_load_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case list
@@ -461,4 +716,11 @@ atf_init_test_cases()
 	atf_add_test_case request_limits
 	atf_add_test_case sigterm
 	atf_add_test_case loopback_resolver
+	atf_add_test_case home_second_barrier
+	atf_add_test_case home_exceptions
+	atf_add_test_case layout_home
+	atf_add_test_case layout_cgnat
+	atf_add_test_case layout_ten
+	atf_add_test_case layout_172
+	atf_add_test_case resolver_load
 }

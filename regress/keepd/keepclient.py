@@ -20,7 +20,8 @@ import sys
 
 HELLO, REQUEST, ANSWER, REFUSED = 1, 2, 3, 4
 CODES = {1: "envelope", 2: "secret", 3: "gate", 4: "tls", 5: "http",
-         6: "timeout", 7: "internal", 8: "protocol", 9: "peer"}
+         6: "timeout", 7: "internal", 8: "protocol", 9: "peer",
+         10: "refused"}
 
 
 def send(s, mtype, mid, payload):
@@ -75,7 +76,7 @@ def show(mtype, payload, out):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--hello-version", type=int, default=1)
+    p.add_argument("--hello-version", type=int, default=2)
     p.add_argument("--no-hello", action="store_true")
     p.add_argument("--show-hello", action="store_true")
     p.add_argument("socket")

@@ -25,22 +25,25 @@ ATF_TC_BODY(gate_answers, tc)
 	ATF_CHECK(gate("HTTP/1.1 200 Connection established\r\n\r\n", why,
 	    sizeof(why)) == 0);
 	ATF_CHECK(gate("HTTP/1.1 403 Forbidden\r\nSandcastle-Refusal: "
-	    "10.0.0.1 is internal\r\n\r\n", why, sizeof(why)) == -1);
+	    "10.0.0.1 is internal\r\n\r\n", why, sizeof(why)) ==
+	    KEEP_R_REFUSED);
 	ATF_CHECK_STREQ(why, "the gate refused it: 10.0.0.1 is internal");
 	ATF_CHECK(gate("HTTP/1.1 502 Bad Gateway\r\nSandcastle-Error: "
-	    "connect: refused\r\n\r\n", why, sizeof(why)) == -1);
+	    "connect: refused\r\n\r\n", why, sizeof(why)) == KEEP_R_GATE);
 	ATF_CHECK_STREQ(why, "the gate cannot reach it: connect: refused");
 	ATF_CHECK(gate("HTTP/1.1 403 Forbidden\r\n\r\n", why,
-	    sizeof(why)) == -1);
+	    sizeof(why)) == KEEP_R_REFUSED);
 	ATF_CHECK_STREQ(why, "the gate refused it: no reason given");
 	/* A reason cannot carry a control character into the log. */
 	ATF_CHECK(gate("HTTP/1.1 403 Forbidden\r\nSandcastle-Refusal: a\x1b"
-	    "[2Jb\r\n\r\n", why, sizeof(why)) == -1);
+	    "[2Jb\r\n\r\n", why, sizeof(why)) == KEEP_R_REFUSED);
 	ATF_CHECK_STREQ(why, "the gate refused it: a");
-	ATF_CHECK(gate("HTTP/1.1 2000 x\r\n\r\n", why, sizeof(why)) == -1);
-	ATF_CHECK(gate("SSH-2.0-x\r\n\r\n", why, sizeof(why)) == -1);
+	ATF_CHECK(gate("HTTP/1.1 2000 x\r\n\r\n", why, sizeof(why)) ==
+	    KEEP_R_GATE);
+	ATF_CHECK(gate("SSH-2.0-x\r\n\r\n", why, sizeof(why)) == KEEP_R_GATE);
 	ATF_CHECK_STREQ(why, "the gate's answer is not HTTP");
-	ATF_CHECK(gate("HTTP/1.1 407 Proxy\r\n\r\n", why, sizeof(why)) == -1);
+	ATF_CHECK(gate("HTTP/1.1 407 Proxy\r\n\r\n", why, sizeof(why)) ==
+	    KEEP_R_GATE);
 	ATF_CHECK_STREQ(why, "the gate answered 407");
 }
 

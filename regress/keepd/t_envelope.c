@@ -184,6 +184,9 @@ ATF_TC_BODY(paths_encoded, tc)
 	path_refused("/a/%2e/b", "the path holds an encoded . as a segment");
 	path_refused("/a/%2f%2fb", "the path holds an encoded //");
 	path_refused("/a%2F/b", "the path holds an encoded //");
+	path_refused("/a%2fb", "the path holds an encoded /");
+	path_refused("/a%2Fb", "the path holds an encoded /");
+	path_refused("/jobs/1%2Fother/result", "the path holds an encoded /");
 	path_refused("/a%5cb", "the path holds an encoded \\");
 	path_refused("/a%3fb", "the path holds an encoded query");
 	path_refused("/a%23b", "the path holds an encoded fragment");

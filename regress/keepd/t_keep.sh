@@ -30,6 +30,7 @@ EOC
 	sc_source_file selfsigned https://notes.example.com:8441/api
 	sc_source_file wrongname https://notes.example.com:8442/api
 	sc_source_file expired https://notes.example.com:8443/api
+	sc_source_file silent https://notes.example.com:8444/api
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 }
 
@@ -60,7 +61,7 @@ keep_up()
 	sc_scenario api.anthropic.com '{"routes": {"/v1/messages": {"status": 200, "json": {"type": "message"}}}}'
 	sc_secret notes "$NOTES_SECRET"
 	sc_secret claude "$CLAUDE_SECRET"
-	for s in other selfsigned wrongname expired; do
+	for s in other selfsigned wrongname expired silent; do
 		sc_secret "$s" "$NOTES_SECRET"
 	done
 	start_gate
@@ -161,6 +162,7 @@ envelope_attacks_body()
 {"destination":"notes","method":"GET","path":"/a/%2E%2e/b"}|field path: the path holds an encoded ..
 {"destination":"notes","method":"GET","path":"//evil.example.net/x"}|field path: the path holds //
 {"destination":"notes","method":"GET","path":"/a/%2f/b"}|field path: the path holds an encoded //
+{"destination":"notes","method":"GET","path":"/jobs/1%2fb/result"}|field path: the path holds an encoded /
 {"destination":"notes","method":"GET","path":"/a\\b"}|field path: the path holds \
 {"destination":"notes","method":"GET","path":"/a%5cb"}|field path: the path holds an encoded \
 {"destination":"notes","method":"GET","path":"/http://evil/"}|field path: the path holds : (a scheme
@@ -311,6 +313,44 @@ tls_refused_body()
 	atf_check -o match:"^status 200" $ASK "$GET_PING"
 }
 tls_refused_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case silent_handshake cleanup
+silent_handshake_head()
+{
+	atf_set "descr" "a destination that takes the connection and never answers the TLS handshake ends as a TLS error that says so, within 30 s, the request process ending by itself; the keep serves on"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "120"
+}
+silent_handshake_body()
+{
+	keep_up
+	# It takes the connection, reads what comes and never writes.
+	ip netns exec "$SC_NS_WORLD" python3 -c '
+import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("198.20.5.10", 8444)); s.listen(8); print("ready", flush=True)
+held = []
+while True:
+    c, _ = s.accept(); held.append(c)
+' > "$SC_ROOT/log/silent.log" 2>&1 &
+	echo $! > "$SC_ROOT/log/silent.pid"
+	sc_wait_log silent ready 10 || atf_fail "the silent host did not start"
+	atf_check -o inline:"refused tls TLS with notes.example.com: no handshake within 10 s\n" \
+	    $ASK '{"destination":"silent","method":"GET","path":"/ping"}'
+	grep -q "^keepd: silent GET /ping refused: TLS with notes.example.com: no handshake within 10 s" \
+	    "$SC_ROOT/log/keepd.log" || { sc_log keepd; atf_fail "no log line"; }
+	if grep -E "killed by signal|ended without an answer|no answer within" \
+	    "$SC_ROOT/log/keepd.log"; then
+		atf_fail "the request process did not end by itself"
+	fi
+	# The control: the same host name on its port that answers.
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+}
+silent_handshake_cleanup()
 {
 	sc_net_cleanup
 }
@@ -496,6 +536,7 @@ atf_init_test_cases()
 	atf_add_test_case secret_replaced
 	atf_add_test_case redirect
 	atf_add_test_case tls_refused
+	atf_add_test_case silent_handshake
 	atf_add_test_case answer_limits
 	atf_add_test_case slow_answer
 	atf_add_test_case proxy_ignored

@@ -6,6 +6,7 @@
 # secret is unusable, and one (fakehost.py) answering garbage to /ping,
 # read strictly as {"waiting": N}.  Each FAIL makes check exit 1; the
 # control, the reachable source alone with its images built, exits 0.
+# N6: and the running gate's network, held to the route lookups.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/../lib/net.subr"
@@ -198,8 +199,70 @@ no_keep_cleanup()
 	sc_cleanup
 }
 
+atf_test_case gate_network cleanup
+gate_network_head()
+{
+	atf_set "descr" "N6: check holds the running gate's network to the route lookups: ok as the gate made it; a prohibit route removed after start, and the home /24 copied in, each FAIL naming the address and the route that won; control: restored, ok again"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+gate_network_body()
+{
+	sc_setup
+	sc_home_up
+	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" notes.example.com \
+	    >/dev/null || atf_fail "ca.sh"
+	chown -R "$SC_USER:$SC_USER" "$SC_ROOT/ca"
+	cat > "$SC_CONFIG/config.yaml" <<EOC
+data_dir: $SC_ROOT/data
+capabilities:
+  ocr:
+    languages: [eng]
+EOC
+	sc_source_file notes https://notes.example.com/api/worker ocr 10 30s 1m
+	cat > "$SC_CONFIG/sources/files.yaml" <<EOS
+name: files
+destination:
+  address: http://files.home.arpa:8443/api/worker
+  secret: files
+  internal: $SC_NAS:8443
+poll_interval: 30s
+capabilities: [ocr]
+max_jobs_per_hour: 10
+job_timeout: 1m
+EOS
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+	sc_secret notes "$TOKEN_NOTES"
+	sc_secret files tok-files
+	sc_gate_up
+	sc_keep_up
+	gate=$(sc_pid gated)
+	run_check
+	has_prefix "ok    gate: its network refuses every bogon and this machine ("
+	nsenter -t "$gate" -n ip route del prohibit 172.16.0.0/12
+	run_check
+	has_line "FAIL  gate: its network lets through: 172.16.0.0 (the first of 172.16.0.0/12) is answered by default via 169.254.77.1 dev egress, not prohibit; restart it: systemctl --user restart sandcastle-gate"
+	[ "$(cat check.status)" = 1 ] || atf_fail "check did not exit 1"
+	nsenter -t "$gate" -n ip route add prohibit 172.16.0.0/12
+	run_check
+	has_prefix "ok    gate: its network refuses every bogon and this machine ("
+	nsenter -t "$gate" -n ip route add 192.168.1.0/24 dev egress
+	run_check
+	has_line "FAIL  gate: its network lets through: $SC_HOME_ADDR (this machine's address) is answered by 192.168.1.0/24 dev egress, not prohibit; restart it: systemctl --user restart sandcastle-gate"
+	nsenter -t "$gate" -n ip route del 192.168.1.0/24 dev egress
+	nsenter -t "$gate" -n ip route del "$SC_NAS/32"
+	run_check
+	has_line "FAIL  gate: its network lets through: $SC_NAS (the internal exception of files) is answered by prohibit, not by its /32 through 169.254.77.1; restart it: systemctl --user restart sandcastle-gate"
+}
+gate_network_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case no_keep
 	atf_add_test_case sources
+	atf_add_test_case gate_network
 }

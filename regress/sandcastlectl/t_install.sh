@@ -101,10 +101,27 @@ lacks_body()
 	    ./bound /etc/subgid "$uid:100000:1000"
 	refused "/proc/sys/user/max_user_namespaces: 0; more than 0 is needed for unprivileged user namespaces (sysctl user.max_user_namespaces=15000)" \
 	    ./bound /proc/sys/user/max_user_namespaces 0
+	refused "/etc/resolv.conf: names only resolvers on loopback or IPv6 (127.0.0.53); the gate needs an IPv4 resolver off loopback: with systemd-resolved, link /etc/resolv.conf to /run/systemd/resolve/resolv.conf, which names the real ones" \
+	    ./bound /etc/resolv.conf "nameserver 127.0.0.53"
+	refused "/etc/resolv.conf: names no resolver; the gate needs an IPv4 resolver off loopback (your router's, say) named there" \
+	    ./bound /etc/resolv.conf "search home.arpa"
+	refused "/dev/net/tun: cannot be opened by this account (Permission denied); pasta needs it for the gate's link: as root, chmod 0666 /dev/net/tun, as Debian has it" \
+	    ./bound /dev/net/tun ""
+	refused "/dev/net/tun: missing; pasta needs it for the gate's link: as root, modprobe tun" \
+	    unshare -m sh -c 'mount -t tmpfs none /dev/net && exec "$@"' sh
+	# A network of its own with no default route, as a machine offline.
+	refused "IPv4: no default route (ip -4 route show default shows none); the gate reaches its destinations by the machine's IPv4 default route" \
+	    unshare -n
 	# The control of the bound files: the real ones, bound, serve.
 	atf_check -s exit:1 -o match:'^install: the machine serves' \
 	    -e match:'configuration is not valid' ./bound /etc/subuid \
 	    "$(grep "^$SC_USER:" /etc/subuid)" sh -c \
+	    "echo no_such_key: 1 >> '$SC_CONFIG/config.yaml' && exec ./ctl install"
+	cp config.good "$SC_CONFIG/config.yaml"
+	atf_check -s exit:1 -o match:'^install: the machine serves' \
+	    -e match:'configuration is not valid' ./bound /etc/resolv.conf \
+	    "nameserver 127.0.0.53
+nameserver 198.51.100.53" sh -c \
 	    "echo no_such_key: 1 >> '$SC_CONFIG/config.yaml' && exec ./ctl install"
 
 	# root: refused before podman is asked anything.

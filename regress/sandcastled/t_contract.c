@@ -181,6 +181,8 @@ ATF_TC_BODY(answers, tc)
 	ATF_CHECK(!contract_backs_off(CONTRACT_OK));
 	ATF_CHECK(!contract_backs_off(CONTRACT_GONE));
 	ATF_CHECK(!contract_backs_off(CONTRACT_KEEP));
+	/* sandcastle(7): a source the gate refused is asked at its poll_interval. */
+	ATF_CHECK(!contract_backs_off(CONTRACT_REFUSED));
 }
 
 static void
@@ -204,7 +206,10 @@ ATF_TC_BODY(keep_refusals, tc)
 	refused(KEEP_R_SECRET, "unusable secret: notes", CONTRACT_KEEP);
 	refused(KEEP_R_INTERNAL, "out of memory", CONTRACT_KEEP);
 	refused(KEEP_R_TIMEOUT, "30 s passed", CONTRACT_UNREACHABLE);
-	refused(KEEP_R_GATE, "the gate refused", CONTRACT_UNREACHABLE);
+	refused(KEEP_R_GATE, "the gate cannot reach it: connect "
+	    "198.20.5.10:443: Connection refused", CONTRACT_UNREACHABLE);
+	refused(KEEP_R_REFUSED, "the gate refused it: the name resolves to "
+	    "the internal network", CONTRACT_REFUSED);
 	refused(KEEP_R_TLS, "certificate refused", CONTRACT_UNREACHABLE);
 }
 

@@ -1,0 +1,62 @@
+#!/bin/sh
+# make bench, the gate's resolver under load: BENCH_DNS_N (2000) CONNECTs
+# through gated, 24 at a time, each a lookup of its own in a tunnel's
+# child, on a home network whose resolver is the router (net.subr's
+# sc_home_up), so every query goes through pasta's DNS forward.  Prints
+# the share of lookups lost.  BENCH_GATED names another gated to measure
+# (an older build, say).  Run as root: it makes namespaces; gated and the
+# client run as the test account in the machine's namespace.
+set -u
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+PREFIX=$1
+N=${BENCH_DNS_N:-2000}
+
+atf_fail() { echo "bench: $*" >&2; exit 1; }
+atf_config_get()
+{
+	case $1 in
+	prefix)		echo "$PREFIX" ;;
+	checkout)	echo "$TOP" ;;
+	esac
+}
+. "$TOP/regress/lib/helpers.subr"
+. "$TOP/regress/lib/net.subr"
+
+BENCH_WORK=$(mktemp -d /tmp/scbench.XXXXXXXX) || exit 1
+cd "$BENCH_WORK" || exit 1
+done_bench()
+{
+	sc_net_down
+	sc_cleanup
+	cd / && rm -rf "$BENCH_WORK"
+}
+trap done_bench EXIT
+
+sc_setup
+sc_home_up
+printf 'capabilities:\n  ocr:\n    languages: [eng]\n' > "$SC_CONFIG/config.yaml"
+sc_source_file notes https://notes.example.com/api/worker ocr
+chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+sc_closer notes "$SC_NS_WORLD" 198.20.5.10 443
+if [ -n "${BENCH_GATED:-}" ]; then
+	install -m 0755 "$BENCH_GATED" "$SC_ROOT/gated-other"
+	: > "$SC_ROOT/log/gated.log"
+	ip netns exec "$SC_NS_HOST" setpriv --reuid="$SC_USER" \
+	    --regid="$SC_USER" --init-groups --inh-caps=-all -- env -i \
+	    HOME="$SC_HOME" XDG_RUNTIME_DIR="$SC_RUN" \
+	    PATH=/usr/bin:/bin:/usr/sbin:/sbin "$SC_ROOT/gated-other" -dv \
+	    -c "$SC_CONFIG" > "$SC_ROOT/log/gated.log" 2>&1 &
+	echo $! > "$SC_ROOT/log/gated.pid"
+	sc_wait_log gated "serving " 15 || { sc_log gated; atf_fail "no gate"; }
+else
+	sc_gate_up
+fi
+echo "bench: the gate's resolver, $N lookups through gated, 24 at a time"
+sc_as_user_in_host python3 "$TOP/regress/gated/dnsload.py" \
+    "$SC_RUN/sandcastle/gate.sock" notes.example.com:443 "$N" 24 > load.out
+cat load.out
+set -- $(tail -n 1 load.out)
+echo "bench: lookups lost: $6 of $2 ($(echo "scale=3; 100 * $6 / $2" | bc)%), goal 0"
+retried=$(grep -c "answered at try" "$SC_ROOT/log/gated.log")
+echo "bench: lookups answered only at a later try: $retried"
