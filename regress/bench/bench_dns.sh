@@ -39,6 +39,12 @@ printf 'capabilities:\n  ocr:\n    languages: [eng]\n' > "$SC_CONFIG/config.yaml
 sc_source_file notes https://notes.example.com/api/worker ocr
 chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 sc_closer notes "$SC_NS_WORLD" 198.20.5.10 443
+# A busy machine: BENCH_DNS_BUSY (565, 2%) ephemeral UDP ports held, as
+# a real machine's processes hold some; pasta drops a query whose source
+# port the machine holds.
+ip netns exec "$SC_NS_HOST" python3 "$TOP/regress/gated/udpbusy.py" \
+    "${BENCH_DNS_BUSY:-565}" "$SC_ROOT/busy.ports" &
+sc_wait_file "$SC_ROOT/busy.ports" 30 || atf_fail "udpbusy did not start"
 if [ -n "${BENCH_GATED:-}" ]; then
 	install -m 0755 "$BENCH_GATED" "$SC_ROOT/gated-other"
 	: > "$SC_ROOT/log/gated.log"
@@ -52,7 +58,8 @@ if [ -n "${BENCH_GATED:-}" ]; then
 else
 	sc_gate_up
 fi
-echo "bench: the gate's resolver, $N lookups through gated, 24 at a time"
+echo "bench: the gate's resolver, $N lookups through gated, 24 at a time," \
+    "$(wc -l < "$SC_ROOT/busy.ports") of the machine's ephemeral UDP ports held"
 sc_as_user_in_host python3 "$TOP/regress/gated/dnsload.py" \
     "$SC_RUN/sandcastle/gate.sock" notes.example.com:443 "$N" 24 > load.out
 cat load.out

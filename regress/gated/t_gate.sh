@@ -678,7 +678,7 @@ layout_172_cleanup()
 atf_test_case resolver_load cleanup
 resolver_load_head()
 {
-	atf_set "descr" "on a home network whose resolver is the router, a thousand lookups through the gate, 24 at a time, each in a tunnel's child of its own: none lost; control: a listed name that does not exist is counted unresolved each time"
+	atf_set "descr" "on a busy home machine (2% of its ephemeral UDP ports taken) whose resolver is the router, a thousand lookups through the gate, 24 at a time: none lost; controls: pasta drops a query from a port the machine holds and answers one from another, and a listed name that does not exist is counted unresolved each time"
 	atf_set "require.user" "root"
 	atf_set "require.config" "prefix checkout"
 	atf_set "timeout" "600"
@@ -691,7 +691,19 @@ resolver_load_body()
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 	sc_net_dns closer.example.com 198.20.5.13
 	sc_closer closer "$SC_NS_WORLD" 198.20.5.13 443
+	# A busy machine: pasta forwards a query from a host socket bound to
+	# its source port, and drops it when the machine holds that port.
+	ip netns exec "$SC_NS_HOST" python3 \
+	    "$(sc_srcdir)/regress/gated/udpbusy.py" 565 "$SC_ROOT/busy.ports" &
+	echo $! > "$SC_ROOT/log/udpbusy.pid"
+	sc_wait_file "$SC_ROOT/busy.ports" 30 || atf_fail "udpbusy did not start"
 	gate_start
+	QUERY="python3 $(sc_srcdir)/regress/gated/dnsquery.py notes.example.com"
+	probe_dns() { nsenter -t "$(sc_pid gated)" -n $QUERY "$1" 169.254.77.53; }
+	probe_dns "$(head -n 1 "$SC_ROOT/busy.ports")" > busy.out
+	probe_dns 20053 > free.out
+	atf_check -o inline:"lost\n" cat busy.out
+	atf_check -o inline:"answered\n" cat free.out
 	LOAD="$AS_HOST python3 $(sc_srcdir)/regress/gated/dnsload.py $GATE_SOCK"
 	$LOAD closer.example.com:443 1000 24 > load.out
 	cat load.out
