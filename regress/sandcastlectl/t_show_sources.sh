@@ -31,6 +31,7 @@ capabilities:
 EOC
 	sc_source_file notes https://notes.example.com/api/worker ocr 10 5s 1m
 	sc_source_file down https://down.example.com/api/worker claude 30 5s 1m
+	sc_source_file inside https://rebind.example.com/api/worker claude 30 5s 1m
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 }
 
@@ -51,6 +52,7 @@ ss_up()
 	    '[{"id": "r1", "capability": "ocr"}, {"id": "r2", "capability": "ocr"}, {"id": "r3", "capability": "ocr", "input": {"image": "AAAA"}}]'
 	sc_secret notes "$TOKEN_NOTES"
 	sc_secret down tok-down
+	sc_secret inside tok-inside
 	sc_secret claude key-claude-sources
 	sc_gate_up
 }
@@ -116,7 +118,7 @@ no_daemon_cleanup()
 atf_test_case sources cleanup
 sources_head()
 {
-	atf_set "descr" "S5: before the keep answers, show sources says sandcastled has not scheduled yet; then a source that cannot be reached shows its back-off growing (5s, 10s, 20s) and its error, the other its jobs of the hour (3/10) and ocr resting after a release; -j is JSON with the same"
+	atf_set "descr" "S5: before the keep answers, show sources says sandcastled has not scheduled yet; then a source that cannot be reached shows its back-off growing (5s, 10s, 20s) and its error, while one the gate refuses is asked again at its poll_interval with no back-off; the other shows its jobs of the hour (3/10) and ocr resting after a release; -j is JSON with the same"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "180"
@@ -145,6 +147,17 @@ sources_body()
 	"the claim failed: "*) ;;
 	*) atf_fail "down's last error: $has_error" ;;
 	esac
+	# inside, which the gate refuses by its rules, was asked as often
+	# (a refusal each 5 s, as long as down's three failures took) and
+	# never backs off: sandcastle(7), a source the gate refused.
+	[ "$(grep -c '^gated: refused inside: ' "$SC_ROOT/log/gated.log")" -ge 4 ] ||
+	    { sc_log gated; atf_fail "inside was not asked at its poll_interval"; }
+	ss_is inside backoff_seconds 0
+	ss_is inside failures 0
+	case "$(ss_field inside last_error)" in
+	*"the gate refused it: the name resolves to the internal network"*) ;;
+	*) cat sources.json; atf_fail "inside's last error" ;;
+	esac
 	# notes: its three jobs count in its hour, and the release rests ocr.
 	i=0
 	while ! grep -q '"id": "r3"' "$SC_ROOT/notes.results" 2>/dev/null; do
@@ -163,16 +176,18 @@ sources_body()
 	cat table
 	atf_check -o inline:"SOURCE           NEXT POLL BACK-OFF  JOBS/HOUR RESTING                LAST ERROR\n" \
 	    head -n 1 table
-	atf_check -o inline:"3\n" wc -l < table
+	atf_check -o inline:"4\n" wc -l < table
 	grep -Eq '^down +[0-9:]{8} +(20s|40s|1m20s) +0/30 +- +the claim failed: ' table ||
 	    atf_fail "down's line is not as asked"
 	grep -Eq '^notes +[0-9:]{8} +none +3/10 +ocr until [0-9:]{8} +-$' table ||
 	    atf_fail "notes' line is not as asked"
+	grep -Eq '^inside +[0-9:]{8} +none +0/30 +- +the claim failed: ' table ||
+	    atf_fail "inside's line is not as asked"
 	sed -n 2p table | grep -q '^down ' || atf_fail "not sorted by name, as the configuration"
 	# -j: one JSON array, as python3 reads it.
 	atf_check -o save:sources.json ./ctl show sources -j
 	atf_check -o ignore python3 -m json.tool sources.json
-	atf_check -o inline:"2\n" python3 -c 'import json; print(len(json.load(open("sources.json"))))'
+	atf_check -o inline:"3\n" python3 -c 'import json; print(len(json.load(open("sources.json"))))'
 	kill -0 "$(sc_pid sandcastled)" || { sc_log sandcastled; atf_fail "sandcastled ended"; }
 }
 sources_cleanup()
