@@ -20,6 +20,9 @@
 #define BOX_NAME_LEN	(15 + 16)	/* "sandcastle-box-" and 16 hex digits */
 #define BOX_ERR_HEAD	4096		/* bytes of stderr kept for the record */
 #define BOX_WHY_LEN	160
+/* podman reads the box's seccomp profile (profile.c) on this descriptor. */
+#define BOX_PROFILE_FD	3
+#define BOX_PODMAN_PROFILE "/usr/share/containers/seccomp.json"
 
 enum box_role {
 	BOX_CORE,
@@ -87,6 +90,11 @@ void		 box_finish(struct box *, struct box_outcome *);
 int		 box_gone(const char *name);	/* 1 gone, 0 still there, -1 error */
 const char	*box_podman(void);
 char *const	*box_environment(void);
+
+/* profile.c */
+int		 box_profile(char *why, size_t whysz);
+char		*box_profile_text(const char *podman, size_t plen, size_t *len,
+		    char *why, size_t whysz);
 
 /* podman.c */
 char		**podman_run_argv(const struct box_params *, const char *name);
