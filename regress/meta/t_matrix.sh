@@ -97,11 +97,11 @@ controls_body()
 	printf '%s\n' 'atf_test_case fake' 'fake_head()' '{' \
 	    '	atf_set "descr" "S9: an id of nobody'"'"'s"' '}' \
 	    > tree/regress/x/t_fake.sh
-	printf '%s\n' '/*' ' * B7: another' ' */' 'ATF_TC_WITHOUT_HEAD(one);' \
+	printf '%s\n' '/*' ' * B99: another' ' */' 'ATF_TC_WITHOUT_HEAD(one);' \
 	    > tree/regress/x/t_fake.c
 	matrix "$src/man/sandcastle.7" tree && { cat out; atf_fail "tree: passed"; }
 	said "S9: cited by regress/x/t_fake.sh fake, not in the matrix"
-	said "B7: cited by regress/x/t_fake.c, not in the matrix"
+	said "B99: cited by regress/x/t_fake.c, not in the matrix"
 
 	# The control of the controls: the page itself, unchanged, passes.
 	cp "$src/man/sandcastle.7" same.7
