@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -574,6 +575,9 @@ job_end(struct job_ctx *x, const struct box_outcome *bo)
 		job_decide(x, JOB_RELEASED, "podman could not run the image "
 		    "sandcastle-%s:%s (exit %d): run sandcastlectl install "
 		    "--images", cap_name(x->cap), job_build_id, bo->code);
+	else if (bo->signal == SIGSYS)
+		job_decide(x, JOB_FAILED, "the box broke its filter: killed by "
+		    "SIGSYS for a call its seccomp filter does not allow");
 	else if (bo->signal != 0)
 		job_decide(x, JOB_FAILED, "the box was killed by signal %d%s",
 		    bo->signal, bo->signal == 9 ? " (137: its memory, "

@@ -488,6 +488,170 @@ ATF_TC_BODY(real_keep, tc)
 	in_account(tc, body_real_keep);
 }
 
+/*
+ * The image of a test build of the box (make: box/sandcastle-box-test,
+ * box/sandcastle-box-test-nofilter, installed under libexec/), made by
+ * regress/box/testbox/image.sh; its build into tbuild.
+ */
+static void
+test_image(const char *box, const char *cap, char tbuild[BUILD_ID_LEN + 1])
+{
+	char	 cmd[4 * PATH_MAX], exe[PATH_MAX], dir[PATH_MAX];
+	FILE	*f;
+	ssize_t	 n;
+
+	REQUIRE((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0,
+	    "%s", "readlink");
+	exe[n] = '\0';
+	(void)strlcpy(dir, dirname(exe), sizeof(dir));
+	(void)snprintf(cmd, sizeof(cmd), "sh %s/../box/testbox/image.sh "
+	    "%s/libexec/%s %s", dir, prefix, box, cap);
+	REQUIRE((f = popen(cmd, "r")) != NULL && fgets(tbuild, BUILD_ID_LEN + 1,
+	    f) != NULL && strlen(tbuild) == BUILD_ID_LEN, "%s", cmd);
+	pclose(f);
+}
+
+static const char *const filter_calls[] = { "open", "socket", "execve", NULL };
+
+/* A job of cap whose input carries the test build's marker for call. */
+static void
+marked_job(struct config *conf, enum cap_id cap, const char *call,
+    struct job_outcome *o)
+{
+	char	 in[256];
+
+	if (cap == CAP_CLAUDE)
+		(void)snprintf(in, sizeof(in), "{\"prompt\": \"x\", \"schema\": "
+		    "{\"type\": \"object\"}, \"sandcastle_test\": \"%s\"}", call);
+	else
+		(void)snprintf(in, sizeof(in), "{\"image\": \"aGk=\", "
+		    "\"sandcastle_test\": \"%s\"}", call);
+	job_run(conf, cap, JOB_RUN, in, strlen(in), 0, NULL, NULL, o);
+}
+
+/* Each call of filter_calls, by each capability's box of the filtered build. */
+static void
+filter_kills(struct config *conf, enum cap_id cap)
+{
+	struct job_outcome	 o;
+	char			 tbuild[BUILD_ID_LEN + 1], why[256];
+	size_t			 i;
+
+	test_image("sandcastle-box-test", cap_name(cap), tbuild);
+	REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
+	for (i = 0; filter_calls[i] != NULL; i++) {
+		marked_job(conf, cap, filter_calls[i], &o);
+		CHECK(o.status == JOB_FAILED && strncmp(o.error, "the box broke "
+		    "its filter: killed by SIGSYS", 36) == 0, "%s %s: %s: %s "
+		    "(stderr %.*s)", cap_name(cap), filter_calls[i],
+		    job_status_name(o.status), o.error, (int)o.stderr_len,
+		    o.stderr_head);
+		job_outcome_free(&o);
+	}
+}
+
+/* The control: the same build without the filter, where each call works. */
+static void
+filter_control(struct config *conf, enum cap_id cap)
+{
+	struct job_outcome	 o;
+	char			 tbuild[BUILD_ID_LEN + 1], why[256];
+	size_t			 i;
+
+	test_image("sandcastle-box-test-nofilter", cap_name(cap), tbuild);
+	REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
+	for (i = 0; filter_calls[i] != NULL; i++) {
+		marked_job(conf, cap, filter_calls[i], &o);
+		/* execve(2) ran the box again, with no argument: its usage. */
+		if (strcmp(filter_calls[i], "execve") == 0)
+			CHECK(o.status == JOB_FAILED && strstr(o.error,
+			    "exited with 1") != NULL && memmem(o.stderr_head,
+			    o.stderr_len, "usage: sandcastle-box", 21) != NULL,
+			    "%s execve: %s (stderr %.*s)", cap_name(cap),
+			    o.error, (int)o.stderr_len, o.stderr_head);
+		else
+			CHECK(o.status == JOB_FAILED && strstr(o.error,
+			    "test: the call succeeded") != NULL, "%s %s: %s",
+			    cap_name(cap), filter_calls[i], o.error);
+		job_outcome_free(&o);
+	}
+}
+
+/* B8: open(2), socket(2) and execve(2) after the filter: SIGSYS, each. */
+static void
+body_filter(void)
+{
+	struct config	*conf = setup(NULL);
+
+	filter_kills(conf, CAP_CLAUDE);
+	filter_kills(conf, CAP_OCR);
+	filter_control(conf, CAP_CLAUDE);
+	filter_control(conf, CAP_OCR);
+}
+
+/* The keep of filters: the box waits for it, and its status is read meanwhile. */
+static char	 filters_image[64];
+
+static int
+filters_keep(const char *env, size_t len, struct keepcli_answer *a, void *arg,
+    const char **why)
+{
+	char	 cmd[512], line[128];
+	FILE	*f;
+	int	*n = arg;
+
+	*n = -1;
+	(void)snprintf(cmd, sizeof(cmd), "grep '^Seccomp_filters:' /proc/$("
+	    "podman inspect --format '{{.State.Pid}}' $(podman ps -q --filter "
+	    "ancestor=localhost/%s))/status", filters_image);
+	if ((f = popen(cmd, "r")) != NULL) {
+		if (fgets(line, sizeof(line), f) != NULL)
+			(void)sscanf(line, "Seccomp_filters: %d", n);
+		pclose(f);
+	}
+	a->status = 200;
+	a->ctype = strdup("application/json");
+	a->body = strdup(REPLY("end_turn", "{\\\"tag\\\":\\\"x\\\"}"));
+	a->body_len = strlen(a->body);
+	return 0;
+}
+
+static int
+filters_of(struct config *conf, const char *box)
+{
+	struct job_outcome	 o;
+	char			 tbuild[BUILD_ID_LEN + 1], why[256];
+	int			 n = -1;
+
+	test_image(box, "claude", tbuild);
+	REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
+	(void)snprintf(filters_image, sizeof(filters_image),
+	    "sandcastle-claude:%s", tbuild);
+	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
+	    0, filters_keep, &n, &o);
+	CHECK(o.status == JOB_SUCCEEDED, "%s: %s: %s", box,
+	    job_status_name(o.status), o.error);
+	job_outcome_free(&o);
+	return n;
+}
+
+/*
+ * B8: a running box has two filters, podman's profile and its own (the
+ * launcher's, under sandcastled, makes three); the control, without its
+ * own, has one.
+ */
+static void
+body_filters(void)
+{
+	struct config	*conf = setup(NULL);
+	int		 with, without;
+
+	with = filters_of(conf, "sandcastle-box-test");
+	without = filters_of(conf, "sandcastle-box-test-nofilter");
+	CHECK(with == 2 && without == 1, "Seccomp_filters: %d with the box's "
+	    "own filter, %d without", with, without);
+}
+
 #define ACCOUNT_TC(name, what, secs)					\
 ATF_TC(name);								\
 ATF_TC_HEAD(name, tc)							\
@@ -515,6 +679,40 @@ ACCOUNT_TC(missing_image, "a missing image releases the job, naming it",
 ACCOUNT_TC(claude, "claude through a keep stub: a good reply succeeds with "
     "usage; refusal, max_tokens and a schema mismatch fail; 401, 429, "
     "billing, 500, a refusal of the keep and no answer release", "300")
+
+/* B8: the box's own filter kills each call it does not allow. */
+ATF_TC(filter);
+ATF_TC_HEAD(filter, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A test build of the box that, on a "
+	    "marker in the job, calls open(2), socket(2) or execve(2) after "
+	    "its filter is on is killed by SIGSYS, and the job fails saying it "
+	    "broke its filter, in claude's box and ocr's; the same build "
+	    "without the filter makes each call");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "require.config", "prefix");
+	atf_tc_set_md_var(tc, "timeout", "300");
+}
+ATF_TC_BODY(filter, tc)
+{
+	in_account(tc, body_filter);
+}
+
+/* B8: two filters on a running box, one without its own. */
+ATF_TC(filters);
+ATF_TC_HEAD(filters, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "/proc/<pid>/status of a running box "
+	    "shows two seccomp filters, podman's and its own; the build "
+	    "without its own shows one");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "require.config", "prefix");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(filters, tc)
+{
+	in_account(tc, body_filters);
+}
 
 /* R2: one model request per job, none for ocr. */
 ATF_TC_WITHOUT_HEAD(one_request);
@@ -605,5 +803,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, missing_image);
 	ATF_TP_ADD_TC(tp, claude);
 	ATF_TP_ADD_TC(tp, real_keep);
+	ATF_TP_ADD_TC(tp, filter);
+	ATF_TP_ADD_TC(tp, filters);
 	return 0;
 }
