@@ -41,6 +41,13 @@ struct box_params {
 	int		 cgroup;		/* pass --memory, --cpus, --pids-limit */
 };
 
+/* What holds one box limit on this machine; none: nothing but the time limit. */
+struct box_hold {
+	const char	*limit;			/* box.memory, box.cpus, ... */
+	const char	*held;
+	int		 none;
+};
+
 struct box {
 	char		 name[BOX_NAME_LEN + 1];
 	pid_t		 pid;			/* podman run; -1 once reaped */
@@ -98,6 +105,8 @@ char		*box_profile_text(const char *podman, size_t plen, size_t *len,
 
 /* podman.c */
 char		**podman_run_argv(const struct box_params *, const char *name);
+/* What holds each limit, with or without cgroup v2 (box_cgroup_layer()). */
+const struct box_hold *box_holds(int cgroup, size_t *n);
 void		 podman_argv_free(char **);
 void		 podman_box_name(char name[BOX_NAME_LEN + 1]);
 int		 podman_find(char *path, size_t pathsz);

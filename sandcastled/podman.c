@@ -122,6 +122,36 @@ argv_limits(struct argv *a, const struct box_params *p)
 	argv_add(a, "--ulimit=cpu=%u:%u", p->timeout, p->timeout);
 }
 
+/*
+ * What holds each box limit, by the flags above: where cgroup v2 is
+ * delegated, and where it is not.  check prints it, a limit held by
+ * nothing with a warning, and the launcher logs it at start.
+ */
+static const struct box_hold box_holds_cgroup[] = {
+	{ "box.memory", "cgroup v2 (--memory, no swap) and the data rlimit",
+	    0 },
+	{ "box.cpus", "cgroup v2 (--cpus)", 0 },
+	{ "box.pids", "cgroup v2 (--pids-limit) and the nproc rlimit", 0 },
+	{ "box.tmp", "the size of its tmpfs and the fsize rlimit", 0 },
+	{ "timeout", "the launcher's time limit and the cpu rlimit", 0 },
+};
+static const struct box_hold box_holds_rlimits[] = {
+	{ "box.memory", "the data rlimit (private memory; the box's seccomp "
+	    "profile refuses shared memory)", 0 },
+	{ "box.cpus", "nothing but the time limit (no cgroup v2 cpu "
+	    "controller delegated here)", 1 },
+	{ "box.pids", "the nproc rlimit", 0 },
+	{ "box.tmp", "the size of its tmpfs and the fsize rlimit", 0 },
+	{ "timeout", "the launcher's time limit and the cpu rlimit", 0 },
+};
+
+const struct box_hold *
+box_holds(int cgroup, size_t *n)
+{
+	*n = sizeof(box_holds_cgroup) / sizeof(box_holds_cgroup[0]);
+	return cgroup ? box_holds_cgroup : box_holds_rlimits;
+}
+
 char **
 podman_run_argv(const struct box_params *p, const char *name)
 {

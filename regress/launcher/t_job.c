@@ -22,6 +22,7 @@
 #include <atf-c.h>
 
 #include "../../sandcastled/job.h"
+#include "../../sandcastled/sandcastled.h"
 #include "boxproto.h"
 #include "../lib/account.h"
 
@@ -354,30 +355,32 @@ static const struct claude_case {
 	struct stub	 stub;
 	enum job_status	 status;
 	const char	*error;		/* in the error, or NULL */
+	enum job_word	 word;		/* the log's word */
+	const char	*reply;		/* the reply kept, or NULL */
 } claude_cases[] = {
 	{ "good", { 0, 200, 0, REPLY("end_turn", "{\\\"tag\\\":\\\"recipes\\\"}"),
-	    NULL, 0 }, JOB_SUCCEEDED, NULL },
+	    NULL, 0 }, JOB_SUCCEEDED, NULL, JW_NONE, NULL },
 	{ "refusal", { 0, 200, 0, REPLY("refusal", ""), NULL, 0 },
-	    JOB_FAILED, "declined" },
+	    JOB_FAILED, "declined", JW_DECLINED, "\"\"" },
 	{ "max_tokens", { 0, 200, 0, REPLY("max_tokens", "{\\\"ta"), NULL, 0 },
-	    JOB_FAILED, "max_tokens" },
+	    JOB_FAILED, "max_tokens", JW_MAX_TOKENS, "\"{\\\"ta\"" },
 	{ "schema", { 0, 200, 0, REPLY("end_turn", "{\\\"tag\\\":5}"), NULL, 0 },
-	    JOB_FAILED, NULL },
+	    JOB_FAILED, NULL, JW_SCHEMA, "{\"tag\":5}" },
 	{ "401", { 0, 401, 0, "{\"type\":\"error\",\"error\":{\"type\":"
 	    "\"authentication_error\",\"message\":\"invalid x-api-key\"}}",
-	    NULL, 0 }, JOB_RELEASED, "rejected" },
+	    NULL, 0 }, JOB_RELEASED, "rejected", JW_KEY, NULL },
 	{ "429", { 0, 429, 30, "{\"type\":\"error\",\"error\":{\"type\":"
 	    "\"rate_limit_error\",\"message\":\"slow down\"}}", NULL, 0 },
-	    JOB_RELEASED, "retry after 30" },
+	    JOB_RELEASED, "retry after 30", JW_RATE, NULL },
 	{ "billing", { 0, 400, 0, "{\"type\":\"error\",\"error\":{\"type\":"
 	    "\"billing_error\",\"message\":\"Your credit balance is too low\"}}",
-	    NULL, 0 }, JOB_RELEASED, "credit" },
+	    NULL, 0 }, JOB_RELEASED, "credit", JW_CREDIT, NULL },
 	{ "500", { 0, 500, 0, "<html>oops</html>", NULL, 0 }, JOB_RELEASED,
-	    "500" },
+	    "500", JW_API_DOWN, NULL },
 	{ "refused", { 1, 0, 0, NULL, NULL, 0 }, JOB_RELEASED,
-	    "the gate refused" },
+	    "the gate refused", JW_UNREACHABLE, NULL },
 	{ "unreachable", { 2, 0, 0, NULL, NULL, 0 }, JOB_RELEASED,
-	    "does not answer" },
+	    "does not answer", JW_UNREACHABLE, NULL },
 };
 
 static void
@@ -404,9 +407,13 @@ claude_one(struct config *conf, const struct claude_case *cc)
 		    strcmp(o.usage.model, "claude-test-1") == 0,
 		    "good: output %s usage %llu", o.output,
 		    (unsigned long long)o.usage.input_tokens);
-	if (strcmp(cc->name, "schema") == 0)
-		CHECK(o.reply != NULL && strstr(o.reply, "5") != NULL,
-		    "schema: the reply is not kept: %s", o.reply);
+	CHECK(o.word == cc->word, "%s: the word %s, not %s", cc->name,
+	    job_word_name(o.word), job_word_name(cc->word));
+	/* A reply refused, declined or cut short is kept for the record. */
+	if (cc->reply != NULL)
+		CHECK(o.reply != NULL && strcmp(o.reply, cc->reply) == 0,
+		    "%s: the reply kept is %s, not %s", cc->name, o.reply,
+		    cc->reply);
 	free(s.envelope);
 	job_outcome_free(&o);
 }
@@ -589,7 +596,7 @@ body_filter(void)
 	filter_control(conf, CAP_OCR);
 }
 
-/* The keep of filters: the box waits for it, and its status is read meanwhile. */
+/* The keep of filters: the box waits for it; its status is read meanwhile. */
 static char	 filters_image[64];
 
 static int
@@ -636,20 +643,24 @@ filters_of(struct config *conf, const char *box)
 }
 
 /*
- * B8: a running box has two filters, podman's profile and its own (the
- * launcher's, under sandcastled, makes three); the control, without its
- * own, has one.
+ * B8: a running box has two filters, podman's profile and its own; the
+ * control, without its own, has one.  Under the launcher's filter, as
+ * sandcastled runs it, three.
  */
 static void
 body_filters(void)
 {
 	struct config	*conf = setup(NULL);
-	int		 with, without;
+	int		 with, without, launcher;
 
 	with = filters_of(conf, "sandcastle-box-test");
 	without = filters_of(conf, "sandcastle-box-test-nofilter");
 	CHECK(with == 2 && without == 1, "Seccomp_filters: %d with the box's "
 	    "own filter, %d without", with, without);
+	sandbox_launcher();
+	launcher = filters_of(conf, "sandcastle-box-test");
+	CHECK(launcher == 3, "Seccomp_filters: %d under the launcher's filter",
+	    launcher);
 }
 
 #define ACCOUNT_TC(name, what, secs)					\
@@ -739,6 +750,54 @@ ATF_TC_BODY(one_request, tc)
 	ATF_REQUIRE(proto_seq_next(&s, PROTO_RESULT, &why) == -1);
 }
 
+/*
+ * B9: the log's word for a box's failure comes from a fixed table; a
+ * forged line, or a known start with the other release, is only "box".
+ */
+ATF_TC_WITHOUT_HEAD(words);
+ATF_TC_BODY(words, tc)
+{
+	static const struct {
+		const char	*error;
+		int		 release;
+		enum job_word	 word;
+	} cases[] = {
+		{ "the reply does not satisfy the schema: $.tag", 0, JW_SCHEMA },
+		{ "the reply is not JSON: at byte 0", 0, JW_SCHEMA },
+		{ "the model declined", 0, JW_DECLINED },
+		{ "the reply was cut at max_tokens (100)", 0, JW_MAX_TOKENS },
+		{ "the API refused the request (400): x", 0, JW_API },
+		{ "protocol: the job line", 0, JW_PROTOCOL },
+		{ "the key was rejected (401)", 1, JW_KEY },
+		{ "credit exhausted (402): x", 1, JW_CREDIT },
+		{ "rate limited (429)", 1, JW_RATE },
+		{ "the model m is not available to this key (404)", 1,
+		    JW_MODEL },
+		{ "the API failed (500)", 1, JW_API_DOWN },
+		{ "the keep or the API could not be reached: x", 1,
+		    JW_UNREACHABLE },
+		{ "the languages configured are eng, the image has", 1,
+		    JW_LANGUAGES },
+		{ "box of build a, launcher of build b", 1, JW_BUILD },
+		/* The controls: a forged line, a start of the other release. */
+		{ "x\" status=succeeded error=none", 0, JW_BOX },
+		{ "job source=notes error=none", 1, JW_RELEASED },
+		{ "the model declined", 1, JW_RELEASED },
+		{ "rate limited (429)", 0, JW_BOX },
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ATF_CHECK_MSG(job_word_of_box(cases[i].error,
+		    cases[i].release) == cases[i].word, "%s (release %d): %s",
+		    cases[i].error, cases[i].release, job_word_name(
+		    job_word_of_box(cases[i].error, cases[i].release)));
+	for (i = 0; i < JW_COUNT; i++)
+		ATF_CHECK(strspn(job_word_name(i),
+		    "abcdefghijklmnopqrstuvwxyz_") == strlen(job_word_name(i)));
+	ATF_CHECK_STREQ(job_word_name(JW_COUNT), "unknown");
+}
+
 ATF_TC_WITHOUT_HEAD(lines);
 ATF_TC_BODY(lines, tc)
 {
@@ -795,6 +854,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, one_request);
 	ATF_TP_ADD_TC(tp, lines);
+	ATF_TP_ADD_TC(tp, words);
 	ATF_TP_ADD_TC(tp, png);
 	ATF_TP_ADD_TC(tp, jpeg);
 	ATF_TP_ADD_TC(tp, gif);

@@ -418,7 +418,7 @@ mounts(const char *req)
 	answer(req, 1, out);
 }
 
-/* CLONE_NEWUSER with the namespace named, for a call that needs no privilege. */
+/* CLONE_NEWUSER with the namespace named: no privilege is then needed. */
 static int
 ns_flags(const char *name)
 {
