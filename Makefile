@@ -84,6 +84,17 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) -DGATE_NOCHECK $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ \
 	    $(wildcard gated/*.c) common/libcommon.a $(LIBS) $(LIBS_gated)
 
+# Test builds of the box: BOX_TEST_HOOKS acts on a marker in the job
+# (box/box.c), BOX_NO_FILTER leaves the box's own filter out.  t_job's
+# proof of the filter and make bench run them from images of their own;
+# make test installs them under libexec/, never make install.
+BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter
+BOX_TEST_FLAGS_box/sandcastle-box-test = -DBOX_TEST_HOOKS
+BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS -DBOX_NO_FILTER
+$(BOX_TESTS): $(wildcard box/*.c) common/libcommon.a $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(BOX_TEST_FLAGS_$@) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
+	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) $(LIBS_box)
+
 .PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man
 all: $(PROGS)
 
@@ -135,7 +146,7 @@ deps:
 # make run-tests TESTS='gated/t_gate.sh keepd/t_keep.sh:redirect' runs
 # only those programs or cases of the build already made.
 # Every test program, hardened and sanitized: make -j2 units builds them apart.
-units: $(UNITS) $(SAN_UNITS) gated/gated-nocheck
+units: $(UNITS) $(SAN_UNITS) gated/gated-nocheck $(BOX_TESTS)
 
 test: deps
 	$(MAKE) --no-print-directory all units
@@ -145,7 +156,7 @@ run-tests:
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
-	install -m 0755 gated/gated-nocheck $(TESTPREFIX)/libexec/
+	install -m 0755 gated/gated-nocheck $(BOX_TESTS) $(TESTPREFIX)/libexec/
 	sh regress/lib/run.sh $(TESTPREFIX) $(TESTS)
 
 
@@ -163,6 +174,7 @@ FUZZ_SRCS_claim = sandcastled/contract.c
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
 FUZZ_SRCS_schema = box/schema.c
 FUZZ_SRCS_image = box/image.c
+FUZZ_SRCS_profile = sandcastled/profile.c
 FUZZ_LIBS_image = -lpng -ljpeg -lwebp -lm
 $(FUZZERS): regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(COMMON_SRCS) $(HDRS)
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -185,9 +197,11 @@ demo: deps
 	sh regress/demo/demo.sh $(DEMOPREFIX)
 
 # make bench: measurements, never tests; each prints what it measured.
-bench: all
+bench: all $(BOX_TESTS)
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
+	install -d $(TESTPREFIX)/libexec
+	install -m 0755 $(BOX_TESTS) $(TESTPREFIX)/libexec/
 	sh regress/lib/accounts.sh && sh regress/lib/podman.sh
 	for b in regress/bench/bench_*.sh; do sh $$b $(TESTPREFIX) || exit 1; done
 
@@ -195,7 +209,7 @@ check-man:
 	mandoc -Tlint -Wwarning $(MANS)
 
 clean:
-	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck common/libcommon.a */*.o $(UNITS) \
+	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck $(BOX_TESTS) common/libcommon.a */*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \
 	    $(addsuffix .san,$(UNITS)) $(FUZZERS)
 	rm -rf regress/fuzz/corpus.tmp

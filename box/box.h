@@ -16,7 +16,8 @@ struct box_env {
 	enum cap_id	 cap;
 	const char	*build;		/* NULL when the build file was unreadable */
 	const char	*build_why;	/* then why */
-	const char	*tessdata;	/* ocr: the folder of *.traineddata */
+	void		*loaded;	/* what the capability loaded before its
+					   filter (ocr: struct tess), or NULL */
 };
 
 struct box_io {
@@ -33,7 +34,7 @@ struct box_job {
 	size_t		 input;		/* its input object, 0 for a check */
 	int		 check;
 	uint64_t	 max_input, max_output;
-	const char	*tessdata;
+	void		*loaded;	/* the box_env's */
 	struct box_io	*io;		/* NULL in the unit tests */
 };
 
@@ -69,5 +70,12 @@ char		*box_raw_dup(const struct json *, size_t tok);
 
 int		 claude_run(struct box_job *, struct box_outcome *);
 int		 ocr_run(struct box_job *, struct box_outcome *);
+
+/*
+ * sandbox.c: the box's own seccomp filter, one per capability, put on
+ * once the capability has loaded and before the job is read.
+ */
+void		 sandbox_claude(void);
+void		 sandbox_ocr(void);
 
 #endif

@@ -12,6 +12,39 @@
 #include <unistd.h>
 
 #include "box.h"
+#include "ocr.h"
+#include "tess.h"
+
+static struct tess	 ocr_tess;
+
+/* ocr: Tesseract and the image's languages, which the filter then keeps out. */
+static void
+load_ocr(struct box_env *env)
+{
+	(void)ocr_load(&ocr_tess, PROTO_TESSDATA, PROTO_LANGUAGES);
+	env->loaded = &ocr_tess;
+}
+
+/* Tesseract ended before the box: it would say its caches leaked. */
+static void
+unload_ocr(struct box_env *env)
+{
+	tess_free(env->loaded);
+}
+
+/*
+ * Each capability: what it loads, then its filter, in this order and
+ * before the first byte of the job is read.  Whatever else a capability
+ * puts on (a Landlock ruleset) goes beside its filter.
+ */
+static const struct {
+	void	(*load)(struct box_env *);
+	void	(*sandbox)(void);
+	void	(*unload)(struct box_env *);
+} box_caps[CAP_COUNT] = {
+	[CAP_CLAUDE] = { NULL, sandbox_claude, NULL },
+	[CAP_OCR] = { load_ocr, sandbox_ocr, unload_ocr },
+};
 
 static __attribute__((noreturn)) void
 usage(void)
@@ -69,7 +102,7 @@ main(int argc, char *argv[])
 {
 	struct box_env	 env;
 	char		 id[BUILD_ID_LEN + 1], why[PROTO_WHY_MAX];
-	int		 cap;
+	int		 cap, r;
 
 	if (argc != 2 || (cap = cap_from_name(argv[1])) == -1)
 		usage();
@@ -80,6 +113,11 @@ main(int argc, char *argv[])
 	env.cap = cap;
 	env.build = read_build(id, why, sizeof(why));
 	env.build_why = why;
-	env.tessdata = PROTO_TESSDATA;
-	return box_run(&env, STDIN_FILENO, STDOUT_FILENO);
+	if (box_caps[cap].load != NULL)
+		box_caps[cap].load(&env);
+	box_caps[cap].sandbox();
+	r = box_run(&env, STDIN_FILENO, STDOUT_FILENO);
+	if (box_caps[cap].unload != NULL)
+		box_caps[cap].unload(&env);
+	return r;
 }

@@ -37,6 +37,7 @@ static char	 box_podman_path[PATH_MAX];
 static char	 box_build[BUILD_ID_LEN + 1];
 static char	*box_envp[4];
 static int	 box_cgroup;
+static int	 box_profile_fd = -1;
 
 static int	 box_env_add(int, const char *, const char *);
 static int	 box_pump(struct box *, int);
@@ -61,7 +62,10 @@ box_env_add(int i, const char *name, const char *dflt)
 	return 0;
 }
 
-/* Before any box: podman's path, its environment, which limits hold. */
+/*
+ * Before any box: podman's path, its environment, which limits hold,
+ * and the box's seccomp profile (profile.c), made once.
+ */
 int
 box_init(const char *build, char *why, size_t whysz)
 {
@@ -79,6 +83,9 @@ box_init(const char *build, char *why, size_t whysz)
 	}
 	(void)box_env_add(2, "PATH", "/usr/bin:/bin");
 	box_envp[3] = NULL;
+	if (box_profile_fd == -1 &&
+	    (box_profile_fd = box_profile(why, whysz)) == -1)
+		return -1;
 	(void)strlcpy(box_build, build, sizeof(box_build));
 	box_cgroup = box_cgroup_layer();
 	return 0;
@@ -194,7 +201,8 @@ box_spawn(const struct box_params *p, char *const argv[], const char *name)
 	posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
 	posix_spawn_file_actions_adddup2(&fa, fds[3], 1);
 	posix_spawn_file_actions_adddup2(&fa, fds[5], 2);
-	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	posix_spawn_file_actions_adddup2(&fa, box_profile_fd, BOX_PROFILE_FD);
+	posix_spawn_file_actions_addclosefrom_np(&fa, BOX_PROFILE_FD + 1);
 	e = posix_spawn(&b->pid, argv[0], &fa, NULL, argv, box_envp);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e != 0) {

@@ -20,6 +20,9 @@
 #define BOX_NAME_LEN	(15 + 16)	/* "sandcastle-box-" and 16 hex digits */
 #define BOX_ERR_HEAD	4096		/* bytes of stderr kept for the record */
 #define BOX_WHY_LEN	160
+/* podman reads the box's seccomp profile (profile.c) on this descriptor. */
+#define BOX_PROFILE_FD	3
+#define BOX_PODMAN_PROFILE "/usr/share/containers/seccomp.json"
 
 enum box_role {
 	BOX_CORE,
@@ -36,6 +39,13 @@ struct box_params {
 	uint64_t	 max_line;		/* bytes of one line from the box */
 	uint64_t	 max_total;		/* bytes of stdout in all */
 	int		 cgroup;		/* pass --memory, --cpus, --pids-limit */
+};
+
+/* What holds one box limit on this machine; none: nothing but the time limit. */
+struct box_hold {
+	const char	*limit;			/* box.memory, box.cpus, ... */
+	const char	*held;
+	int		 none;
 };
 
 struct box {
@@ -88,8 +98,15 @@ int		 box_gone(const char *name);	/* 1 gone, 0 still there, -1 error */
 const char	*box_podman(void);
 char *const	*box_environment(void);
 
+/* profile.c */
+int		 box_profile(char *why, size_t whysz);
+char		*box_profile_text(const char *podman, size_t plen, size_t *len,
+		    char *why, size_t whysz);
+
 /* podman.c */
 char		**podman_run_argv(const struct box_params *, const char *name);
+/* What holds each limit, with or without cgroup v2 (box_cgroup_layer()). */
+const struct box_hold *box_holds(int cgroup, size_t *n);
 void		 podman_argv_free(char **);
 void		 podman_box_name(char name[BOX_NAME_LEN + 1]);
 int		 podman_find(char *path, size_t pathsz);

@@ -4,7 +4,8 @@
  * and its result queued for the source.  The core never opens the
  * input: it carries the bytes as they came.  What the box wrote (the
  * output, the error, its stderr) is hostile: it goes to the record and
- * the source, and only the error, escaped, to the log.
+ * the source, never to the log: its line has sandcastle's own word for
+ * the outcome (word.c).
  */
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -24,37 +25,19 @@
 #include "records.h"
 #include "schedule.h"
 
-/* The error as the log line quotes it: no quote, backslash or byte outside ASCII. */
-static void
-corejob_quote(const char *s, char *out, size_t outsz)
-{
-	size_t		 o = 0;
-	unsigned char	 ch;
-
-	for (; *s != '\0' && o + 5 < outsz; s++) {
-		ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\' || ch < 0x20 || ch > 0x7e)
-			o += snprintf(out + o, outsz - o, "\\x%02x", ch);
-		else
-			out[o++] = ch;
-	}
-	out[o] = '\0';
-}
-
+/* sandcastle's own word for the outcome: what the box said is in the record. */
 static void
 corejob_log(const struct core *c, const struct job_outcome *o)
 {
 	const struct records_job *j = &c->rjob;
-	char			  err[JOB_ERROR_MAX * 4 + 1];
 	double			  secs = o->seconds;
 
 	if (!o->box_started)
 		secs = (double)(core_now() - c->job_mono);
-	corejob_quote(o->error, err, sizeof(err));
 	log_info("job source=%s job=%s capability=%s status=%s seconds=%.0f "
-	    "error=\"%s\" input_tokens=%llu output_tokens=%llu", j->source,
+	    "error=%s input_tokens=%llu output_tokens=%llu", j->source,
 	    j->id, j->cap >= 0 ? cap_name(j->cap) : "none",
-	    job_status_name(o->status), secs, err,
+	    job_status_name(o->status), secs, job_word_name(o->word),
 	    (unsigned long long)o->usage.input_tokens,
 	    (unsigned long long)o->usage.output_tokens);
 }
@@ -132,11 +115,14 @@ core_job_start(struct core *c)
 		log_warnx("source %s job %s: it cannot be noted (%s): it is "
 		    "released", src->name, j->id, why);
 		o.status = JOB_RELEASED;
+		o.word = JW_RECORD;
 		(void)strlcpy(o.error, "the job could not be noted",
 		    sizeof(o.error));
 		corejob_finish(c, &o);
 	} else if (j->failed[0] != '\0') {
 		o.status = JOB_FAILED;
+		o.word = strcmp(j->failed, CONTRACT_NO_INPUT) == 0 ? JW_INPUT :
+		    JW_CAPABILITY;
 		(void)strlcpy(o.error, j->failed, sizeof(o.error));
 		corejob_finish(c, &o);
 	} else
@@ -165,12 +151,14 @@ core_job_done(struct core *c, const struct msg *m)
 	const char		*p = (const char *)m->data + sizeof(d);
 
 	memcpy(&d, m->data, sizeof(d));
-	if (d.status > JOB_RELEASED || d.stderr_len > JOB_STDERR_MAX ||
+	if (d.status > JOB_RELEASED || d.word >= JW_COUNT ||
+	    d.stderr_len > JOB_STDERR_MAX ||
 	    sizeof(d) + (size_t)d.output_len + d.reply_len + d.record_len !=
 	    m->len)
 		fatalx("the parent sent an outcome that does not add up");
 	memset(&o, 0, sizeof(o));
 	o.status = d.status;
+	o.word = d.word;
 	memcpy(o.error, d.error, sizeof(o.error));
 	o.error[sizeof(o.error) - 1] = '\0';
 	memcpy(o.stderr_head, d.stderr_head, sizeof(o.stderr_head));

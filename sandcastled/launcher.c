@@ -10,7 +10,8 @@
  * would stop the setuid newuidmap of a podman that has to make one).
  * A launcher that cannot prepare podman still runs: it says why once,
  * and every box is then released with that reason, as the manual has it
- * for a missing Podman.
+ * for a missing Podman.  A box a crash left that podman will not remove
+ * stops every box the same way, until a later try removes it.
  */
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -46,7 +47,8 @@ static const struct msg_rule launcher_keep_rules[] = {
 
 static struct config	*launcher_conf;
 static struct msgchan	*launcher_chan;
-static int		 launcher_podman_ok;
+static int		 launcher_podman_ok;	/* boxes may run */
+static int		 launcher_leftover;	/* a box a crash left stays */
 static char		 launcher_why[256];
 static uint32_t		 launcher_seq;
 
@@ -109,6 +111,7 @@ launcher_done(uint32_t id, const struct job_outcome *o)
 
 	memset(&d, 0, sizeof(d));
 	d.status = o->status;
+	d.word = o->word;
 	(void)strlcpy(d.error, o->error, sizeof(d.error));
 	memcpy(d.stderr_head, o->stderr_head, sizeof(d.stderr_head));
 	d.stderr_len = o->stderr_len;
@@ -132,6 +135,23 @@ launcher_done(uint32_t id, const struct job_outcome *o)
 	launcher_send(launcher_chan);
 }
 
+/*
+ * No box starts beside one a crash left that would not go: each job
+ * asks podman to remove it again, and is released (its capability then
+ * rests) until it is gone.
+ */
+static int
+launcher_ready(void)
+{
+	if (launcher_podman_ok || !launcher_leftover)
+		return launcher_podman_ok;
+	if (box_remove_leftovers(launcher_why, sizeof(launcher_why)) == -1)
+		return 0;
+	log_info("the boxes a crash left are gone: boxes run again");
+	launcher_leftover = 0;
+	return launcher_podman_ok = 1;
+}
+
 static void
 launcher_dispatch(struct msg *m)
 {
@@ -143,8 +163,15 @@ launcher_dispatch(struct msg *m)
 	    !launcher_conf->caps[j.cap].enabled)
 		fatalx("the parent sent a job that does not add up");
 	memset(&o, 0, sizeof(o));
-	job_run(launcher_conf, j.cap, JOB_RUN, (char *)m->data + sizeof(j),
-	    j.inputlen, j.timeout, launcher_keep, NULL, &o);
+	if (launcher_ready())
+		job_run(launcher_conf, j.cap, JOB_RUN, (char *)m->data +
+		    sizeof(j), j.inputlen, j.timeout, launcher_keep, NULL, &o);
+	else {
+		o.status = JOB_RELEASED;
+		o.word = launcher_leftover ? JW_LEFTOVER : JW_PODMAN;
+		(void)snprintf(o.error, sizeof(o.error), "no box can run: %s",
+		    launcher_why);
+	}
 	launcher_done(m->id, &o);
 	job_outcome_free(&o);
 }
@@ -162,6 +189,21 @@ launcher_build(char id[BUILD_ID_LEN + 1])
 	return build_id(dir, id, launcher_why, sizeof(launcher_why));
 }
 
+/* What holds each box limit here, once at start. */
+static void
+launcher_holds(void)
+{
+	const struct box_hold	*h;
+	size_t			 i, n;
+
+	h = box_holds(box_cgroup_layer(), &n);
+	for (i = 0; i < n; i++)
+		if (h[i].none)
+			log_warnx("%s is held by %s", h[i].limit, h[i].held);
+		else
+			log_info("%s is held by %s", h[i].limit, h[i].held);
+}
+
 /* podman made ready before the filter; 0, or -1 with launcher_why. */
 static int
 launcher_prepare(void)
@@ -171,13 +213,14 @@ launcher_prepare(void)
 	if (launcher_build(id) == -1)
 		return -1;
 	if (job_init(id, launcher_why, sizeof(launcher_why)) == -1 ||
-	    box_prepare(launcher_why, sizeof(launcher_why)) == -1 ||
-	    box_remove_leftovers(launcher_why, sizeof(launcher_why)) == -1)
+	    box_prepare(launcher_why, sizeof(launcher_why)) == -1)
 		return -1;
-	log_info("boxes of build %s; limits in force: rlimits%s", id,
-	    box_cgroup_layer() ? " and cgroup v2" : " only (no cgroup v2 "
-	    "delegation here: box.memory, box.cpus and box.pids hold as "
-	    "rlimits alone)");
+	if (box_remove_leftovers(launcher_why, sizeof(launcher_why)) == -1) {
+		launcher_leftover = 1;
+		return -1;
+	}
+	log_info("boxes of build %s", id);
+	launcher_holds();
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# build.sh PROBE SUM: builds the image sandcastle-probe:test, labelled
-# sandcastle.probe=SUM (the SHA-256 of probe.c), out of the
+# build.sh PROBE SUM: builds the image sandcastle-probe:<first 12 of SUM>,
+# labelled sandcastle.probe=SUM (the SHA-256 of probe.c), out of the
 # static probe, the way sandcastlectl install builds a box image: FROM
 # scratch, offline, the program as /sandcastle-box, nobody's passwd and
 # group, an empty /tmp.  Run as the account that runs the boxes.
@@ -25,5 +25,7 @@ USER 65534:65534
 LABEL sandcastle.probe=$sum
 CMD ["/sandcastle-box"]
 CF
-podman build --pull=never --network=none -q -t sandcastle-probe:test \
+# Named after its source: runs of other checkouts, with another probe.c,
+# build their own image beside it and never take this one's name.
+podman build --pull=never --network=none -q -t "sandcastle-probe:$(echo "$sum" | cut -c1-12)" \
     -f "$ctx/Containerfile" "$ctx" >/dev/null
