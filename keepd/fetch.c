@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "keepbody.h"
 #include "keepd.h"
 #include "log.h"
 #include "msg.h"
@@ -51,10 +53,11 @@ fetch_isolate(int fd)
 }
 
 static __attribute__((noreturn)) void
-fetch_send(struct fetch *f, uint32_t type, const struct iovec *iov, int n)
+fetch_send(struct fetch *f, uint32_t type, int fd, const struct iovec *iov,
+    int n)
 {
 	secret_free(f->secret);
-	if (msg_composev(&f->chan, type, 0, -1, iov, n) == -1 ||
+	if (msg_composev(&f->chan, type, 0, fd, iov, n) == -1 ||
 	    msgchan_flush_all(&f->chan) == -1)
 		_exit(1);
 	_exit(0);
@@ -72,19 +75,27 @@ fetch_refuse(struct fetch *f, enum keep_refusal code)
 	iov[0].iov_len = sizeof(r);
 	iov[1].iov_base = f->why;
 	iov[1].iov_len = r.reason_len;
-	fetch_send(f, KEEP_REFUSED, iov, 2);
+	fetch_send(f, KEEP_REFUSED, -1, iov, 2);
 }
 
+/* The body goes in a sealed memfd (keep.h), the rest in the message. */
 static __attribute__((noreturn)) void
 fetch_answer(struct fetch *f)
 {
 	struct http_response	*h = &f->resp;
 	struct keep_answer	 a;
-	struct iovec		 iov[3];
+	struct iovec		 iov[2];
+	int			 fd = -1;
 
 	if (h->status >= 300 && h->status < 400 && h->location != NULL)
 		(void)msg_compose(&f->chan, FETCH_LOCATION, 0, -1, h->location,
 		    strnlen(h->location, FETCH_LOCATION_MAX));
+	if (h->bodylen > 0 && (fd = keepbody_make(h->body,
+	    h->bodylen)) == -1) {
+		(void)snprintf(f->why, sizeof(f->why), "the keep cannot hold "
+		    "the body: %s", strerror(errno));
+		fetch_refuse(f, KEEP_R_INTERNAL);
+	}
 	a.status = h->status;
 	a.retry_after = answer_retry_after(h->retry_after, time(NULL));
 	a.ctype_len = h->content_type != NULL ? strlen(h->content_type) : 0;
@@ -93,9 +104,7 @@ fetch_answer(struct fetch *f)
 	iov[0].iov_len = sizeof(a);
 	iov[1].iov_base = h->content_type;
 	iov[1].iov_len = a.ctype_len;
-	iov[2].iov_base = h->body;
-	iov[2].iov_len = h->bodylen;
-	fetch_send(f, KEEP_ANSWER, iov, 3);
+	fetch_send(f, KEEP_ANSWER, fd, iov, 2);
 }
 
 /* The request is built, the secret zeroed and the request written. */
