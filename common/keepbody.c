@@ -18,31 +18,58 @@
 #include "keepbody.h"
 
 int
-keepbody_make(const void *body, size_t len)
+keepbody_open(size_t size, void **map)
 {
-	const char	*p = body;
-	ssize_t		 n;
-	int		 fd, save;
+	int	 fd, save;
 
+	*map = NULL;
 	if ((fd = memfd_create("keep-body", MFD_CLOEXEC |
 	    MFD_ALLOW_SEALING)) == -1)
 		return -1;
-	while (len > 0) {
-		if ((n = write(fd, p, len)) == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			goto fail;
-		p += n;
-		len -= n;
-	}
-	if (fcntl(fd, F_ADD_SEALS, KEEP_BODY_SEALS) == -1)
+	/* Sparse: a page is only taken once the body reaches it. */
+	if (ftruncate(fd, size) == -1)
 		goto fail;
+	if (size > 0 && (*map = mmap(NULL, size, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, fd, 0)) == MAP_FAILED) {
+		*map = NULL;
+		goto fail;
+	}
 	return fd;
 fail:
 	save = errno;
 	close(fd);
 	errno = save;
 	return -1;
+}
+
+/* F_SEAL_WRITE needs the writable mapping gone first. */
+int
+keepbody_seal(int fd, void *map, size_t size, size_t len)
+{
+	if ((map != NULL && munmap(map, size) == -1) ||
+	    ftruncate(fd, len) == -1 ||
+	    fcntl(fd, F_ADD_SEALS, KEEP_BODY_SEALS) == -1)
+		return -1;
+	return 0;
+}
+
+int
+keepbody_make(const void *body, size_t len)
+{
+	void	*map;
+	int	 fd, save;
+
+	if ((fd = keepbody_open(len, &map)) == -1)
+		return -1;
+	if (len > 0)
+		memcpy(map, body, len);
+	if (keepbody_seal(fd, map, len, len) == -1) {
+		save = errno;
+		close(fd);
+		errno = save;
+		return -1;
+	}
+	return fd;
 }
 
 int

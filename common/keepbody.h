@@ -8,6 +8,13 @@
 
 #include <stddef.h>
 
+/*
+ * A memfd for a body of at most size bytes, mapped for writing at *map,
+ * or -1 with errno; keepbody_seal() unmaps it, cuts it to the len bytes
+ * written and seals it (0, or -1 with errno).
+ */
+int	keepbody_open(size_t size, void **map);
+int	keepbody_seal(int fd, void *map, size_t size, size_t len);
 /* The sealed memfd holding len bytes of body, or -1 with errno. */
 int	keepbody_make(const void *body, size_t len);
 /* 0 when fd is a memfd of exactly len bytes with every seal, else -1 and why. */

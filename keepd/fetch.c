@@ -7,6 +7,7 @@
  * process alone.  What it learned goes back to keepd on fd FETCH_FD.
  */
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 
 #include <errno.h>
@@ -30,6 +31,9 @@ struct fetch {
 	struct msgchan		 chan;
 	struct conn		 conn;
 	struct http_response	 resp;
+	int			 bodyfd;	/* the body's memfd */
+	void			*bodymap;	/* mapped, HTTP_BODY_MAX */
+	int			 populated;
 	char			 why[KEEP_REASON_MAX];
 };
 
@@ -90,12 +94,16 @@ fetch_answer(struct fetch *f)
 	if (h->status >= 300 && h->status < 400 && h->location != NULL)
 		(void)msg_compose(&f->chan, FETCH_LOCATION, 0, -1, h->location,
 		    strnlen(h->location, FETCH_LOCATION_MAX));
-	if (h->bodylen > 0 && (fd = keepbody_make(h->body,
-	    h->bodylen)) == -1) {
-		(void)snprintf(f->why, sizeof(f->why), "the keep cannot hold "
+	if (keepbody_seal(f->bodyfd, f->bodymap, HTTP_BODY_MAX,
+	    h->bodylen) == -1) {
+		(void)snprintf(f->why, sizeof(f->why), "the keep cannot seal "
 		    "the body: %s", strerror(errno));
 		fetch_refuse(f, KEEP_R_INTERNAL);
 	}
+	if (h->bodylen > 0)
+		fd = f->bodyfd;
+	else
+		close(f->bodyfd);
 	a.status = h->status;
 	a.retry_after = answer_retry_after(h->retry_after, time(NULL));
 	a.ctype_len = h->content_type != NULL ? strlen(h->content_type) : 0;
@@ -132,7 +140,24 @@ fetch_request(struct fetch *f, const struct keep_dest *kd,
 	return r;
 }
 
-/* HTTP_DONE, or HTTP_ERROR with the reason in f->why. */
+/*
+ * Once the length is known, the body's pages at once: one call, where
+ * faulting them in one by one costs a trap a page.
+ */
+static void
+fetch_populate(struct fetch *f)
+{
+	if (f->populated || f->resp.content_length <= 0 ||
+	    f->resp.content_length > HTTP_BODY_MAX)
+		return;
+	f->populated = 1;
+	(void)madvise(f->bodymap, f->resp.content_length, MADV_POPULATE_WRITE);
+}
+
+/*
+ * HTTP_DONE, or HTTP_ERROR with the reason in f->why.  The body is
+ * parsed straight into its memfd: no copy of it is made on the way.
+ */
 static int
 fetch_read(struct fetch *f, unsigned char *buf)
 {
@@ -141,6 +166,7 @@ fetch_read(struct fetch *f, unsigned char *buf)
 	int	 r = HTTP_MORE;
 
 	http_response_init(&f->resp, 0);
+	http_response_body_in(&f->resp, f->bodymap, HTTP_BODY_MAX);
 	while (r == HTTP_MORE) {
 		n = conn_read(&f->conn, buf, FETCH_READSZ, f->why,
 		    sizeof(f->why));
@@ -150,6 +176,7 @@ fetch_read(struct fetch *f, unsigned char *buf)
 			r = http_response_eof(&f->resp);
 		else
 			r = http_response_feed(&f->resp, buf, n, &used);
+		fetch_populate(f);
 	}
 	if (r == HTTP_ERROR)
 		(void)snprintf(f->why, sizeof(f->why), "%s", f->resp.why);
@@ -172,6 +199,11 @@ fetch_run(int fd, const struct keep_dest *kd, const struct envelope *env,
 	if (conn_prepare(&f.conn, kd, f.why, sizeof(f.why)) == -1)
 		fetch_refuse(&f, KEEP_R_INTERNAL);
 	sandbox_fetch();
+	if ((f.bodyfd = keepbody_open(HTTP_BODY_MAX, &f.bodymap)) == -1) {
+		(void)snprintf(f.why, sizeof(f.why), "the keep cannot hold "
+		    "a body: %s", strerror(errno));
+		fetch_refuse(&f, KEEP_R_INTERNAL);
+	}
 	if ((tfd = tunnel_open(gatepath, d->host, d->port, f.why,
 	    sizeof(f.why), &code)) == -1)
 		fetch_refuse(&f, code);

@@ -40,7 +40,7 @@ static const int base_calls[] = {
 	SCMP_SYS(clock_nanosleep), SCMP_SYS(getrandom), SCMP_SYS(getpid),
 	SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
 	SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(exit),
-	SCMP_SYS(exit_group), SCMP_SYS(memfd_create),
+	SCMP_SYS(exit_group), SCMP_SYS(memfd_create), SCMP_SYS(ftruncate),
 };
 
 /* The keep's own: the secrets, its clients, its children, keep.sock's end. */

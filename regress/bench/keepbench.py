@@ -53,14 +53,14 @@ class Keep:
         env = ('{"destination":"%s","method":"GET","path":"%s"}'
                % (dest, path)).encode()
         keepclient.send(self.s, keepclient.REQUEST, self.id, env)
-        m = keepclient.recv_msg(self.s)
+        m = keepclient.recv_answer(self.s)
         if m is None or m[0] != keepclient.ANSWER:
             raise SystemExit("bench: the keep did not answer %s %s: %r"
                              % (dest, path, m and m[2][8:]))
-        status, _r, clen, blen = struct.unpack("=IIII", m[2][:16])
+        status = struct.unpack("=IIII", m[2][:16])[0]
         if status != 200:
             raise SystemExit("bench: the keep answered %d for %s" % (status, path))
-        return blen
+        return len(m[3])
 
 
 def direct_get(url, ctx, secret, path):

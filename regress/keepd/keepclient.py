@@ -20,6 +20,7 @@ payload with the body read from it, as it was before version 3.
 import argparse
 import array
 import fcntl
+import mmap
 import os
 import socket
 import struct
@@ -74,18 +75,14 @@ def body_of(fd, n):
         if seals & SEALS != SEALS or os.fstat(fd).st_size != n:
             raise SystemExit("keepclient: the body's memfd is not sealed "
                              "or not of its length")
-        out = bytearray()
-        while len(out) < n:
-            b = os.pread(fd, n - len(out), len(out))
-            if not b:
-                raise SystemExit("keepclient: the body's memfd ended early")
-            out += b
-        return bytes(out)
+        with mmap.mmap(fd, n, prot=mmap.PROT_READ) as m:
+            return m[:]
     finally:
         os.close(fd)
 
 
-def recv_msg(s):
+def recv_answer(s):
+    """(type, id, payload, body): the body apart, from its memfd."""
     fds = []
     hdr = recv_exact(s, 16, fds)
     if hdr is None:
@@ -94,16 +91,25 @@ def recv_msg(s):
     payload = recv_exact(s, n, fds) if n else b""
     if payload is None:
         return None
+    body = b""
     if mtype == ANSWER and len(payload) >= 16:
         blen = struct.unpack("=IIII", payload[:16])[3]
         if blen > 0:
             if len(fds) != 1:
                 raise SystemExit("keepclient: an answer of %d bytes came "
                                  "with %d descriptors" % (blen, len(fds)))
-            return mtype, mid, payload + body_of(fds.pop(), blen)
+            body = body_of(fds.pop(), blen)
     for fd in fds:
         os.close(fd)
-    return mtype, mid, payload
+    return mtype, mid, payload, body
+
+
+def recv_msg(s):
+    """(type, id, payload), an answer's body after its content-type."""
+    m = recv_answer(s)
+    if m is None:
+        return None
+    return m[0], m[1], m[2] + m[3]
 
 
 def show(mtype, payload, out):
