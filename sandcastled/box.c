@@ -37,6 +37,8 @@ static char	 box_podman_path[PATH_MAX];
 static char	 box_build[BUILD_ID_LEN + 1];
 static char	*box_envp[4];
 static int	 box_cgroup;
+static const volatile sig_atomic_t *box_stop_flag;
+static int	 box_stop_fd = -1;
 
 static int	 box_env_add(int, const char *, const char *);
 static int	 box_pump(struct box *, int);
@@ -297,17 +299,54 @@ box_read_out(struct box *b)
 }
 
 /*
+ * In the launcher: a box ends early, removed by name and its job
+ * released, once *flag is set (SIGTERM, let in only while a box is
+ * waited for) or fd hangs up (the channel of a parent that is gone).
+ */
+void
+box_stop_when(const volatile sig_atomic_t *flag, int fd)
+{
+	box_stop_flag = flag;
+	box_stop_fd = fd;
+}
+
+static int
+box_stopped(struct box *b, short hup)
+{
+	int	 gone = (hup & (POLLHUP | POLLERR)) != 0;
+
+	if (!gone && (box_stop_flag == NULL || !*box_stop_flag))
+		return 0;
+	b->stopped = 1;
+	(void)snprintf(b->why, sizeof(b->why), "%s", gone ? "sandcastled's "
+	    "parent is gone" : "sandcastled is stopping");
+	return 1;
+}
+
+static int
+box_poll(struct pollfd *pfd, nfds_t n, int ms)
+{
+	struct timespec	 ts = { ms / 1000, (ms % 1000) * 1000000L };
+	sigset_t	 none;
+
+	if (box_stop_flag == NULL)
+		return poll(pfd, n, ms);
+	sigemptyset(&none);
+	return ppoll(pfd, n, &ts, &none);
+}
+
+/*
  * Waits for the box's pipes within its time: stdin writable (when
  * writing), stdout when there is room for it, stderr always.  0, or -1
- * when its time ran out or a bound broke.
+ * when its time ran out, a bound broke or the launcher stops.
  */
 static int
 box_pump(struct box *b, int writing)
 {
-	struct pollfd	 pfd[3];
-	int		 n;
+	struct pollfd	 pfd[4];
+	int		 n, i;
 
-	if (b->timed_out || b->failed)
+	if (b->timed_out || b->failed || b->stopped)
 		return -1;
 	pfd[0].fd = writing ? b->in : -1;
 	pfd[0].events = POLLOUT;
@@ -315,8 +354,16 @@ box_pump(struct box *b, int writing)
 	pfd[1].events = POLLIN;
 	pfd[2].fd = b->err;
 	pfd[2].events = POLLIN;
-	if ((n = poll(pfd, 3, box_ms_left(b))) == -1 && errno != EINTR)
-		fatal("box: poll");
+	pfd[3].fd = box_stop_fd;
+	pfd[3].events = 0;
+	if ((n = box_poll(pfd, 4, box_ms_left(b))) == -1) {
+		if (errno != EINTR)
+			fatal("box: poll");
+		for (i = 0; i < 4; i++)
+			pfd[i].revents = 0;
+	}
+	if (box_stopped(b, pfd[3].revents))
+		return -1;
 	if (n == 0) {
 		b->timed_out = 1;
 		(void)snprintf(b->why, sizeof(b->why), "the box ran past its "
@@ -420,7 +467,7 @@ box_read_line(struct box *b, const char **line, size_t *len)
 	int	 r;
 
 	for (;;) {
-		if (b->failed || b->timed_out)
+		if (b->failed || b->timed_out || b->stopped)
 			return -1;
 		if ((r = box_take_line(b, line, len)) != 2)
 			return r;
@@ -526,11 +573,12 @@ box_finish(struct box *b, struct box_outcome *o)
 {
 	memset(o, 0, sizeof(*o));
 	(void)box_close_input(b);
-	while (!b->failed && !b->timed_out && (b->out != -1 || b->err != -1)) {
+	while (!b->failed && !b->timed_out && !b->stopped &&
+	    (b->out != -1 || b->err != -1)) {
 		b->taken = b->buflen;	/* what it says after its last line */
 		(void)box_pump(b, 0);
 	}
-	if (!b->failed && !b->timed_out) {
+	if (!b->failed && !b->timed_out && !b->stopped) {
 		box_reap(b, box_ms_left(b));
 		if (b->pid != -1) {
 			b->timed_out = 1;
@@ -538,10 +586,11 @@ box_finish(struct box *b, struct box_outcome *o)
 			    "its time");
 		}
 	}
-	if (b->failed || b->timed_out)
+	if (b->failed || b->timed_out || b->stopped)
 		box_remove(b, o);
 	(void)strlcpy(o->why, b->why, sizeof(o->why));
 	o->timed_out = b->timed_out;
+	o->stopped = b->stopped;
 	o->output_failed = b->failed;
 	box_decode(b, o);
 	memcpy(o->errhead, b->errhead, b->errlen);

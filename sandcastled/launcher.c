@@ -15,11 +15,15 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "box.h"
 #include "build.h"
@@ -28,10 +32,13 @@
 #include "keepcli.h"
 #include "log.h"
 #include "msg.h"
+#include "paths.h"
 #include "proto.h"
 #include "sandcastled.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+#define LAUNCHER_LOCK		"launcher.lock"
+#define LAUNCHER_LOCK_WAIT	30	/* seconds for another launcher to end */
 
 static const struct msg_rule launcher_rules[] = {
 	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
@@ -75,8 +82,11 @@ launcher_keep(const char *env, size_t len, struct keepcli_answer *a,
 	if (msg_compose(launcher_chan, PROC_KEEP_CALL, id, -1, env, len) == -1)
 		fatal("a keep call to the parent");
 	launcher_send(launcher_chan);
-	if ((r = msg_read_one(launcher_chan, &m)) == 0)
-		fatalx("the parent closed the channel during a job");
+	/* The box then sees the channel hang up, and is removed. */
+	if ((r = msg_read_one(launcher_chan, &m)) == 0) {
+		*why = "sandcastled's parent is gone";
+		return -1;
+	}
 	if (r == -1)
 		fatal("reading from the parent");
 	msg_verify(launcher_keep_rules, NELEM(launcher_keep_rules), &m,
@@ -162,6 +172,58 @@ launcher_build(char id[BUILD_ID_LEN + 1])
 	return build_id(dir, id, launcher_why, sizeof(launcher_why));
 }
 
+/*
+ * The boxes of role core are one launcher's alone: the launcher of
+ * another sandcastled, one whose parent was killed, may still own a box
+ * that runs while it removes it.  So a launcher takes the lock of the
+ * runtime folder before it removes what a crash left, and holds it for
+ * its life: the other's goes with that launcher.  A record lock, so that
+ * no podman it runs holds it.  0, or -1 with launcher_why.
+ */
+static int
+launcher_lock(void)
+{
+	struct timespec	 tick = { 0, 100 * 1000 * 1000 };
+	struct flock	 fl;
+	char		 path[PATH_MAX];
+	int		 fd, i;
+
+	if (path_runtime_file(LAUNCHER_LOCK, path, sizeof(path)) == -1) {
+		(void)snprintf(launcher_why, sizeof(launcher_why), "%s",
+		    path_why());
+		return -1;
+	}
+	if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	    0600)) == -1) {
+		(void)snprintf(launcher_why, sizeof(launcher_why), "%.160s: "
+		    "%s", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0;; i++) {
+		memset(&fl, 0, sizeof(fl));
+		fl.l_type = F_WRLCK;
+		fl.l_whence = SEEK_SET;
+		if (fcntl(fd, F_SETLK, &fl) == 0)
+			return 0;
+		if (fcntl(fd, F_GETLK, &fl) == -1 || fl.l_type == F_UNLCK)
+			fl.l_pid = 0;
+		if (i == 0)
+			log_info("%s is held by pid %ld, the box launcher of "
+			    "another sandcastled: waiting for it to end", path,
+			    (long)fl.l_pid);
+		if (i >= LAUNCHER_LOCK_WAIT * 10) {
+			(void)snprintf(launcher_why, sizeof(launcher_why),
+			    "%.120s is still held by pid %ld, the box launcher of "
+			    "another sandcastled, after %d s: stop that "
+			    "sandcastled", path, (long)fl.l_pid,
+			    LAUNCHER_LOCK_WAIT);
+			(void)close(fd);
+			return -1;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
 /* podman made ready before the filter; 0, or -1 with launcher_why. */
 static int
 launcher_prepare(void)
@@ -172,6 +234,7 @@ launcher_prepare(void)
 		return -1;
 	if (job_init(id, launcher_why, sizeof(launcher_why)) == -1 ||
 	    box_prepare(launcher_why, sizeof(launcher_why)) == -1 ||
+	    launcher_lock() == -1 ||
 	    box_remove_leftovers(launcher_why, sizeof(launcher_why)) == -1)
 		return -1;
 	log_info("boxes of build %s; limits in force: rlimits%s", id,
@@ -190,6 +253,7 @@ launcher_run(struct config *conf, struct msgchan *chan)
 	if (!launcher_podman_ok)
 		log_warnx("no box can run: %s; every job is released and its "
 		    "capability rests", launcher_why);
+	box_stop_when(child_stopping(), chan->fd);
 	sandbox_launcher();
 	child_ready(chan);
 	log_debug("ready: claude %s, ocr %s",
