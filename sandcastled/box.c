@@ -12,6 +12,7 @@
  * nothing.
  */
 #include <sys/types.h>
+#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 
@@ -20,7 +21,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,27 +182,47 @@ box_pipes(int fds[6])
 	return 0;
 }
 
+/*
+ * podman run ends with whoever started it: its parent-death signal is
+ * SIGTERM, which it passes on to the box, so that a launcher killed
+ * outright leaves no podman run behind and, unless the box ignores the
+ * signal, no box; the next launcher removes what is left.  The
+ * launcher's blocked and ignored signals are podman's no more.
+ */
+static __attribute__((noreturn)) void
+box_exec(char *const argv[], const int fds[6], pid_t parent)
+{
+	sigset_t	 none;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 || getppid() != parent)
+		_exit(127);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	(void)signal(SIGPIPE, SIG_DFL);
+	(void)signal(SIGHUP, SIG_DFL);
+	(void)signal(SIGINT, SIG_DFL);
+	if (dup2(fds[0], 0) == -1 || dup2(fds[3], 1) == -1 ||
+	    dup2(fds[5], 2) == -1)
+		_exit(127);
+	closefrom(3);
+	execve(argv[0], argv, box_envp);
+	_exit(127);
+}
+
 /* Runs argv (podman run) with the three pipes; NULL and errno on failure. */
 struct box *
 box_spawn(const struct box_params *p, char *const argv[], const char *name)
 {
-	posix_spawn_file_actions_t	 fa;
-	struct box			*b;
-	int				 fds[6] = { -1, -1, -1, -1, -1, -1 }, e, i;
+	struct box	*b;
+	pid_t		 self = getpid();
+	int		 fds[6] = { -1, -1, -1, -1, -1, -1 }, e, i;
 
 	if ((b = calloc(1, sizeof(*b))) == NULL || box_pipes(fds) == -1)
 		goto fail;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, fds[3], 1);
-	posix_spawn_file_actions_adddup2(&fa, fds[5], 2);
-	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	e = posix_spawn(&b->pid, argv[0], &fa, NULL, argv, box_envp);
-	posix_spawn_file_actions_destroy(&fa);
-	if (e != 0) {
-		errno = e;
+	if ((b->pid = fork()) == -1)
 		goto fail;
-	}
+	if (b->pid == 0)
+		box_exec(argv, fds, self);
 	close(fds[0]);
 	close(fds[3]);
 	close(fds[5]);

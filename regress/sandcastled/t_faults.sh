@@ -341,7 +341,7 @@ stop_claim_cleanup()
 atf_test_case orphans cleanup
 orphans_head()
 {
-	atf_set "descr" "F3: kill -9 of each parent while its children work: keepd's request process and gated's tunnel, each on a claim the source holds, and sandcastled's core, keep-frontend, box launcher and its podman while a box runs, all gone within a second, the box removed; the job is released at the next start; the control for each is the child seen at work before the kill"
+	atf_set "descr" "F3: kill -9 of each parent while its children work: keepd's request process and gated's tunnel, each on a claim the source holds; the box launcher's podman run while a box runs (the box removed by the next launcher, the job released); sandcastled's core, keep-frontend, box launcher and its podman while a box runs, all gone within a second, the box removed, the job released at the next start; the control for each is the child seen at work before the kill"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "300"
@@ -383,7 +383,27 @@ orphans_body()
 	rm "$SC_ROOT/notes.mode.hold"
 	echo normal > "$SC_ROOT/notes.mode"
 	sc_gate_up
-	# sandcastled: k1's box waits for the API.
+	# The box launcher: its podman run ends with it; sandcastled goes
+	# down, k1 is released, and the next launcher removes what is left.
+	wait_api
+	launcher=$(pgrep -P "$(sc_pid sandcastled)" -f '^sandcastled: box launcher$') ||
+	    atf_fail "no box launcher"
+	podman_run=$(children "$launcher")
+	[ -n "$podman_run" ] || atf_fail "no podman run of the launcher at work"
+	box=$(sc_as_user podman ps --format '{{.Names}}' --filter label=sandcastle.role=core)
+	[ -n "$box" ] || atf_fail "no box runs"
+	kill -KILL "$launcher"
+	# shellcheck disable=SC2086
+	gone $podman_run
+	wait_statuses k1 "released:200" 15
+	wait "$(sc_pid sandcastled)"
+	daemon_up
+	sc_wait_log sandcastled "running: core, keep-frontend and box launcher are ready" 30 ||
+	    { sc_log sandcastled; atf_fail "the launcher did not start again"; }
+	if sc_as_user podman container exists "$box"; then
+		atf_fail "the killed launcher's box is still there"
+	fi
+	# sandcastled: k1's box waits for the API again.
 	wait_api
 	parent=$(sc_pid sandcastled)
 	kids=$(children "$parent")
@@ -401,7 +421,7 @@ orphans_body()
 	[ "$(meta k1 status)" = running ] || atf_fail "k1's record does not say running"
 	sc_scenario api.anthropic.com "$(api_reply 0)"
 	daemon_up
-	wait_statuses k1 "released:200 succeeded:200" 60
+	wait_statuses k1 "released:200 released:200 succeeded:200" 60
 	ledger
 }
 orphans_cleanup()
