@@ -96,8 +96,8 @@ check_data_dir(struct check *c)
 
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
 		if (errno == ENOENT)
-			check_line(c, MARK_OK, "data_dir: %s: not made yet; the "
-			    "core makes it when it starts", dir);
+			check_line(c, MARK_OK, "data_dir: %s: not made yet; "
+			    "the core makes it when it starts", dir);
 		else
 			check_line(c, MARK_FAIL, "data_dir: %s: %s", dir,
 			    strerror(errno));

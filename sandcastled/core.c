@@ -438,7 +438,7 @@ core_loop(struct core *c)
 	for (;;) {
 		if (core_stop && !c->stopping)
 			core_stop_begin(c);
-		/* A call the keep-frontend never answered: the parent kills it anyway. */
+		/* A call never answered: the parent would kill the core anyway. */
 		if (c->stopping && core_now() >= c->stop_by + KEEPCLI_SECONDS)
 			core_stop_end(c);
 		core_step(c);
@@ -504,10 +504,10 @@ core_lock(int dfd, const char *dir)
 			log_info("data_dir %s is held by the core of another "
 			    "sandcastled: waiting for it to end", dir);
 		if (i >= CORE_LOCK_WAIT * 10)
-			fatalx("data_dir %s is still held by the core of another "
-			    "sandcastled after %d s: stop that sandcastled, or "
-			    "give this one another data_dir", dir,
-			    CORE_LOCK_WAIT);
+			fatalx("data_dir %s is still held by the core of "
+			    "another sandcastled after %d s: stop that "
+			    "sandcastled, or give this one another data_dir",
+			    dir, CORE_LOCK_WAIT);
 		nanosleep(&tick, NULL);
 	}
 }

@@ -2,8 +2,8 @@
  * A job's life in the core: noted in its record before it runs, handed
  * to the box launcher, its outcome written to the record, one log line,
  * and its result queued for the source (coreresult.c sends it once the
- * record says it).  The core never opens the
- * input: it carries the bytes as they came.  What the box wrote (the
+ * record says it).  The core never opens the input: it carries the
+ * bytes as they came.  What the box wrote (the
  * output, the error, its stderr) is hostile: it goes to the record and
  * the source, and only the error, escaped, to the log.
  */

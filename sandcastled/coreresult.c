@@ -156,9 +156,9 @@ core_result_mark(struct core *c, struct core_result *r, enum records_result rr)
 		return 0;
 	if (r->state != RESULT_MARK)
 		log_warnx("source %s job %s: the record cannot say the result "
-		    "was %s (%s): it is tried again until it can", core_source(c,
-		    r->src), r->id, rr == RECORDS_SENT ? "taken" : "refused",
-		    why);
+		    "was %s (%s): it is tried again until it can",
+		    core_source(c, r->src), r->id, rr == RECORDS_SENT ?
+		    "taken" : "refused", why);
 	return -1;
 }
 

@@ -213,8 +213,8 @@ launcher_lock(void)
 			    (long)fl.l_pid);
 		if (i >= LAUNCHER_LOCK_WAIT * 10) {
 			(void)snprintf(launcher_why, sizeof(launcher_why),
-			    "%.120s is still held by pid %ld, the box launcher of "
-			    "another sandcastled, after %d s: stop that "
+			    "%.120s is still held by pid %ld, the box launcher "
+			    "of another sandcastled, after %d s: stop that "
 			    "sandcastled", path, (long)fl.l_pid,
 			    LAUNCHER_LOCK_WAIT);
 			(void)close(fd);

@@ -221,8 +221,10 @@ parent_signal(int sfd)
 	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		switch (si.ssi_signo) {
 		case SIGCHLD:
-			if (proc_reap(stop_running()) > 0 && !stop_running()) {
-				log_warnx("a child ended: stopping sandcastled");
+			if (proc_reap(stop_running()) > 0 &&
+			    !stop_running()) {
+				log_warnx("a child ended: stopping "
+				    "sandcastled");
 				stop_begin(1);
 			}
 			stop_orphans();
@@ -234,8 +236,9 @@ parent_signal(int sfd)
 				    sigabbrev_np(si.ssi_signo));
 				break;
 			}
-			log_info("SIG%s: stopping: the core first, once what it "
-			    "has in flight is over", sigabbrev_np(si.ssi_signo));
+			log_info("SIG%s: stopping: the core first, once what "
+			    "it has in flight is over",
+			    sigabbrev_np(si.ssi_signo));
 			stop_begin(0);
 			break;
 		case SIGHUP:
