@@ -123,6 +123,9 @@ filter_rules(scmp_filter_ctx ctx)
 	    PR_GET_NO_NEW_PRIVS);
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
 	    PR_CAPBSET_READ);
+	/* A tunnel's child ends with the gate (child_start()). */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
+	    PR_SET_PDEATHSIG);
 }
 
 /* The bounding set first: dropping it needs CAP_SETPCAP, which capset ends. */

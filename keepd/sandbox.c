@@ -98,6 +98,9 @@ sandbox_keepd(int secretsfd)
 	/* A request's child stacks its own filter: a filter only takes away. */
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
 	    PR_SET_NO_NEW_PRIVS);
+	/* And it ends with keepd (client_fork()). */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
+	    PR_SET_PDEATHSIG);
 	sandbox_add(ctx, SCMP_ACT_ALLOW, (const int[]){ SCMP_SYS(seccomp) },
 	    1);
 	sandbox_secrets_open(ctx, secretsfd);

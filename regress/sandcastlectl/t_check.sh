@@ -58,6 +58,7 @@ start_keep()
 	sc_wait_file "$SC_RUN/sandcastle/keep.sock" 10 ||
 	    { sc_log keepd; atf_fail "keepd does not serve"; }
 	KEEP_OK="ok    keep: ready at $SC_RUN/sandcastle/keep.sock, with 3 destination(s)"
+	DATA_OK="ok    data_dir: $SC_HOME/.local/share/sandcastle/jobs: not made yet; the core makes it when it starts"
 }
 
 # as_user_file NAME: writes stdin to the secret NAME as the account, mode 0600.
@@ -95,6 +96,7 @@ good_body()
 	cat > expout <<EOF
 $KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+$DATA_OK
 ok    secret claude: usable
 ok    secret notes: usable
 ok    secret recipes: usable
@@ -120,6 +122,7 @@ missing_and_unused_body()
 	cat > expout <<EOF
 $KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+$DATA_OK
 ok    secret claude: usable
 ok    secret notes: usable
 ok    secret recipes: usable
@@ -214,6 +217,7 @@ secrets_folder_body()
 	cat > expout <<EOF
 $KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+$DATA_OK
 FAIL  secrets: $SC_SECRETS: group or others have access (mode 0755): chmod 700 $SC_SECRETS
 EOF
 	atf_check -s exit:1 -o file:expout -e empty ./sections check
@@ -282,6 +286,7 @@ keep_body()
 	cat > expout <<EOF
 FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock (No such file or directory); start it with keepd
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+$DATA_OK
 ok    secret claude: usable
 ok    secret notes: usable
 ok    secret recipes: usable
@@ -397,6 +402,43 @@ gate_refusals_cleanup()
 	sc_cleanup
 }
 
+atf_test_case data_dir_full cleanup
+data_dir_full_head()
+{
+	atf_set "descr" "F1: a data_dir on a full disk is a FAIL line that says what the core does meanwhile; control: the same data_dir with room is ok, and says how much"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+data_dir_full_body()
+{
+	good_setup
+	sc_stop keepd
+	data=$SC_ROOT/data
+	mkdir "$data"
+	mount -t tmpfs -o size=1m,mode=0700 sctest-data "$data" ||
+	    atf_fail "cannot mount a tmpfs"
+	echo "$data" > data_mount
+	chown "$SC_USER:$SC_USER" "$data"
+	sed -i "1i data_dir: $data" "$SC_CONFIG/config.yaml"
+	start_keep
+	# Control: with room, ok, and the room said.
+	atf_check -s exit:0 -o match:"^ok    data_dir: $data: writable, 1 MiB free$" ./sections check
+	head -c 2m /dev/zero > "$data/.fill" 2>/dev/null
+	./sections check > out && { cat out; atf_fail "check passed a full data_dir"; }
+	cat out
+	grep -qxF "FAIL  data_dir: $data: a record cannot be written (No space left on device): free space there; until then the core holds each result until its record is written, and claims no job" out ||
+	    atf_fail "no FAIL line for the full data_dir"
+	[ "$(grep -c '^FAIL' out)" -eq 1 ] || atf_fail "other lines failed"
+	[ -z "$(ls -A "$data" | grep -v '^.fill$')" ] || atf_fail "check left a file in data_dir"
+	rm "$data/.fill"
+	atf_check -s exit:0 -o match:"^ok    data_dir: $data: writable" ./sections check
+}
+data_dir_full_cleanup()
+{
+	[ -f data_mount ] && umount "$(cat data_mount)"
+	sc_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case keep
@@ -407,4 +449,5 @@ atf_init_test_cases()
 	atf_add_test_case secret_rules
 	atf_add_test_case secrets_folder
 	atf_add_test_case configuration
+	atf_add_test_case data_dir_full
 }
