@@ -78,6 +78,9 @@ FUZZ_SECONDS ?= 20
 MANS = $(wildcard man/*.[1-9])
 TESTPREFIX ?= /var/tmp/sandcastle-regress
 
+.PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man
+all: $(PROGS)
+
 # The gate without its address check, for the test of the second barrier
 # alone: make test installs it under libexec/, never make install.
 gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
@@ -94,9 +97,6 @@ BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS -DBOX_NO_FILT
 $(BOX_TESTS): $(wildcard box/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(BOX_TEST_FLAGS_$@) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
 	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) $(LIBS_box)
-
-.PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man
-all: $(PROGS)
 
 common/libcommon.a: $(COMMON_OBJS)
 	rm -f $@ && ar rcs $@ $^
