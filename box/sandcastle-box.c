@@ -1,7 +1,9 @@
 /*
  * sandcastle-box: the box's side, run inside the podman container as
  * "sandcastle-box claude" or "sandcastle-box ocr", speaking JSON lines
- * on stdin and stdout with the box launcher.  See sandcastle-box(8).
+ * on stdin and stdout with the box launcher.  Before the job's first
+ * byte it puts its Landlock ruleset on (box_landlock()).  See
+ * sandcastle-box(8).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -81,5 +83,7 @@ main(int argc, char *argv[])
 	env.build = read_build(id, why, sizeof(why));
 	env.build_why = why;
 	env.tessdata = PROTO_TESSDATA;
+	if (box_landlock(cap == CAP_OCR ? PROTO_TESSDATA : NULL) == -1)
+		return 1;
 	return box_run(&env, STDIN_FILENO, STDOUT_FILENO);
 }

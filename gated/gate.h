@@ -61,9 +61,11 @@ void	resolve_prepare(const struct gate *);
 size_t	resolve_name(const char *, struct in_addr *, size_t max,
 	    const char **why);
 
-/* filter.c */
+/* filter.c: the filters, and the Landlock rulesets (the ABI used, 0: none) */
 void	filter_gate(void);
 void	filter_tunnel(void);
+int	landlock_gate(const struct gate *);
+int	landlock_tunnel(void);
 
 /* serve.c */
 void	serve(struct gate *);
