@@ -204,7 +204,7 @@ demo: deps
 # make bench: measurements, never tests; each prints what it measured.
 # bench_landlock runs the rulesets' own functions, from the programs' libraries.
 BENCH_LANDLOCK_LIBS = sandcastled/libsandcastled.a keepd/libkeepd.a \
-	gated/libgated.a box/libbox.a common/libcommon.a
+	box/libbox.a common/libcommon.a
 regress/bench/bench_landlock: regress/bench/bench_landlock.c $(BENCH_LANDLOCK_LIBS) $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    $(BENCH_LANDLOCK_LIBS) $(ATF_LIBS) $(LIBS) $(LIBS_box)

@@ -154,7 +154,10 @@ ruleset_attr(int abi, unsigned int wants, struct ruleset_attr *a)
 /*
  * One path's rule: its rights as far as the ruleset handles them, and
  * only a file's rights on a file, which the kernel refuses otherwise
- * (EINVAL).  A rule left with no right is not added (ENOMSG).
+ * (EINVAL).  A rule left with no right is not added (ENOMSG), nor is
+ * one for a path that does not exist: the ruleset then refuses it, the
+ * safe side, and the process finds out when it needs it (a box run
+ * outside its image has no languages to read).
  */
 static int
 rule_add(int rfd, const struct landlock_path *p, uint64_t handled, char *why,
@@ -165,6 +168,8 @@ rule_add(int rfd, const struct landlock_path *p, uint64_t handled, char *why,
 	int		 fd = p->fd, r = -1;
 
 	if (fd == -1 && (fd = open(p->path, O_PATH | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return 0;
 		(void)snprintf(why, whysz, "%s: %s", p->path, strerror(errno));
 		return -1;
 	}

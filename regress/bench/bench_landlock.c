@@ -1,6 +1,7 @@
 /*
  * make bench: what the Landlock rulesets cost, with the real functions
- * each process calls.  At start: the time a process spends putting its
+ * each process calls (gated's, like keepd's a folder to remove from,
+ * would need gate.h, which keepd.h's names collide with).  At start: the time a process spends putting its
  * ruleset on, in a fresh child each time.  Then a job, in a child with
  * the ruleset and in one without, interleaved: the core's records of a
  * job (begun, finished, read back, pruned: every open below data_dir
@@ -23,7 +24,6 @@
 #include "../../sandcastled/records.h"
 #include "../../sandcastled/sandcastled.h"
 #include "../../keepd/keepd.h"
-#include "../../gated/gate.h"
 #include "../../box/box.h"
 #include "../../box/ocr.h"
 #include "../box/render.h"
@@ -35,7 +35,6 @@
 #define NOW		1780000000
 
 static int			 datafd = -1, secretsfd = -1;
-static struct gate		 gate;
 static struct render_buf	 png;
 
 static double
@@ -57,12 +56,6 @@ static int
 keepd(void)
 {
 	return landlock_keepd(secretsfd, "secrets", "run");
-}
-
-static int
-gated(void)
-{
-	return landlock_gate(&gate);
 }
 
 static int
@@ -246,7 +239,6 @@ layout(void)
 		perror("bench: the folders");
 		exit(1);
 	}
-	(void)snprintf(gate.sock, sizeof(gate.sock), "run/gate.sock");
 }
 
 int
@@ -268,7 +260,6 @@ main(void)
 	start_cost("core", core);
 	start_cost("keep frontend", landlock_keepfe);
 	start_cost("keepd", keepd);
-	start_cost("gated", gated);
 	start_cost("sandcastle-box", box);
 	start_cost("sandcastle-box ocr", ocr);
 	printf("bench: a job, without and with the ruleset:\n");

@@ -41,6 +41,13 @@ ocr_ruleset(void)
 	return box_landlock(TESSDATA);
 }
 
+/* ocr run outside its image, whose languages' folder is not there. */
+static int
+ocr_elsewhere_ruleset(void)
+{
+	return box_landlock("/nonexistent/sandcastle/tessdata");
+}
+
 static int
 read_passwd(void)
 {
@@ -120,6 +127,16 @@ ATF_TC_BODY(ocr_languages_only, tc)
 	free(r.pix);
 }
 
+/* B6: ocr where its languages are not: the ruleset goes on all the same. */
+ATF_TC_WITHOUT_HEAD(ocr_outside_image);
+ATF_TC_BODY(ocr_outside_image, tc)
+{
+	require_refused(landlocked_run(ocr_elsewhere_ruleset, read_passwd),
+	    EACCES, "the ocr box outside its image: /etc/passwd");
+	require_refused(landlocked_run(ocr_elsewhere_ruleset, read_language),
+	    EACCES, "the ocr box outside its image: the machine's languages");
+}
+
 /* B6: no TCP, from ABI 4, whatever network the box was given. */
 ATF_TC_WITHOUT_HEAD(box_no_tcp);
 ATF_TC_BODY(box_no_tcp, tc)
@@ -161,6 +178,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, box_no_file);
 	ATF_TP_ADD_TC(tp, ocr_languages_only);
+	ATF_TP_ADD_TC(tp, ocr_outside_image);
 	ATF_TP_ADD_TC(tp, box_no_tcp);
 	ATF_TP_ADD_TC(tp, box_scopes);
 	return atf_no_error();
