@@ -48,6 +48,19 @@ ocr_elsewhere_ruleset(void)
 	return box_landlock("/nonexistent/sandcastle/tessdata");
 }
 
+/* A file, not a folder, given a folder's rights: the frame keeps a file's. */
+static int
+file_ruleset(void)
+{
+	return box_landlock("/etc/passwd");
+}
+
+static int
+read_group(void)
+{
+	return landlocked_result(open("/etc/group", O_RDONLY));
+}
+
 static int
 read_passwd(void)
 {
@@ -137,6 +150,21 @@ ATF_TC_BODY(ocr_outside_image, tc)
 	    EACCES, "the ocr box outside its image: the machine's languages");
 }
 
+/*
+ * The frame's rule on a file: the kernel refuses a folder's right there
+ * (EINVAL), so the frame gives the file's alone, and that file only.
+ */
+ATF_TC_WITHOUT_HEAD(rule_on_a_file);
+ATF_TC_BODY(rule_on_a_file, tc)
+{
+	require_done(landlocked_run(file_ruleset, read_passwd),
+	    "a file's rule: that file");
+	require_refused(landlocked_run(file_ruleset, read_group), EACCES,
+	    "a file's rule: the file beside it");
+	require_done(landlocked_run(NULL, read_group),
+	    "control: the file beside it");
+}
+
 /* B6: no TCP, from ABI 4, whatever network the box was given. */
 ATF_TC_WITHOUT_HEAD(box_no_tcp);
 ATF_TC_BODY(box_no_tcp, tc)
@@ -179,6 +207,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, box_no_file);
 	ATF_TP_ADD_TC(tp, ocr_languages_only);
 	ATF_TP_ADD_TC(tp, ocr_outside_image);
+	ATF_TP_ADD_TC(tp, rule_on_a_file);
 	ATF_TP_ADD_TC(tp, box_no_tcp);
 	ATF_TP_ADD_TC(tp, box_scopes);
 	return atf_no_error();

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <atf-c.h>
+#include <seccomp.h>
 
 #include "../../sandcastled/records.h"
 #include "../../sandcastled/sandcastled.h"
@@ -247,6 +248,38 @@ ATF_TC_BODY(keepfe_no_file, tc)
 	close(abs);
 }
 
+/*
+ * Where Landlock is missing (a filter makes the kernel's call fail, as
+ * a kernel without it does), the process says so in its log and goes on
+ * with what it has: never open silently.
+ */
+ATF_TC_WITHOUT_HEAD(none_said);
+ATF_TC_BODY(none_said, tc)
+{
+	scmp_filter_ctx	 ctx;
+	pid_t		 pid;
+	int		 fd, status;
+
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		if ((fd = open("log", O_WRONLY | O_CREAT, 0600)) == -1 ||
+		    dup2(fd, STDERR_FILENO) == -1 ||
+		    (ctx = seccomp_init(SCMP_ACT_ALLOW)) == NULL ||
+		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+		    SCMP_SYS(landlock_create_ruleset), 0) != 0 ||
+		    seccomp_load(ctx) != 0)
+			_exit(2);
+		if (landlock_keepfe() != 0)
+			_exit(3);
+		_exit(read_passwd());
+	}
+	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
+	require_done(status, "the keep frontend without Landlock: /etc/passwd");
+	ATF_CHECK(atf_utils_grep_file("no Landlock: this kernel has no "
+	    "Landlock .*: the keep frontend sees every file the account can "
+	    "read; its seccomp filter still holds", "log"));
+}
+
 /* The ABI the rulesets use: the kernel's, or the one this build forces. */
 ATF_TC_WITHOUT_HEAD(abi_used);
 ATF_TC_BODY(abi_used, tc)
@@ -267,6 +300,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, core_keeps_records);
 	ATF_TP_ADD_TC(tp, core_scopes);
 	ATF_TP_ADD_TC(tp, keepfe_no_file);
+	ATF_TP_ADD_TC(tp, none_said);
 	ATF_TP_ADD_TC(tp, abi_used);
 	return atf_no_error();
 }
