@@ -39,9 +39,9 @@ static const struct {
 	uint64_t	 fs;
 	uint64_t	 net;
 	uint64_t	 scoped;
-	size_t		 attrsz;	/* of struct ruleset_attr it knows */
+	size_t		 attrsz;	/* what it knows of ruleset_attr */
 } abi_rights[] = {
-	{ 1, (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1, 0, 0, 8 },
+	{ 1, (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1, 0, 0, 8 },	/* bits 0-12 */
 	{ 2, LANDLOCK_ACCESS_FS_REFER, 0, 0, 8 },
 	{ 3, LANDLOCK_ACCESS_FS_TRUNCATE, 0, 0, 8 },
 	{ 4, 0, LANDLOCK_ACCESS_NET_BIND_TCP |
@@ -82,9 +82,9 @@ const struct landlock_lack landlock_lacks[] = {
 	{ 3, 0, "no truncate(2) rule (ABI 3)", "every seccomp filter but "
 	    "the box's refuses truncate(2), and a box sees no file of the "
 	    "machine's" },
-	{ 4, LANDLOCK_WANT_NO_TCP, "no TCP rule (ABI 4)", "keepd and its requests "
-	    "make Unix sockets only, in a network namespace of their own, "
-	    "and a box has no network" },
+	{ 4, LANDLOCK_WANT_NO_TCP, "no TCP rule (ABI 4)", "keepd and its "
+	    "requests make Unix sockets only, in a network namespace of "
+	    "their own, and a box has no network" },
 	{ 6, LANDLOCK_WANT_UNIX, "no abstract socket scoping (ABI 6)",
 	    "only the keep frontend is in the machine's network namespace "
 	    "with Unix sockets, and could reach an abstract socket there" },
@@ -229,7 +229,7 @@ landlock_apply(enum landlock_proc p, const struct landlock_path *paths,
 	}
 	if ((rfd = ruleset_make(abi, p, paths, npaths, why, whysz)) == -1)
 		return -1;
-	/* Without no_new_privs an unprivileged process cannot restrict itself. */
+	/* An unprivileged process restricts itself under no_new_privs only. */
 	if ((r = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) == -1)
 		(void)snprintf(why, whysz, "no_new_privs: %s", strerror(errno));
 	else if ((r = syscall(SYS_landlock_restrict_self, rfd, 0)) == -1)

@@ -53,9 +53,9 @@
 #define LANDLOCK_REMOVE	LANDLOCK_ACCESS_FS_REMOVE_FILE
 
 /* What a view wants beside files, each from the ABI that has it. */
-#define LANDLOCK_WANT_NO_TCP	0x01	/* no TCP bind or connect (ABI 4) */
-#define LANDLOCK_WANT_UNIX	0x02	/* no abstract socket made outside (6) */
-#define LANDLOCK_WANT_SIGNAL	0x04	/* no signal to a process outside (6) */
+#define LANDLOCK_WANT_NO_TCP	0x01	/* no TCP bind, no connect (4) */
+#define LANDLOCK_WANT_UNIX	0x02	/* no others' abstract socket (6) */
+#define LANDLOCK_WANT_SIGNAL	0x04	/* no signal to others (6) */
 
 /* The processes with a ruleset, each a view of the files. */
 enum landlock_proc {
@@ -70,8 +70,8 @@ enum landlock_proc {
 };
 
 struct landlock_view {
-	const char	*proc;		/* the process, as the manual names it */
-	const char	*sees;		/* its files, as the manual says them */
+	const char	*proc;		/* as the manual names it */
+	const char	*sees;		/* its files, in the manual's words */
 	unsigned int	 wants;		/* LANDLOCK_WANT_* */
 };
 extern const struct landlock_view landlock_views[LANDLOCK_NPROCS];

@@ -215,7 +215,7 @@ sandbox_landlock(enum landlock_proc p, const struct landlock_path *paths,
 		    why);
 	if (abi == 0) {
 		if (start)
-			log_warnx("no Landlock: %s: the %s sees every file the "
+			log_warnx("no Landlock: %s: %s sees every file the "
 			    "account can read; its seccomp filter still holds",
 			    why, v->proc);
 		return 0;

@@ -122,7 +122,7 @@ filter_rules(scmp_filter_ctx ctx)
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, TCGETS);
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0,
 	    (uint64_t)getpid());
-	/* A tunnel's child stacks its own filter and ruleset: they only take away. */
+	/* A tunnel's child stacks a filter and a ruleset: they only take away. */
 	sandbox_add(ctx, SCMP_ACT_ALLOW, (int[]){ SCMP_SYS(seccomp),
 	    SCMP_SYS(landlock_create_ruleset), SCMP_SYS(landlock_restrict_self) },
 	    3);

@@ -1,8 +1,9 @@
 /*
  * make bench: what the Landlock rulesets cost, with the real functions
  * each process calls (gated's, like keepd's a folder to remove from,
- * would need gate.h, which keepd.h's names collide with).  At start: the time a process spends putting its
- * ruleset on, in a fresh child each time.  Then a job, in a child with
+ * would need gate.h, whose names collide with keepd.h's).  At start:
+ * the time a process spends putting its ruleset on, in a fresh child
+ * each time.  Then a job, in a child with
  * the ruleset and in one without, interleaved: the core's records of a
  * job (begun, finished, read back, pruned: every open below data_dir
  * walks Landlock's rules), and ocr's Tesseract reading a text the bench

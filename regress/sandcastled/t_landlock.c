@@ -276,7 +276,7 @@ ATF_TC_BODY(none_said, tc)
 	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
 	require_done(status, "the keep frontend without Landlock: /etc/passwd");
 	ATF_CHECK(atf_utils_grep_file("no Landlock: this kernel has no "
-	    "Landlock .*: the keep frontend sees every file the account can "
+	    "Landlock .*: keep frontend sees every file the account can "
 	    "read; its seccomp filter still holds", "log"));
 }
 
