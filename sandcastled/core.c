@@ -4,7 +4,8 @@
  * box launcher, writes the records under data_dir and sends the
  * results back.  It can make no socket and run no program
  * (sandbox_core()): data_dir is opened before the filter goes on, and
- * every record is written below that descriptor.
+ * every record is written below that descriptor; its Landlock ruleset
+ * (landlock_core()) lets it open nothing else.
  *
  * One thing at a time: a call to the keep, or a job.  A call has the
  * keep's 30 s at most, so a source that hangs holds the others back by
@@ -567,6 +568,7 @@ core_run(struct config *conf, struct msgchan *chan)
 	if ((c->sched = sched_new(conf, core_now())) == NULL)
 		fatal("the scheduler");
 	core_signals();
+	landlock_core(c->dfd, conf->data_dir);
 	sandbox_core();
 	child_ready(chan);
 	log_debug("ready: %zu sources, records under %s", conf->nsources,

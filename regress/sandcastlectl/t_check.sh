@@ -1,5 +1,5 @@
 #! /usr/bin/env atf-sh
-# sandcastlectl check: the keep, configuration, secrets, internal
+# sandcastlectl check: the keep, Landlock, configuration, secrets, internal
 # exception and gate lines, in order, with a FAIL for each rule a secret
 # breaks and exit 1, never a byte of a secret in what it prints.
 
@@ -11,7 +11,8 @@ CANARY=SCTEST-CANARY-91ab
 # mksections: ./sections ARGS runs ./ctl ARGS and holds its exit status to
 # its lines (1 when any line is FAIL, else 0: exit 3 and why otherwise),
 # then prints the lines of the sections these tests are about, leaving
-# out the toolbox's and the capabilities' (their boxes need images and a
+# out Landlock's (they depend on the kernel: the case landlock proves
+# them), the toolbox's and the capabilities' (their boxes need images and a
 # reachable API: regress/launcher/t_job_e2e.sh proves those) and the
 # sources' pings (no source is reachable here: t_check_sources.sh
 # proves those) and the gate's network (no gate runs here: the same
@@ -31,7 +32,7 @@ if [ "$st" -ne "$want" ]; then
 	echo "check exited $st, its lines ask for $want" >&2
 	exit 3
 fi
-grep -v '^[a-zA-Z]* *\(toolbox\|capability [a-z]*\):' sections.all |
+grep -v '^[a-zA-Z]* *\(landlock\|toolbox\|capability [a-z]*\):' sections.all |
     grep -v '^\(ok\|FAIL\) *source [a-z0-9_-]*: ' |
     grep -v '^[a-zA-Z]* *gate: \(no gate answers\|its network\)' > sections.out
 cat sections.out
@@ -438,11 +439,76 @@ data_dir_full_body()
 data_dir_full_cleanup()
 {
 	[ -f data_mount ] && umount "$(cat data_mount)"
+# landlock_expect ABI KERNEL: the landlock lines of check for a build that
+# uses ABI on a kernel of KERNEL, written from the design, not the code.
+landlock_expect()
+{
+	abi=$1 kernel=$2 tcp= scopes= gscope=
+	[ "$abi" -ge 4 ] && tcp="; no TCP"
+	[ "$abi" -ge 6 ] && scopes="; no signal or abstract socket beyond its own"
+	[ "$abi" -ge 6 ] && gscope="; no abstract socket beyond its own"
+	if [ "$kernel" -gt "$abi" ]; then
+		echo "ok    landlock: ABI $abi (the kernel has $kernel; sandcastle uses no later one)"
+	else
+		echo "ok    landlock: ABI $abi"
+	fi
+	cat <<EOF
+ok    landlock: core sees data_dir, read and write$scopes
+ok    landlock: keep frontend sees no file$scopes
+ok    landlock: keepd sees the secrets folder, read only, and keep.sock to remove$tcp$scopes
+ok    landlock: keepd's request child sees no file$tcp$scopes
+ok    landlock: gated sees no file but gate.sock to remove$gscope
+ok    landlock: gated's tunnel child sees no file$scopes
+ok    landlock: sandcastle-box sees no file$tcp$scopes
+ok    landlock: the box launcher has no ruleset: rootless podman cannot run under one (sandcastled(8))
+EOF
+	[ "$abi" -lt 3 ] && echo "warn  landlock: ABI $abi has no truncate(2) rule (ABI 3) for every process: every seccomp filter but the box's refuses truncate(2), and a box sees no file of the machine's"
+	[ "$abi" -lt 4 ] && echo "warn  landlock: ABI $abi has no TCP rule (ABI 4) for keepd, keepd's request child and sandcastle-box: keepd and its requests make Unix sockets only, in a network namespace of their own, and a box has no network"
+	[ "$abi" -lt 6 ] && echo "warn  landlock: ABI $abi has no abstract socket scoping (ABI 6) for every process: only the keep frontend is in the machine's network namespace with Unix sockets, and could reach an abstract socket there"
+	[ "$abi" -lt 6 ] && echo "warn  landlock: ABI $abi has no signal scoping (ABI 6) for core, keep frontend, keepd, keepd's request child, gated's tunnel child and sandcastle-box: keepd's filter lets it kill(2), for its requests, and it could signal the account's other processes"
+	return 0
+}
+
+atf_test_case landlock cleanup
+landlock_head()
+{
+	atf_set "descr" "the landlock lines, after the keep's: this kernel's ABI and each process's view, a warning for each right the ABI lacks; on ABI 1, a test build of check, all four warnings"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "require.progs" "python3"
+}
+landlock_body()
+{
+	sc_setup
+	sc_mkctl
+	sc_fixture regress/sandcastlectl/fixtures/good
+	# The kernel's ABI, asked apart from sandcastle's code (x86_64's 444).
+	kernel=$(python3 -c 'import ctypes; print(ctypes.CDLL(None).syscall(444, None, 0, 1))')
+	[ "$kernel" -ge 1 ] || atf_fail "this kernel has no Landlock ($kernel)"
+	abi=$kernel
+	[ "$abi" -gt 7 ] && abi=7
+	landlock_expect "$abi" "$kernel" > expout
+	./ctl check > all 2>&1
+	atf_check -o file:expout grep '^[a-zA-Z]* *landlock:' all
+	sed -n 2p all | grep -q '^ok    landlock: ABI' ||
+	    { cat all; atf_fail "the landlock lines do not follow the keep's"; }
+	cat > ctl1 <<EOF
+#!/bin/sh
+exec '$PWD/asuser' '$(atf_config_get prefix)/libexec/sandcastlectl-abi1' -c '$SC_CONFIG' -s '$SC_SECRETS' "\$@"
+EOF
+	chmod 0755 ctl1
+	landlock_expect 1 "$kernel" > expout
+	./ctl1 check > all 2>&1
+	atf_check -o file:expout grep '^[a-zA-Z]* *landlock:' all
+}
+landlock_cleanup()
+{
 	sc_cleanup
 }
 
 atf_init_test_cases()
 {
+	atf_add_test_case landlock
 	atf_add_test_case keep
 	atf_add_test_case internal_exceptions
 	atf_add_test_case gate_refusals
