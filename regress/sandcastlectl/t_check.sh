@@ -439,6 +439,9 @@ data_dir_full_body()
 data_dir_full_cleanup()
 {
 	[ -f data_mount ] && umount "$(cat data_mount)"
+	sc_cleanup
+}
+
 # landlock_expect ABI KERNEL: the landlock lines of check for a build that
 # uses ABI on a kernel of KERNEL, written from the design, not the code.
 landlock_expect()
