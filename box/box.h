@@ -53,6 +53,13 @@ struct box_outcome {
 int		 box_run(const struct box_env *, int in, int out);
 
 /*
+ * landlock.c: the box's ruleset, for good: no file but readable (NULL
+ * for none), no TCP.  The ABI used, 0 without Landlock (said on
+ * stderr), -1 when the kernel refused it (said on stderr).
+ */
+int		 box_landlock(const char *readable);
+
+/*
  * Sends the request line and reads the answer into answer (over the
  * reader's buffer, valid until the box reads again).  0, or -1 with o
  * failed (and io->broken when the launcher broke the protocol).

@@ -1,7 +1,9 @@
 /*
  * sandcastle-box: the box's side, run inside the podman container as
  * "sandcastle-box claude" or "sandcastle-box ocr", speaking JSON lines
- * on stdin and stdout with the box launcher.  See sandcastle-box(8).
+ * on stdin and stdout with the box launcher.  Before the job's first
+ * byte it puts its Landlock ruleset on (box_landlock()).  See
+ * sandcastle-box(8).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -115,6 +117,9 @@ main(int argc, char *argv[])
 	env.build_why = why;
 	if (box_caps[cap].load != NULL)
 		box_caps[cap].load(&env);
+	/* Unveil, then pledge: the ruleset's calls are not the filter's. */
+	if (box_landlock(NULL) == -1)
+		return 1;
 	box_caps[cap].sandbox();
 	r = box_run(&env, STDIN_FILENO, STDOUT_FILENO);
 	if (box_caps[cap].unload != NULL)

@@ -198,6 +198,7 @@ fetch_run(int fd, const struct keep_dest *kd, const struct envelope *env,
 	msgchan_init(&f.chan, FETCH_FD, MSG_MAXPAYLOAD);
 	if (conn_prepare(&f.conn, kd, f.why, sizeof(f.why)) == -1)
 		fetch_refuse(&f, KEEP_R_INTERNAL);
+	landlock_fetch();
 	sandbox_fetch();
 	if ((f.bodyfd = keepbody_open(HTTP_BODY_MAX, &f.bodymap)) == -1) {
 		(void)snprintf(f.why, sizeof(f.why), "the keep cannot hold "

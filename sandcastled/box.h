@@ -10,6 +10,7 @@
 
 #include <sys/types.h>
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -61,6 +62,7 @@ struct box {
 	size_t		 errlen;
 	int		 timed_out;
 	int		 failed;		/* a bound on its output broke */
+	int		 stopped;		/* the launcher stops: removed */
 	char		 why[BOX_WHY_LEN];
 };
 
@@ -72,6 +74,7 @@ struct box_outcome {
 	int		 output_failed;		/* a line too long, too much, no newline */
 	int		 release;		/* podman could not create or run it */
 	int		 removed;		/* overran: removed and confirmed gone */
+	int		 stopped;		/* the launcher stopped: removed */
 	char		 why[BOX_WHY_LEN];	/* for the record: no content of the job */
 	char		 errhead[BOX_ERR_HEAD];	/* its stderr, cut short: never logged */
 	size_t		 errlen;
@@ -82,6 +85,7 @@ int		 box_init(const char *build, char *why, size_t whysz);
 int		 box_prepare(char *why, size_t whysz);	/* before the filter */
 int		 box_cgroup_layer(void);	/* 1: cgroup v2 limits hold here */
 int		 box_remove_leftovers(char *why, size_t whysz);
+void		 box_stop_when(const volatile sig_atomic_t *, int fd);
 struct box	*box_start(enum cap_id, enum box_role,
 		    const struct box_limits *, uint32_t timeout,
 		    uint64_t max_output);

@@ -1,8 +1,9 @@
 /*
  * A job's life in the core: noted in its record before it runs, handed
  * to the box launcher, its outcome written to the record, one log line,
- * and its result queued for the source.  The core never opens the
- * input: it carries the bytes as they came.  What the box wrote (the
+ * and its result queued for the source (coreresult.c sends it once the
+ * record says it).  The core never opens the input: it carries the
+ * bytes as they came.  What the box wrote (the
  * output, the error, its stderr) is hostile: it goes to the record and
  * the source, never to the log: its line has sandcastle's own word for
  * the outcome (word.c).
@@ -42,30 +43,44 @@ corejob_log(const struct core *c, const struct job_outcome *o)
 	    (unsigned long long)o->usage.output_tokens);
 }
 
-static enum contract_status
-corejob_status(enum job_status s)
+/* The job is over for the core: its claim let go, the core idle. */
+static void
+corejob_end(struct core *c, const struct job_outcome *o)
 {
-	return s == JOB_SUCCEEDED ? CONTRACT_SUCCEEDED : s == JOB_FAILED ?
-	    CONTRACT_FAILED_JOB : CONTRACT_RELEASED;
+	corejob_log(c, o);
+	if (o->status == JOB_RELEASED && c->rjob.cap >= 0)
+		sched_rest(c->sched, c->rjob.cap, core_now());
+	contract_claim_free(&c->claim);
+	memset(&c->rjob, 0, sizeof(c->rjob));
+	c->wait = CORE_IDLE;
 }
 
 static void
 corejob_finish(struct core *c, struct job_outcome *o)
 {
-	char	 why[RECORDS_WHY_MAX];
+	core_result_finish(c, c->src, &c->rjob, o);
+	corejob_end(c, o);
+}
 
-	if (records_finish(c->dfd, &c->rjob, o, time(NULL), why,
-	    sizeof(why)) == -1)
-		log_warnx("source %s job %s: the record: %s", c->rjob.source,
-		    c->rjob.id, why);
-	corejob_log(c, o);
-	if (o->status == JOB_RELEASED && c->rjob.cap >= 0)
-		sched_rest(c->sched, c->rjob.cap, core_now());
-	core_result_add(c, c->src, c->rjob.id, corejob_status(o->status),
-	    o->output, o->status == JOB_FAILED ? o->error : NULL);
-	contract_claim_free(&c->claim);
-	memset(&c->rjob, 0, sizeof(c->rjob));
-	c->wait = CORE_IDLE;
+/*
+ * Not noted, so never run: released at once, and its folder taken back
+ * (records_begin()), so that no record claims it.  Holding it in memory
+ * until the disk has room would lose it to a crash meanwhile: the
+ * source holds a claimed job for this worker for good.
+ */
+static void
+corejob_unnoted(struct core *c, const char *why)
+{
+	struct job_outcome	 o;
+
+	log_warnx("source %s job %s: it cannot be noted (%s): it is released "
+	    "and leaves no record", c->rjob.source, c->rjob.id, why);
+	memset(&o, 0, sizeof(o));
+	o.status = JOB_RELEASED;
+	o.word = JW_RECORD;
+	(void)strlcpy(o.error, "the job could not be noted", sizeof(o.error));
+	core_result_unnoted(c, c->src, c->rjob.id);
+	corejob_end(c, &o);
 }
 
 static void
@@ -111,12 +126,13 @@ core_job_start(struct core *c)
 	c->rjob.inputlen = j->inputlen;
 	c->rjob.started_at = time(NULL);
 	memset(&o, 0, sizeof(o));
-	if (records_begin(c->dfd, &c->rjob, why, sizeof(why)) == -1) {
-		log_warnx("source %s job %s: it cannot be noted (%s): it is "
-		    "released", src->name, j->id, why);
+	if (records_begin(c->dfd, &c->rjob, why, sizeof(why)) == -1)
+		corejob_unnoted(c, why);
+	else if (c->stopping) {
+		/* A claim answered after SIGTERM: noted, and given back. */
 		o.status = JOB_RELEASED;
-		o.word = JW_RECORD;
-		(void)strlcpy(o.error, "the job could not be noted",
+		o.word = JW_STOPPED;
+		(void)strlcpy(o.error, "sandcastled stopped before the job ran",
 		    sizeof(o.error));
 		corejob_finish(c, &o);
 	} else if (j->failed[0] != '\0') {

@@ -574,7 +574,10 @@ job_end(struct job_ctx *x, const struct box_outcome *bo)
 	    JOB_STDERR_MAX;
 	memcpy(o->stderr_head, bo->errhead, o->stderr_len);
 	o->box_removed = bo->removed;
-	if (bo->timed_out)
+	if (bo->stopped)
+		job_decide(x, JOB_RELEASED, JW_STOPPED, "%s while the job ran: "
+		    "its box was removed", bo->why);
+	else if (bo->timed_out)
 		job_decide(x, JOB_FAILED, JW_TIME, "the box ran past its "
 		    "time: removed and confirmed gone");
 	else if (bo->output_failed)

@@ -65,6 +65,8 @@ enum job_word {
 	JW_LANGUAGES,		/* ocr: the image lacks a configured language */
 	JW_RELEASED,		/* released for another reason */
 	JW_RECORD,		/* the job could not be noted */
+	JW_STOPPED,		/* sandcastled stopped, or a child ended */
+	JW_LAUNCHER,		/* another sandcastled's launcher holds the boxes */
 	JW_COUNT
 };
 

@@ -16,11 +16,15 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "box.h"
 #include "build.h"
@@ -29,10 +33,13 @@
 #include "keepcli.h"
 #include "log.h"
 #include "msg.h"
+#include "paths.h"
 #include "proto.h"
 #include "sandcastled.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+#define LAUNCHER_LOCK		"launcher.lock"
+#define LAUNCHER_LOCK_WAIT	30	/* seconds for another launcher to end */
 
 static const struct msg_rule launcher_rules[] = {
 	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
@@ -49,6 +56,7 @@ static struct config	*launcher_conf;
 static struct msgchan	*launcher_chan;
 static int		 launcher_podman_ok;	/* boxes may run */
 static int		 launcher_leftover;	/* a box a crash left stays */
+static int		 launcher_unlocked;	/* another launcher holds the lock */
 static char		 launcher_why[256];
 static uint32_t		 launcher_seq;
 
@@ -77,8 +85,11 @@ launcher_keep(const char *env, size_t len, struct keepcli_answer *a,
 	if (msg_compose(launcher_chan, PROC_KEEP_CALL, id, -1, env, len) == -1)
 		fatal("a keep call to the parent");
 	launcher_send(launcher_chan);
-	if ((r = msg_read_one(launcher_chan, &m)) == 0)
-		fatalx("the parent closed the channel during a job");
+	/* The box then sees the channel hang up, and is removed. */
+	if ((r = msg_read_one(launcher_chan, &m)) == 0) {
+		*why = "sandcastled's parent is gone";
+		return -1;
+	}
 	if (r == -1)
 		fatal("reading from the parent");
 	msg_verify(launcher_keep_rules, NELEM(launcher_keep_rules), &m,
@@ -168,7 +179,8 @@ launcher_dispatch(struct msg *m)
 		    sizeof(j), j.inputlen, j.timeout, launcher_keep, NULL, &o);
 	else {
 		o.status = JOB_RELEASED;
-		o.word = launcher_leftover ? JW_LEFTOVER : JW_PODMAN;
+		o.word = launcher_leftover ? JW_LEFTOVER : launcher_unlocked ?
+		    JW_LAUNCHER : JW_PODMAN;
 		(void)snprintf(o.error, sizeof(o.error), "no box can run: %s",
 		    launcher_why);
 	}
@@ -204,6 +216,58 @@ launcher_holds(void)
 			log_info("%s is held by %s", h[i].limit, h[i].held);
 }
 
+/*
+ * The boxes of role core are one launcher's alone: the launcher of
+ * another sandcastled, one whose parent was killed, may still own a box
+ * that runs while it removes it.  So a launcher takes the lock of the
+ * runtime folder before it removes what a crash left, and holds it for
+ * its life: the other's goes with that launcher.  A record lock, so that
+ * no podman it runs holds it.  0, or -1 with launcher_why.
+ */
+static int
+launcher_lock(void)
+{
+	struct timespec	 tick = { 0, 100 * 1000 * 1000 };
+	struct flock	 fl;
+	char		 path[PATH_MAX];
+	int		 fd, i;
+
+	if (path_runtime_file(LAUNCHER_LOCK, path, sizeof(path)) == -1) {
+		(void)snprintf(launcher_why, sizeof(launcher_why), "%s",
+		    path_why());
+		return -1;
+	}
+	if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	    0600)) == -1) {
+		(void)snprintf(launcher_why, sizeof(launcher_why), "%.160s: "
+		    "%s", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0;; i++) {
+		memset(&fl, 0, sizeof(fl));
+		fl.l_type = F_WRLCK;
+		fl.l_whence = SEEK_SET;
+		if (fcntl(fd, F_SETLK, &fl) == 0)
+			return 0;
+		if (fcntl(fd, F_GETLK, &fl) == -1 || fl.l_type == F_UNLCK)
+			fl.l_pid = 0;
+		if (i == 0)
+			log_info("%s is held by pid %ld, the box launcher of "
+			    "another sandcastled: waiting for it to end", path,
+			    (long)fl.l_pid);
+		if (i >= LAUNCHER_LOCK_WAIT * 10) {
+			(void)snprintf(launcher_why, sizeof(launcher_why),
+			    "%.120s is still held by pid %ld, the box launcher "
+			    "of another sandcastled, after %d s: stop that "
+			    "sandcastled", path, (long)fl.l_pid,
+			    LAUNCHER_LOCK_WAIT);
+			(void)close(fd);
+			return -1;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
 /* podman made ready before the filter; 0, or -1 with launcher_why. */
 static int
 launcher_prepare(void)
@@ -215,6 +279,10 @@ launcher_prepare(void)
 	if (job_init(id, launcher_why, sizeof(launcher_why)) == -1 ||
 	    box_prepare(launcher_why, sizeof(launcher_why)) == -1)
 		return -1;
+	if (launcher_lock() == -1) {
+		launcher_unlocked = 1;
+		return -1;
+	}
 	if (box_remove_leftovers(launcher_why, sizeof(launcher_why)) == -1) {
 		launcher_leftover = 1;
 		return -1;
@@ -233,6 +301,7 @@ launcher_run(struct config *conf, struct msgchan *chan)
 	if (!launcher_podman_ok)
 		log_warnx("no box can run: %s; every job is released and its "
 		    "capability rests", launcher_why);
+	box_stop_when(child_stopping(), chan->fd);
 	sandbox_launcher();
 	child_ready(chan);
 	log_debug("ready: claude %s, ocr %s",

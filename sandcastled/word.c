@@ -36,6 +36,8 @@ static const char *const job_words[JW_COUNT] = {
 	[JW_LANGUAGES] = "languages",
 	[JW_RELEASED] = "released",
 	[JW_RECORD] = "record",
+	[JW_STOPPED] = "stopped",
+	[JW_LAUNCHER] = "launcher",
 };
 
 /* How the box side's errors begin, whether they release, and their word. */

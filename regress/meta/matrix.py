@@ -14,7 +14,7 @@ import os
 import re
 import sys
 
-ID = r"[SBRANI][0-9]+"
+ID = r"[SBRANIF][0-9]+"
 LEVELS = ("U", "I", "M")
 CITE = re.compile(r"^((?:" + ID + r")(?: " + ID + r")*):")
 SH_CASE = re.compile(r"^atf_test_case\s+([A-Za-z0-9_]+)")
