@@ -164,9 +164,10 @@ deps:
 # runs the whole suite with Kyua and ends with "N passed, N failed".
 # make run-tests TESTS='gated/t_gate.sh keepd/t_keep.sh:redirect' runs
 # only those programs or cases of the build already made.
-# Every test program, hardened and sanitized: make -j2 units builds them apart.
+# Every test program, hardened and sanitized: make -j2 units builds them apart,
+# with make bench's programs, so that a change that breaks them fails here.
 units: $(UNITS) $(SAN_UNITS) $(ABI1_UNITS) gated/gated-nocheck $(BOX_TESTS) \
-    sandcastlectl/sandcastlectl-abi1
+    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock
 
 test: deps
 	$(MAKE) --no-print-directory all units
