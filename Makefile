@@ -93,7 +93,8 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	    $(wildcard gated/*.c) common/libcommon.a $(LIBS) $(LIBS_gated)
 
 # Test builds of the box: BOX_TEST_HOOKS acts on a marker in the job
-# (box/box.c), BOX_NO_FILTER leaves the box's own filter out.  t_job's
+# (box/box.c), BOX_NO_FILTER leaves the box's own locks out, its filter
+# and its Landlock ruleset.  t_job's
 # proof of the filter and make bench run them from images of their own;
 # make test installs them under libexec/, never make install.
 BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter
