@@ -5,7 +5,9 @@
  * passwd and group, an empty /tmp and, for ocr, the configured
  * languages.  Nothing is pulled: podman build --pull=never
  * --network=none.  Then the images of other builds go, except one in
- * use, which is named.  Each step is a line of its own.
+ * use, which is named.  Each step is a line of its own.  install and
+ * uninstall remove the older images only once the target is stopped or
+ * restarted, waiting for a box of one to end.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "boxproto.h"
@@ -210,15 +213,59 @@ install_build(enum cap_id cap, const char *bindir, const char *id,
 	return rc;
 }
 
+/* 1 when a box of sandcastle's was made from image, 0 when none, -1. */
+static int
+image_has_box(const char *image)
+{
+	char	 filter[300], out[128];
+	char	*ps[] = { "podman", "ps", "-a", "-q", "--filter", filter,
+		    "--filter", "label=sandcastle.box=sandcastle", NULL };
+
+	(void)snprintf(filter, sizeof(filter), "ancestor=%s", image);
+	if (spawn_capture(ps, 0, out, sizeof(out)) != 0)
+		return -1;
+	return out[0] != '\0';
+}
+
+/*
+ * podman rmi of image; with wait, a box of it (the stopped core's, which
+ * podman or the new launcher is removing) is waited for, up to wait
+ * seconds, before the image is given up as in use.
+ */
+static int
+image_remove(const char *image, const char *who, int wait)
+{
+	struct timespec	 second = { 1, 0 };
+	char		*rmi[] = { "podman", "rmi", (char *)image, NULL };
+	int		 waited = 0;
+
+	printf("%s: removing %s\n", who, image);
+	fflush(stdout);
+	if (install_run(rmi) == 0)
+		return 0;
+	while (waited < wait && image_has_box(image) == 1) {
+		if (waited++ == 0) {
+			printf("%s: waiting up to %d s for the box of %s to "
+			    "end\n", who, wait, image);
+			fflush(stdout);
+		}
+		(void)nanosleep(&second, NULL);
+	}
+	if (waited > 0 && install_run(rmi) == 0)
+		return 0;
+	warnx("%s is in use: it stays; stop the box that uses it and run %s "
+	    "again", image, who);
+	return -1;
+}
+
 /*
  * The images sandcastle-<cap>:<tag> of other builds (of every build when
  * id is NULL, for uninstall); one in use stays, named.
  */
 static int
-install_prune(enum cap_id cap, const char *id, const char *who)
+install_prune(enum cap_id cap, const char *id, const char *who, int wait)
 {
 	char	 cmd[256], line[256], want[64], repo[64];
-	char	*rmi[] = { "podman", "rmi", line, NULL };
 	FILE	*f;
 	int	 rc = 0;
 
@@ -237,13 +284,8 @@ install_prune(enum cap_id cap, const char *id, const char *who)
 		if ((id != NULL && strcmp(line, want) == 0) ||
 		    strncmp(line, repo, strlen(repo)) != 0)
 			continue;
-		printf("%s: removing %s\n", who, line);
-		fflush(stdout);
-		if (install_run(rmi) == -1) {
-			warnx("%s is in use: it stays; stop the box that uses "
-			    "it and run %s again", line, who);
+		if (image_remove(line, who, wait) == -1)
 			rc = -1;
-		}
 	}
 	(void)pclose(f);
 	return rc;
@@ -257,20 +299,29 @@ install_images(const struct config *conf, const char *bindir, const char *id)
 	printf("install: build %s, binaries in %s\n", id, bindir);
 	for (c = 0; c < CAP_COUNT && rc == 0; c++)
 		rc = install_build(c, bindir, id, conf);
-	for (c = 0; c < CAP_COUNT && rc == 0; c++)
-		rc = install_prune(c, id, "install");
 	if (rc == 0)
 		printf("install: images ready\n");
 	return rc;
 }
 
 int
-images_remove_all(void)
+images_remove_old(const char *id, int wait)
 {
 	int	rc = 0, c;
 
 	for (c = 0; c < CAP_COUNT; c++)
-		if (install_prune(c, NULL, "uninstall") == -1)
+		if (install_prune(c, id, "install", wait) == -1)
+			rc = -1;
+	return rc;
+}
+
+int
+images_remove_all(int wait)
+{
+	int	rc = 0, c;
+
+	for (c = 0; c < CAP_COUNT; c++)
+		if (install_prune(c, NULL, "uninstall", wait) == -1)
 			rc = -1;
 	return rc;
 }
@@ -290,5 +341,8 @@ ctl_install_images(const struct ctl_env *env)
 		errx(1, "the build id: %s", why);
 	rc = install_images(conf, bindir, id);
 	config_free(conf);
+	/* The running pieces, if any, keep theirs: one in use stays. */
+	if (rc == 0)
+		rc = images_remove_old(id, 0);
 	return rc == 0 ? 0 : 1;
 }
