@@ -84,7 +84,8 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) -DGATE_NOCHECK $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ \
 	    $(wildcard gated/*.c) common/libcommon.a $(LIBS) $(LIBS_gated)
 
-.PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man
+.PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man \
+	reference
 all: $(PROGS)
 
 common/libcommon.a: $(COMMON_OBJS)
@@ -183,6 +184,16 @@ DEMOPREFIX ?= /var/tmp/sandcastle-demo
 demo: deps
 	$(MAKE) --no-print-directory all
 	sh regress/demo/demo.sh $(DEMOPREFIX)
+
+# make reference: level R of sandcastle(7), the reference machine: a
+# Debian 12 guest under qemu (TCG, no network), built once from Debian
+# packages and cached under /var/tmp, with this build on a 9p share;
+# the suite inside as an operator does it, the Test-runs record in
+# regress/reference.md and "N passed, N failed".  As root; like make
+# test, it installs the Debian packages it lacks first.
+reference: deps
+	$(MAKE) --no-print-directory all
+	sh regress/reference/run.sh
 
 # make bench: measurements, never tests; each prints what it measured.
 bench: all
