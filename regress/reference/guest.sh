@@ -1,14 +1,14 @@
 #!/bin/sh
 # The reference suite's runner, in the guest, as root: the image's unit
 # sandcastle-reference.service starts it at each boot once the machine
-# is up (regress/reference/image.sh).  It makes the home network, starts
-# a capture of the machine's interfaces, and runs the cases of
-# t_reference.sh in ORDER, each in an atf-sh process of its own with its
-# timeout, from where the last boot stopped: @reboot restarts the
-# machine there.  Each case leaves in /share/out/cases/ its result
-# (atf's "passed" or "failed: why"), what it saw, its log and its time;
-# /share/out/state says where the run is, "done" at its end, when the
-# machine powers off.
+# is up (regress/reference/image.sh), with the home network that
+# sandcastle-homenet.service made at boot.  It starts a capture of the
+# machine's interfaces and runs the cases of t_reference.sh in ORDER,
+# each in an atf-sh process of its own with its timeout, from where the
+# last boot stopped: @reboot restarts the machine there.  Each case
+# leaves in /share/out/cases/ its result (atf's "passed" or "failed:
+# why"), what it saw, its log and its time; /share/out/state says where
+# the run is, "done" at its end, when the machine powers off.
 set -u
 
 ORDER="install units first_job a1 a3 cgroup a2 a4 restart upgrade @reboot
@@ -94,9 +94,11 @@ echo "$boot" > "$STATE/boots"
 say "boot $boot"
 wait_up
 [ "$boot" -eq 1 ] && versions
-sh "$REF/homenet.sh" up || say "the home network could not be made"
+# The image's sandcastle-homenet.service made the home network at boot.
+systemctl is-active -q sandcastle-homenet.service ||
+    say "the home network is not up: $(systemctl is-active sandcastle-homenet.service)"
 capture_start "$boot"
-say "the home network is up, the capture runs"
+say "the capture runs"
 
 # make reference REFERENCE_CASES=... runs those alone (for a case being
 # written, on a disk kept from a run before: REFERENCE_KEEP=1).

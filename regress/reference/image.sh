@@ -97,7 +97,27 @@ StandardError=inherit
 [Install]
 WantedBy=multi-user.target
 EOF
-chroot "$root" systemctl enable sandcastle-reference.service >/dev/null 2>&1
+# The home network comes up at boot, before network.target, as a real
+# machine's does: the user manager, which lingering starts after it,
+# finds the machine's interface and its default route there.
+cat > "$root/etc/systemd/system/sandcastle-homenet.service" <<'EOF'
+[Unit]
+Description=the reference machine's home network (regress/reference/homenet.sh)
+RequiresMountsFor=/share
+Before=network.target
+Wants=network.target
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/bin/sh /share/in/reference/homenet.sh up
+ExecStop=/bin/sh /share/in/reference/homenet.sh down
+
+[Install]
+WantedBy=multi-user.target
+EOF
+chroot "$root" systemctl enable sandcastle-reference.service \
+    sandcastle-homenet.service >/dev/null 2>&1
 # Nothing to wait for at boot: no network, no login on a console, no
 # timer of Debian's (podman's auto-update, e2scrub, apt) to run in the
 # middle of the suite.

@@ -194,10 +194,8 @@ first_job_body()
 	    fail "check does not warn of the internal exception"
 	op_login "systemctl --user restart sandcastle" || fail "restart sandcastle"
 	t0=$(date +%s)
-	wait_for 300 has "$OPHOME/scans.log" 'image 1 \(built-in\) (reads|failed:|released)' ||
+	r=$(scans_result 300) ||
 	    { cat "$OPHOME/scans.log"; fail "no result reached scans.py in 300 s"; }
-	r=$(grep -E -m1 'image 1 \(built-in\) (reads|failed:|released)' \
-	    "$OPHOME/scans.log" | sed 's/^[0-9/]* [0-9:]* //')
 	seen "scans.py, $(( $(date +%s) - t0 )) s after the restart: $r"
 	case $r in
 	*'reads "HELLO WORLD'*) ;;
@@ -642,10 +640,7 @@ boot_body()
 	scans_start
 	check_clean
 	op_login "systemctl --user restart sandcastle" || fail "restart sandcastle"
-	wait_for 300 has "$OPHOME/scans.log" 'image 1 \(built-in\) (reads|failed:|released)' ||
-	    fail "the next job did not come back"
-	r=$(grep -E -m1 'image 1 \(built-in\) (reads|failed:|released)' \
-	    "$OPHOME/scans.log" | sed 's/^[0-9/]* [0-9:]* //')
+	r=$(scans_result 300) || fail "the next job did not come back"
 	case $r in *'reads "HELLO WORLD'*) ;; *) fail "the next job: $r" ;; esac
 	seen "the next job: $r"
 }
