@@ -124,6 +124,7 @@ chroot "$root" systemctl enable sandcastle-reference.service \
 for u in systemd-networkd-wait-online.service getty@tty1.service \
     serial-getty@ttyS0.service podman-auto-update.timer \
     podman-auto-update.service podman-restart.service podman.socket \
+    podman.service \
     e2scrub_reap.service e2scrub_all.timer apt-daily.timer \
     apt-daily-upgrade.timer dpkg-db-backup.timer fstrim.timer; do
 	chroot "$root" systemctl mask "$u" >/dev/null 2>&1 || true
