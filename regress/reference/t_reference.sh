@@ -423,40 +423,53 @@ a2_head()
 }
 a2_body()
 {
-	cat > scan.sh <<'EOF'
-#!/bin/sh
-# Until the file stop appears: every process's arguments and
-# environment, as another account sees them; each decoy found, once.
-d=$1
-p=SCTEST-; p=${p}CANARY-
-while [ ! -e "$d/stop" ]; do
-	ps auxww | grep -Eo -- "$p[A-Za-z0-9-]+" >> "$d/found"
-	for f in /proc/[0-9]*/cmdline /proc/[0-9]*/environ; do
-		{ tr '\0' '\n' < "$f"; } 2>/dev/null | grep -Eo -- "$p[A-Za-z0-9-]+"
-	done >> "$d/found"
-	echo round >> "$d/rounds"
-done
-# What another account may not read at all: the environments refused.
-for f in /proc/[0-9]*/environ; do
-	{ : < "$f"; } 2>/dev/null || echo "$f"
-done > "$d/refused"
+	cat > scan.py <<'EOF'
+# Until the file stop appears: every process's arguments (ps auxww and
+# /proc/*/cmdline) and environment (/proc/*/environ) as another account
+# sees them, each decoy found kept; then how many rounds, how many
+# processes, how many environments the kernel refused to it.
+import os, re, subprocess, sys
+d = sys.argv[1]
+decoy = re.compile(b"SCTEST-" + b"CANARY-[A-Za-z0-9-]+")
+found, refused, seen, rounds = set(), set(), set(), 0
+while not os.path.exists(d + "/stop"):
+    found.update(decoy.findall(subprocess.run(["ps", "auxww"],
+                                              capture_output=True).stdout))
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        for what in ("cmdline", "environ"):
+            try:
+                with open("/proc/%s/%s" % (pid, what), "rb") as f:
+                    found.update(decoy.findall(f.read().replace(b"\0", b" ")))
+                seen.add(pid)
+            except PermissionError:
+                refused.add(pid)
+            except OSError:
+                pass
+    rounds += 1
+with open(d + "/found", "w") as f:
+    f.write("".join(x.decode() + "\n" for x in sorted(found)))
+with open(d + "/counts", "w") as f:
+    f.write("%d %d %d\n" % (rounds, len(seen | refused), len(refused)))
 EOF
-	chmod 0755 scan.sh
+	chmod 0644 scan.py
 	mkdir scan && chown "$OTHER" scan
 	control_decoy=SCTEST-CANARY-control-$$
 	# The control: a process of the operator's with a decoy in its
 	# arguments, which the scan must find.
 	op_login "exec python3 -c 'import time; time.sleep(900)' $control_decoy \
 	    > /dev/null 2>&1 &"
-	other_do "$PWD/scan.sh" "$PWD/scan" &
+	other_do python3 "$PWD/scan.py" "$PWD/scan" &
 	scanner=$!
-	lab_start "hold 20"
+	lab_start "hold 30"
 	wait_for 300 box_running || fail "no box started"
 	r=$(lab_result 1 300) || fail "the job did not end"
 	touch scan/stop
 	wait "$scanner"
 	pkill -u "$OP" -f "$control_decoy"
-	seen "the job: $r; $(wc -l < scan/rounds) rounds of ps auxww and /proc/*/{cmdline,environ}; $(wc -l < scan/refused) environments refused to the other account"
+	[ -s scan/counts ] || fail "the scan did not finish"
+	read -r rounds procs refused < scan/counts
+	[ "$rounds" -ge 3 ] || fail "the scan made $rounds rounds only during the job"
+	seen "the job: $r; $rounds rounds of ps auxww and /proc/*/cmdline and environ over $procs processes, the environments of $refused refused to the other account (EACCES)"
 	sort -u scan/found > found
 	grep -qx "$control_decoy" found || fail "control: the scan did not find the decoy in a command line"
 	grep -v -x "$control_decoy" found && fail "a decoy secret was seen"
@@ -487,8 +500,15 @@ except OSError as e:
 	wait_for 300 box_running || fail "no box started"
 	sleep 3
 	: > listen.out
-	for pid in $(pgrep -u "$OP"); do
-		readlink "/proc/$pid/ns/net" 2>/dev/null | sed "s/\$/ $pid/"
+	# The account's processes: its own uid and its subordinate ones,
+	# which the boxes run as.
+	set -- $(awk -F: -v u="$OP" '$1 == u { print $2, $2 + $3 - 1 }' /etc/subuid)
+	for d in /proc/[0-9]*; do
+		u=$(awk '/^Uid:/ { print $2 }' "$d/status" 2>/dev/null) || continue
+		[ -n "$u" ] || continue
+		[ "$u" -eq "$OPUID" ] || { [ "$u" -ge "$1" ] && [ "$u" -le "$2" ]; } ||
+		    continue
+		readlink "$d/ns/net" 2>/dev/null | sed "s|\$| ${d#/proc/}|"
 	done | sort -u -k1,1 > namespaces
 	while read -r ns pid; do
 		echo "== $ns (pid $pid: $(cat "/proc/$pid/comm" 2>/dev/null))" >> listen.out
@@ -514,7 +534,9 @@ except OSError as e:
 	[ -s other.listen ] && fail "listening: $(cat other.listen)"
 	grep -q "$SCANS_ADDR .*python3" listen.out ||
 	    fail "control: the source's listening socket was not seen"
-	seen "other: Permission denied on gate.sock; $(wc -l < namespaces) network namespaces of the operator's processes during the job ($r): no socket listens but the operator's source on $SCANS_ADDR (control)"
+	[ "$(wc -l < namespaces)" -ge 4 ] ||
+	    fail "fewer namespaces than the machine's, the gate's, the keep's and the box's: $(cat namespaces)"
+	seen "other: Permission denied on gate.sock; $(wc -l < namespaces) network namespaces of the operator's processes and its boxes' during the job ($r): no socket listens but the operator's source on $SCANS_ADDR (control)"
 }
 
 atf_test_case restart
