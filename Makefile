@@ -62,6 +62,11 @@ SAN_UNITS = $(addsuffix .san,$(filter-out $(NOSAN_UNITS),$(UNITS)))
 # Tests of seccomp filters: a sanitizer's runtime makes calls a filter kills.
 NOSAN_UNITS = regress/sandcastled/t_sandbox regress/gated/t_filter \
 	regress/keepd/t_sandbox
+# The Landlock tests again on ABI 1, the oldest: the frame built to use
+# no later ABI, linked ahead of libcommon.a, whose landlock.o it replaces.
+# (regress/launcher's runs the box's own build in a real box: no twin.)
+ABI1_UNITS = $(patsubst %.c,%.abi1,$(filter-out regress/launcher/%,\
+	$(wildcard regress/*/t_landlock.c)))
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ATF_LIBS = -latf-c
 # A test folder named after no program says whose library it tests.
@@ -78,15 +83,32 @@ FUZZ_SECONDS ?= 20
 MANS = $(wildcard man/*.[1-9])
 TESTPREFIX ?= /var/tmp/sandcastle-regress
 
+.PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man \
+	reference
+all: $(PROGS)
+
 # The gate without its address check, for the test of the second barrier
 # alone: make test installs it under libexec/, never make install.
 gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) -DGATE_NOCHECK $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ \
 	    $(wildcard gated/*.c) common/libcommon.a $(LIBS) $(LIBS_gated)
 
-.PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man \
-	reference
-all: $(PROGS)
+# Test builds of the box: BOX_TEST_HOOKS acts on a marker in the job
+# (box/box.c), BOX_NO_FILTER leaves the box's own filter out.  t_job's
+# proof of the filter and make bench run them from images of their own;
+# make test installs them under libexec/, never make install.
+BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter
+BOX_TEST_FLAGS_box/sandcastle-box-test = -DBOX_TEST_HOOKS
+BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS -DBOX_NO_FILTER
+$(BOX_TESTS): $(wildcard box/*.c) common/libcommon.a $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(BOX_TEST_FLAGS_$@) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
+	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) $(LIBS_box)
+
+# check on ABI 1, for the test of its warnings on an older kernel: make
+# test installs it under libexec/, never make install.
+sandcastlectl/sandcastlectl-abi1: sandcastlectl/sandcastlectl.o common/landlock.abi1.o \
+    sandcastlectl/libsandcastlectl.a $(USES_sandcastlectl) common/libcommon.a
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(LIBS_sandcastlectl)
 
 common/libcommon.a: $(COMMON_OBJS)
 	rm -f $@ && ar rcs $@ $^
@@ -122,6 +144,14 @@ $(UNITS): %: %.c $$(call unit_lib,$$@) common/libcommon.a $(HDRS)
 	    $(call unit_lib,$@) common/libcommon.a $(ATF_LIBS) $(LIBS) \
 	    $(LIBS_$(call unit_prog,$@))
 
+common/landlock.abi1.o: common/landlock.c $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) -DLANDLOCK_ABI_MAX=1 $(ALL_CFLAGS) -c -o $@ $<
+
+$(ABI1_UNITS): %.abi1: %.c common/landlock.abi1.o $$(call unit_lib,$$*) common/libcommon.a $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) -DLANDLOCK_ABI_MAX=1 $(ALL_CFLAGS) $(ALL_LDFLAGS) \
+	    -o $@ $< common/landlock.abi1.o $(call unit_lib,$*) \
+	    common/libcommon.a $(ATF_LIBS) $(LIBS) $(LIBS_$(call unit_prog,$*))
+
 $(SAN_UNITS): %.san: %.c regress/lib/san.c $$(call unit_srcs,$$@) $(COMMON_SRCS) $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(WARNFLAGS) -O1 -g $(SANFLAGS) -o $@ $< \
 	    regress/lib/san.c $(call unit_srcs,$@) $(COMMON_SRCS) $(ATF_LIBS) $(LIBS) \
@@ -136,7 +166,8 @@ deps:
 # make run-tests TESTS='gated/t_gate.sh keepd/t_keep.sh:redirect' runs
 # only those programs or cases of the build already made.
 # Every test program, hardened and sanitized: make -j2 units builds them apart.
-units: $(UNITS) $(SAN_UNITS) gated/gated-nocheck
+units: $(UNITS) $(SAN_UNITS) $(ABI1_UNITS) gated/gated-nocheck $(BOX_TESTS) \
+    sandcastlectl/sandcastlectl-abi1
 
 test: deps
 	$(MAKE) --no-print-directory all units
@@ -146,7 +177,8 @@ run-tests:
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
-	install -m 0755 gated/gated-nocheck $(TESTPREFIX)/libexec/
+	install -m 0755 gated/gated-nocheck $(BOX_TESTS) \
+	    sandcastlectl/sandcastlectl-abi1 $(TESTPREFIX)/libexec/
 	sh regress/lib/run.sh $(TESTPREFIX) $(TESTS)
 
 
@@ -164,6 +196,7 @@ FUZZ_SRCS_claim = sandcastled/contract.c
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
 FUZZ_SRCS_schema = box/schema.c
 FUZZ_SRCS_image = box/image.c
+FUZZ_SRCS_profile = sandcastled/profile.c
 FUZZ_LIBS_image = -lpng -ljpeg -lwebp -lm
 $(FUZZERS): regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(COMMON_SRCS) $(HDRS)
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -196,9 +229,18 @@ reference: deps
 	sh regress/reference/run.sh
 
 # make bench: measurements, never tests; each prints what it measured.
-bench: all
+# bench_landlock runs the rulesets' own functions, from the programs' libraries.
+BENCH_LANDLOCK_LIBS = sandcastled/libsandcastled.a keepd/libkeepd.a \
+	box/libbox.a common/libcommon.a
+regress/bench/bench_landlock: regress/bench/bench_landlock.c $(BENCH_LANDLOCK_LIBS) $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+	    $(BENCH_LANDLOCK_LIBS) $(ATF_LIBS) $(LIBS) $(LIBS_box)
+
+bench: all $(BOX_TESTS) regress/bench/bench_landlock
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
+	install -d $(TESTPREFIX)/libexec
+	install -m 0755 $(BOX_TESTS) $(TESTPREFIX)/libexec/
 	sh regress/lib/accounts.sh && sh regress/lib/podman.sh
 	for b in regress/bench/bench_*.sh; do sh $$b $(TESTPREFIX) || exit 1; done
 
@@ -206,7 +248,9 @@ check-man:
 	mandoc -Tlint -Wwarning $(MANS)
 
 clean:
-	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck common/libcommon.a */*.o $(UNITS) \
+	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck $(BOX_TESTS) \
+	    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
+	    common/libcommon.a */*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \
-	    $(addsuffix .san,$(UNITS)) $(FUZZERS)
+	    $(addsuffix .san,$(UNITS)) $(ABI1_UNITS) $(FUZZERS)
 	rm -rf regress/fuzz/corpus.tmp

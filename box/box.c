@@ -4,6 +4,13 @@
  * protocol gets a failure line when the box can still speak, and the
  * box exits 1; everything else ends with a last line and exit 0.
  */
+#ifdef BOX_TEST_HOOKS
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +27,9 @@ static int	read_job(struct box_io *, struct proto_msg *, char **, char *,
 static int	job_run(const struct box_env *, struct box_io *,
 		    struct proto_msg *);
 static char	*last_text(const struct box_outcome *, int);
+#ifdef BOX_TEST_HOOKS
+static int	 test_hook(const struct box_job *, struct box_outcome *);
+#endif
 
 void
 box_fail(struct box_outcome *o, int release, const char *fmt, ...)
@@ -269,12 +279,16 @@ job_run(const struct box_env *env, struct box_io *io, struct proto_msg *m)
 	job.check = m->check;
 	job.max_input = m->max_input;
 	job.max_output = m->max_output;
-	job.tessdata = env->tessdata;
+	job.loaded = env->loaded;
 	job.io = io;
 	b = m->j.buf + m->j.toks[m->f[PF_BUILD]].start;
 	if (strncmp(b, env->build, BUILD_ID_LEN) != 0)
 		box_fail(&o, 1, "box of build %s, launcher of build %.*s",
 		    env->build, BUILD_ID_LEN, b);
+#ifdef BOX_TEST_HOOKS
+	else if (test_hook(&job, &o))
+		;
+#endif
 	else if (env->cap == CAP_CLAUDE)
 		(void)claude_run(&job, &o);
 	else
@@ -331,3 +345,40 @@ box_exchange(struct box_job *job, const char *req, size_t len,
 	}
 	return 0;
 }
+
+#ifdef BOX_TEST_HOOKS
+/*
+ * A test build's marker (make: box/sandcastle-box-test): an input with
+ * "sandcastle_test" of "open", "socket" or "execve" makes that call
+ * once the filter is on, as code a job's content took over would, and
+ * the job fails saying it succeeded.  execve(2) runs the box again with
+ * no argument: its usage on stderr says it ran.  1 when there was one.
+ */
+static int
+test_hook(const struct box_job *job, struct box_outcome *o)
+{
+	char	*const argv[] = { "sandcastle-box", NULL }, *const envp[] = {
+		    NULL };
+	long	 k;
+	int	 fd = -1;
+
+	if (job->input == 0 || (k = json_find(job->j, job->input,
+	    "sandcastle_test")) == -1)
+		return 0;
+	if (json_streq(job->j, k, "open"))
+		fd = open(PROTO_BUILD_FILE, O_RDONLY);
+	else if (json_streq(job->j, k, "socket"))
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	else if (json_streq(job->j, k, "execve"))
+		(void)execve("/sandcastle-box", argv, envp);
+	else
+		return 0;
+	if (fd == -1)
+		box_fail(o, 0, "test: the call failed: %s", strerror(errno));
+	else
+		box_fail(o, 0, "test: the call succeeded");
+	if (fd != -1)
+		(void)close(fd);
+	return 1;
+}
+#endif

@@ -16,7 +16,8 @@ struct box_env {
 	enum cap_id	 cap;
 	const char	*build;		/* NULL when the build file was unreadable */
 	const char	*build_why;	/* then why */
-	const char	*tessdata;	/* ocr: the folder of *.traineddata */
+	void		*loaded;	/* what the capability loaded before its
+					   filter (ocr: struct tess), or NULL */
 };
 
 struct box_io {
@@ -33,7 +34,7 @@ struct box_job {
 	size_t		 input;		/* its input object, 0 for a check */
 	int		 check;
 	uint64_t	 max_input, max_output;
-	const char	*tessdata;
+	void		*loaded;	/* the box_env's */
 	struct box_io	*io;		/* NULL in the unit tests */
 };
 
@@ -50,6 +51,13 @@ struct box_outcome {
 
 /* The whole exchange on in and out: what main() exits with. */
 int		 box_run(const struct box_env *, int in, int out);
+
+/*
+ * landlock.c: the box's ruleset, for good: no file but readable (NULL
+ * for none), no TCP.  The ABI used, 0 without Landlock (said on
+ * stderr), -1 when the kernel refused it (said on stderr).
+ */
+int		 box_landlock(const char *readable);
 
 /*
  * Sends the request line and reads the answer into answer (over the
@@ -69,5 +77,12 @@ char		*box_raw_dup(const struct json *, size_t tok);
 
 int		 claude_run(struct box_job *, struct box_outcome *);
 int		 ocr_run(struct box_job *, struct box_outcome *);
+
+/*
+ * sandbox.c: the box's own seccomp filter, one per capability, put on
+ * once the capability has loaded and before the job is read.
+ */
+void		 sandbox_claude(void);
+void		 sandbox_ocr(void);
 
 #endif

@@ -25,6 +25,7 @@ static void	 reply_text(const struct box_job *, const struct json *,
 		    size_t, struct box_outcome *);
 static void	 reply_usage(const struct claude_settings *,
 		    const struct json *, size_t, struct box_outcome *);
+static void	 reply_keep(const struct json *, size_t, struct box_outcome *);
 static char	*oneline(const char *, size_t);
 
 static int
@@ -332,12 +333,14 @@ answer_reply(const struct box_job *job, const struct claude_settings *cs,
 	reply_usage(cs, j, body, o);
 	if ((sr = json_find(j, body, "stop_reason")) != -1)
 		(void)json_string_copy(j, sr, stop, sizeof(stop), &len);
-	if (strcmp(stop, "refusal") == 0)
+	if (strcmp(stop, "refusal") == 0) {
 		box_fail(o, 0, "the model declined");
-	else if (strcmp(stop, "max_tokens") == 0)
+		reply_keep(j, body, o);
+	} else if (strcmp(stop, "max_tokens") == 0) {
 		box_fail(o, 0, "the reply was cut at max_tokens (%lld)",
 		    (long long)cs->max_tokens);
-	else if (strcmp(stop, "end_turn") != 0 &&
+		reply_keep(j, body, o);
+	} else if (strcmp(stop, "end_turn") != 0 &&
 	    strcmp(stop, "stop_sequence") != 0)
 		box_fail(o, 0, "the model stopped with stop_reason %.32s",
 		    stop[0] != '\0' ? stop : "(none)");
@@ -405,6 +408,19 @@ reply_concat(const struct json *j, size_t content, size_t *len)
 	}
 	*len = total;
 	return s;
+}
+
+/* The text the model wrote, for the record of a job it failed: "" for none. */
+static void
+reply_keep(const struct json *j, size_t body, struct box_outcome *o)
+{
+	char	*text;
+	size_t	 len = 0;
+
+	text = reply_concat(j, json_find(j, body, "content"), &len);
+	free(o->reply);
+	o->reply = oneline(text != NULL ? text : "", len);
+	free(text);
 }
 
 static void

@@ -3,9 +3,12 @@
  * bytes, the size from the header against max_pixels, then the pixels,
  * then a bitmap of our own for Tesseract.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sha2.h>
 
@@ -113,7 +116,7 @@ output_text(struct box_outcome *o, const char *text)
 }
 
 void
-ocr_read(const struct ocr_settings *os, const char *tessdata,
+ocr_read(const struct ocr_settings *os, struct tess *tess,
     const unsigned char *p, size_t len, struct box_outcome *o,
     struct image *handed)
 {
@@ -137,7 +140,7 @@ ocr_read(const struct ocr_settings *os, const char *tessdata,
 		handed->width = scaled.width;
 		handed->height = scaled.height;
 	}
-	if (tess_read(tessdata, &os->langs, &scaled, &text, &release, why,
+	if (tess_read(tess, &os->langs, &scaled, &text, &release, why,
 	    sizeof(why)) == -1)
 		box_fail(o, release, "%s", why);
 	else
@@ -157,7 +160,7 @@ ocr_check(const struct box_job *job, const struct ocr_settings *os,
 	json_writer_init(&w);
 	json_write_object(&w);
 	json_write_key(&w, "languages");
-	if (tess_check(job->tessdata, &os->langs, &w, why, sizeof(why)) == -1) {
+	if (tess_check(job->loaded, &os->langs, &w, why, sizeof(why)) == -1) {
 		json_writer_free(&w);
 		box_fail(o, 0, "%s", why);
 		return;
@@ -198,7 +201,54 @@ ocr_run(struct box_job *job, struct box_outcome *o)
 		box_fail(o, 0, "input: image: %s", bwhy);
 		return -1;
 	}
-	ocr_read(&os, job->tessdata, img, len, o, NULL);
+	ocr_read(&os, job->loaded, img, len, o, NULL);
 	free(img);
 	return o->failed ? -1 : 0;
+}
+
+/* The image's languages, one a line in the order configured. */
+static int
+ocr_languages(const char *file, struct tess_langs *l, char *why,
+    size_t whysz)
+{
+	char	 buf[TESS_LANGS_MAX * (TESS_LANG_MAX + 1) + 1], *p, *name;
+	ssize_t	 n;
+	int	 fd;
+
+	memset(l, 0, sizeof(*l));
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1) {
+		(void)snprintf(why, whysz, "%s: %s: run sandcastlectl install",
+		    file, strerror(errno));
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	(void)close(fd);
+	if (n <= 0 || n == (ssize_t)sizeof(buf) - 1)
+		goto bad;
+	buf[n] = '\0';
+	for (p = buf; (name = strsep(&p, "\n")) != NULL; ) {
+		if (*name == '\0')
+			continue;
+		if (l->n == TESS_LANGS_MAX || !tess_lang_valid(name))
+			goto bad;
+		(void)strlcpy(l->name[l->n++], name, sizeof(l->name[0]));
+	}
+	if (l->n > 0)
+		return 0;
+bad:
+	(void)snprintf(why, whysz, "%s: not 1 to %d language names, one a "
+	    "line: run sandcastlectl install", file, TESS_LANGS_MAX);
+	return -1;
+}
+
+int
+ocr_load(struct tess *t, const char *tessdata, const char *langfile)
+{
+	struct tess_langs	 l;
+
+	if (ocr_languages(langfile, &l, t->why, sizeof(t->why)) == -1) {
+		t->ok = 0;
+		return -1;
+	}
+	return tess_load(t, tessdata, &l);
 }

@@ -27,8 +27,16 @@ int		 ocr_settings(const struct json *, size_t tok,
  * The image's bytes to the output or the failure in o.  When handed is
  * not NULL, it gets the size of the bitmap given to Tesseract.
  */
-void		 ocr_read(const struct ocr_settings *, const char *tessdata,
+void		 ocr_read(const struct ocr_settings *, struct tess *,
 		    const unsigned char *, size_t, struct box_outcome *o,
 		    struct image *handed);
+
+/*
+ * Before the filter: Tesseract started with the languages of langfile
+ * (one a line, in the order configured) from tessdata.  0, or -1 with
+ * t->why, which every job then fails with, releasing it.
+ */
+int		 ocr_load(struct tess *t, const char *tessdata,
+		    const char *langfile);
 
 #endif

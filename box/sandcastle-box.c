@@ -1,7 +1,9 @@
 /*
  * sandcastle-box: the box's side, run inside the podman container as
  * "sandcastle-box claude" or "sandcastle-box ocr", speaking JSON lines
- * on stdin and stdout with the box launcher.  See sandcastle-box(8).
+ * on stdin and stdout with the box launcher.  Before the job's first
+ * byte it puts its Landlock ruleset on (box_landlock()).  See
+ * sandcastle-box(8).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +14,39 @@
 #include <unistd.h>
 
 #include "box.h"
+#include "ocr.h"
+#include "tess.h"
+
+static struct tess	 ocr_tess;
+
+/* ocr: Tesseract and the image's languages, which the filter then keeps out. */
+static void
+load_ocr(struct box_env *env)
+{
+	(void)ocr_load(&ocr_tess, PROTO_TESSDATA, PROTO_LANGUAGES);
+	env->loaded = &ocr_tess;
+}
+
+/* Tesseract ended before the box: it would say its caches leaked. */
+static void
+unload_ocr(struct box_env *env)
+{
+	tess_free(env->loaded);
+}
+
+/*
+ * Each capability: what it loads, then its filter, in this order and
+ * before the first byte of the job is read.  Whatever else a capability
+ * puts on (a Landlock ruleset) goes beside its filter.
+ */
+static const struct {
+	void	(*load)(struct box_env *);
+	void	(*sandbox)(void);
+	void	(*unload)(struct box_env *);
+} box_caps[CAP_COUNT] = {
+	[CAP_CLAUDE] = { NULL, sandbox_claude, NULL },
+	[CAP_OCR] = { load_ocr, sandbox_ocr, unload_ocr },
+};
 
 static __attribute__((noreturn)) void
 usage(void)
@@ -69,7 +104,7 @@ main(int argc, char *argv[])
 {
 	struct box_env	 env;
 	char		 id[BUILD_ID_LEN + 1], why[PROTO_WHY_MAX];
-	int		 cap;
+	int		 cap, r;
 
 	if (argc != 2 || (cap = cap_from_name(argv[1])) == -1)
 		usage();
@@ -80,6 +115,14 @@ main(int argc, char *argv[])
 	env.cap = cap;
 	env.build = read_build(id, why, sizeof(why));
 	env.build_why = why;
-	env.tessdata = PROTO_TESSDATA;
-	return box_run(&env, STDIN_FILENO, STDOUT_FILENO);
+	if (box_caps[cap].load != NULL)
+		box_caps[cap].load(&env);
+	/* Unveil, then pledge: the ruleset's calls are not the filter's. */
+	if (box_landlock(NULL) == -1)
+		return 1;
+	box_caps[cap].sandbox();
+	r = box_run(&env, STDIN_FILENO, STDOUT_FILENO);
+	if (box_caps[cap].unload != NULL)
+		box_caps[cap].unload(&env);
+	return r;
 }

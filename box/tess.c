@@ -1,6 +1,6 @@
 /*
- * libtesseract's C API (tess.h).  One TessBaseAPI per call: a box reads
- * one image and ends.
+ * libtesseract's C API (tess.h).  One TessBaseAPI per box, started
+ * before the job is read: a box reads one image and ends.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,51 +36,91 @@ join(const struct tess_langs *l, char *out, size_t outsz)
 	}
 }
 
-static TessBaseAPI *
-tess_start(const char *datapath, const struct tess_langs *want, int *ok)
+/* The *.traineddata Tesseract found in its data folder. */
+static void
+tess_list(struct tess *t)
 {
-	char		 langs[TESS_LANGS_MAX * (TESS_LANG_MAX + 1)];
-	TessBaseAPI	*api;
+	char	**have;
+	size_t	 k;
 
+	t->nhave = 0;
+	if ((have = TessBaseAPIGetAvailableLanguagesAsVector(t->api)) == NULL)
+		return;
+	for (k = 0; have[k] != NULL && t->nhave < TESS_HAVE_MAX; k++)
+		(void)strlcpy(t->have[t->nhave++], have[k],
+		    sizeof(t->have[0]));
+	TessDeleteTextArray(have);
+}
+
+int
+tess_load(struct tess *t, const char *datapath, const struct tess_langs *l)
+{
+	char	 langs[TESS_LANGS_MAX * (TESS_LANG_MAX + 1)];
+
+	memset(t, 0, sizeof(*t));
+	t->loaded = *l;
 	/* OpenMP reads it when it loads: main() made sure of it; this is for the record. */
 	(void)setenv("OMP_THREAD_LIMIT", "1", 1);
-	if ((api = TessBaseAPICreate()) == NULL)
-		return NULL;
-	join(want, langs, sizeof(langs));
-	*ok = TessBaseAPIInit3(api, datapath, langs) == 0;
-	return api;
+	if ((t->api = TessBaseAPICreate()) == NULL) {
+		(void)snprintf(t->why, sizeof(t->why), "Tesseract cannot start");
+		return -1;
+	}
+	join(l, langs, sizeof(langs));
+	t->ok = l->n > 0 && TessBaseAPIInit3(t->api, datapath, langs) == 0;
+	tess_list(t);
+	if (!t->ok) {
+		(void)snprintf(t->why, sizeof(t->why), "Tesseract cannot load "
+		    "its languages %.300s from %.100s", langs, datapath);
+		return -1;
+	}
+	return 0;
 }
 
-static void
-tess_end(TessBaseAPI *api)
+void
+tess_free(struct tess *t)
 {
-	TessBaseAPIEnd(api);
-	TessBaseAPIDelete(api);
+	if (t->api != NULL) {
+		TessBaseAPIEnd(t->api);
+		TessBaseAPIDelete(t->api);
+	}
+	t->api = NULL;
+	t->ok = 0;
 }
 
-/* 0 when each of want is in have; -1 and why with both lists. */
 static int
-tess_missing(char **have, const struct tess_langs *want, char *why,
+tess_has(const struct tess *t, const char *name)
+{
+	size_t	 k;
+
+	for (k = 0; k < t->nhave; k++)
+		if (strcmp(t->have[k], name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * 0 when want is what was loaded, each in the data folder; -1 and why
+ * with both lists otherwise.
+ */
+static int
+tess_match(const struct tess *t, const struct tess_langs *want, char *why,
     size_t whysz)
 {
 	char	 wl[TESS_LANGS_MAX * (TESS_LANG_MAX + 2)], hl[512] = "";
 	size_t	 i, k;
-	int	 missing = 0;
+	int	 same = want->n == t->loaded.n;
 
-	for (i = 0; i < want->n; i++) {
-		for (k = 0; have != NULL && have[k] != NULL; k++)
-			if (strcmp(have[k], want->name[i]) == 0)
-				break;
-		if (have == NULL || have[k] == NULL)
-			missing = 1;
-	}
-	if (!missing)
+	for (i = 0; i < want->n; i++)
+		if (!tess_has(t, want->name[i]) || (same &&
+		    strcmp(want->name[i], t->loaded.name[i]) != 0))
+			same = 0;
+	if (same)
 		return 0;
 	join(want, wl, sizeof(wl));
-	for (k = 0; have != NULL && have[k] != NULL; k++) {
+	for (k = 0; k < t->nhave; k++) {
 		if (k > 0)
 			(void)strlcat(hl, ", ", sizeof(hl));
-		(void)strlcat(hl, have[k], sizeof(hl));
+		(void)strlcat(hl, t->have[k], sizeof(hl));
 	}
 	(void)snprintf(why, whysz, "the languages configured are %s, the "
 	    "image has %s: run sandcastlectl install to build it again", wl,
@@ -89,29 +129,22 @@ tess_missing(char **have, const struct tess_langs *want, char *why,
 }
 
 int
-tess_check(const char *datapath, const struct tess_langs *want,
+tess_check(const struct tess *t, const struct tess_langs *want,
     struct json_writer *w, char *why, size_t whysz)
 {
-	TessBaseAPI	*api;
-	char		**have;
-	size_t		 k;
-	int		 ok, r;
+	size_t	 k;
 
-	if ((api = tess_start(datapath, want, &ok)) == NULL) {
-		(void)snprintf(why, whysz, "Tesseract cannot start");
+	if (tess_match(t, want, why, whysz) == -1)
+		return -1;
+	if (!t->ok) {
+		(void)snprintf(why, whysz, "%s", t->why);
 		return -1;
 	}
-	have = TessBaseAPIGetAvailableLanguagesAsVector(api);
-	if ((r = tess_missing(have, want, why, whysz)) == 0) {
-		json_write_array(w);
-		for (k = 0; have != NULL && have[k] != NULL; k++)
-			json_write_string(w, have[k]);
-		json_write_close(w);
-	}
-	if (have != NULL)
-		TessDeleteTextArray(have);
-	tess_end(api);
-	return r;
+	json_write_array(w);
+	for (k = 0; k < t->nhave; k++)
+		json_write_string(w, t->have[k]);
+	json_write_close(w);
+	return 0;
 }
 
 static char *
@@ -125,37 +158,30 @@ trimmed(const char *s)
 }
 
 int
-tess_read(const char *datapath, const struct tess_langs *want,
+tess_read(struct tess *t, const struct tess_langs *want,
     const struct image *im, char **text, int *release, char *why,
     size_t whysz)
 {
-	TessBaseAPI	*api;
-	char		**have, *t;
-	int		 ok;
+	char	*s;
 
 	*text = NULL;
 	*release = 1;
-	if ((api = tess_start(datapath, want, &ok)) == NULL) {
-		(void)snprintf(why, whysz, "Tesseract cannot start");
+	if (tess_match(t, want, why, whysz) == -1)
+		return -1;
+	if (!t->ok) {
+		(void)snprintf(why, whysz, "%s", t->why);
 		return -1;
 	}
-	have = TessBaseAPIGetAvailableLanguagesAsVector(api);
-	if (tess_missing(have, want, why, whysz) == 0 && !ok)
-		(void)snprintf(why, whysz, "Tesseract cannot load its languages "
-		    "from %s", datapath);
-	else if (ok && tess_missing(have, want, why, whysz) == 0) {
-		TessBaseAPISetImage(api, im->pix, im->width, im->height, 1,
-		    im->width);
-		TessBaseAPISetSourceResolution(api, 300);
-		if ((t = TessBaseAPIGetUTF8Text(api)) != NULL) {
-			*text = trimmed(t);
-			TessDeleteText(t);
-		}
-		if (*text == NULL)
-			(void)snprintf(why, whysz, "Tesseract read nothing");
+	TessBaseAPISetImage(t->api, im->pix, im->width, im->height, 1,
+	    im->width);
+	TessBaseAPISetSourceResolution(t->api, 300);
+	if ((s = TessBaseAPIGetUTF8Text(t->api)) != NULL) {
+		*text = trimmed(s);
+		TessDeleteText(s);
 	}
-	if (have != NULL)
-		TessDeleteTextArray(have);
-	tess_end(api);
-	return *text == NULL ? -1 : 0;
+	if (*text == NULL) {
+		(void)snprintf(why, whysz, "Tesseract read nothing");
+		return -1;
+	}
+	return 0;
 }

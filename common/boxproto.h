@@ -60,6 +60,8 @@
 #define PROTO_WHY_MAX		256
 #define PROTO_BUILD_FILE	"/sandcastle/build"
 #define PROTO_TESSDATA		"/sandcastle/tessdata"
+/* ocr's languages, one a line in the order configured: install writes it. */
+#define PROTO_LANGUAGES		"/sandcastle/languages"
 
 enum proto_type {
 	PROTO_HELLO = 1,

@@ -1,15 +1,18 @@
 /*
  * The shared part of the seccomp filters: a filter's frame (the
  * architecture check, no_new_privs, the default action), rules added
- * by list, and the debug build's trap that names a denied call.
+ * by list, and the debug build's trap that names a denied call.  And
+ * the daemons' side of their Landlock rulesets: what they log.
  */
 #include <sys/types.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <seccomp.h>
@@ -189,4 +192,43 @@ sandbox_load(scmp_filter_ctx ctx, const char *procname)
 		    strerror(-r));
 	seccomp_release(ctx);
 	log_debug("seccomp filter on");
+}
+
+int
+sandbox_landlock(enum landlock_proc p, const struct landlock_path *paths,
+    size_t npaths, int start)
+{
+	const struct landlock_view	*v = &landlock_views[p];
+	char				 why[PATH_MAX + 128], sees[512];
+	char				 lacks[256];
+	int				 abi;
+
+	/*
+	 * syslog(3) and localtime(3) would read the time zone at their first
+	 * use, an open(2) the ruleset refuses: read it now.  Not in a child,
+	 * whose parent read it and whose inherited filter may kill an open.
+	 */
+	if (start)
+		tzset();
+	if ((abi = landlock_apply(p, paths, npaths, why, sizeof(why))) == -1)
+		fatalx("%s: cannot put its Landlock ruleset on: %s", v->proc,
+		    why);
+	if (abi == 0) {
+		if (start)
+			log_warnx("no Landlock: %s: %s sees every file the "
+			    "account can read; its seccomp filter still holds",
+			    why, v->proc);
+		return 0;
+	}
+	landlock_describe(p, abi, sees, sizeof(sees));
+	landlock_lacking(abi, v->wants, lacks, sizeof(lacks));
+	if (!start)
+		log_debug("landlock ABI %d: %s", abi, sees);
+	else if (lacks[0] == '\0')
+		log_info("landlock ABI %d: %s sees %s", abi, v->proc, sees);
+	else
+		log_warnx("landlock ABI %d: %s sees %s; this ABI has %s "
+		    "(sandcastlectl check says what holds instead)", abi,
+		    v->proc, sees, lacks);
+	return abi;
 }

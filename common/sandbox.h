@@ -17,6 +17,8 @@
 
 #include <seccomp.h>
 
+#include "landlock.h"
+
 #define SANDBOX_DEBUG_EXIT	(128 + 31)	/* 128 + SIGSYS, as a shell says it */
 
 /* What a filter does with a call it does not list. */
@@ -34,5 +36,15 @@ void		sandbox_add_arg_eq(scmp_filter_ctx, uint32_t action, int call,
 void		sandbox_add_arg_masked(scmp_filter_ctx, uint32_t action, int call,
 		    unsigned int arg, uint64_t mask, uint64_t value);
 void		sandbox_load(scmp_filter_ctx, const char *procname);
+
+/*
+ * A daemon's Landlock ruleset (landlock.h), put on for good: fatal when
+ * the kernel refuses it.  At a daemon's start (start != 0) it logs the
+ * ABI used and what the process sees, and warns where the kernel has no
+ * Landlock or an ABI older than the view wants; a per-request child
+ * says so in debug only.  The ABI used, 0 for none.
+ */
+int		sandbox_landlock(enum landlock_proc, const struct landlock_path *,
+		    size_t npaths, int start);
 
 #endif

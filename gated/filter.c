@@ -11,6 +11,12 @@
  * opens /etc/hosts and /etc/gai.conf, and asks netlink for the
  * interfaces to sort a multi-address answer.  Each goes on without.
  * Refusing openat(2) also keeps a taken gate from the operator's files.
+ *
+ * Beside the filters, the Landlock rulesets: the gate sees no file but
+ * gate.sock, to remove at its end, and a tunnel's child no file at all.
+ * The refusals are appended through the descriptor the gate opened
+ * before (O_APPEND), and the resolver read /etc/resolv.conf before; it
+ * would open /etc/hosts and /etc/gai.conf later, which both refuse.
  */
 #include <sys/types.h>
 #include <sys/ioctl.h>
@@ -24,6 +30,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <limits.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
@@ -115,14 +122,19 @@ filter_rules(scmp_filter_ctx ctx)
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, TCGETS);
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0,
 	    (uint64_t)getpid());
-	/* A tunnel's child stacks its own filter: it can only take away. */
-	sandbox_add(ctx, SCMP_ACT_ALLOW, (int[]){ SCMP_SYS(seccomp) }, 1);
+	/* A tunnel's child stacks a filter and a ruleset: they only take away. */
+	sandbox_add(ctx, SCMP_ACT_ALLOW, (int[]){ SCMP_SYS(seccomp),
+	    SCMP_SYS(landlock_create_ruleset), SCMP_SYS(landlock_restrict_self) },
+	    3);
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
 	    PR_SET_NO_NEW_PRIVS);
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
 	    PR_GET_NO_NEW_PRIVS);
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
 	    PR_CAPBSET_READ);
+	/* A tunnel's child ends with the gate (child_start()). */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
+	    PR_SET_PDEATHSIG);
 }
 
 /* The bounding set first: dropping it needs CAP_SETPCAP, which capset ends. */
@@ -172,4 +184,28 @@ filter_tunnel(void)
 	sandbox_add(ctx, sandbox_kill_action(), filter_parent_only,
 	    NCALLS(filter_parent_only));
 	sandbox_load(ctx, "tunnel");
+}
+
+/*
+ * gate.sock's folder, for removal only: the gate removes its socket as
+ * it ends (listen_remove()).  Signals are not scoped: the gate ends
+ * pasta's helper, which it forked before the ruleset.
+ */
+int
+landlock_gate(const struct gate *g)
+{
+	struct landlock_path	 sock = { -1, NULL, LANDLOCK_REMOVE };
+	char			 dir[PATH_MAX], *slash;
+
+	(void)strlcpy(dir, g->sock, sizeof(dir));
+	if ((slash = strrchr(dir, '/')) != NULL && slash != dir)
+		*slash = '\0';
+	sock.path = dir;
+	return sandbox_landlock(LANDLOCK_GATED, &sock, 1, 1);
+}
+
+int
+landlock_tunnel(void)
+{
+	return sandbox_landlock(LANDLOCK_TUNNEL, NULL, 0, 0);
 }

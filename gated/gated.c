@@ -201,6 +201,7 @@ main(int argc, char *argv[])
 	gate_start(&gate);
 	if (!debug)
 		daemon_ready(ready, verbose);
+	landlock_gate(&gate);
 	filter_gate();
 	serve(&gate);
 	return 0;

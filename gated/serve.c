@@ -5,6 +5,7 @@
  * the gate has no network without it.
  */
 #include <sys/types.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -62,6 +63,12 @@ children_reap(struct gate *g)
 	}
 }
 
+/*
+ * A tunnel ends with the gate: killed outright when gated dies, however
+ * it dies, rather than carrying bytes for up to GATE_TOTAL_SECS with no
+ * gate to answer for them.  Set before the check, so that a gate gone in
+ * between is seen either way.
+ */
 static void
 child_start(struct gate *g, int fd, const sigset_t *waitmask)
 {
@@ -73,6 +80,9 @@ child_start(struct gate *g, int fd, const sigset_t *waitmask)
 		return;
 	}
 	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
+		    getppid() != g->self)
+			_exit(1);
 		close(g->listenfd);
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = SIG_DFL;

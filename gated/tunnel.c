@@ -251,6 +251,7 @@ tunnel(const struct gate *g, int fd)
 	static struct ask	a;
 	enum refusal		r;
 
+	landlock_tunnel();
 	filter_tunnel();
 	alarm(GATE_TOTAL_SECS);
 	memset(&a, 0, sizeof(a));

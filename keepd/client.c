@@ -6,6 +6,7 @@
  * KEEP_CALL_SECONDS for all of it.  One log line per envelope.
  */
 #include <sys/types.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 
 #include <errno.h>
@@ -191,12 +192,17 @@ client_what(struct client *c, const struct envelope *env)
 	    envelope_method_name(env->method), env->path);
 }
 
+/*
+ * A request's child ends with keepd: killed outright, as it holds a
+ * secret and a tunnel and has nothing to undo.  The signal is set
+ * before the check, so that a keepd gone in between is seen either way.
+ */
 static void
 client_fork(struct client *c, const struct keep_dest *kd,
     const struct envelope *env, struct secret *s)
 {
+	pid_t	 pid, keepd = getpid();
 	int	 sp[2];
-	pid_t	 pid;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1 ||
 	    (pid = fork()) == -1) {
@@ -205,8 +211,12 @@ client_fork(struct client *c, const struct keep_dest *kd,
 		    "process for the request: try again");
 		return;
 	}
-	if (pid == 0)
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
+		    getppid() != keepd)
+			_exit(1);
 		fetch_run(sp[1], kd, env, s, client_gatepath);
+	}
 	close(sp[1]);
 	(void)fcntl(sp[0], F_SETFL, O_NONBLOCK);
 	msgchan_init(&c->child, sp[0], MSG_MAXPAYLOAD);

@@ -162,6 +162,7 @@ fetch_run(int fd, const struct keep_dest *kd, const struct envelope *env,
 	msgchan_init(&f.chan, FETCH_FD, MSG_MAXPAYLOAD);
 	if (conn_prepare(&f.conn, kd, f.why, sizeof(f.why)) == -1)
 		fetch_refuse(&f, KEEP_R_INTERNAL);
+	landlock_fetch();
 	sandbox_fetch();
 	if ((tfd = tunnel_open(gatepath, d->host, d->port, f.why,
 	    sizeof(f.why), &code)) == -1)

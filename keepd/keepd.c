@@ -3,7 +3,8 @@
  * needs is opened here, before anything hostile is read: the
  * configuration, each destination's TLS with its CA bundle in memory,
  * the secrets folder and keep.sock.  Then it leaves the network for a
- * namespace of its own, puts on its filter, and serves.  See keepd(8).
+ * namespace of its own, puts on its Landlock ruleset and its filter,
+ * and serves.  See keepd(8).
  */
 #include <sys/types.h>
 
@@ -12,7 +13,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -48,11 +48,11 @@ open_secrets(const char *dir)
 }
 
 static int
-open_keepsock(char *gatepath, size_t gatepathsz)
+open_keepsock(char *dir, size_t dirsz, char *gatepath, size_t gatepathsz)
 {
-	char	 dir[PATH_MAX], sock[PATH_MAX], why[PATH_MAX + 128];
+	char	 sock[PATH_MAX], why[PATH_MAX + 128];
 
-	if (path_runtime_dir(dir, sizeof(dir)) == -1 ||
+	if (path_runtime_dir(dir, dirsz) == -1 ||
 	    path_runtime_file(KEEP_SOCK, sock, sizeof(sock)) == -1 ||
 	    path_runtime_file(GATE_SOCK, gatepath, gatepathsz) == -1)
 		fatalx("%s", path_why());
@@ -64,15 +64,16 @@ open_keepsock(char *gatepath, size_t gatepathsz)
 static __attribute__((noreturn)) void
 run(struct config *conf, const char *secretsdir)
 {
-	char	 gatepath[PATH_MAX];
+	char	 gatepath[PATH_MAX], sockdir[PATH_MAX];
 	int	 secretsfd, listenfd;
 
 	dest_init(conf);
 	secretsfd = open_secrets(secretsdir);
-	listenfd = open_keepsock(gatepath, sizeof(gatepath));
+	listenfd = open_keepsock(sockdir, sizeof(sockdir), gatepath,
+	    sizeof(gatepath));
 	netns_enter();
-	/* What the filter would refuse later: the time zone, read once now. */
-	tzset();
+	/* The time zone too is read now, by the ruleset's frame. */
+	landlock_keepd(secretsfd, secretsdir, sockdir);
 	sandbox_keepd(secretsfd);
 	log_info("ready: %zu destinations", dest_count());
 	serve(listenfd, secretsfd, gatepath);

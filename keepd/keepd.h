@@ -54,9 +54,15 @@ void		 keepsock_close(void);
 /* netns.c */
 void		 netns_enter(void);
 
-/* sandbox.c: the filters, each installed for good. */
+/*
+ * sandbox.c: the filters and the Landlock rulesets, each for good; a
+ * ruleset's function returns the ABI it used, 0 for none.
+ */
 void		 sandbox_keepd(int secretsfd);
 void		 sandbox_fetch(void);
+int		 landlock_keepd(int secretsfd, const char *secretsdir,
+		    const char *sockdir);
+int		 landlock_fetch(void);
 
 /* One connection on keep.sock, and the request it waits on. */
 struct client {

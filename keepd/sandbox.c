@@ -6,6 +6,10 @@
  * speaks TLS and HTTP with a destination: no file at all, no fork, Unix
  * sockets only.  Neither may exec.  The child's filter stacks on the
  * keep's, so it can only take away.
+ *
+ * Beside them, their Landlock rulesets: the keep sees the secrets
+ * folder, read only, and may remove keep.sock at its end; the child
+ * sees no file.  Both are denied every TCP bind and connect.
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -47,6 +51,8 @@ static const int keepd_calls[] = {
 	SCMP_SYS(accept4), SCMP_SYS(accept), SCMP_SYS(wait4), SCMP_SYS(kill),
 	SCMP_SYS(close_range), SCMP_SYS(dup2), SCMP_SYS(dup3),
 	SCMP_SYS(unlink), SCMP_SYS(set_robust_list), SCMP_SYS(getppid),
+	/* A request's child puts its own ruleset on: it can only take away. */
+	SCMP_SYS(landlock_create_ruleset), SCMP_SYS(landlock_restrict_self),
 };
 
 /* Any flag that would make a namespace, a thread or a shared process. */
@@ -98,6 +104,9 @@ sandbox_keepd(int secretsfd)
 	/* A request's child stacks its own filter: a filter only takes away. */
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
 	    PR_SET_NO_NEW_PRIVS);
+	/* And it ends with keepd (client_fork()). */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
+	    PR_SET_PDEATHSIG);
 	sandbox_add(ctx, SCMP_ACT_ALLOW, (const int[]){ SCMP_SYS(seccomp) },
 	    1);
 	sandbox_secrets_open(ctx, secretsfd);
@@ -111,4 +120,28 @@ sandbox_fetch(void)
 
 	ctx = sandbox_common();
 	sandbox_load(ctx, "keepd: fetch");
+}
+
+/*
+ * The secrets by the descriptor keepd holds, read only: a secret is
+ * read for every request.  keep.sock's folder for removal only, which
+ * keepsock_close() needs at the end.  Its CA bundles were read into
+ * memory at start (dest.c): no other file is opened after.
+ */
+int
+landlock_keepd(int secretsfd, const char *secretsdir, const char *sockdir)
+{
+	const struct landlock_path paths[] = {
+		{ secretsfd, secretsdir, LANDLOCK_ACCESS_FS_READ_FILE },
+		{ -1, sockdir, LANDLOCK_REMOVE },
+	};
+
+	return sandbox_landlock(LANDLOCK_KEEPD, paths, 2, 1);
+}
+
+/* No file at all: the child connects to gate.sock, which no ABI holds. */
+int
+landlock_fetch(void)
+{
+	return sandbox_landlock(LANDLOCK_FETCH, NULL, 0, 0);
 }

@@ -15,6 +15,7 @@ static const struct check_section {
 	int		(*run)(struct check *);
 } sections[] = {
 	{ "keep",		check_keep },
+	{ "landlock",		check_landlock },
 	{ "configuration",	check_configuration },
 	{ "units",		check_units },
 	{ "secrets",		check_secrets },

@@ -26,6 +26,7 @@ void	check_line(struct check *, enum check_mark, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 
 int	check_keep(struct check *);
+int	check_landlock(struct check *);	/* needs nothing before it */
 int	check_configuration(struct check *);
 int	check_units(struct check *);	/* only where install wrote them */
 int	check_secrets(struct check *);

@@ -132,6 +132,19 @@ toolbox_init(struct check *c)
 	return 0;
 }
 
+/* Each box limit and what holds it here; one held by nothing warns. */
+static void
+check_holds(struct check *c)
+{
+	const struct box_hold	*h;
+	size_t			 i, n;
+
+	h = box_holds(box_cgroup_layer(), &n);
+	for (i = 0; i < n; i++)
+		check_line(c, h[i].none ? MARK_WARN : MARK_OK, "toolbox: %s "
+		    "held by %s", h[i].limit, h[i].held);
+}
+
 int
 check_toolbox(struct check *c)
 {
@@ -141,15 +154,7 @@ check_toolbox(struct check *c)
 		any |= c->conf->caps[cap].enabled;
 	if (!any || toolbox_init(c) == -1)
 		return 0;
-	if (box_cgroup_layer())
-		check_line(c, MARK_OK, "toolbox: limits in force: rlimits and "
-		    "cgroup v2");
-	else {
-		check_line(c, MARK_OK, "toolbox: limits in force: rlimits");
-		check_line(c, MARK_WARN, "toolbox: cgroup limits do not hold "
-		    "here: box.memory, box.cpus and box.pids hold as rlimits "
-		    "only");
-	}
+	check_holds(c);
 	for (cap = 0; cap < CAP_COUNT; cap++)
 		if (c->conf->caps[cap].enabled) {
 			check_limits(c, cap);

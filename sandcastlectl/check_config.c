@@ -1,15 +1,19 @@
 /*
  * check: the configuration.  Every problem is one FAIL line, as
  * config_load() found it ("file:line: key: what is wrong"); without a
- * configuration nothing after it can be checked.
+ * configuration nothing after it can be checked.  Then data_dir, which
+ * must take a record.
  */
 #include <sys/queue.h>
+#include <sys/statvfs.h>
 
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "check.h"
@@ -57,6 +61,61 @@ caps_joined(const struct config *conf)
 	return s;
 }
 
+/* A file as big as a small record, written, synced and removed: 0, or errno. */
+static int
+data_dir_write(int dfd)
+{
+	static const char	 zero[4096];
+	char			 name[64];
+	int			 fd, e = 0;
+
+	(void)snprintf(name, sizeof(name), ".check.%ld", (long)getpid());
+	if ((fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1)
+		return errno;
+	if (write(fd, zero, sizeof(zero)) != (ssize_t)sizeof(zero))
+		e = errno != 0 ? errno : EIO;
+	else if (fsync(fd) == -1)
+		e = errno;
+	(void)close(fd);
+	(void)unlinkat(dfd, name, 0);
+	return e;
+}
+
+/*
+ * data_dir takes a file as a record would: on a full disk the core holds
+ * every result until its record is written, and claims nothing
+ * (sandcastled(8), RECORDS).
+ */
+static void
+check_data_dir(struct check *c)
+{
+	const char	*dir = c->conf->data_dir;
+	struct statvfs	 sv;
+	int		 dfd, e;
+
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			check_line(c, MARK_OK, "data_dir: %s: not made yet; "
+			    "the core makes it when it starts", dir);
+		else
+			check_line(c, MARK_FAIL, "data_dir: %s: %s", dir,
+			    strerror(errno));
+		return;
+	}
+	if ((e = data_dir_write(dfd)) != 0)
+		check_line(c, MARK_FAIL, "data_dir: %s: a record cannot be "
+		    "written (%s): free space there; until then the core "
+		    "holds each result until its record is written, and "
+		    "claims no job", dir, strerror(e));
+	else if (fstatvfs(dfd, &sv) == 0)
+		check_line(c, MARK_OK, "data_dir: %s: writable, %llu MiB free",
+		    dir, (unsigned long long)sv.f_bavail * sv.f_frsize >> 20);
+	else
+		check_line(c, MARK_OK, "data_dir: %s: writable", dir);
+	(void)close(dfd);
+}
+
 int
 check_configuration(struct check *c)
 {
@@ -82,5 +141,6 @@ check_configuration(struct check *c)
 	    "capabilities %s", dir, c->conf->nsources, srcs, caps);
 	free(srcs);
 	free(caps);
+	check_data_dir(c);
 	return 0;
 }

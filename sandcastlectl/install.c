@@ -3,7 +3,7 @@
  * offline FROM scratch out of sandcastle-box, the libraries it loads
  * (each at its own path, with the loader), the build id, nobody's
  * passwd and group, an empty /tmp and, for ocr, the configured
- * languages.  Nothing is pulled: podman build --pull=never
+ * languages and the file that names them in order.  Nothing is pulled: podman build --pull=never
  * --network=none.  Then the images of other builds go, except one in
  * use, which is named.  Each step is a line of its own.  install and
  * uninstall remove the older images only once the target is stopped or
@@ -125,10 +125,11 @@ install_write(const char *root, const char *name, const char *text)
 	return 0;
 }
 
+/* Each language's traineddata, and their names in order: the box loads them so. */
 static int
 install_languages(const char *root, const struct config *conf)
 {
-	char	 path[PATH_MAX], inside[PATH_MAX];
+	char	 path[PATH_MAX], inside[PATH_MAX], names[1024] = "";
 	size_t	 i;
 
 	for (i = 0; i < conf->ocr.nlanguages; i++) {
@@ -146,8 +147,11 @@ install_languages(const char *root, const struct config *conf)
 		}
 		if (install_copy_as(root, path, inside) == -1)
 			return -1;
+		(void)strlcat(names, conf->ocr.languages[i], sizeof(names));
+		(void)strlcat(names, "\n", sizeof(names));
 	}
-	return 0;
+	/* PROTO_LANGUAGES, from the image's root. */
+	return install_write(root, PROTO_LANGUAGES + 1, names);
 }
 
 /* The context folder: root/ holds the image's whole tree. */

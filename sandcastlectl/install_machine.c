@@ -360,6 +360,9 @@ machine_cgroup(void)
 		    "boxes are held by rlimits and the launcher's time limit "
 		    "only\n", path, f == NULL ? "missing" : ctl[0] ? ctl :
 		    "empty");
+	if (!ok)
+		printf("install: box.cpus is then held by nothing but the "
+		    "launcher's time limit\n");
 }
 
 int

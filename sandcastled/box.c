@@ -12,6 +12,7 @@
  * nothing.
  */
 #include <sys/types.h>
+#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 
@@ -20,7 +21,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +37,9 @@ static char	 box_podman_path[PATH_MAX];
 static char	 box_build[BUILD_ID_LEN + 1];
 static char	*box_envp[4];
 static int	 box_cgroup;
+static int	 box_profile_fd = -1;
+static const volatile sig_atomic_t *box_stop_flag;
+static int	 box_stop_fd = -1;
 
 static int	 box_env_add(int, const char *, const char *);
 static int	 box_pump(struct box *, int);
@@ -61,7 +64,10 @@ box_env_add(int i, const char *name, const char *dflt)
 	return 0;
 }
 
-/* Before any box: podman's path, its environment, which limits hold. */
+/*
+ * Before any box: podman's path, its environment, which limits hold,
+ * and the box's seccomp profile (profile.c), made once.
+ */
 int
 box_init(const char *build, char *why, size_t whysz)
 {
@@ -79,6 +85,9 @@ box_init(const char *build, char *why, size_t whysz)
 	}
 	(void)box_env_add(2, "PATH", "/usr/bin:/bin");
 	box_envp[3] = NULL;
+	if (box_profile_fd == -1 &&
+	    (box_profile_fd = box_profile(why, whysz)) == -1)
+		return -1;
 	(void)strlcpy(box_build, build, sizeof(box_build));
 	box_cgroup = box_cgroup_layer();
 	return 0;
@@ -180,27 +189,49 @@ box_pipes(int fds[6])
 	return 0;
 }
 
+/*
+ * podman run ends with whoever started it: its parent-death signal is
+ * SIGTERM, which it passes on to the box, so that a launcher killed
+ * outright leaves no podman run behind and, unless the box ignores the
+ * signal, no box; the next launcher removes what is left.  The
+ * launcher's blocked and ignored signals are podman's no more.
+ */
+static __attribute__((noreturn)) void
+box_exec(char *const argv[], const int fds[6], pid_t parent)
+{
+	sigset_t	 none;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 || getppid() != parent)
+		_exit(127);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	(void)signal(SIGPIPE, SIG_DFL);
+	(void)signal(SIGHUP, SIG_DFL);
+	(void)signal(SIGINT, SIG_DFL);
+	/* The box's seccomp profile goes to podman on BOX_PROFILE_FD. */
+	if (dup2(fds[0], 0) == -1 || dup2(fds[3], 1) == -1 ||
+	    dup2(fds[5], 2) == -1 ||
+	    dup2(box_profile_fd, BOX_PROFILE_FD) == -1)
+		_exit(127);
+	closefrom(BOX_PROFILE_FD + 1);
+	execve(argv[0], argv, box_envp);
+	_exit(127);
+}
+
 /* Runs argv (podman run) with the three pipes; NULL and errno on failure. */
 struct box *
 box_spawn(const struct box_params *p, char *const argv[], const char *name)
 {
-	posix_spawn_file_actions_t	 fa;
-	struct box			*b;
-	int				 fds[6] = { -1, -1, -1, -1, -1, -1 }, e, i;
+	struct box	*b;
+	pid_t		 self = getpid();
+	int		 fds[6] = { -1, -1, -1, -1, -1, -1 }, e, i;
 
 	if ((b = calloc(1, sizeof(*b))) == NULL || box_pipes(fds) == -1)
 		goto fail;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, fds[3], 1);
-	posix_spawn_file_actions_adddup2(&fa, fds[5], 2);
-	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	e = posix_spawn(&b->pid, argv[0], &fa, NULL, argv, box_envp);
-	posix_spawn_file_actions_destroy(&fa);
-	if (e != 0) {
-		errno = e;
+	if ((b->pid = fork()) == -1)
 		goto fail;
-	}
+	if (b->pid == 0)
+		box_exec(argv, fds, self);
 	close(fds[0]);
 	close(fds[3]);
 	close(fds[5]);
@@ -297,17 +328,54 @@ box_read_out(struct box *b)
 }
 
 /*
+ * In the launcher: a box ends early, removed by name and its job
+ * released, once *flag is set (SIGTERM, let in only while a box is
+ * waited for) or fd hangs up (the channel of a parent that is gone).
+ */
+void
+box_stop_when(const volatile sig_atomic_t *flag, int fd)
+{
+	box_stop_flag = flag;
+	box_stop_fd = fd;
+}
+
+static int
+box_stopped(struct box *b, short hup)
+{
+	int	 gone = (hup & (POLLHUP | POLLERR)) != 0;
+
+	if (!gone && (box_stop_flag == NULL || !*box_stop_flag))
+		return 0;
+	b->stopped = 1;
+	(void)snprintf(b->why, sizeof(b->why), "%s", gone ? "sandcastled's "
+	    "parent is gone" : "sandcastled is stopping");
+	return 1;
+}
+
+static int
+box_poll(struct pollfd *pfd, nfds_t n, int ms)
+{
+	struct timespec	 ts = { ms / 1000, (ms % 1000) * 1000000L };
+	sigset_t	 none;
+
+	if (box_stop_flag == NULL)
+		return poll(pfd, n, ms);
+	sigemptyset(&none);
+	return ppoll(pfd, n, &ts, &none);
+}
+
+/*
  * Waits for the box's pipes within its time: stdin writable (when
  * writing), stdout when there is room for it, stderr always.  0, or -1
- * when its time ran out or a bound broke.
+ * when its time ran out, a bound broke or the launcher stops.
  */
 static int
 box_pump(struct box *b, int writing)
 {
-	struct pollfd	 pfd[3];
-	int		 n;
+	struct pollfd	 pfd[4];
+	int		 n, i;
 
-	if (b->timed_out || b->failed)
+	if (b->timed_out || b->failed || b->stopped)
 		return -1;
 	pfd[0].fd = writing ? b->in : -1;
 	pfd[0].events = POLLOUT;
@@ -315,8 +383,16 @@ box_pump(struct box *b, int writing)
 	pfd[1].events = POLLIN;
 	pfd[2].fd = b->err;
 	pfd[2].events = POLLIN;
-	if ((n = poll(pfd, 3, box_ms_left(b))) == -1 && errno != EINTR)
-		fatal("box: poll");
+	pfd[3].fd = box_stop_fd;
+	pfd[3].events = 0;
+	if ((n = box_poll(pfd, 4, box_ms_left(b))) == -1) {
+		if (errno != EINTR)
+			fatal("box: poll");
+		for (i = 0; i < 4; i++)
+			pfd[i].revents = 0;
+	}
+	if (box_stopped(b, pfd[3].revents))
+		return -1;
 	if (n == 0) {
 		b->timed_out = 1;
 		(void)snprintf(b->why, sizeof(b->why), "the box ran past its "
@@ -420,7 +496,7 @@ box_read_line(struct box *b, const char **line, size_t *len)
 	int	 r;
 
 	for (;;) {
-		if (b->failed || b->timed_out)
+		if (b->failed || b->timed_out || b->stopped)
 			return -1;
 		if ((r = box_take_line(b, line, len)) != 2)
 			return r;
@@ -526,11 +602,12 @@ box_finish(struct box *b, struct box_outcome *o)
 {
 	memset(o, 0, sizeof(*o));
 	(void)box_close_input(b);
-	while (!b->failed && !b->timed_out && (b->out != -1 || b->err != -1)) {
+	while (!b->failed && !b->timed_out && !b->stopped &&
+	    (b->out != -1 || b->err != -1)) {
 		b->taken = b->buflen;	/* what it says after its last line */
 		(void)box_pump(b, 0);
 	}
-	if (!b->failed && !b->timed_out) {
+	if (!b->failed && !b->timed_out && !b->stopped) {
 		box_reap(b, box_ms_left(b));
 		if (b->pid != -1) {
 			b->timed_out = 1;
@@ -538,10 +615,11 @@ box_finish(struct box *b, struct box_outcome *o)
 			    "its time");
 		}
 	}
-	if (b->failed || b->timed_out)
+	if (b->failed || b->timed_out || b->stopped)
 		box_remove(b, o);
 	(void)strlcpy(o->why, b->why, sizeof(o->why));
 	o->timed_out = b->timed_out;
+	o->stopped = b->stopped;
 	o->output_failed = b->failed;
 	box_decode(b, o);
 	memcpy(o->errhead, b->errhead, b->errlen);

@@ -10,6 +10,7 @@
 
 #include <sys/types.h>
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -20,6 +21,9 @@
 #define BOX_NAME_LEN	(15 + 16)	/* "sandcastle-box-" and 16 hex digits */
 #define BOX_ERR_HEAD	4096		/* bytes of stderr kept for the record */
 #define BOX_WHY_LEN	160
+/* podman reads the box's seccomp profile (profile.c) on this descriptor. */
+#define BOX_PROFILE_FD	3
+#define BOX_PODMAN_PROFILE "/usr/share/containers/seccomp.json"
 
 enum box_role {
 	BOX_CORE,
@@ -38,6 +42,13 @@ struct box_params {
 	int		 cgroup;		/* pass --memory, --cpus, --pids-limit */
 };
 
+/* What holds one box limit on this machine; none: nothing but the time limit. */
+struct box_hold {
+	const char	*limit;			/* box.memory, box.cpus, ... */
+	const char	*held;
+	int		 none;
+};
+
 struct box {
 	char		 name[BOX_NAME_LEN + 1];
 	pid_t		 pid;			/* podman run; -1 once reaped */
@@ -51,6 +62,7 @@ struct box {
 	size_t		 errlen;
 	int		 timed_out;
 	int		 failed;		/* a bound on its output broke */
+	int		 stopped;		/* the launcher stops: removed */
 	char		 why[BOX_WHY_LEN];
 };
 
@@ -62,6 +74,7 @@ struct box_outcome {
 	int		 output_failed;		/* a line too long, too much, no newline */
 	int		 release;		/* podman could not create or run it */
 	int		 removed;		/* overran: removed and confirmed gone */
+	int		 stopped;		/* the launcher stopped: removed */
 	char		 why[BOX_WHY_LEN];	/* for the record: no content of the job */
 	char		 errhead[BOX_ERR_HEAD];	/* its stderr, cut short: never logged */
 	size_t		 errlen;
@@ -72,6 +85,7 @@ int		 box_init(const char *build, char *why, size_t whysz);
 int		 box_prepare(char *why, size_t whysz);	/* before the filter */
 int		 box_cgroup_layer(void);	/* 1: cgroup v2 limits hold here */
 int		 box_remove_leftovers(char *why, size_t whysz);
+void		 box_stop_when(const volatile sig_atomic_t *, int fd);
 struct box	*box_start(enum cap_id, enum box_role,
 		    const struct box_limits *, uint32_t timeout,
 		    uint64_t max_output);
@@ -88,8 +102,15 @@ int		 box_gone(const char *name);	/* 1 gone, 0 still there, -1 error */
 const char	*box_podman(void);
 char *const	*box_environment(void);
 
+/* profile.c */
+int		 box_profile(char *why, size_t whysz);
+char		*box_profile_text(const char *podman, size_t plen, size_t *len,
+		    char *why, size_t whysz);
+
 /* podman.c */
 char		**podman_run_argv(const struct box_params *, const char *name);
+/* What holds each limit, with or without cgroup v2 (box_cgroup_layer()). */
+const struct box_hold *box_holds(int cgroup, size_t *n);
 void		 podman_argv_free(char **);
 void		 podman_box_name(char name[BOX_NAME_LEN + 1]);
 int		 podman_find(char *path, size_t pathsz);

@@ -102,6 +102,13 @@ child_main(const char *title, const struct options *opts)
 	fatalx("%s: its run function returned", title);
 }
 
+/* Set by SIGTERM, for a child that waits elsewhere than in child_loop(). */
+const volatile sig_atomic_t *
+child_stopping(void)
+{
+	return &child_stop;
+}
+
 void
 child_ready(struct msgchan *chan)
 {

@@ -395,7 +395,7 @@ job_parse(const struct json *j, size_t t, size_t n, unsigned int caps,
 	job_cap(j, json_find(j, t, "capability"), caps, job);
 	if ((v = json_find(j, t, "input")) == -1) {
 		if (job->failed[0] == '\0')
-			(void)strlcpy(job->failed, "the job has no input",
+			(void)strlcpy(job->failed, CONTRACT_NO_INPUT,
 			    sizeof(job->failed));
 		job->cap = -1;
 		return 0;

@@ -21,6 +21,8 @@
 #define CONTRACT_LINE_MAX	200	/* bytes of a body's first line shown */
 #define CONTRACT_WHY_MAX	1024	/* a reason fits in this */
 #define CONTRACT_JOBWHY_MAX	256	/* why a job fails at once */
+/* A job's failure for a missing input; any other is of its capability. */
+#define CONTRACT_NO_INPUT	"the job has no input"
 
 /* What an answer means for the call and for the scheduler. */
 enum contract_verdict {

@@ -4,7 +4,8 @@
  * box launcher, writes the records under data_dir and sends the
  * results back.  It can make no socket and run no program
  * (sandbox_core()): data_dir is opened before the filter goes on, and
- * every record is written below that descriptor.
+ * every record is written below that descriptor; its Landlock ruleset
+ * (landlock_core()) lets it open nothing else.
  *
  * One thing at a time: a call to the keep, or a job.  A call has the
  * keep's 30 s at most, so a source that hangs holds the others back by
@@ -12,9 +13,12 @@
  * core asks the keep again every 5 seconds.  Once the keep first
  * answered, the core pushes the parent a summary of its sources
  * (summary.h) after every change and at least every minute, a job
- * running or not.
+ * running or not.  SIGTERM lets what is in flight end and sends its
+ * jobs back released (core_stop_begin()); the parent's channel closing
+ * ends the core at once, the records as they are.
  */
 #include <sys/types.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -31,6 +35,7 @@
 #include "config.h"
 #include "contract.h"
 #include "core.h"
+#include "keepcli.h"
 #include "log.h"
 #include "msg.h"
 #include "paths.h"
@@ -42,6 +47,7 @@
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 #define CORE_PUSH_EVERY	60	/* seconds between two summaries, at most */
+#define CORE_LOCK_WAIT	10	/* seconds for another core to let data_dir go */
 
 static const struct msg_rule core_rules[] = {
 	{ PROC_KEEP_STATE, "PROC_KEEP_STATE", sizeof(uint32_t),
@@ -279,11 +285,73 @@ core_push_due(struct core *c)
 		core_push(c, now);
 }
 
+/*
+ * SIGTERM: no new claim and no new job.  What the core waits for is let
+ * finish: a claim's answer (its jobs are noted and given back released,
+ * core_job_start()), or the job in its box (the launcher removes the box
+ * and says released).  Then the results go out while one can still end
+ * within CORE_STOP_SECONDS of the signal; what is left stays pending in
+ * its record, sent at the next start.
+ */
+static void
+core_stop_begin(struct core *c)
+{
+	static const char *const what[] = {
+		[CORE_IDLE] = "nothing in flight",
+		[CORE_PROBE] = "waiting for the keep's state",
+		[CORE_CLAIM] = "waiting for the claim in flight, whose jobs "
+		    "go back released",
+		[CORE_JOB] = "waiting for the job's box to be removed; the job "
+		    "goes back released",
+		[CORE_RESULT] = "waiting for the result in flight",
+	};
+
+	c->stopping = 1;
+	c->stop_by = core_now() + KEEPCLI_SECONDS;
+	c->record_at = core_now();
+	log_info("SIGTERM: stopping: %s", what[c->wait]);
+}
+
+static __attribute__((noreturn)) void
+core_stop_end(struct core *c)
+{
+	struct core_result	*r;
+	size_t			 held = 0, left = 0;
+
+	TAILQ_FOREACH(r, &c->results, entry) {
+		if (r->state == RESULT_SEND)
+			left++;
+		else
+			held++;
+	}
+	if (left > 0 || held > 0)
+		log_info("stopped: %zu result(s) left to send and %zu held "
+		    "for their record; the records say so, and the next start "
+		    "sends them", left, held);
+	else
+		log_debug("stopped: every result sent");
+	exit(0);
+}
+
+static void
+core_stop_step(struct core *c, time_t now)
+{
+	if (c->wait != CORE_IDLE)
+		return;
+	if (c->keep_up && now <= c->stop_by && core_result_next(c, now))
+		return;
+	core_stop_end(c);
+}
+
 static void
 core_step(struct core *c)
 {
 	time_t	 now = core_now();
 
+	if (c->stopping) {
+		core_stop_step(c, now);
+		return;
+	}
 	if (c->wait != CORE_IDLE)
 		return;
 	if (!c->keep_up) {
@@ -294,6 +362,9 @@ core_step(struct core *c)
 	if (now >= c->prune_at)
 		core_prune(c, now);
 	if (core_result_next(c, now))
+		return;
+	/* A record that cannot be written would be the next job's too. */
+	if (core_result_held(c))
 		return;
 	core_claim(c, now);
 }
@@ -318,7 +389,9 @@ core_timeout(const struct core *c)
 {
 	time_t	 now = core_now(), wake = -1;
 
-	if (c->wait == CORE_IDLE)
+	if (c->stopping)
+		wake = c->stop_by + KEEPCLI_SECONDS;
+	else if (c->wait == CORE_IDLE)
 		wake = core_idle_wake(c);
 	if (core_scheduled && (wake == -1 || core_push_at < wake))
 		wake = core_push_at;
@@ -364,10 +437,11 @@ core_loop(struct core *c)
 
 	sigemptyset(&none);
 	for (;;) {
-		if (core_stop) {
-			log_debug("SIGTERM: stopping");
-			exit(0);
-		}
+		if (core_stop && !c->stopping)
+			core_stop_begin(c);
+		/* A call never answered: the parent would kill the core anyway. */
+		if (c->stopping && core_now() >= c->stop_by + KEEPCLI_SECONDS)
+			core_stop_end(c);
 		core_step(c);
 		core_push_due(c);
 		pfd.fd = c->chan->fd;
@@ -410,6 +484,33 @@ core_data_dir(const char *dir)
 	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		fatal("data_dir %s", dir);
 	return fd;
+}
+
+/*
+ * data_dir is this core's alone: a core of another sandcastled (one whose
+ * parent was killed, still ending) could be writing past a record this
+ * one would take for a crash's.  flock(2) on the folder itself needs no
+ * file, so a full disk does not stop it; the lock goes with the process.
+ */
+static void
+core_lock(int dfd, const char *dir)
+{
+	struct timespec	 tick = { 0, 100 * 1000 * 1000 };
+	int		 i;
+
+	for (i = 0; flock(dfd, LOCK_EX | LOCK_NB) == -1; i++) {
+		if (errno != EWOULDBLOCK)
+			fatal("data_dir %s: flock", dir);
+		if (i == 0)
+			log_info("data_dir %s is held by the core of another "
+			    "sandcastled: waiting for it to end", dir);
+		if (i >= CORE_LOCK_WAIT * 10)
+			fatalx("data_dir %s is still held by the core of "
+			    "another sandcastled after %d s: stop that "
+			    "sandcastled, or give this one another data_dir",
+			    dir, CORE_LOCK_WAIT);
+		nanosleep(&tick, NULL);
+	}
 }
 
 static void
@@ -463,9 +564,11 @@ core_run(struct config *conf, struct msgchan *chan)
 	c->chan = chan;
 	TAILQ_INIT(&c->results);
 	c->dfd = core_data_dir(conf->data_dir);
+	core_lock(c->dfd, conf->data_dir);
 	if ((c->sched = sched_new(conf, core_now())) == NULL)
 		fatal("the scheduler");
 	core_signals();
+	landlock_core(c->dfd, conf->data_dir);
 	sandbox_core();
 	child_ready(chan);
 	log_debug("ready: %zu sources, records under %s", conf->nsources,

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "contract.h"
+#include "job.h"
 #include "keepcli.h"
 #include "msg.h"
 #include "records.h"
@@ -22,6 +23,13 @@
 
 #define CORE_KEEP_PROBE		5	/* seconds between two asks of a keep that is down */
 #define CORE_PRUNE_EVERY	3600	/* seconds between two prunes of the records */
+#define CORE_RECORD_RETRY	5	/* seconds between two tries of a record held */
+/*
+ * The longest a stop takes: the call in flight (the keep's
+ * KEEPCLI_SECONDS), then a result begun no later than KEEPCLI_SECONDS
+ * after the signal.  The parent kills a core that outlives it.
+ */
+#define CORE_STOP_SECONDS	(2 * KEEPCLI_SECONDS)
 
 enum core_wait {
 	CORE_IDLE,
@@ -31,9 +39,23 @@ enum core_wait {
 	CORE_RESULT		/* the result's answer */
 };
 
+/*
+ * Where a result stands.  The record decides: a result goes out only
+ * once the record that says it is on disk, and once the source took it
+ * the record must say so before the result is forgotten.  A record
+ * that cannot be written holds its result here, in memory, and is
+ * tried again every CORE_RECORD_RETRY seconds.
+ */
+enum core_result_state {
+	RESULT_RECORD,		/* the outcome waits to be written */
+	RESULT_SEND,		/* written: it waits to be sent */
+	RESULT_MARK		/* answered: the record waits to say so */
+};
+
 /* A result to send, until the source took it or answered 409. */
 struct core_result {
 	TAILQ_ENTRY(core_result) entry;
+	enum core_result_state	 state;
 	size_t			 src;		/* the source's index in sched */
 	char			 id[CONTRACT_ID_MAX + 1];
 	enum contract_status	 status;
@@ -41,6 +63,13 @@ struct core_result {
 	size_t			 outputlen;
 	char			 error[JOB_ERROR_MAX];
 	int			 tried;		/* sent once: it waits for the source */
+	int			 norecord;	/* never noted: no record to mark */
+	enum records_result	 mark;		/* RESULT_MARK: what the record must say */
+	/* RESULT_RECORD: the record to write, as the job ended. */
+	int			 numeric;
+	int			 cap;
+	time_t			 started_at, finished_at;
+	struct job_outcome	 outcome;
 };
 TAILQ_HEAD(core_results, core_result);
 
@@ -61,6 +90,9 @@ struct core {
 	struct contract_claim	 claim;		/* the job running is jobs[0] */
 	struct records_job	 rjob;
 	time_t			 job_mono;	/* its start, monotonic */
+	time_t			 record_at;	/* the next try of a record held */
+	int			 stopping;	/* SIGTERM: no new claim or job */
+	time_t			 stop_by;	/* no call begins that could end later */
 };
 
 /* core.c */
@@ -77,9 +109,13 @@ void	 core_job_done(struct core *, const struct msg *);
 /* coreresult.c */
 void	 core_result_add(struct core *, size_t src, const char *id,
 	    enum contract_status, const char *output, const char *error);
+void	 core_result_finish(struct core *, size_t src,
+	    const struct records_job *, struct job_outcome *);
+void	 core_result_unnoted(struct core *, size_t src, const char *id);
 int	 core_result_next(struct core *, time_t now);
 void	 core_result_answer(struct core *, const struct keepcli_answer *,
 	    const char *down);
+int	 core_result_held(const struct core *);
 void	 core_recover(struct core *);
 time_t	 core_result_wake(const struct core *);
 

@@ -1,10 +1,12 @@
 /*
  * A job's life in the core: noted in its record before it runs, handed
  * to the box launcher, its outcome written to the record, one log line,
- * and its result queued for the source.  The core never opens the
- * input: it carries the bytes as they came.  What the box wrote (the
+ * and its result queued for the source (coreresult.c sends it once the
+ * record says it).  The core never opens the input: it carries the
+ * bytes as they came.  What the box wrote (the
  * output, the error, its stderr) is hostile: it goes to the record and
- * the source, and only the error, escaped, to the log.
+ * the source, never to the log: its line has sandcastle's own word for
+ * the outcome (word.c).
  */
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -24,65 +26,61 @@
 #include "records.h"
 #include "schedule.h"
 
-/* The error as the log line quotes it: no quote, backslash or byte outside ASCII. */
-static void
-corejob_quote(const char *s, char *out, size_t outsz)
-{
-	size_t		 o = 0;
-	unsigned char	 ch;
-
-	for (; *s != '\0' && o + 5 < outsz; s++) {
-		ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\' || ch < 0x20 || ch > 0x7e)
-			o += snprintf(out + o, outsz - o, "\\x%02x", ch);
-		else
-			out[o++] = ch;
-	}
-	out[o] = '\0';
-}
-
+/* sandcastle's own word for the outcome: what the box said is in the record. */
 static void
 corejob_log(const struct core *c, const struct job_outcome *o)
 {
 	const struct records_job *j = &c->rjob;
-	char			  err[JOB_ERROR_MAX * 4 + 1];
 	double			  secs = o->seconds;
 
 	if (!o->box_started)
 		secs = (double)(core_now() - c->job_mono);
-	corejob_quote(o->error, err, sizeof(err));
 	log_info("job source=%s job=%s capability=%s status=%s seconds=%.0f "
-	    "error=\"%s\" input_tokens=%llu output_tokens=%llu", j->source,
+	    "error=%s input_tokens=%llu output_tokens=%llu", j->source,
 	    j->id, j->cap >= 0 ? cap_name(j->cap) : "none",
-	    job_status_name(o->status), secs, err,
+	    job_status_name(o->status), secs, job_word_name(o->word),
 	    (unsigned long long)o->usage.input_tokens,
 	    (unsigned long long)o->usage.output_tokens);
 }
 
-static enum contract_status
-corejob_status(enum job_status s)
+/* The job is over for the core: its claim let go, the core idle. */
+static void
+corejob_end(struct core *c, const struct job_outcome *o)
 {
-	return s == JOB_SUCCEEDED ? CONTRACT_SUCCEEDED : s == JOB_FAILED ?
-	    CONTRACT_FAILED_JOB : CONTRACT_RELEASED;
+	corejob_log(c, o);
+	if (o->status == JOB_RELEASED && c->rjob.cap >= 0)
+		sched_rest(c->sched, c->rjob.cap, core_now());
+	contract_claim_free(&c->claim);
+	memset(&c->rjob, 0, sizeof(c->rjob));
+	c->wait = CORE_IDLE;
 }
 
 static void
 corejob_finish(struct core *c, struct job_outcome *o)
 {
-	char	 why[RECORDS_WHY_MAX];
+	core_result_finish(c, c->src, &c->rjob, o);
+	corejob_end(c, o);
+}
 
-	if (records_finish(c->dfd, &c->rjob, o, time(NULL), why,
-	    sizeof(why)) == -1)
-		log_warnx("source %s job %s: the record: %s", c->rjob.source,
-		    c->rjob.id, why);
-	corejob_log(c, o);
-	if (o->status == JOB_RELEASED && c->rjob.cap >= 0)
-		sched_rest(c->sched, c->rjob.cap, core_now());
-	core_result_add(c, c->src, c->rjob.id, corejob_status(o->status),
-	    o->output, o->status == JOB_FAILED ? o->error : NULL);
-	contract_claim_free(&c->claim);
-	memset(&c->rjob, 0, sizeof(c->rjob));
-	c->wait = CORE_IDLE;
+/*
+ * Not noted, so never run: released at once, and its folder taken back
+ * (records_begin()), so that no record claims it.  Holding it in memory
+ * until the disk has room would lose it to a crash meanwhile: the
+ * source holds a claimed job for this worker for good.
+ */
+static void
+corejob_unnoted(struct core *c, const char *why)
+{
+	struct job_outcome	 o;
+
+	log_warnx("source %s job %s: it cannot be noted (%s): it is released "
+	    "and leaves no record", c->rjob.source, c->rjob.id, why);
+	memset(&o, 0, sizeof(o));
+	o.status = JOB_RELEASED;
+	o.word = JW_RECORD;
+	(void)strlcpy(o.error, "the job could not be noted", sizeof(o.error));
+	core_result_unnoted(c, c->src, c->rjob.id);
+	corejob_end(c, &o);
 }
 
 static void
@@ -128,15 +126,19 @@ core_job_start(struct core *c)
 	c->rjob.inputlen = j->inputlen;
 	c->rjob.started_at = time(NULL);
 	memset(&o, 0, sizeof(o));
-	if (records_begin(c->dfd, &c->rjob, why, sizeof(why)) == -1) {
-		log_warnx("source %s job %s: it cannot be noted (%s): it is "
-		    "released", src->name, j->id, why);
+	if (records_begin(c->dfd, &c->rjob, why, sizeof(why)) == -1)
+		corejob_unnoted(c, why);
+	else if (c->stopping) {
+		/* A claim answered after SIGTERM: noted, and given back. */
 		o.status = JOB_RELEASED;
-		(void)strlcpy(o.error, "the job could not be noted",
+		o.word = JW_STOPPED;
+		(void)strlcpy(o.error, "sandcastled stopped before the job ran",
 		    sizeof(o.error));
 		corejob_finish(c, &o);
 	} else if (j->failed[0] != '\0') {
 		o.status = JOB_FAILED;
+		o.word = strcmp(j->failed, CONTRACT_NO_INPUT) == 0 ? JW_INPUT :
+		    JW_CAPABILITY;
 		(void)strlcpy(o.error, j->failed, sizeof(o.error));
 		corejob_finish(c, &o);
 	} else
@@ -165,12 +167,14 @@ core_job_done(struct core *c, const struct msg *m)
 	const char		*p = (const char *)m->data + sizeof(d);
 
 	memcpy(&d, m->data, sizeof(d));
-	if (d.status > JOB_RELEASED || d.stderr_len > JOB_STDERR_MAX ||
+	if (d.status > JOB_RELEASED || d.word >= JW_COUNT ||
+	    d.stderr_len > JOB_STDERR_MAX ||
 	    sizeof(d) + (size_t)d.output_len + d.reply_len + d.record_len !=
 	    m->len)
 		fatalx("the parent sent an outcome that does not add up");
 	memset(&o, 0, sizeof(o));
 	o.status = d.status;
+	o.word = d.word;
 	memcpy(o.error, d.error, sizeof(o.error));
 	o.error[sizeof(o.error) - 1] = '\0';
 	memcpy(o.stderr_head, d.stderr_head, sizeof(o.stderr_head));

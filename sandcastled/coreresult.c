@@ -1,10 +1,14 @@
 /*
- * The results on their way to the sources.  A result waits in the
- * queue until its source took it (2xx) or said it no longer holds the
- * job (409: kept in the record, never sent again); a failed send waits
- * for the source's back-off.  At start, the records say what a crash
- * left: a job still running is sent back released, a finished job
- * whose result was never sent has it sent.
+ * The results on their way to the sources.  The record decides: a
+ * result goes out only after the record that says it is on disk, and
+ * leaves the queue only once the record says what the source answered
+ * (2xx: sent; 409: gone, kept in the record, never sent again).  A
+ * record that cannot be written (a full disk) holds its result in
+ * memory, tried again every CORE_RECORD_RETRY seconds, and the core
+ * claims nothing meanwhile; a failed send waits for the source's
+ * back-off.  At start, the records say what a crash left: a job still
+ * running is sent back released, a finished job whose result was never
+ * sent has it sent.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -19,6 +23,7 @@
 #include "config.h"
 #include "contract.h"
 #include "core.h"
+#include "job.h"
 #include "keep.h"
 #include "log.h"
 #include "records.h"
@@ -26,14 +31,15 @@
 
 #define DIRFLAGS	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
-void
-core_result_add(struct core *c, size_t src, const char *id,
+static struct core_result *
+core_result_new(struct core *c, size_t src, const char *id,
     enum contract_status status, const char *output, const char *error)
 {
 	struct core_result	*r;
 
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		fatal("calloc");
+	r->state = RESULT_SEND;
 	r->src = src;
 	(void)strlcpy(r->id, id, sizeof(r->id));
 	r->status = status;
@@ -45,24 +51,160 @@ core_result_add(struct core *c, size_t src, const char *id,
 	if (error != NULL)
 		(void)strlcpy(r->error, error, sizeof(r->error));
 	TAILQ_INSERT_TAIL(&c->results, r, entry);
+	return r;
+}
+
+/* A result whose record already says it (a restart found it pending). */
+void
+core_result_add(struct core *c, size_t src, const char *id,
+    enum contract_status status, const char *output, const char *error)
+{
+	(void)core_result_new(c, src, id, status, output, error);
+}
+
+static enum contract_status
+core_result_status(enum job_status s)
+{
+	return s == JOB_SUCCEEDED ? CONTRACT_SUCCEEDED : s == JOB_FAILED ?
+	    CONTRACT_FAILED_JOB : CONTRACT_RELEASED;
+}
+
+static void
+core_result_job(const struct core *c, const struct core_result *r,
+    struct records_job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->source = core_source(c, r->src);
+	j->id = r->id;
+	j->numeric = r->numeric;
+	j->cap = r->cap;
+	j->started_at = r->started_at;
+}
+
+/*
+ * The job's outcome goes to its record, and only then is its result
+ * queued to go out.  A record that cannot be written keeps the outcome
+ * here (its texts taken from o) and holds the result: the record still
+ * says running, so that a stop meanwhile sends it back released at the
+ * next start, as nothing else went out.
+ */
+void
+core_result_finish(struct core *c, size_t src, const struct records_job *j,
+    struct job_outcome *o)
+{
+	struct core_result	*r;
+	char			 why[RECORDS_WHY_MAX];
+
+	r = core_result_new(c, src, j->id, core_result_status(o->status),
+	    o->output, o->status == JOB_FAILED ? o->error : NULL);
+	r->numeric = j->numeric;
+	r->cap = j->cap;
+	r->started_at = j->started_at;
+	r->finished_at = time(NULL);
+	if (records_finish(c->dfd, j, o, r->finished_at, why,
+	    sizeof(why)) == 0)
+		return;
+	log_warnx("source %s job %s: its record cannot be written (%s): its "
+	    "result is held until it can be, and no job is claimed meanwhile",
+	    j->source, j->id, why);
+	r->state = RESULT_RECORD;
+	r->outcome = *o;
+	o->output = o->reply = o->record = NULL;
+	if (c->record_at == 0 || c->record_at > core_now() + CORE_RECORD_RETRY)
+		c->record_at = core_now() + CORE_RECORD_RETRY;
+}
+
+/* A job that could not be noted: released, and no record to mark. */
+void
+core_result_unnoted(struct core *c, size_t src, const char *id)
+{
+	struct core_result	*r;
+
+	r = core_result_new(c, src, id, CONTRACT_RELEASED, NULL, NULL);
+	r->norecord = 1;
 }
 
 static void
 core_result_drop(struct core *c, struct core_result *r)
 {
 	TAILQ_REMOVE(&c->results, r, entry);
+	job_outcome_free(&r->outcome);
 	free(r->output);
 	free(r);
+}
+
+/* 1 while a record holds its result or waits to say it went out. */
+int
+core_result_held(const struct core *c)
+{
+	struct core_result	*r;
+
+	TAILQ_FOREACH(r, &c->results, entry)
+		if (r->state != RESULT_SEND)
+			return 1;
+	return 0;
+}
+
+/* What became of the result, in its record: 0, or -1 (said once). */
+static int
+core_result_mark(struct core *c, struct core_result *r, enum records_result rr)
+{
+	char	 why[RECORDS_WHY_MAX];
+
+	if (r->norecord || records_result(c->dfd, core_source(c, r->src),
+	    r->id, rr, why, sizeof(why)) == 0)
+		return 0;
+	if (r->state != RESULT_MARK)
+		log_warnx("source %s job %s: the record cannot say the result "
+		    "was %s (%s): it is tried again until it can",
+		    core_source(c, r->src), r->id, rr == RECORDS_SENT ?
+		    "taken" : "refused", why);
+	return -1;
+}
+
+/* The records held, tried again: written, each result may go out. */
+static void
+core_result_retry(struct core *c, time_t now)
+{
+	struct core_result	*r, *t;
+	struct records_job	 j;
+
+	if (c->record_at == 0 || now < c->record_at)
+		return;
+	c->record_at = 0;
+	TAILQ_FOREACH_SAFE(r, &c->results, entry, t) {
+		if (r->state == RESULT_MARK) {
+			if (core_result_mark(c, r, r->mark) == 0) {
+				log_info("source %s job %s: the record says it "
+				    "now", core_source(c, r->src), r->id);
+				core_result_drop(c, r);
+			}
+			continue;
+		}
+		if (r->state != RESULT_RECORD)
+			continue;
+		core_result_job(c, r, &j);
+		if (records_finish(c->dfd, &j, &r->outcome, r->finished_at,
+		    NULL, 0) == -1)
+			continue;
+		log_info("source %s job %s: its record is written: its result "
+		    "goes out", j.source, r->id);
+		job_outcome_free(&r->outcome);
+		r->state = RESULT_SEND;
+	}
+	if (core_result_held(c))
+		c->record_at = now + CORE_RECORD_RETRY;
 }
 
 static int
 core_result_due(const struct core *c, const struct core_result *r,
     time_t now)
 {
-	return !r->tried || c->sched->srcs[r->src].next <= now;
+	return r->state == RESULT_SEND &&
+	    (!r->tried || c->sched->srcs[r->src].next <= now);
 }
 
-/* -1 when none waits; else when the first can be sent. */
+/* -1 when none waits; else when the first can be sent or written. */
 time_t
 core_result_wake(const struct core *c)
 {
@@ -70,7 +212,10 @@ core_result_wake(const struct core *c)
 	time_t			 wake = -1, t;
 
 	TAILQ_FOREACH(r, &c->results, entry) {
-		t = r->tried ? c->sched->srcs[r->src].next : 0;
+		if (r->state != RESULT_SEND)
+			t = c->record_at;
+		else
+			t = r->tried ? c->sched->srcs[r->src].next : 0;
 		if (wake == -1 || t < wake)
 			wake = t;
 	}
@@ -85,6 +230,7 @@ core_result_next(struct core *c, time_t now)
 	char			*env;
 	size_t			 len;
 
+	core_result_retry(c, now);
 	TAILQ_FOREACH_SAFE(r, &c->results, entry, t) {
 		if (!core_result_due(c, r, now))
 			continue;
@@ -105,15 +251,18 @@ core_result_next(struct core *c, time_t now)
 	return 0;
 }
 
+/* The source answered: the record says so, or holds the result until it can. */
 static void
-core_result_mark(struct core *c, struct core_result *r, enum records_result rr)
+core_result_done(struct core *c, struct core_result *r, enum records_result rr)
 {
-	char	 why[RECORDS_WHY_MAX];
-
-	if (records_result(c->dfd, core_source(c, r->src), r->id, rr, why,
-	    sizeof(why)) == -1)
-		log_warnx("source %s job %s: the record: %s",
-		    core_source(c, r->src), r->id, why);
+	if (core_result_mark(c, r, rr) == 0) {
+		core_result_drop(c, r);
+		return;
+	}
+	r->state = RESULT_MARK;
+	r->mark = rr;
+	if (c->record_at == 0)
+		c->record_at = core_now() + CORE_RECORD_RETRY;
 }
 
 void
@@ -134,15 +283,13 @@ core_result_answer(struct core *c, const struct keepcli_answer *a,
 	}
 	switch ((v = contract_answer(a, 1, why, sizeof(why)))) {
 	case CONTRACT_OK:
-		core_result_mark(c, r, RECORDS_SENT);
-		core_result_drop(c, r);
+		core_result_done(c, r, RECORDS_SENT);
 		break;
 	case CONTRACT_GONE:
 		log_info("source %s job %s: %s (409): the result stays in the "
 		    "record and is never sent again", name, r->id,
 		    RECORDS_NOTE_GONE);
-		core_result_mark(c, r, RECORDS_GONE);
-		core_result_drop(c, r);
+		core_result_done(c, r, RECORDS_GONE);
 		break;
 	default:
 		log_warnx("source %s job %s: the result was not taken: %s; it "
@@ -187,13 +334,17 @@ out:
 	return buf;
 }
 
-/* Cut short by a crash: its record says released, and so does its result. */
+/*
+ * Cut short by a crash: no result of it went out (a result goes out only
+ * after the record that says it), so its record says released, and so
+ * does its result.  The core holds data_dir alone (core_lock()), so no
+ * live process wrote past the record.
+ */
 static void
 core_recover_running(struct core *c, size_t i, const struct records_meta *m)
 {
 	struct records_job	 j;
 	struct job_outcome	 o;
-	char			 why[RECORDS_WHY_MAX];
 
 	memset(&j, 0, sizeof(j));
 	j.source = core_source(c, i);
@@ -203,14 +354,12 @@ core_recover_running(struct core *c, size_t i, const struct records_meta *m)
 	j.started_at = m->started_at;
 	memset(&o, 0, sizeof(o));
 	o.status = JOB_RELEASED;
+	o.word = JW_STOPPED;
 	(void)strlcpy(o.error, "sandcastled stopped while the job ran",
 	    sizeof(o.error));
-	if (records_finish(c->dfd, &j, &o, time(NULL), why, sizeof(why)) == -1)
-		log_warnx("source %s job %s: the record: %s", j.source, j.id,
-		    why);
 	log_info("source %s job %s: it was running when sandcastled stopped: "
 	    "it is sent back released", j.source, j.id);
-	core_result_add(c, i, m->job, CONTRACT_RELEASED, NULL, NULL);
+	core_result_finish(c, i, &j, &o);
 }
 
 static void

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,8 +41,8 @@ struct job_ctx {
 static char	 job_build_id[BUILD_ID_LEN + 1];
 static char	 job_init_why[256] = "job_init() was not called";
 
-static void	 job_decide(struct job_ctx *, enum job_status, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
+static void	 job_decide(struct job_ctx *, enum job_status, enum job_word,
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
 static int	 job_hello(struct job_ctx *);
 static int	 job_send(struct job_ctx *, const char *, size_t);
 static void	 job_lines(struct job_ctx *);
@@ -91,7 +92,8 @@ job_outcome_free(struct job_outcome *o)
 
 /* The launcher's verdict: the box's last line, if any, no longer counts. */
 static void
-job_decide(struct job_ctx *x, enum job_status st, const char *fmt, ...)
+job_decide(struct job_ctx *x, enum job_status st, enum job_word word,
+    const char *fmt, ...)
 {
 	va_list	 ap;
 
@@ -99,6 +101,7 @@ job_decide(struct job_ctx *x, enum job_status st, const char *fmt, ...)
 		return;
 	x->decided = 1;
 	x->o->status = st;
+	x->o->word = word;
 	va_start(ap, fmt);
 	(void)vsnprintf(x->o->error, sizeof(x->o->error), fmt, ap);
 	va_end(ap);
@@ -138,18 +141,18 @@ job_run(const struct config *conf, enum cap_id cap, enum job_mode mode,
 	if (timeout == 0 || timeout > c->timeout)
 		timeout = c->timeout;
 	if (mode == JOB_RUN && inputlen > c->max_input)
-		job_decide(&x, JOB_FAILED, "the input is %zu bytes, more than "
-		    "max_input (%llu)", inputlen,
+		job_decide(&x, JOB_FAILED, JW_INPUT, "the input is %zu bytes, "
+		    "more than max_input (%llu)", inputlen,
 		    (unsigned long long)c->max_input);
 	else if (mode == JOB_RUN && inputlen == 0)
-		job_decide(&x, JOB_FAILED, "the job has no input");
+		job_decide(&x, JOB_FAILED, JW_INPUT, "the job has no input");
 	else if (job_build_id[0] == '\0')
-		job_decide(&x, JOB_RELEASED, "no box can run: %s",
+		job_decide(&x, JOB_RELEASED, JW_PODMAN, "no box can run: %s",
 		    job_init_why);
 	else if ((x.box = box_start(cap, mode == JOB_RUN ? BOX_CORE :
 	    BOX_CHECK, &c->box, timeout, c->max_output)) == NULL)
-		job_decide(&x, JOB_RELEASED, "podman cannot be run (%s): "
-		    "install podman", strerror(errno));
+		job_decide(&x, JOB_RELEASED, JW_PODMAN, "podman cannot be run "
+		    "(%s): install podman", strerror(errno));
 	if (x.box != NULL) {
 		o->box_started = 1;
 		if (job_hello(&x) == 0 && job_send(&x, input, inputlen) == 0)
@@ -172,16 +175,17 @@ job_hello(struct job_ctx *x)
 	if (box_read_line(x->box, &line, &len) != 1)
 		return -1;
 	if (len + 1 > PROTO_SLACK) {
-		job_decide(x, JOB_FAILED, "the box's first line is longer "
-		    "than 64 KiB");
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's first line is "
+		    "longer than 64 KiB");
 		return -1;
 	}
 	if (proto_parse(&m, line, len, pwhy, sizeof(pwhy)) == -1) {
-		job_decide(x, JOB_FAILED, "the box's first line: %s", pwhy);
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's first line: "
+		    "%s", pwhy);
 		return -1;
 	}
 	if (proto_seq_next(&x->seq, m.type, &why) == -1) {
-		job_decide(x, JOB_FAILED, "the box's %s line: %s",
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's %s line: %s",
 		    proto_type_name(m.type), why);
 		proto_msg_free(&m);
 		return -1;
@@ -195,11 +199,12 @@ job_hello(struct job_ctx *x)
 	x->hello = 1;
 	(void)json_string_copy(&m.j, m.f[PF_BUILD], build, sizeof(build), &len);
 	if (!json_streq(&m.j, m.f[PF_CAPABILITY], cap_name(x->cap)))
-		job_decide(x, JOB_FAILED, "the box of sandcastle-%s says it is "
-		    "another capability's", cap_name(x->cap));
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box of "
+		    "sandcastle-%s says it is another capability's",
+		    cap_name(x->cap));
 	else if (strcmp(build, job_build_id) != 0)
-		job_decide(x, JOB_RELEASED, "box of build %s, this build %s: "
-		    "run sandcastlectl install", build, job_build_id);
+		job_decide(x, JOB_RELEASED, JW_BUILD, "box of build %s, this "
+		    "build %s: run sandcastlectl install", build, job_build_id);
 	proto_msg_free(&m);
 	return x->decided ? -1 : 0;
 }
@@ -296,7 +301,8 @@ job_send(struct job_ctx *x, const char *input, size_t inputlen)
 
 	if ((line = job_line(x->conf, x->cap, x->mode, input, inputlen,
 	    &len)) == NULL) {
-		job_decide(x, JOB_RELEASED, "out of memory for the job line");
+		job_decide(x, JOB_RELEASED, JW_RELEASED, "out of memory for "
+		    "the job line");
 		return -1;
 	}
 	if (proto_seq_next(&x->seq, PROTO_JOB, &why) == -1)
@@ -327,16 +333,17 @@ job_line_one(struct job_ctx *x, const char *line, size_t len)
 	char			 pwhy[PROTO_WHY_MAX];
 
 	if (x->last) {
-		job_decide(x, JOB_FAILED, "the box wrote a line after its "
-		    "last");
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box wrote a line "
+		    "after its last");
 		return -1;
 	}
 	if (proto_parse(&m, line, len, pwhy, sizeof(pwhy)) == -1) {
-		job_decide(x, JOB_FAILED, "a line from the box: %s", pwhy);
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "a line from the box: "
+		    "%s", pwhy);
 		return -1;
 	}
 	if (proto_seq_next(&x->seq, m.type, &why) == -1) {
-		job_decide(x, JOB_FAILED, "the box's %s line: %s",
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's %s line: %s",
 		    proto_type_name(m.type), why);
 		proto_msg_free(&m);
 		return -1;
@@ -477,8 +484,8 @@ job_request(struct job_ctx *x, const char *line, size_t len)
 	keepcli_answer_free(&a);
 	if (ans == NULL || alen + 1 > PROTO_ANSWER_MAX) {
 		free(ans);
-		job_decide(x, JOB_RELEASED, "the keep's answer does not fit "
-		    "an answer line");
+		job_decide(x, JOB_RELEASED, JW_UNREACHABLE, "the keep's answer "
+		    "does not fit an answer line");
 		return;
 	}
 	if (proto_seq_next(&x->seq, PROTO_ANSWER, &swhy) == -1)
@@ -513,6 +520,7 @@ job_last(struct job_ctx *x, const struct proto_msg *m)
 	x->last = 1;
 	if (m->type == PROTO_RESULT) {
 		o->status = JOB_SUCCEEDED;
+		o->word = JW_NONE;
 		o->output = job_raw_dup(m, PF_OUTPUT);
 	} else {
 		o->status = m->release ? JOB_RELEASED : JOB_FAILED;
@@ -521,6 +529,7 @@ job_last(struct job_ctx *x, const struct proto_msg *m)
 		for (i = 0; o->error[i] != '\0'; i++)
 			if ((unsigned char)o->error[i] < 0x20)
 				o->error[i] = ' ';
+		o->word = job_word_of_box(o->error, m->release);
 		o->reply = job_raw_dup(m, PF_REPLY);
 	}
 	o->record = job_raw_dup(m, PF_RECORD);
@@ -565,22 +574,32 @@ job_end(struct job_ctx *x, const struct box_outcome *bo)
 	    JOB_STDERR_MAX;
 	memcpy(o->stderr_head, bo->errhead, o->stderr_len);
 	o->box_removed = bo->removed;
-	if (bo->timed_out)
-		job_decide(x, JOB_FAILED, "the box ran past its time: removed "
-		    "and confirmed gone");
+	if (bo->stopped)
+		job_decide(x, JOB_RELEASED, JW_STOPPED, "%s while the job ran: "
+		    "its box was removed", bo->why);
+	else if (bo->timed_out)
+		job_decide(x, JOB_FAILED, JW_TIME, "the box ran past its "
+		    "time: removed and confirmed gone");
 	else if (bo->output_failed)
-		job_decide(x, JOB_FAILED, "%s", bo->why);
+		job_decide(x, JOB_FAILED, JW_OUTPUT, "%s", bo->why);
 	else if (!x->hello && !x->last && bo->release)
-		job_decide(x, JOB_RELEASED, "podman could not run the image "
-		    "sandcastle-%s:%s (exit %d): run sandcastlectl install "
-		    "--images", cap_name(x->cap), job_build_id, bo->code);
+		job_decide(x, JOB_RELEASED, JW_PODMAN, "podman could not run "
+		    "the image sandcastle-%s:%s (exit %d): run sandcastlectl "
+		    "install --images", cap_name(x->cap), job_build_id,
+		    bo->code);
+	else if (bo->signal == SIGSYS)
+		job_decide(x, JOB_FAILED, JW_FILTER, "the box broke its "
+		    "filter: killed by SIGSYS for a call its seccomp filter "
+		    "does not allow");
 	else if (bo->signal != 0)
-		job_decide(x, JOB_FAILED, "the box was killed by signal %d%s",
-		    bo->signal, bo->signal == 9 ? " (137: its memory, "
-		    "processes or cpu time)" : "");
+		job_decide(x, JOB_FAILED, JW_KILLED, "the box was killed by "
+		    "signal %d%s", bo->signal, bo->signal == 9 ? " (137: its "
+		    "memory, processes or cpu time)" : "");
 	else if (bo->exited && bo->code != 0)
-		job_decide(x, JOB_FAILED, "the box exited with %d%s%.400s",
-		    bo->code, x->last ? ": " : "", x->last ? said : "");
+		job_decide(x, JOB_FAILED, JW_EXIT, "the box exited with "
+		    "%d%s%.400s", bo->code, x->last ? ": " : "",
+		    x->last ? said : "");
 	else if (!x->last)
-		job_decide(x, JOB_FAILED, "the box ended without a last line");
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box ended without "
+		    "a last line");
 }

@@ -33,6 +33,43 @@ enum job_status {
 	JOB_RELEASED		/* the capability could not be used: it rests */
 };
 
+/*
+ * sandcastle's own word for how a job ended (word.c), the only account
+ * of it the log gets: what the box said goes to the record alone.  The
+ * set and its meanings are written in sandcastled(8), BOXES.
+ */
+enum job_word {
+	JW_NONE,		/* succeeded */
+	JW_INPUT,		/* the input refused before any box */
+	JW_CAPABILITY,		/* a capability the source may not use */
+	JW_BOX,			/* the box failed the job */
+	JW_PROTOCOL,		/* the box broke the protocol */
+	JW_SCHEMA,		/* the reply not JSON, or not of the schema */
+	JW_DECLINED,		/* the model declined */
+	JW_MAX_TOKENS,		/* the reply cut at max_tokens */
+	JW_API,			/* the API refused the request */
+	JW_TIME,		/* the box ran past its time */
+	JW_OUTPUT,		/* the box wrote too much or a line too long */
+	JW_FILTER,		/* the box broke its filter (SIGSYS) */
+	JW_KILLED,		/* another signal: memory, processes, cpu */
+	JW_EXIT,		/* the box exited with another code than 0 */
+	JW_PODMAN,		/* podman missing, or it could not make the box */
+	JW_BUILD,		/* a box of another build */
+	JW_LEFTOVER,		/* a box that would not go stops every box */
+	JW_KEY,			/* the key rejected */
+	JW_CREDIT,		/* the credit exhausted */
+	JW_RATE,		/* rate limited */
+	JW_MODEL,		/* the model not available to the key */
+	JW_API_DOWN,		/* the API failing or overloaded */
+	JW_UNREACHABLE,		/* the keep or the API not reached */
+	JW_LANGUAGES,		/* ocr: the image lacks a configured language */
+	JW_RELEASED,		/* released for another reason */
+	JW_RECORD,		/* the job could not be noted */
+	JW_STOPPED,		/* sandcastled stopped, or a child ended */
+	JW_LAUNCHER,		/* another sandcastled's launcher holds the boxes */
+	JW_COUNT
+};
+
 /* meta.json's "usage": only when the job reached a model (has). */
 struct job_usage {
 	int		 has;
@@ -48,6 +85,7 @@ struct job_usage {
  */
 struct job_outcome {
 	enum job_status	 status;
+	enum job_word	 word;		/* the log's word for it */
 	/* "" when succeeded; else why, for meta.json's "error" and the source. */
 	char		 error[JOB_ERROR_MAX];
 	char		*output;	/* succeeded: the output, JSON text */
@@ -83,6 +121,10 @@ void		 job_run(const struct config *, enum cap_id, enum job_mode,
 		    job_keep_fn *keep, void *arg, struct job_outcome *o);
 void		 job_outcome_free(struct job_outcome *);
 const char	*job_status_name(enum job_status);
+
+/* word.c: the word's name; the word for the error of a box's failure line. */
+const char	*job_word_name(enum job_word);
+enum job_word	 job_word_of_box(const char *error, int release);
 
 /* Parts of job_run(), for its tests: NULL and why, or the line. */
 char		*job_line(const struct config *, enum cap_id, enum job_mode,

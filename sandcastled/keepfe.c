@@ -4,7 +4,8 @@
  * may use (the core a source's, the launcher claude's), forwards it and
  * returns the answer, the keep's refusal, or PROC_KEEP_DOWN when the
  * keep gave neither.  A connection that broke is made again at the next
- * call.  Its filter allows Unix sockets only (sandbox_keepfe()).
+ * call.  Its filter allows Unix sockets only (sandbox_keepfe()), and its
+ * Landlock ruleset no file (landlock_keepfe()).
  */
 #include <sys/types.h>
 
@@ -124,6 +125,7 @@ keepfe_run(struct config *conf, struct msgchan *chan)
 	if (path_runtime_file(KEEP_SOCK, keepfe_sock,
 	    sizeof(keepfe_sock)) == -1)
 		fatalx("%s: it holds keepd's socket", path_why());
+	landlock_keepfe();
 	sandbox_keepfe();
 	child_ready(chan);
 	log_debug("ready: %zu sources, the keep on %s", keepfe_conf->nsources,

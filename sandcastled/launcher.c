@@ -10,16 +10,21 @@
  * would stop the setuid newuidmap of a podman that has to make one).
  * A launcher that cannot prepare podman still runs: it says why once,
  * and every box is then released with that reason, as the manual has it
- * for a missing Podman.
+ * for a missing Podman.  A box a crash left that podman will not remove
+ * stops every box the same way, until a later try removes it.
  */
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "box.h"
 #include "build.h"
@@ -28,10 +33,13 @@
 #include "keepcli.h"
 #include "log.h"
 #include "msg.h"
+#include "paths.h"
 #include "proto.h"
 #include "sandcastled.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+#define LAUNCHER_LOCK		"launcher.lock"
+#define LAUNCHER_LOCK_WAIT	30	/* seconds for another launcher to end */
 
 static const struct msg_rule launcher_rules[] = {
 	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
@@ -46,7 +54,9 @@ static const struct msg_rule launcher_keep_rules[] = {
 
 static struct config	*launcher_conf;
 static struct msgchan	*launcher_chan;
-static int		 launcher_podman_ok;
+static int		 launcher_podman_ok;	/* boxes may run */
+static int		 launcher_leftover;	/* a box a crash left stays */
+static int		 launcher_unlocked;	/* another launcher holds the lock */
 static char		 launcher_why[256];
 static uint32_t		 launcher_seq;
 
@@ -75,8 +85,11 @@ launcher_keep(const char *env, size_t len, struct keepcli_answer *a,
 	if (msg_compose(launcher_chan, PROC_KEEP_CALL, id, -1, env, len) == -1)
 		fatal("a keep call to the parent");
 	launcher_send(launcher_chan);
-	if ((r = msg_read_one(launcher_chan, &m)) == 0)
-		fatalx("the parent closed the channel during a job");
+	/* The box then sees the channel hang up, and is removed. */
+	if ((r = msg_read_one(launcher_chan, &m)) == 0) {
+		*why = "sandcastled's parent is gone";
+		return -1;
+	}
 	if (r == -1)
 		fatal("reading from the parent");
 	msg_verify(launcher_keep_rules, NELEM(launcher_keep_rules), &m,
@@ -109,6 +122,7 @@ launcher_done(uint32_t id, const struct job_outcome *o)
 
 	memset(&d, 0, sizeof(d));
 	d.status = o->status;
+	d.word = o->word;
 	(void)strlcpy(d.error, o->error, sizeof(d.error));
 	memcpy(d.stderr_head, o->stderr_head, sizeof(d.stderr_head));
 	d.stderr_len = o->stderr_len;
@@ -132,6 +146,23 @@ launcher_done(uint32_t id, const struct job_outcome *o)
 	launcher_send(launcher_chan);
 }
 
+/*
+ * No box starts beside one a crash left that would not go: each job
+ * asks podman to remove it again, and is released (its capability then
+ * rests) until it is gone.
+ */
+static int
+launcher_ready(void)
+{
+	if (launcher_podman_ok || !launcher_leftover)
+		return launcher_podman_ok;
+	if (box_remove_leftovers(launcher_why, sizeof(launcher_why)) == -1)
+		return 0;
+	log_info("the boxes a crash left are gone: boxes run again");
+	launcher_leftover = 0;
+	return launcher_podman_ok = 1;
+}
+
 static void
 launcher_dispatch(struct msg *m)
 {
@@ -143,8 +174,16 @@ launcher_dispatch(struct msg *m)
 	    !launcher_conf->caps[j.cap].enabled)
 		fatalx("the parent sent a job that does not add up");
 	memset(&o, 0, sizeof(o));
-	job_run(launcher_conf, j.cap, JOB_RUN, (char *)m->data + sizeof(j),
-	    j.inputlen, j.timeout, launcher_keep, NULL, &o);
+	if (launcher_ready())
+		job_run(launcher_conf, j.cap, JOB_RUN, (char *)m->data +
+		    sizeof(j), j.inputlen, j.timeout, launcher_keep, NULL, &o);
+	else {
+		o.status = JOB_RELEASED;
+		o.word = launcher_leftover ? JW_LEFTOVER : launcher_unlocked ?
+		    JW_LAUNCHER : JW_PODMAN;
+		(void)snprintf(o.error, sizeof(o.error), "no box can run: %s",
+		    launcher_why);
+	}
 	launcher_done(m->id, &o);
 	job_outcome_free(&o);
 }
@@ -162,6 +201,73 @@ launcher_build(char id[BUILD_ID_LEN + 1])
 	return build_id(dir, id, launcher_why, sizeof(launcher_why));
 }
 
+/* What holds each box limit here, once at start. */
+static void
+launcher_holds(void)
+{
+	const struct box_hold	*h;
+	size_t			 i, n;
+
+	h = box_holds(box_cgroup_layer(), &n);
+	for (i = 0; i < n; i++)
+		if (h[i].none)
+			log_warnx("%s is held by %s", h[i].limit, h[i].held);
+		else
+			log_info("%s is held by %s", h[i].limit, h[i].held);
+}
+
+/*
+ * The boxes of role core are one launcher's alone: the launcher of
+ * another sandcastled, one whose parent was killed, may still own a box
+ * that runs while it removes it.  So a launcher takes the lock of the
+ * runtime folder before it removes what a crash left, and holds it for
+ * its life: the other's goes with that launcher.  A record lock, so that
+ * no podman it runs holds it.  0, or -1 with launcher_why.
+ */
+static int
+launcher_lock(void)
+{
+	struct timespec	 tick = { 0, 100 * 1000 * 1000 };
+	struct flock	 fl;
+	char		 path[PATH_MAX];
+	int		 fd, i;
+
+	if (path_runtime_file(LAUNCHER_LOCK, path, sizeof(path)) == -1) {
+		(void)snprintf(launcher_why, sizeof(launcher_why), "%s",
+		    path_why());
+		return -1;
+	}
+	if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	    0600)) == -1) {
+		(void)snprintf(launcher_why, sizeof(launcher_why), "%.160s: "
+		    "%s", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0;; i++) {
+		memset(&fl, 0, sizeof(fl));
+		fl.l_type = F_WRLCK;
+		fl.l_whence = SEEK_SET;
+		if (fcntl(fd, F_SETLK, &fl) == 0)
+			return 0;
+		if (fcntl(fd, F_GETLK, &fl) == -1 || fl.l_type == F_UNLCK)
+			fl.l_pid = 0;
+		if (i == 0)
+			log_info("%s is held by pid %ld, the box launcher of "
+			    "another sandcastled: waiting for it to end", path,
+			    (long)fl.l_pid);
+		if (i >= LAUNCHER_LOCK_WAIT * 10) {
+			(void)snprintf(launcher_why, sizeof(launcher_why),
+			    "%.120s is still held by pid %ld, the box launcher "
+			    "of another sandcastled, after %d s: stop that "
+			    "sandcastled", path, (long)fl.l_pid,
+			    LAUNCHER_LOCK_WAIT);
+			(void)close(fd);
+			return -1;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
 /* podman made ready before the filter; 0, or -1 with launcher_why. */
 static int
 launcher_prepare(void)
@@ -171,13 +277,18 @@ launcher_prepare(void)
 	if (launcher_build(id) == -1)
 		return -1;
 	if (job_init(id, launcher_why, sizeof(launcher_why)) == -1 ||
-	    box_prepare(launcher_why, sizeof(launcher_why)) == -1 ||
-	    box_remove_leftovers(launcher_why, sizeof(launcher_why)) == -1)
+	    box_prepare(launcher_why, sizeof(launcher_why)) == -1)
 		return -1;
-	log_info("boxes of build %s; limits in force: rlimits%s", id,
-	    box_cgroup_layer() ? " and cgroup v2" : " only (no cgroup v2 "
-	    "delegation here: box.memory, box.cpus and box.pids hold as "
-	    "rlimits alone)");
+	if (launcher_lock() == -1) {
+		launcher_unlocked = 1;
+		return -1;
+	}
+	if (box_remove_leftovers(launcher_why, sizeof(launcher_why)) == -1) {
+		launcher_leftover = 1;
+		return -1;
+	}
+	log_info("boxes of build %s", id);
+	launcher_holds();
 	return 0;
 }
 
@@ -190,6 +301,7 @@ launcher_run(struct config *conf, struct msgchan *chan)
 	if (!launcher_podman_ok)
 		log_warnx("no box can run: %s; every job is released and its "
 		    "capability rests", launcher_why);
+	box_stop_when(child_stopping(), chan->fd);
 	sandbox_launcher();
 	child_ready(chan);
 	log_debug("ready: claude %s, ocr %s",

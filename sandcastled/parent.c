@@ -1,7 +1,7 @@
 /*
  * The parent: it holds the control socket, starts the children and
  * watches them.  A child that dies takes the daemon down, loudly: the
- * others are stopped and the parent exits 1.
+ * others are stopped (stop.c) and the parent exits 1.
  */
 #include <sys/types.h>
 #include <sys/signalfd.h>
@@ -78,14 +78,21 @@ parent_ready(struct proc *p)
 	log_info("running: core, keep-frontend and box launcher are ready");
 }
 
-/* The parent reads nothing of what it routes but its type and size. */
+/*
+ * The parent reads nothing of what it routes but its type and size.  A
+ * message for a child that ended is dropped: its end began the stop,
+ * and what it owed is answered for it (stop_orphans()).
+ */
 static void
 parent_forward(enum proc_id to, const struct msg *m)
 {
 	struct proc	*p = &proc_table()[to];
 
-	if (p->chan.fd == -1)
-		fatalx("a message for %s, which is not running", p->title);
+	if (p->chan.fd == -1) {
+		log_debug("message %u for %s, which ended: dropped", m->type,
+		    p->title);
+		return;
+	}
 	if (msg_compose(&p->chan, m->type, m->id, -1, m->data, m->len) == -1)
 		fatal("a message to %s", p->title);
 }
@@ -96,6 +103,7 @@ parent_keep_call(struct proc *p, const struct msg *m, int launcher)
 {
 	if (((m->id & PROC_ID_LAUNCHER) != 0) != launcher)
 		fatalx("%s sent a keep call with another's id", p->title);
+	stop_owe(launcher ? OWE_LAUNCHER_CALL : OWE_CORE_CALL, m->id);
 	parent_forward(PROC_KEEPFE, m);
 }
 
@@ -119,12 +127,14 @@ parent_dispatch_core(struct proc *p, struct msg *m)
 		parent_ready(p);
 		break;
 	case PROC_KEEP_PROBE:
+		stop_owe(OWE_PROBE, m->id);
 		parent_forward(PROC_KEEPFE, m);
 		break;
 	case PROC_KEEP_CALL:
 		parent_keep_call(p, m, 0);
 		break;
 	case PROC_JOB_RUN:
+		stop_owe(OWE_JOB, m->id);
 		parent_forward(PROC_LAUNCHER, m);
 		break;
 	case PROC_SOURCES:
@@ -143,10 +153,13 @@ parent_dispatch_keepfe(struct proc *p, struct msg *m)
 		parent_ready(p);
 		break;
 	case PROC_KEEP_STATE:
+		stop_paid(OWE_PROBE);
 		parent_forward(PROC_CORE, m);
 		break;
 	case PROC_KEEP_ANSWER:
 	case PROC_KEEP_DOWN:
+		stop_paid((m->id & PROC_ID_LAUNCHER) ? OWE_LAUNCHER_CALL :
+		    OWE_CORE_CALL);
 		parent_forward((m->id & PROC_ID_LAUNCHER) ? PROC_LAUNCHER :
 		    PROC_CORE, m);
 		break;
@@ -166,6 +179,7 @@ parent_dispatch_launcher(struct proc *p, struct msg *m)
 		parent_keep_call(p, m, 1);
 		break;
 	case PROC_JOB_DONE:
+		stop_paid(OWE_JOB);
 		parent_forward(PROC_CORE, m);
 		break;
 	}
@@ -199,14 +213,6 @@ parent_child_read(struct proc *p)
 		fatal("%s sent a malformed message", p->title);
 }
 
-static __attribute__((noreturn)) void
-parent_stop(int status)
-{
-	proc_stop_all();
-	control_close();
-	exit(status);
-}
-
 static void
 parent_signal(int sfd)
 {
@@ -215,15 +221,26 @@ parent_signal(int sfd)
 	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		switch (si.ssi_signo) {
 		case SIGCHLD:
-			if (proc_reap(0) > 0) {
-				log_warnx("a child ended: stopping sandcastled");
-				parent_stop(1);
+			if (proc_reap(stop_running()) > 0 &&
+			    !stop_running()) {
+				log_warnx("a child ended: stopping "
+				    "sandcastled");
+				stop_begin(1);
 			}
+			stop_orphans();
 			break;
 		case SIGINT:
 		case SIGTERM:
-			log_info("SIG%s: stopping", sigabbrev_np(si.ssi_signo));
-			parent_stop(0);
+			if (stop_running()) {
+				log_info("SIG%s: already stopping",
+				    sigabbrev_np(si.ssi_signo));
+				break;
+			}
+			log_info("SIG%s: stopping: the core first, once what "
+			    "it has in flight is over",
+			    sigabbrev_np(si.ssi_signo));
+			stop_begin(0);
+			break;
 		case SIGHUP:
 			log_info("SIGHUP: the configuration is read at start "
 			    "only: restart sandcastled to read it again");
@@ -272,6 +289,14 @@ parent_children(struct pollfd *pfd)
 	}
 }
 
+static int
+parent_timeout(void)
+{
+	int	 a = refused_timeout(), b = stop_timeout();
+
+	return a == -1 ? b : b == -1 || a < b ? a : b;
+}
+
 static __attribute__((noreturn)) void
 parent_loop(int sfd)
 {
@@ -289,7 +314,7 @@ parent_loop(int sfd)
 		}
 		nc = control_pollfds(pfd + 1 + PROC_COUNT,
 		    NELEM(pfd) - 1 - PROC_COUNT);
-		if (poll(pfd, 1 + PROC_COUNT + nc, refused_timeout()) == -1) {
+		if (poll(pfd, 1 + PROC_COUNT + nc, parent_timeout()) == -1) {
 			if (errno == EINTR)
 				continue;
 			fatal("poll");
@@ -298,6 +323,7 @@ parent_loop(int sfd)
 			parent_signal(sfd);
 		parent_children(pfd + 1);
 		control_dispatch(pfd + 1 + PROC_COUNT, nc);
+		stop_step();
 	}
 }
 

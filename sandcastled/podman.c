@@ -62,8 +62,15 @@ podman_role_label(enum box_role role)
  * user 65534, and an empty environment: --unsetenv-all drops podman's
  * own PATH and TERM.  The user namespace is named, so that a
  * containers.conf of keep-id cannot map the box to the operator: in
- * podman's own one, 65534 is a subordinate id of /etc/subuid.  --log-driver none: podman keeps nothing of what the box
- * writes, and its stderr still comes back on our pipe.
+ * podman's own one, 65534 is a subordinate id of /etc/subuid.
+ * --log-driver none: podman keeps nothing of what the box writes, and
+ * its stderr still comes back on our pipe.
+ *
+ * /tmp is the only place a box writes: --ipc=none leaves /dev/shm out
+ * (and gives the box an IPC namespace of its own), and an empty tmpfs
+ * mounted read-only covers /dev/mqueue, which podman mounts whatever
+ * --ipc says.  The seccomp profile (profile.c) refuses new namespaces,
+ * in which a box could mount a tmpfs of its own, and shared memory.
  */
 static void
 argv_locks(struct argv *a, const struct box_params *p)
@@ -76,7 +83,10 @@ argv_locks(struct argv *a, const struct box_params *p)
 	argv_add(a, "--read-only-tmpfs=false");
 	argv_add(a, "--tmpfs=/tmp:rw,noexec,nosuid,nodev,size=%llu,mode=1700,U",
 	    (unsigned long long)p->limits.tmp);
+	argv_add(a, "--ipc=none");
+	argv_add(a, "--tmpfs=/dev/mqueue:ro,nosuid,nodev,noexec,size=4k");
 	argv_add(a, "--cap-drop=all");
+	argv_add(a, "--security-opt=seccomp=/proc/self/fd/%d", BOX_PROFILE_FD);
 	argv_add(a, "--security-opt=no-new-privileges");
 	argv_add(a, "--user=65534:65534");
 	/* Rootless "host" is podman's own namespace, not the machine's. */
@@ -113,6 +123,36 @@ argv_limits(struct argv *a, const struct box_params *p)
 	argv_add(a, "--ulimit=nofile=64:64");
 	argv_add(a, "--ulimit=core=0:0");
 	argv_add(a, "--ulimit=cpu=%u:%u", p->timeout, p->timeout);
+}
+
+/*
+ * What holds each box limit, by the flags above: where cgroup v2 is
+ * delegated, and where it is not.  check prints it, a limit held by
+ * nothing with a warning, and the launcher logs it at start.
+ */
+static const struct box_hold box_holds_cgroup[] = {
+	{ "box.memory", "cgroup v2 (--memory, no swap) and the data rlimit",
+	    0 },
+	{ "box.cpus", "cgroup v2 (--cpus)", 0 },
+	{ "box.pids", "cgroup v2 (--pids-limit) and the nproc rlimit", 0 },
+	{ "box.tmp", "the size of its tmpfs and the fsize rlimit", 0 },
+	{ "timeout", "the launcher's time limit and the cpu rlimit", 0 },
+};
+static const struct box_hold box_holds_rlimits[] = {
+	{ "box.memory", "the data rlimit (private memory; the box's seccomp "
+	    "profile refuses shared memory)", 0 },
+	{ "box.cpus", "nothing but the time limit (no cgroup v2 cpu "
+	    "controller delegated here)", 1 },
+	{ "box.pids", "the nproc rlimit", 0 },
+	{ "box.tmp", "the size of its tmpfs and the fsize rlimit", 0 },
+	{ "timeout", "the launcher's time limit and the cpu rlimit", 0 },
+};
+
+const struct box_hold *
+box_holds(int cgroup, size_t *n)
+{
+	*n = sizeof(box_holds_cgroup) / sizeof(box_holds_cgroup[0]);
+	return cgroup ? box_holds_cgroup : box_holds_rlimits;
 }
 
 char **

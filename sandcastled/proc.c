@@ -4,6 +4,7 @@
  * with its channel on fd 3 and nothing else open above stderr.
  */
 #include <sys/types.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -22,17 +23,23 @@
 #include "sandbox.h"
 #include "sandcastled.h"
 
-#define PROC_STOP_WAIT_MS	5000
-
 extern char **environ;
 
+/*
+ * A child ends with its parent.  Its channel closing ends the core and
+ * the keep-frontend once they read it, and the launcher's box is removed
+ * when it sees it (box_stop_when()); the parent-death signal, which
+ * survives the child's execve(2), also reaches a child busy elsewhere:
+ * SIGKILL where nothing is left to undo (the records are whole on disk
+ * at every step), SIGTERM for the launcher, which removes its box.
+ */
 static struct proc procs[PROC_COUNT] = {
-	{ PROC_CORE, "core", core_run, parent_dispatch_core,
+	{ PROC_CORE, "core", core_run, parent_dispatch_core, SIGKILL,
 	    -1, 0, 0, { .fd = -1 } },
 	{ PROC_KEEPFE, "keep-frontend", keepfe_run, parent_dispatch_keepfe,
-	    -1, 0, 0, { .fd = -1 } },
+	    SIGKILL, -1, 0, 0, { .fd = -1 } },
 	{ PROC_LAUNCHER, "box launcher", launcher_run, parent_dispatch_launcher,
-	    -1, 0, 0, { .fd = -1 } },
+	    SIGTERM, -1, 0, 0, { .fd = -1 } },
 };
 
 struct proc *
@@ -87,12 +94,15 @@ proc_argv(const struct proc *p, const struct options *opts, char **argv,
 
 static __attribute__((noreturn)) void
 proc_exec(const struct proc *p, int sock, int exefd,
-    const struct options *opts)
+    const struct options *opts, pid_t parent)
 {
 	char		*argv[16];
 	sigset_t	 none;
 	int		 exe;
 
+	/* Set before the check: a parent gone in between is seen either way. */
+	if (prctl(PR_SET_PDEATHSIG, p->deathsig) == -1 || getppid() != parent)
+		_exit(127);
 	/* The parent's signalfd blocks these; the mask survives execve. */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -113,6 +123,7 @@ proc_exec(const struct proc *p, int sock, int exefd,
 static void
 proc_start(struct proc *p, int exefd, const struct options *opts)
 {
+	pid_t	 parent = getpid();
 	int	 sv[2];
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
@@ -121,7 +132,7 @@ proc_start(struct proc *p, int exefd, const struct options *opts)
 	case -1:
 		fatal("fork for %s", p->title);
 	case 0:
-		proc_exec(p, sv[1], exefd, opts);
+		proc_exec(p, sv[1], exefd, opts, parent);
 	}
 	close(sv[1]);
 	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1)
@@ -222,24 +233,4 @@ proc_reap(int stopping)
 	if (pid == -1 && errno != ECHILD)
 		log_warn("waitpid");
 	return n;
-}
-
-/* SIGTERM to every child, then SIGKILL to one that outlives the wait. */
-void
-proc_stop_all(void)
-{
-	struct timespec	 tick = { 0, 50 * 1000 * 1000 };
-	int		 waited;
-
-	proc_kill_all(SIGTERM);
-	for (waited = 0; proc_running() > 0; waited += 50) {
-		if (waited >= PROC_STOP_WAIT_MS) {
-			log_warnx("a child outlived SIGTERM by %d ms: SIGKILL",
-			    PROC_STOP_WAIT_MS);
-			proc_kill_all(SIGKILL);
-			waited = -PROC_STOP_WAIT_MS;
-		}
-		nanosleep(&tick, NULL);
-		proc_reap(1);
-	}
 }

@@ -65,6 +65,7 @@ struct proc_job {
 /* Then output_len bytes of output, reply_len of reply, record_len of record. */
 struct proc_job_done {
 	uint32_t	 status;	/* enum job_status */
+	uint32_t	 word;		/* enum job_word */
 	char		 error[JOB_ERROR_MAX];
 	char		 stderr_head[JOB_STDERR_MAX + 1];
 	uint32_t	 stderr_len;

@@ -48,6 +48,7 @@ static int	 write_input(int, const struct records_job *, const char *,
 		    char *, size_t);
 static int	 dir_names(int, int (*)(const char *), struct names *);
 static void	 names_clear(struct names *);
+static int	 job_remove(int, const char *, int);
 
 static int
 fail(char *why, size_t whysz, const char *fmt, ...)
@@ -358,6 +359,27 @@ job_numeric_ok(const struct records_job *j, char *why, size_t whysz)
 	return 0;
 }
 
+/*
+ * A note that could not be made whole is taken back whole: a job folder
+ * with an input and no meta.json, or with an earlier claim's meta.json
+ * beside this claim's input, would say something that did not happen.
+ * Removing takes no space, so it works on a full disk.
+ */
+static void
+job_discard(int dfd, const char *source, const char *id)
+{
+	int	 sfd, jfd;
+
+	if ((sfd = openat(dfd, source, DIRFLAGS)) == -1)
+		return;
+	if ((jfd = openat(sfd, id, DIRFLAGS)) != -1) {
+		(void)job_remove(sfd, id, jfd);
+		(void)close(jfd);
+		(void)fsync(sfd);
+	}
+	(void)close(sfd);
+}
+
 int
 records_begin(int dfd, const struct records_job *j, char *why, size_t whysz)
 {
@@ -374,6 +396,8 @@ records_begin(int dfd, const struct records_job *j, char *why, size_t whysz)
 	if (rv == 0)
 		rv = meta_write(jfd, &m, why, whysz);
 	(void)close(jfd);
+	if (rv == -1)
+		job_discard(dfd, j->source, j->id);
 	return rv;
 }
 
@@ -409,6 +433,9 @@ records_finish(int dfd, const struct records_job *j,
 	if (rv == 0 && out != NULL)
 		rv = write_file(jfd, "output.json", out, strlen(out), why,
 		    whysz);
+	/* One an attempt that failed before its meta.json left: not this outcome's. */
+	if (rv == 0 && out == NULL && unlinkat(jfd, "output.json", 0) == 0)
+		(void)fsync(jfd);
 	if (rv == 0)
 		rv = meta_write(jfd, &m, why, whysz);
 	(void)close(jfd);

@@ -1,6 +1,7 @@
 /*
  * The seccomp filters of sandcastled's children, one each, installed
- * before a child reads anything that came from another process.
+ * before a child reads anything that came from another process, and
+ * beside them the core's and the keep frontend's Landlock rulesets.
  *
  * The parent has none (yet): it forks and re-executes its children,
  * binds and serves the control socket and reads the configuration, so
@@ -142,3 +143,41 @@ sandbox_launcher(void)
 	    NCALLS(sandbox_launcher_enosys));
 	sandbox_load(ctx, "box launcher");
 }
+
+/*
+ * The core sees data_dir alone, through the folder it opened: every
+ * record is below it, and nothing else (a secret, the configuration)
+ * can be opened, read or written.
+ */
+int
+landlock_core(int datafd, const char *datadir)
+{
+	const struct landlock_path data = { datafd, datadir,
+	    LANDLOCK_READ | LANDLOCK_WRITE };
+
+	return sandbox_landlock(LANDLOCK_CORE, &data, 1, 1);
+}
+
+/*
+ * No file at all: the keep frontend connects to keep.sock, and no ABI
+ * up to 7 holds a connect(2) to a named Unix socket.
+ */
+int
+landlock_keepfe(void)
+{
+	return sandbox_landlock(LANDLOCK_KEEPFE, NULL, 0, 1);
+}
+
+/*
+ * The box launcher has no Landlock ruleset, and cannot have one while
+ * it runs rootless podman.  A ruleset needs no_new_privs, under which
+ * the setuid newuidmap cannot make podman's user namespace: podman
+ * must join the one its pause process holds, made before the filter
+ * (box_prepare()).  But Landlock refuses a process in a domain any
+ * ptrace-class access to a process outside it, which joining that
+ * namespace through /proc/<pid>/ns needs: podman falls back to
+ * newuidmap and fails.  Seen here with a ruleset of TCP rules alone;
+ * one with file rules would also forbid mount(2) and pivot_root(2),
+ * which runc needs for the box's root.  Its lock is the deny list
+ * above, and what a box sees is podman's to hold.
+ */

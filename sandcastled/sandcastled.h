@@ -9,6 +9,8 @@
 
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "msg.h"
@@ -38,6 +40,7 @@ struct proc {
 	const char	*title;
 	void		(*run)(struct config *, struct msgchan *);
 	void		(*dispatch)(struct proc *, struct msg *);
+	int		 deathsig;	/* sent to it when the parent dies */
 	pid_t		 pid;
 	int		 ready;		/* PROC_READY came: its filter is on */
 	time_t		 started;
@@ -51,7 +54,6 @@ struct proc	*proc_by_pid(pid_t);
 void		 proc_start_all(int exefd, const struct options *);
 void		 proc_kill_all(int sig);
 int		 proc_reap(int stopping);
-void		 proc_stop_all(void);
 int		 proc_running(void);
 void		 proc_describe_exit(const struct proc *, int status, char *, size_t);
 
@@ -59,6 +61,8 @@ void		 proc_describe_exit(const struct proc *, int status, char *, size_t);
 __attribute__((noreturn)) void
 		 child_main(const char *title, const struct options *);
 void		 child_ready(struct msgchan *);
+const volatile sig_atomic_t *
+		 child_stopping(void);
 __attribute__((noreturn)) void
 		 child_loop(struct msgchan *, const struct msg_rule *, size_t,
 		    const char *, void (*)(struct msg *));
@@ -69,6 +73,22 @@ __attribute__((noreturn)) void
 void		 parent_dispatch_core(struct proc *, struct msg *);
 void		 parent_dispatch_keepfe(struct proc *, struct msg *);
 void		 parent_dispatch_launcher(struct proc *, struct msg *);
+
+/* stop.c: the parent's stop, and the answers a child gone owed */
+enum owe {
+	OWE_PROBE,		/* the keep's state, to the core */
+	OWE_CORE_CALL,		/* a keep call's answer, to the core */
+	OWE_LAUNCHER_CALL,	/* a keep call's answer, to the launcher */
+	OWE_JOB,		/* a job's outcome, to the core */
+	OWE_COUNT
+};
+void		 stop_owe(enum owe, uint32_t id);
+void		 stop_paid(enum owe);
+void		 stop_orphans(void);
+void		 stop_begin(int status);
+int		 stop_running(void);
+void		 stop_step(void);
+int		 stop_timeout(void);
 
 /* control.c */
 int		 control_open(const char *path);
@@ -101,5 +121,8 @@ int		 keepfe_may(const struct config *, const char *envelope,
 void		 sandbox_core(void);
 void		 sandbox_keepfe(void);
 void		 sandbox_launcher(void);
+/* The Landlock rulesets beside them: each the ABI it used, 0 for none. */
+int		 landlock_core(int datafd, const char *datadir);
+int		 landlock_keepfe(void);
 
 #endif

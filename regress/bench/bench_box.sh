@@ -5,8 +5,9 @@
 # same image with the same job line, N runs each, interleaved; printed
 # as seconds and a ratio.  Then the box's peak memory: VmHWM of the
 # sandcastle-box process in /proc, sampled while a bare box runs (podman
-# stats needs cgroup v2, which this machine may not delegate).  Not a
-# test: it prints, and exits 1 only when it could not measure.
+# stats needs cgroup v2, which this machine may not delegate).  Last,
+# the cost of the box's own seccomp filter (boxtime.py).  Not a test: it
+# prints, and exits 1 only when it could not measure.
 set -u
 
 prefix=${1:?usage: bench_box.sh PREFIX}
@@ -87,4 +88,28 @@ done
 wait
 [ "$peak" -gt 0 ] || { echo "bench: no sandcastle-box process was seen"; exit 1; }
 printf 'bench: ocr box peak memory (VmHWM of sandcastle-box, sampled): %d KiB\n' "$peak"
+
+# The box's own filter: a test build with it against the same build
+# without it (box/sandcastle-box-test and -nofilter, in libexec/), each
+# in an ocr image of its own, on one job of real text.  Start: podman run
+# to the hello (podman, the loader, Tesseract's start and the filter);
+# run: the job to the result.
+src=$(cd "$(dirname "$0")/../.." && pwd)
+F=${BENCH_FILTER_RUNS:-10}
+with=$(as_user sh "$src/regress/box/testbox/image.sh" \
+    "$prefix/libexec/sandcastle-box-test" ocr) &&
+    without=$(as_user sh "$src/regress/box/testbox/image.sh" \
+    "$prefix/libexec/sandcastle-box-test-nofilter" ocr) ||
+    { echo "bench: the test builds' images failed"; exit 1; }
+cc -std=c11 -D_GNU_SOURCE -I"$src/regress/box" -o "$tmp/render" \
+    "$src/regress/job/render_image.c" -lpng -ljpeg -lwebp -latf-c &&
+    "$tmp/render" png "HELLO WORLD" > "$tmp/h.png" ||
+    { echo "bench: cannot draw the image"; exit 1; }
+printf '{"type":"job","mode":"run","build":"@BUILD@","limits":{"max_input":16777216,"max_output":1048576},"settings":{"languages":["eng"],"max_pixels":40000000,"max_edge":4000},"input":{"image":"%s"}}\n' \
+    "$(base64 -w0 "$tmp/h.png")" > "$tmp/job"
+chmod 0644 "$tmp/job"
+printf 'bench: the ocr box with its own filter and without, %d runs each, interleaved\n' "$F"
+as_user python3 "$src/regress/bench/boxtime.py" "$F" "$tmp/job" \
+    "with its filter" "sandcastle-ocr:$with" "$with" \
+    "without" "sandcastle-ocr:$without" "$without" || exit 1
 exit 0

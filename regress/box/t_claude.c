@@ -174,12 +174,15 @@ ATF_TC_BODY(replies, tc)
 	    NULL, &o);
 	ATF_CHECK_STREQ(o.output, "{ \"tag\": \"a\"}");
 	box_outcome_free(&o);
+	/* A reply declined, and one cut short, are kept for the record. */
 	answer(0, REPLY("I will not.", "refusal"), 1, 0, "the model declined",
 	    &o);
 	ATF_CHECK_STREQ(o.usage, USAGE);
+	ATF_CHECK_STREQ(o.reply, "\"I will not.\"");
 	box_outcome_free(&o);
 	answer(0, REPLY("{\\\"tag\\\": \\\"so", "max_tokens"), 1, 0,
 	    "the reply was cut at max_tokens (100)", &o);
+	ATF_CHECK_STREQ(o.reply, "\"{\\\"tag\\\": \\\"so\"");
 	box_outcome_free(&o);
 	answer(0, REPLY("{\\\"tag\\\": 5}", "end_turn"), 1, 0,
 	    "the reply does not satisfy the schema: $.tag: is a number, the "

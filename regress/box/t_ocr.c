@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <atf-c.h>
 
@@ -15,6 +16,24 @@
 
 #define TESSDATA	"/usr/share/tesseract-ocr/5/tessdata"
 #define TEXT		"HELLO WORLD"
+
+/* Tesseract with eng, loaded once as the box loads it before its filter. */
+static struct tess *
+eng(void)
+{
+	static struct tess	 t;
+	static int		 loaded;
+	struct tess_langs	 l;
+
+	if (!loaded) {
+		memset(&l, 0, sizeof(l));
+		l.n = 1;
+		(void)strlcpy(l.name[0], "eng", sizeof(l.name[0]));
+		ATF_REQUIRE_MSG(tess_load(&t, TESSDATA, &l) == 0, "%s", t.why);
+		loaded = 1;
+	}
+	return &t;
+}
 
 static void
 settings(struct ocr_settings *os, uint64_t max_pixels, uint32_t max_edge)
@@ -39,7 +58,7 @@ read_back(const struct render_buf *b, uint64_t max_pixels, uint32_t max_edge,
 
 	settings(&os, max_pixels, max_edge);
 	memset(o, 0, sizeof(*o));
-	ocr_read(&os, TESSDATA, b->p, b->len, o, handed);
+	ocr_read(&os, eng(), b->p, b->len, o, handed);
 	if (o->failed)
 		return strdup(o->error);
 	ATF_REQUIRE(o->output != NULL);
@@ -162,7 +181,7 @@ check_langs(const char *langs, struct box_outcome *o)
 	job.settings = m.f[PF_SETTINGS];
 	job.check = 1;
 	job.max_input = job.max_output = 1000;
-	job.tessdata = TESSDATA;
+	job.loaded = eng();
 	memset(o, 0, sizeof(*o));
 	(void)ocr_run(&job, o);
 	proto_msg_free(&m);
@@ -200,12 +219,49 @@ ATF_TC_BODY(missing_language, tc)
 	os.langs.n = 2;
 	(void)strlcpy(os.langs.name[1], "zzz", sizeof(os.langs.name[1]));
 	memset(&o, 0, sizeof(o));
-	ocr_read(&os, TESSDATA, b.p, b.len, &o, NULL);
+	ocr_read(&os, eng(), b.p, b.len, &o, NULL);
 	ATF_CHECK(o.failed && o.release);
 	ATF_CHECK_MSG(strstr(o.error, "zzz") != NULL, "%s", o.error);
 	box_outcome_free(&o);
 	free(b.p);
 	free(r.pix);
+}
+
+/* ocr_load() of a languages file as install writes it, and of bad ones. */
+static int
+load_file(const char *text, struct tess *t)
+{
+	char	 path[] = "/tmp/t_ocr.langs.XXXXXX";
+	int	 fd, r;
+
+	ATF_REQUIRE((fd = mkstemp(path)) != -1);
+	ATF_REQUIRE(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	r = ocr_load(t, TESSDATA, path);
+	unlink(path);
+	return r;
+}
+
+ATF_TC_WITHOUT_HEAD(languages_file);
+ATF_TC_BODY(languages_file, tc)
+{
+	struct tess	 t;
+
+	ATF_CHECK_MSG(load_file("eng\n", &t) == 0, "%s", t.why);
+	ATF_CHECK(t.ok && t.loaded.n == 1 &&
+	    strcmp(t.loaded.name[0], "eng") == 0);
+	tess_free(&t);
+	ATF_CHECK(load_file("", &t) == -1);
+	ATF_CHECK_MSG(strstr(t.why, "not 1 to 16 language names") != NULL,
+	    "%s", t.why);
+	ATF_CHECK(load_file("eng\n../x\n", &t) == -1);
+	ATF_CHECK(load_file("zzz\n", &t) == -1);
+	ATF_CHECK_MSG(strstr(t.why, "cannot load its languages zzz") != NULL,
+	    "%s", t.why);
+	tess_free(&t);
+	ATF_CHECK(ocr_load(&t, TESSDATA, "/nonexistent/languages") == -1);
+	ATF_CHECK_MSG(strstr(t.why, "/nonexistent/languages: ") != NULL &&
+	    strstr(t.why, "run sandcastlectl install") != NULL, "%s", t.why);
 }
 
 ATF_TP_ADD_TCS(tp)
@@ -217,5 +273,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, max_pixels);
 	ATF_TP_ADD_TC(tp, check);
 	ATF_TP_ADD_TC(tp, missing_language);
+	ATF_TP_ADD_TC(tp, languages_file);
 	return atf_no_error();
 }

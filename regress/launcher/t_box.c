@@ -35,8 +35,11 @@
 #include "../../sandcastled/box.h"
 #include "../lib/account.h"
 
-#define IMAGE		"sandcastle-probe:test"
 #define MiB		(1024ULL * 1024)
+
+/* sandcastle-probe:<the first 12 hex digits of probe.c's SHA-256>. */
+static char	 image[64];
+#define IMAGE	image
 
 
 static struct box_limits limits = { 256 * MiB, 1000, 32, 1 * MiB };
@@ -57,25 +60,32 @@ run_as_account(void)
 static void
 probe_image(void)
 {
-	char	 exe[PATH_MAX], dir[PATH_MAX], cmd[4 * PATH_MAX], tmp[] =
+	char	 exe[PATH_MAX], dir[PATH_MAX], cmd[4 * PATH_MAX], sum[80], tmp[] =
 		    "/tmp/sc-probe-bin.XXXXXX";
 	ssize_t	 n;
+	FILE	*f;
 
 	REQUIRE((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0,
 	    "%s", "readlink /proc/self/exe");
 	exe[n] = '\0';
 	(void)strlcpy(dir, dirname(exe), sizeof(dir));
+	(void)snprintf(cmd, sizeof(cmd), "sha256sum < %s/../box/probe/probe.c",
+	    dir);
+	REQUIRE((f = popen(cmd, "r")) != NULL && fgets(sum, sizeof(sum), f) !=
+	    NULL && strlen(sum) > 64, "%s", cmd);
+	pclose(f);
+	sum[64] = '\0';
+	(void)snprintf(image, sizeof(image), "sandcastle-probe:%.12s", sum);
 	(void)snprintf(cmd, sizeof(cmd), "test \"$(podman image inspect "
-	    "--format '{{index .Labels \"sandcastle.probe\"}}' " IMAGE
-	    " 2>/dev/null)\" = \"$(sha256sum < %s/../box/probe/probe.c | "
-	    "cut -c1-64)\"", dir);
+	    "--format '{{index .Labels \"sandcastle.probe\"}}' %s "
+	    "2>/dev/null)\" = %s", image, sum);
 	if (sh(cmd) == 0)
 		return;
 	REQUIRE(mkdtemp(tmp) != NULL, "%s", "mkdtemp(tmp) != NULL");
 	(void)snprintf(cmd, sizeof(cmd), "cc -std=c11 -D_GNU_SOURCE -O2 -static "
 	    "-o %s/probe %s/../box/probe/probe.c && sh %s/../box/probe/build.sh "
-	    "%s/probe \"$(sha256sum < %s/../box/probe/probe.c | cut -c1-64)\"; "
-	    "r=$?; rm -rf %s; exit $r", tmp, dir, dir, tmp, dir, tmp);
+	    "%s/probe %s; r=$?; rm -rf %s; exit $r", tmp, dir, dir, tmp, sum,
+	    tmp);
 	REQUIRE((sh(cmd)) == (0), "building the probe image");
 }
 
@@ -105,9 +115,10 @@ swap_flag(char **argv, const char *from, const char *to)
 	report(1, __FILE__, __LINE__, "the launcher's argv has no %s", from);
 }
 
+/* A box with the launcher's argv, each pair of swaps[] (from, to) swapped. */
 static struct box *
-start(const struct box_limits *l, uint32_t timeout, uint64_t max_output,
-    const char *from, const char *to)
+start_swaps(const struct box_limits *l, uint32_t timeout, uint64_t max_output,
+    const char *const *swaps)
 {
 	struct box_params	 p;
 	struct box		*b;
@@ -119,11 +130,20 @@ start(const struct box_limits *l, uint32_t timeout, uint64_t max_output,
 	argv = podman_run_argv(&p, name);
 	free(argv[0]);
 	argv[0] = strdup(box_podman());
-	if (from != NULL)
-		swap_flag(argv, from, to);
+	for (; swaps != NULL && swaps[0] != NULL; swaps += 2)
+		swap_flag(argv, swaps[0], swaps[1]);
 	REQUIRE((b = box_spawn(&p, argv, name)) != NULL, "%s", "(b = box_spawn(&p, argv, name)) != NULL");
 	podman_argv_free(argv);
 	return b;
+}
+
+static struct box *
+start(const struct box_limits *l, uint32_t timeout, uint64_t max_output,
+    const char *from, const char *to)
+{
+	const char	*swaps[] = { from, to, NULL };
+
+	return start_swaps(l, timeout, max_output, swaps);
 }
 
 /* One request, its one answer line (copied into ans); podman's stderr when none. */
@@ -623,6 +643,192 @@ body_output(void)
 	none_left();
 }
 
+/*
+ * One item of the mount walk, "<point>:<type>=<what a write met>": closed
+ * when the kernel refused the write with EROFS or EACCES; procfs, which
+ * has no file to make, with ENOENT; a device of memory (null, zero,
+ * full, random, urandom) or the terminal keeps nothing written to it.
+ */
+static int
+mount_closed(const char *point, const char *type, const char *what)
+{
+	static const char *const devices[] = { "chr1:3", "chr1:5", "chr1:7",
+	    "chr1:8", "chr1:9", "chr5:0", NULL };
+	const char *const *d;
+
+	if (strcmp(what, "EROFS") == 0 || strcmp(what, "EACCES") == 0)
+		return 1;
+	if (strcmp(type, "proc") == 0 && strcmp(what, "ENOENT") == 0)
+		return 1;
+	for (d = devices; *d != NULL; d++)
+		if (strcmp(what, *d) == 0)
+			return 1;
+	(void)point;
+	return 0;
+}
+
+/* The walk of "mounts": how many, /tmp written, every other one closed. */
+static void
+mounts_check(const char *ans, int *n, int *tmp)
+{
+	char	*copy, *p, *item, *eq, *colon;
+
+	*n = *tmp = 0;
+	REQUIRE(strncmp(ans, "mounts ok ", 10) == 0, "%s", ans);
+	REQUIRE((copy = strdup(ans + 10)) != NULL, "%s", "strdup");
+	for (p = copy; (item = strsep(&p, " ")) != NULL; ) {
+		if (*item == '\0')
+			continue;
+		REQUIRE((eq = strrchr(item, '=')) != NULL, "%s", item);
+		*eq = '\0';
+		REQUIRE((colon = strrchr(item, ':')) != NULL, "%s", item);
+		*colon = '\0';
+		(*n)++;
+		if (strcmp(item, "/tmp") == 0) {
+			*tmp = 1;
+			CHECK(strcmp(eq + 1, "written") == 0, "/tmp: %s",
+			    eq + 1);
+		} else
+			CHECK(mount_closed(item, colon + 1, eq + 1),
+			    "%s (%s) took a write: %s", item, colon + 1,
+			    eq + 1);
+	}
+	free(copy);
+}
+
+/* B6: no place to write but /tmp, walked mount by mount. */
+ATF_TC(mounts);
+ATF_TC_HEAD(mounts, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Every mount of a box's mountinfo but "
+	    "/tmp refuses a new file with EROFS or EACCES, /dev/shm is not "
+	    "there; without --ipc=none and the read-only /dev/mqueue, both "
+	    "take one");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_mounts(void)
+{
+	const char	*open_ipc[] = { "--ipc=none", "--ipc=private",
+			    "--tmpfs=/dev/mqueue:ro,nosuid,nodev,noexec,size=4k",
+			    "--read-only", NULL };
+	struct box	*b;
+	char		 ans[8192];
+	int		 n, tmp;
+
+	setup();
+	b = start(&limits, 30, 65536, NULL, NULL);
+	ask(b, "mounts", ans, sizeof(ans));
+	mounts_check(ans, &n, &tmp);
+	CHECK(n >= 10 && tmp, "%d mounts walked, /tmp %s: %s", n,
+	    tmp ? "seen" : "not seen", ans);
+	CHECK(strstr(ans, " /dev/shm:") == NULL, "/dev/shm is there: %s", ans);
+	CHECK(strstr(ans, " /dev/mqueue:tmpfs=EROFS ") != NULL, "%s", ans);
+	finish_ok(b);
+	/* The control: podman's own IPC mounts, each writable. */
+	b = start_swaps(&limits, 30, 65536, open_ipc);
+	ask(b, "mounts", ans, sizeof(ans));
+	CHECK(strstr(ans, " /dev/shm:tmpfs=written ") != NULL, "%s", ans);
+	CHECK(strstr(ans, " /dev/mqueue:mqueue=written ") != NULL, "%s", ans);
+	finish_ok(b);
+	none_left();
+}
+
+/* The profile's flag, and podman's own default profile for the controls. */
+static char	 our_profile[64];
+static const char *const podman_profile = "--security-opt=seccomp="
+		    BOX_PODMAN_PROFILE;
+
+static const char *
+profile_flag(void)
+{
+	(void)snprintf(our_profile, sizeof(our_profile),
+	    "--security-opt=seccomp=/proc/self/fd/%d", BOX_PROFILE_FD);
+	return our_profile;
+}
+
+/* B7: no namespace made or joined, of any kind. */
+ATF_TC(namespaces);
+ATF_TC_HEAD(namespaces, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "unshare(2) and clone(2) with each "
+	    "CLONE_NEW* (and CLONE_NEWUSER) fail with EPERM, clone3(2) with "
+	    "ENOSYS, setns(2) with EPERM; under podman's own profile each "
+	    "makes or joins its namespace");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "180");
+}
+static void
+body_namespaces(void)
+{
+	static const char *const ns[] = { "user", "mnt", "net", "pid", "ipc",
+	    "uts", "cgroup", "time", NULL };
+	const char	*reqs[32], *boxed[32], *freed[32];
+	char		 buf[32][32];
+	size_t		 i, n = 0;
+
+	for (i = 0; ns[i] != NULL; i++) {
+		(void)snprintf(buf[n], sizeof(buf[n]), "unshare %s", ns[i]);
+		reqs[n] = buf[n];
+		boxed[n] = "unshare err EPERM";
+		freed[n++] = "unshare ok made";
+		(void)snprintf(buf[n], sizeof(buf[n]), "clone3 %s", ns[i]);
+		reqs[n] = buf[n];
+		boxed[n] = "clone3 err ENOSYS";
+		freed[n++] = "clone3 ok made";
+		/* clone(2) has no CLONE_NEWTIME: its bit is the exit signal's. */
+		if (strcmp(ns[i], "time") == 0)
+			continue;
+		(void)snprintf(buf[n], sizeof(buf[n]), "clone %s", ns[i]);
+		reqs[n] = buf[n];
+		boxed[n] = "clone err EPERM";
+		freed[n++] = "clone ok made";
+	}
+	reqs[n] = "setns";
+	boxed[n] = "setns err EPERM";
+	freed[n++] = "setns ok made";
+	/* A fork, which clone(2) without a namespace flag still makes. */
+	reqs[n] = "fork 2";
+	boxed[n] = "fork ok 2 -";
+	freed[n++] = "fork ok 2 -";
+	reqs[n] = boxed[n] = freed[n] = NULL;
+	setup();
+	expect(NULL, NULL, reqs, boxed);
+	expect(profile_flag(), podman_profile, reqs, freed);
+	none_left();
+}
+
+/* B5: shared memory, which the data rlimit does not count. */
+ATF_TC(shared_memory);
+ATF_TC_HEAD(shared_memory, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Shared memory (mmap MAP_SHARED, "
+	    "shmget, memfd_create, msgget, mq_open) is refused with EPERM; "
+	    "under podman's own profile 300 MiB of it are touched past a "
+	    "box.memory of 256 MiB");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+static void
+body_shared_memory(void)
+{
+	const char *reqs[] = { "malloc 300", "shared mmap 300",
+	    "shared shmget 300", "shared memfd 1", "shared msgget 1",
+	    "shared mq_open 1", NULL };
+	const char *boxed[] = { "malloc err", "shared err EPERM",
+	    "shared err EPERM", "shared err EPERM", "shared err EPERM",
+	    "shared err EPERM", NULL };
+	const char *freed[] = { "malloc err", "shared ok touched",
+	    "shared ok touched", "shared ok made", "shared ok made",
+	    "shared ok made", NULL };
+
+	setup();
+	expect(NULL, NULL, reqs, boxed);
+	expect(profile_flag(), podman_profile, reqs, freed);
+	none_left();
+}
+
 /* B3 S4: a box a crash left behind. */
 ATF_TC(leftovers);
 ATF_TC_HEAD(leftovers, tc)
@@ -643,9 +849,10 @@ body_leftovers(void)
 	podman_box_name(check);
 	(void)snprintf(cmd, sizeof(cmd), "podman create -q --label "
 	    "sandcastle.box=sandcastle --label sandcastle.role=core --name %s "
-	    IMAGE " /sandcastle-box probe >/dev/null && podman create -q "
+	    "%s /sandcastle-box probe >/dev/null && podman create -q "
 	    "--label sandcastle.box=sandcastle --label sandcastle.role=check "
-	    "--name %s " IMAGE " /sandcastle-box probe >/dev/null", core, check);
+	    "--name %s %s /sandcastle-box probe >/dev/null", core, IMAGE, check,
+	    IMAGE);
 	REQUIRE(sh(cmd) == 0, "%s", "sh(cmd) == 0");
 	REQUIRE(box_gone(core) == 0 && box_gone(check) == 0, "%s", "box_gone(core) == 0 && box_gone(check) == 0");
 	REQUIRE(box_remove_leftovers(why, sizeof(why)) == 0, "%s", why);
@@ -729,6 +936,21 @@ ATF_TC_BODY(output, tc)
 	as_account(body_output, NULL);
 }
 
+ATF_TC_BODY(mounts, tc)
+{
+	as_account(body_mounts, NULL);
+}
+
+ATF_TC_BODY(namespaces, tc)
+{
+	as_account(body_namespaces, NULL);
+}
+
+ATF_TC_BODY(shared_memory, tc)
+{
+	as_account(body_shared_memory, NULL);
+}
+
 ATF_TC_BODY(leftovers, tc)
 {
 	as_account(body_leftovers, NULL);
@@ -750,6 +972,9 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, memory);
 	ATF_TP_ADD_TC(tp, overrun);
 	ATF_TP_ADD_TC(tp, output);
+	ATF_TP_ADD_TC(tp, mounts);
+	ATF_TP_ADD_TC(tp, namespaces);
+	ATF_TP_ADD_TC(tp, shared_memory);
 	ATF_TP_ADD_TC(tp, leftovers);
 	ATF_TP_ADD_TC(tp, missing_image);
 	return atf_no_error();

@@ -22,6 +22,7 @@
 #include <atf-c.h>
 
 #include "../../sandcastled/job.h"
+#include "../../sandcastled/sandcastled.h"
 #include "boxproto.h"
 #include "../lib/account.h"
 
@@ -354,30 +355,32 @@ static const struct claude_case {
 	struct stub	 stub;
 	enum job_status	 status;
 	const char	*error;		/* in the error, or NULL */
+	enum job_word	 word;		/* the log's word */
+	const char	*reply;		/* the reply kept, or NULL */
 } claude_cases[] = {
 	{ "good", { 0, 200, 0, REPLY("end_turn", "{\\\"tag\\\":\\\"recipes\\\"}"),
-	    NULL, 0 }, JOB_SUCCEEDED, NULL },
+	    NULL, 0 }, JOB_SUCCEEDED, NULL, JW_NONE, NULL },
 	{ "refusal", { 0, 200, 0, REPLY("refusal", ""), NULL, 0 },
-	    JOB_FAILED, "declined" },
+	    JOB_FAILED, "declined", JW_DECLINED, "\"\"" },
 	{ "max_tokens", { 0, 200, 0, REPLY("max_tokens", "{\\\"ta"), NULL, 0 },
-	    JOB_FAILED, "max_tokens" },
+	    JOB_FAILED, "max_tokens", JW_MAX_TOKENS, "\"{\\\"ta\"" },
 	{ "schema", { 0, 200, 0, REPLY("end_turn", "{\\\"tag\\\":5}"), NULL, 0 },
-	    JOB_FAILED, NULL },
+	    JOB_FAILED, NULL, JW_SCHEMA, "{\"tag\":5}" },
 	{ "401", { 0, 401, 0, "{\"type\":\"error\",\"error\":{\"type\":"
 	    "\"authentication_error\",\"message\":\"invalid x-api-key\"}}",
-	    NULL, 0 }, JOB_RELEASED, "rejected" },
+	    NULL, 0 }, JOB_RELEASED, "rejected", JW_KEY, NULL },
 	{ "429", { 0, 429, 30, "{\"type\":\"error\",\"error\":{\"type\":"
 	    "\"rate_limit_error\",\"message\":\"slow down\"}}", NULL, 0 },
-	    JOB_RELEASED, "retry after 30" },
+	    JOB_RELEASED, "retry after 30", JW_RATE, NULL },
 	{ "billing", { 0, 400, 0, "{\"type\":\"error\",\"error\":{\"type\":"
 	    "\"billing_error\",\"message\":\"Your credit balance is too low\"}}",
-	    NULL, 0 }, JOB_RELEASED, "credit" },
+	    NULL, 0 }, JOB_RELEASED, "credit", JW_CREDIT, NULL },
 	{ "500", { 0, 500, 0, "<html>oops</html>", NULL, 0 }, JOB_RELEASED,
-	    "500" },
+	    "500", JW_API_DOWN, NULL },
 	{ "refused", { 1, 0, 0, NULL, NULL, 0 }, JOB_RELEASED,
-	    "the gate refused" },
+	    "the gate refused", JW_UNREACHABLE, NULL },
 	{ "unreachable", { 2, 0, 0, NULL, NULL, 0 }, JOB_RELEASED,
-	    "does not answer" },
+	    "does not answer", JW_UNREACHABLE, NULL },
 };
 
 static void
@@ -404,9 +407,13 @@ claude_one(struct config *conf, const struct claude_case *cc)
 		    strcmp(o.usage.model, "claude-test-1") == 0,
 		    "good: output %s usage %llu", o.output,
 		    (unsigned long long)o.usage.input_tokens);
-	if (strcmp(cc->name, "schema") == 0)
-		CHECK(o.reply != NULL && strstr(o.reply, "5") != NULL,
-		    "schema: the reply is not kept: %s", o.reply);
+	CHECK(o.word == cc->word, "%s: the word %s, not %s", cc->name,
+	    job_word_name(o.word), job_word_name(cc->word));
+	/* A reply refused, declined or cut short is kept for the record. */
+	if (cc->reply != NULL)
+		CHECK(o.reply != NULL && strcmp(o.reply, cc->reply) == 0,
+		    "%s: the reply kept is %s, not %s", cc->name, o.reply,
+		    cc->reply);
 	free(s.envelope);
 	job_outcome_free(&o);
 }
@@ -488,6 +495,174 @@ ATF_TC_BODY(real_keep, tc)
 	in_account(tc, body_real_keep);
 }
 
+/*
+ * The image of a test build of the box (make: box/sandcastle-box-test,
+ * box/sandcastle-box-test-nofilter, installed under libexec/), made by
+ * regress/box/testbox/image.sh; its build into tbuild.
+ */
+static void
+test_image(const char *box, const char *cap, char tbuild[BUILD_ID_LEN + 1])
+{
+	char	 cmd[4 * PATH_MAX], exe[PATH_MAX], dir[PATH_MAX];
+	FILE	*f;
+	ssize_t	 n;
+
+	REQUIRE((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0,
+	    "%s", "readlink");
+	exe[n] = '\0';
+	(void)strlcpy(dir, dirname(exe), sizeof(dir));
+	(void)snprintf(cmd, sizeof(cmd), "sh %s/../box/testbox/image.sh "
+	    "%s/libexec/%s %s", dir, prefix, box, cap);
+	REQUIRE((f = popen(cmd, "r")) != NULL && fgets(tbuild, BUILD_ID_LEN + 1,
+	    f) != NULL && strlen(tbuild) == BUILD_ID_LEN, "%s", cmd);
+	pclose(f);
+}
+
+static const char *const filter_calls[] = { "open", "socket", "execve", NULL };
+
+/* A job of cap whose input carries the test build's marker for call. */
+static void
+marked_job(struct config *conf, enum cap_id cap, const char *call,
+    struct job_outcome *o)
+{
+	char	 in[256];
+
+	if (cap == CAP_CLAUDE)
+		(void)snprintf(in, sizeof(in), "{\"prompt\": \"x\", \"schema\": "
+		    "{\"type\": \"object\"}, \"sandcastle_test\": \"%s\"}", call);
+	else
+		(void)snprintf(in, sizeof(in), "{\"image\": \"aGk=\", "
+		    "\"sandcastle_test\": \"%s\"}", call);
+	job_run(conf, cap, JOB_RUN, in, strlen(in), 0, NULL, NULL, o);
+}
+
+/* Each call of filter_calls, by each capability's box of the filtered build. */
+static void
+filter_kills(struct config *conf, enum cap_id cap)
+{
+	struct job_outcome	 o;
+	char			 tbuild[BUILD_ID_LEN + 1], why[256];
+	size_t			 i;
+
+	test_image("sandcastle-box-test", cap_name(cap), tbuild);
+	REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
+	for (i = 0; filter_calls[i] != NULL; i++) {
+		marked_job(conf, cap, filter_calls[i], &o);
+		CHECK(o.status == JOB_FAILED && strncmp(o.error, "the box broke "
+		    "its filter: killed by SIGSYS", 36) == 0, "%s %s: %s: %s "
+		    "(stderr %.*s)", cap_name(cap), filter_calls[i],
+		    job_status_name(o.status), o.error, (int)o.stderr_len,
+		    o.stderr_head);
+		job_outcome_free(&o);
+	}
+}
+
+/* The control: the same build without the filter, where each call works. */
+static void
+filter_control(struct config *conf, enum cap_id cap)
+{
+	struct job_outcome	 o;
+	char			 tbuild[BUILD_ID_LEN + 1], why[256];
+	size_t			 i;
+
+	test_image("sandcastle-box-test-nofilter", cap_name(cap), tbuild);
+	REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
+	for (i = 0; filter_calls[i] != NULL; i++) {
+		marked_job(conf, cap, filter_calls[i], &o);
+		/* execve(2) ran the box again, with no argument: its usage. */
+		if (strcmp(filter_calls[i], "execve") == 0)
+			CHECK(o.status == JOB_FAILED && strstr(o.error,
+			    "exited with 1") != NULL && memmem(o.stderr_head,
+			    o.stderr_len, "usage: sandcastle-box", 21) != NULL,
+			    "%s execve: %s (stderr %.*s)", cap_name(cap),
+			    o.error, (int)o.stderr_len, o.stderr_head);
+		else
+			CHECK(o.status == JOB_FAILED && strstr(o.error,
+			    "test: the call succeeded") != NULL, "%s %s: %s",
+			    cap_name(cap), filter_calls[i], o.error);
+		job_outcome_free(&o);
+	}
+}
+
+/* B8: open(2), socket(2) and execve(2) after the filter: SIGSYS, each. */
+static void
+body_filter(void)
+{
+	struct config	*conf = setup(NULL);
+
+	filter_kills(conf, CAP_CLAUDE);
+	filter_kills(conf, CAP_OCR);
+	filter_control(conf, CAP_CLAUDE);
+	filter_control(conf, CAP_OCR);
+}
+
+/* The keep of filters: the box waits for it; its status is read meanwhile. */
+static char	 filters_image[64];
+
+static int
+filters_keep(const char *env, size_t len, struct keepcli_answer *a, void *arg,
+    const char **why)
+{
+	char	 cmd[512], line[128];
+	FILE	*f;
+	int	*n = arg;
+
+	*n = -1;
+	(void)snprintf(cmd, sizeof(cmd), "grep '^Seccomp_filters:' /proc/$("
+	    "podman inspect --format '{{.State.Pid}}' $(podman ps -q --filter "
+	    "ancestor=localhost/%s))/status", filters_image);
+	if ((f = popen(cmd, "r")) != NULL) {
+		if (fgets(line, sizeof(line), f) != NULL)
+			(void)sscanf(line, "Seccomp_filters: %d", n);
+		pclose(f);
+	}
+	a->status = 200;
+	a->ctype = strdup("application/json");
+	a->body = strdup(REPLY("end_turn", "{\\\"tag\\\":\\\"x\\\"}"));
+	a->body_len = strlen(a->body);
+	return 0;
+}
+
+static int
+filters_of(struct config *conf, const char *box)
+{
+	struct job_outcome	 o;
+	char			 tbuild[BUILD_ID_LEN + 1], why[256];
+	int			 n = -1;
+
+	test_image(box, "claude", tbuild);
+	REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
+	(void)snprintf(filters_image, sizeof(filters_image),
+	    "sandcastle-claude:%s", tbuild);
+	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
+	    0, filters_keep, &n, &o);
+	CHECK(o.status == JOB_SUCCEEDED, "%s: %s: %s", box,
+	    job_status_name(o.status), o.error);
+	job_outcome_free(&o);
+	return n;
+}
+
+/*
+ * B8: a running box has two filters, podman's profile and its own; the
+ * control, without its own, has one.  Under the launcher's filter, as
+ * sandcastled runs it, three.
+ */
+static void
+body_filters(void)
+{
+	struct config	*conf = setup(NULL);
+	int		 with, without, launcher;
+
+	with = filters_of(conf, "sandcastle-box-test");
+	without = filters_of(conf, "sandcastle-box-test-nofilter");
+	CHECK(with == 2 && without == 1, "Seccomp_filters: %d with the box's "
+	    "own filter, %d without", with, without);
+	sandbox_launcher();
+	launcher = filters_of(conf, "sandcastle-box-test");
+	CHECK(launcher == 3, "Seccomp_filters: %d under the launcher's filter",
+	    launcher);
+}
+
 #define ACCOUNT_TC(name, what, secs)					\
 ATF_TC(name);								\
 ATF_TC_HEAD(name, tc)							\
@@ -516,6 +691,40 @@ ACCOUNT_TC(claude, "claude through a keep stub: a good reply succeeds with "
     "usage; refusal, max_tokens and a schema mismatch fail; 401, 429, "
     "billing, 500, a refusal of the keep and no answer release", "300")
 
+/* B8: the box's own filter kills each call it does not allow. */
+ATF_TC(filter);
+ATF_TC_HEAD(filter, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A test build of the box that, on a "
+	    "marker in the job, calls open(2), socket(2) or execve(2) after "
+	    "its filter is on is killed by SIGSYS, and the job fails saying it "
+	    "broke its filter, in claude's box and ocr's; the same build "
+	    "without the filter makes each call");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "require.config", "prefix");
+	atf_tc_set_md_var(tc, "timeout", "300");
+}
+ATF_TC_BODY(filter, tc)
+{
+	in_account(tc, body_filter);
+}
+
+/* B8: two filters on a running box, one without its own. */
+ATF_TC(filters);
+ATF_TC_HEAD(filters, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "/proc/<pid>/status of a running box "
+	    "shows two seccomp filters, podman's and its own; the build "
+	    "without its own shows one");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "require.config", "prefix");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(filters, tc)
+{
+	in_account(tc, body_filters);
+}
+
 /* R2: one model request per job, none for ocr. */
 ATF_TC_WITHOUT_HEAD(one_request);
 ATF_TC_BODY(one_request, tc)
@@ -539,6 +748,54 @@ ATF_TC_BODY(one_request, tc)
 	ATF_REQUIRE(proto_seq_next(&s, PROTO_REQUEST, &why) == -1);
 	ATF_REQUIRE(proto_seq_next(&s, PROTO_RESULT, &why) == 0);
 	ATF_REQUIRE(proto_seq_next(&s, PROTO_RESULT, &why) == -1);
+}
+
+/*
+ * B9: the log's word for a box's failure comes from a fixed table; a
+ * forged line, or a known start with the other release, is only "box".
+ */
+ATF_TC_WITHOUT_HEAD(words);
+ATF_TC_BODY(words, tc)
+{
+	static const struct {
+		const char	*error;
+		int		 release;
+		enum job_word	 word;
+	} cases[] = {
+		{ "the reply does not satisfy the schema: $.tag", 0, JW_SCHEMA },
+		{ "the reply is not JSON: at byte 0", 0, JW_SCHEMA },
+		{ "the model declined", 0, JW_DECLINED },
+		{ "the reply was cut at max_tokens (100)", 0, JW_MAX_TOKENS },
+		{ "the API refused the request (400): x", 0, JW_API },
+		{ "protocol: the job line", 0, JW_PROTOCOL },
+		{ "the key was rejected (401)", 1, JW_KEY },
+		{ "credit exhausted (402): x", 1, JW_CREDIT },
+		{ "rate limited (429)", 1, JW_RATE },
+		{ "the model m is not available to this key (404)", 1,
+		    JW_MODEL },
+		{ "the API failed (500)", 1, JW_API_DOWN },
+		{ "the keep or the API could not be reached: x", 1,
+		    JW_UNREACHABLE },
+		{ "the languages configured are eng, the image has", 1,
+		    JW_LANGUAGES },
+		{ "box of build a, launcher of build b", 1, JW_BUILD },
+		/* The controls: a forged line, a start of the other release. */
+		{ "x\" status=succeeded error=none", 0, JW_BOX },
+		{ "job source=notes error=none", 1, JW_RELEASED },
+		{ "the model declined", 1, JW_RELEASED },
+		{ "rate limited (429)", 0, JW_BOX },
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ATF_CHECK_MSG(job_word_of_box(cases[i].error,
+		    cases[i].release) == cases[i].word, "%s (release %d): %s",
+		    cases[i].error, cases[i].release, job_word_name(
+		    job_word_of_box(cases[i].error, cases[i].release)));
+	for (i = 0; i < JW_COUNT; i++)
+		ATF_CHECK(strspn(job_word_name(i),
+		    "abcdefghijklmnopqrstuvwxyz_") == strlen(job_word_name(i)));
+	ATF_CHECK_STREQ(job_word_name(JW_COUNT), "unknown");
 }
 
 ATF_TC_WITHOUT_HEAD(lines);
@@ -597,6 +854,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, one_request);
 	ATF_TP_ADD_TC(tp, lines);
+	ATF_TP_ADD_TC(tp, words);
 	ATF_TP_ADD_TC(tp, png);
 	ATF_TP_ADD_TC(tp, jpeg);
 	ATF_TP_ADD_TC(tp, gif);
@@ -605,5 +863,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, missing_image);
 	ATF_TP_ADD_TC(tp, claude);
 	ATF_TP_ADD_TC(tp, real_keep);
+	ATF_TP_ADD_TC(tp, filter);
+	ATF_TP_ADD_TC(tp, filters);
 	return 0;
 }

@@ -184,7 +184,17 @@ check_lines_body()
 	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
 	api "\"/v1/models/$MODEL\": {\"status\": 200, \"json\": $MODEL_OK}"
 	ctl_check
-	has_line "ok    toolbox: limits in force: rlimits"
+	# What holds each limit: on cgroup v2 the cgroup, else the rlimits,
+	# and box.cpus nothing but the time limit, which warns.
+	if grep -q '^ok    toolbox: box.cpus held by cgroup v2' check.out; then
+		has_line "ok    toolbox: box.memory held by cgroup v2 (--memory, no swap) and the data rlimit"
+	else
+		has_line "ok    toolbox: box.memory held by the data rlimit (private memory; the box's seccomp profile refuses shared memory)"
+		has_line "warn  toolbox: box.cpus held by nothing but the time limit (no cgroup v2 cpu controller delegated here)"
+		has_line "ok    toolbox: box.pids held by the nproc rlimit"
+	fi
+	has_line "ok    toolbox: box.tmp held by the size of its tmpfs and the fsize rlimit"
+	has_line "ok    toolbox: timeout held by the launcher's time limit and the cpu rlimit"
 	has_line "ok    capability claude: usable"
 	has_line "ok    capability ocr: usable (languages eng)"
 	grep -q "GET /v1/models/$MODEL" "$SC_ROOT/log/keepd.log" ||

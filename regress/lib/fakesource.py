@@ -11,6 +11,13 @@ result it receives is one JSON line in --results ({"id", "auth",
 "body"}); every request one line in --log.  The bearer token it takes
 is --token: another gets 401.
 
+With --strict it holds the contract as a real source would: a job it
+hands out is held for the worker until its result comes; a result for a
+job it does not hold (never handed out, or already answered) is answered
+409; a released job goes back to the end of the queue, to be handed out
+again.  Every result, 409s included, is one line in --results with the
+status it was answered ("answer").
+
 --mode FILE holds one word, read again for every request, for an answer
 a hostile or broken source gives (no job of --jobs is used by them):
   normal     the contract, as above
@@ -27,10 +34,17 @@ a hostile or broken source gives (no job of --jobs is used by them):
   401        every call refused with 401
   409        results answered 409 (the claim works)
   hang       a claim answered after 60 seconds
+  down       every call answered 503, as a source going away
+and, for the contract as above but held at a moment a test chooses:
+  holdclaim  a claim's answer waits while FILE.hold exists (60 s at most)
+  holdresult a result (logged as it comes) waits while FILE.hold exists
+             and is empty or names its job's id
 """
 
 import argparse
 import json
+import os
+import select
 import sys
 import threading
 import time
@@ -106,6 +120,8 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(n) if n else b""
         self.record(body)
         mode = self.mode()
+        if mode == "down":
+            return self.send_json(503, {"error": "going away"})
         prefix = self.server.opts.prefix
         path = self.path.split("?", 1)[0]
         if not path.startswith(prefix + "/"):
@@ -124,12 +140,39 @@ class Handler(BaseHTTPRequestHandler):
             return self.result(mode, parts[2], body)
         return self.send_json(404, {"error": "no such route"})
 
+    def held(self, job_id):
+        """Whether the hold file exists and holds job_id: it names the
+        ids of the results it holds, or holds every call when empty."""
+        try:
+            with open(self.server.opts.mode + ".hold") as f:
+                ids = f.read().split()
+        except OSError:
+            return False
+        return not ids or job_id in ids
+
+    def hold(self, mode, what, job_id=None):
+        """While the hold file holds it, a held call waits (60 s at most).
+        False when the worker hung up meanwhile: a job handed out then
+        would be held for a worker that never saw it."""
+        if mode != "hold" + what:
+            return True
+        end = time.time() + 60
+        while self.held(job_id) and time.time() < end:
+            time.sleep(0.05)
+        # The worker sent its whole request and waits: anything to read
+        # now is its end.
+        ready, _, _ = select.select([self.connection], [], [], 0)
+        return not ready
+
     def claim(self, mode, body):
         if mode == "hang":
             time.sleep(60)
             return self.send_json(200, {"jobs": []})
-        if mode not in ("normal", "409"):
+        if mode not in ("normal", "409", "holdclaim", "holdresult"):
             return self.send(200, hostile(mode))
+        if not self.hold(mode, "claim"):
+            self.close_connection = True
+            return None
         try:
             asked = json.loads(body)
             caps = asked["capabilities"]
@@ -139,20 +182,33 @@ class Handler(BaseHTTPRequestHandler):
             for i, job in enumerate(self.server.jobs):
                 if job.get("capability") in caps or job.pop("force", False):
                     del self.server.jobs[i]
+                    self.server.held[str(job.get("id"))] = job
                     return self.send_json(200, {"jobs": [job]})
         return self.send_json(200, {"jobs": []})
 
     def result(self, mode, job_id, body):
-        if mode == "409":
-            return self.send_json(409, {"error": "no longer held"})
+        self.hold(mode, "result", job_id)
         try:
             value = json.loads(body)
         except ValueError:
             value = None
-        entry = {"id": job_id, "auth": self.headers.get("authorization", ""),
-                 "body": value}
-        with LOCK, open(self.server.opts.results, "a") as f:
-            f.write(json.dumps(entry) + "\n")
+        answer = 409 if mode == "409" else 200
+        with LOCK:
+            if self.server.opts.strict and answer == 200:
+                job = self.server.held.pop(job_id, None)
+                if job is None:
+                    answer = 409
+                elif isinstance(value, dict) and value.get("status") == "released":
+                    self.server.jobs.append(job)
+            entry = {"id": job_id, "auth": self.headers.get("authorization", ""),
+                     "body": value}
+            if self.server.opts.strict:
+                entry["answer"] = answer
+            if answer == 200 or self.server.opts.strict:
+                with open(self.server.opts.results, "a") as f:
+                    f.write(json.dumps(entry) + "\n")
+        if answer == 409:
+            return self.send_json(409, {"error": "no longer held"})
         return self.send_json(200, {"ok": True})
 
     do_GET = handle_any
@@ -163,6 +219,7 @@ class Server(TestServer):
     def __init__(self, opts):
         with open(opts.jobs) as f:
             self.jobs = json.load(f)
+        self.held = {}
         super().__init__(opts, Handler)
 
 
@@ -174,6 +231,7 @@ def main():
     p.add_argument("--jobs", required=True)
     p.add_argument("--results", required=True)
     p.add_argument("--mode", required=True)
+    p.add_argument("--strict", action="store_true")
     opts = p.parse_args()
     for f in (opts.results, opts.log):
         open(f, "a").close()

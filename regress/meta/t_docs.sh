@@ -58,8 +58,31 @@ readme_commands_body()
 	grep -q '^## \[Unreleased\]' "$src/CHANGES" || atf_fail "CHANGES has no [Unreleased]"
 }
 
+atf_test_case plain_make
+plain_make_head()
+{
+	atf_set "descr" "plain make builds the five programs an operator runs, and nothing else first; the tree holds a LICENSE and no build or interpreter leftover"
+	atf_set "require.config" "checkout"
+}
+plain_make_body()
+{
+	src=$(sc_srcdir)
+	atf_check -o inline:"all\n" sh -c "make -C '$src' -s -n -p 2>/dev/null |
+	    sed -n 's/^\.DEFAULT_GOAL := //p'"
+	make -C "$src" -s -n -p 2>/dev/null | sed -n 's/^all: //p' | tr ' ' '\n' |
+	    sort > progs
+	printf '%s\n' box/sandcastle-box gated/gated keepd/keepd \
+	    sandcastlectl/sandcastlectl sandcastled/sandcastled > want
+	atf_check -o file:want cat progs
+	atf_check test -s "$src/LICENSE"
+	if git -C "$src" ls-files 2>/dev/null | grep -E '__pycache__|\.pyc$'; then
+		atf_fail "compiled Python is in the tree"
+	fi
+}
+
 atf_init_test_cases()
 {
+	atf_add_test_case plain_make
 	atf_add_test_case man_lint
 	atf_add_test_case man_every_program
 	atf_add_test_case readme_commands

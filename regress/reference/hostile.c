@@ -7,9 +7,11 @@
  * reads its attack from the job's input, the text of the "image" the
  * source sent (base64), and tries it:
  *
- *	balloon MIB	touch MIB MiB of shared memory, which the data
- *			rlimit does not count: only the cgroup's
- *			memory.max can stop it
+ *	balloon MIB	touch MIB MiB of private memory in BALLOON_KIDS
+ *			children, each within its own data rlimit (an
+ *			rlimit is a process's; shared memory, which the
+ *			rlimit would not count, the box's seccomp profile
+ *			refuses): only the cgroup's memory.max holds the sum
  *	fork N		fork up to N children that wait
  *	cpu SECONDS	spin two children for SECONDS of wall clock
  *	hold SECONDS	sleep, then answer a result
@@ -21,7 +23,6 @@
  * (common/boxproto.h) to be given a job.  Run by hand with a job line
  * on its stdin, it is the control: the same box without a limit.
  */
-#include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -36,6 +37,7 @@
 
 #define CG	"/sys/fs/cgroup/"
 #define MAXKIDS	4096
+#define BALLOON_KIDS	4
 
 static char	 said[480];
 
@@ -102,22 +104,67 @@ cg_key(const char *name, const char *key)
 	return found;
 }
 
+/* One child's share of the balloon: touches it, says so on fd, waits. */
+static void
+balloon_kid(size_t len, int fd)
+{
+	size_t	 off;
+	char	*p;
+
+	if ((p = malloc(len)) == NULL)
+		_exit(1);
+	for (off = 0; off < len; off += 4096)
+		p[off] = 1;
+	(void)write(fd, "x", 1);
+	pause();
+	_exit(0);
+}
+
+/*
+ * The balloon: the children touch their shares, each below the data
+ * rlimit; this process, which holds nothing, makes itself the cgroup's
+ * first choice for the kernel's OOM killer (oom_score_adj 1000, which
+ * an unprivileged process may raise), so that the box ends with 137
+ * when memory.max holds, as a box whose memory ran out does.
+ */
 static void
 balloon(long mib)
 {
-	size_t	 len = (size_t)mib << 20, off;
-	char	*p;
+	size_t	 share = ((size_t)mib << 20) / BALLOON_KIDS;
+	pid_t	 kids[BALLOON_KIDS];
+	char	 c;
+	int	 fds[2], i, n = 0, done = 0;
+	FILE	*f;
 
 	say("balloon: ");
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-	    -1, 0);
-	if (p == MAP_FAILED) {
-		say("mmap of %ld MiB: errno %d", mib, errno);
+	if (pipe(fds) == -1) {
+		say("pipe: errno %d", errno);
 		return;
 	}
-	for (off = 0; off < len; off += 4096)
-		p[off] = 1;
-	say("%ld MiB touched and held: nothing stopped it", mib);
+	for (i = 0; i < BALLOON_KIDS; i++) {
+		if ((kids[i] = fork()) == -1) {
+			say("fork: errno %d; ", errno);
+			break;
+		}
+		if (kids[i] == 0) {
+			close(fds[0]);
+			balloon_kid(share, fds[1]);
+		}
+		n++;
+	}
+	close(fds[1]);
+	if ((f = fopen("/proc/self/oom_score_adj", "w")) == NULL ||
+	    fputs("1000\n", f) == EOF || fclose(f) == EOF)
+		say("oom_score_adj 1000: errno %d; ", errno);
+	while (done < n && read(fds[0], &c, 1) == 1)
+		done++;
+	say("%ld MiB touched and held in %d processes of %zu MiB each: "
+	    "nothing stopped it", (long)(share >> 20) * done, done,
+	    share >> 20);
+	for (i = 0; i < n; i++)
+		kill(kids[i], SIGKILL);
+	for (i = 0; i < n; i++)
+		waitpid(kids[i], NULL, 0);
 }
 
 static void

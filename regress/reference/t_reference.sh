@@ -75,13 +75,25 @@ EOF" || fail "editing the configuration"
 	    fail "a FAIL line other than the source's"
 	has install.out '^FAIL  source scans: ' ||
 	    fail "the source, which does not run yet, was not a FAIL"
-	has install.out '^ok    toolbox: limits in force: rlimits and cgroup v2$' ||
-	    fail "check does not say the cgroup limits hold"
-	seen "check: $(grep -c '^ok' install.out) ok, $(grep -c '^warn' install.out) warn, the one FAIL the tutorial says (the source is not started yet); toolbox: rlimits and cgroup v2"
+	cgroup_holds install.out
+	seen "check: $(grep -c '^ok' install.out) ok, $(grep -c '^warn' install.out) warn, the one FAIL the tutorial says (the source is not started yet); toolbox: box.memory, box.cpus and box.pids held by cgroup v2"
 	[ -e /var/lib/systemd/linger/op ] || fail "lingering is not on"
 	# For the record, as the operator's podman says it.
 	echo "podman $(op_do podman version --format '{{.Client.Version}}')" \
 	    >> "$OUT/versions"
+}
+
+# cgroup_holds FILE: check's lines in FILE say cgroup v2 holds box.memory,
+# box.cpus and box.pids, and no toolbox line warns.
+cgroup_holds()
+{
+	for l in '^ok    toolbox: box.memory held by cgroup v2 \(--memory, no swap\) and the data rlimit$' \
+	    '^ok    toolbox: box.cpus held by cgroup v2 \(--cpus\)$' \
+	    '^ok    toolbox: box.pids held by cgroup v2 \(--pids-limit\) and the nproc rlimit$'; do
+		has "$1" "$l" || fail "check does not say the cgroup limits hold: $(grep toolbox "$1" | tr '\n' ';')"
+	done
+	grep -q '^warn  toolbox:' "$1" && fail "check warns: $(grep '^warn  toolbox:' "$1")"
+	return 0
 }
 
 atf_test_case units
@@ -158,9 +170,10 @@ directive_holds()
 		got=$(op_do systemctl --user show -p ExecStart --value "$1")
 		echo "$got" | grep -qF "argv[]=$3 " ||
 		    fail "$1: ExecStart is $got" ;;
-	RestartSec)
-		got=$(op_do systemctl --user show -p RestartUSec --value "$1")
-		[ "$got" = "$3" ] || fail "$1: RestartSec=$3, systemd has $got" ;;
+	RestartSec|TimeoutStopSec)
+		got=$(op_do systemctl --user show -p "${2%Sec}USec" --value "$1")
+		[ "$(seconds "$got")" = "$(seconds "$3")" ] ||
+		    fail "$1: $2=$3, systemd has $got" ;;
 	RestrictAddressFamilies|RestrictNamespaces)
 		got=$(op_do systemctl --user show -p "$2" --value "$1" |
 		    tr ' ' '\n' | sort | tr '\n' ' ')
@@ -170,6 +183,19 @@ directive_holds()
 		got=$(op_do systemctl --user show -p "$2" --value "$1")
 		[ "$got" = "$3" ] || fail "$1: $2=$3, systemd has $got" ;;
 	esac
+}
+
+# seconds SPAN: a time span of systemd's (90s, 1min 30s, 2s) in seconds.
+seconds()
+{
+	echo "$1" | awk '{
+		t = 0
+		for (i = 1; i <= NF; i++) {
+			n = $i + 0; u = $i; sub(/^[0-9.]+/, "", u)
+			if (u == "" && i < NF && $(i + 1) !~ /^[0-9]/) { i++; u = $i }
+			t += n * (u == "min" ? 60 : u == "h" ? 3600 : u == "ms" ? 0.001 : 1)
+		}
+		print t }'
 }
 
 atf_test_case first_job
@@ -275,7 +301,7 @@ EOF
 atf_test_case cgroup
 cgroup_head()
 {
-	atf_set "descr" "B5: the boxes of the core's jobs are held by their cgroup: a hostile box's memory balloon (shared memory, which the data rlimit does not count) is killed at box.memory and its job fails with 137, a fork bomb stops at box.pids, box.cpus is the box's cpu.max and throttles it; control: the same box without the cgroup limits goes past each"
+	atf_set "descr" "B5: the boxes of the core's jobs are held by their cgroup: a hostile box's memory balloon (private memory in four processes, each within its data rlimit, their sum past box.memory) is killed by the kernel at box.memory and its job fails with 137, a fork bomb stops at box.pids, box.cpus is the box's cpu.max and throttles it; control: the same box without the cgroup limits goes past each"
 	atf_set "timeout" "1500"
 }
 cgroup_body()
@@ -298,6 +324,13 @@ cgroup_body()
 	grep -q -e '^--memory=' -e '^--pids-limit=' -e '^--cpus=' box.argv ||
 	    fail "the launcher passes no cgroup limit: $(tr '\n' ' ' < box.argv)"
 	seen "the launcher's limits: $(grep -e '^--memory=' -e '^--pids-limit=' -e '^--cpus=' -e '^--ulimit=' box.argv | tr '\n' ' ')"
+	# The box's seccomp profile, which the launcher hands its podman on
+	# fd 3 (a sealed memfd): the controls get the same on their fd 3.
+	prof=$(find /proc/[0-9]*/fd -lname '/memfd:sandcastle-box-seccomp*' 2>/dev/null | head -n 1)
+	[ -n "$prof" ] && cp "$prof" seccomp.json && chmod 0644 seccomp.json ||
+	    fail "the box's seccomp profile (a memfd of the launcher's) was not found"
+	grep -q '^--security-opt=seccomp=/proc/self/fd/3$' box.argv ||
+	    fail "the launcher's seccomp option: $(grep seccomp box.argv)"
 
 	dmesg -c > /dev/null
 	for i in 1 2 3; do
@@ -326,8 +359,7 @@ cgroup_body()
 	# check says the cgroup layer holds (its ocr proof is the hostile
 	# box's now, and fails, as it should).
 	ctl check
-	has ctl.out '^ok    toolbox: limits in force: rlimits and cgroup v2$' ||
-	    fail "check: $(grep toolbox ctl.out)"
+	cgroup_holds ctl.out
 
 	# Controls: the launcher's own argv, the cgroup limits taken out.
 	control "balloon 768" --memory= --memory-swap= > c.memory
@@ -389,8 +421,9 @@ EOF" || fail "the lab source's file"
 }
 
 # control ATTACK FLAG...: the hostile box run by podman with the
-# launcher's own argv (box.argv), each FLAG (a prefix) taken out, the
-# job line on its stdin; prints what it said.
+# launcher's own argv (box.argv) and seccomp profile (on fd 3, as the
+# launcher gives it), each FLAG (a prefix) taken out, the job line on
+# its stdin; prints what it said.
 control()
 {
 	_a=$1; shift
@@ -412,7 +445,7 @@ control()
 	    "$(printf 'SCTEST-ATTACK %s' "$_a" | base64 -w0)" > control.in
 	set --
 	while IFS= read -r _w; do set -- "$@" "$_w"; done < control.argv
-	op_do "$@" < control.in
+	op_do "$@" < control.in 3< seccomp.json
 }
 
 atf_test_case a2

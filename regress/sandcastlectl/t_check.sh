@@ -1,5 +1,5 @@
 #! /usr/bin/env atf-sh
-# sandcastlectl check: the keep, configuration, secrets, internal
+# sandcastlectl check: the keep, Landlock, configuration, secrets, internal
 # exception and gate lines, in order, with a FAIL for each rule a secret
 # breaks and exit 1, never a byte of a secret in what it prints.
 
@@ -11,10 +11,12 @@ CANARY=SCTEST-CANARY-91ab
 # mksections: ./sections ARGS runs ./ctl ARGS and holds its exit status to
 # its lines (1 when any line is FAIL, else 0: exit 3 and why otherwise),
 # then prints the lines of the sections these tests are about, leaving
-# out the toolbox's and the capabilities' (their boxes need images and a
+# out Landlock's (they depend on the kernel: the case landlock proves
+# them), the toolbox's and the capabilities' (their boxes need images and a
 # reachable API: regress/launcher/t_job_e2e.sh proves those) and the
 # sources' pings (no source is reachable here: t_check_sources.sh
-# proves those), and exits
+# proves those) and the gate's network (no gate runs here: the same
+# file proves it), and exits
 # 1 when one of the lines it printed is FAIL, else 0.
 mksections()
 {
@@ -30,8 +32,9 @@ if [ "$st" -ne "$want" ]; then
 	echo "check exited $st, its lines ask for $want" >&2
 	exit 3
 fi
-grep -v '^[a-zA-Z]* *\(toolbox\|capability [a-z]*\):' sections.all |
-    grep -v '^\(ok\|FAIL\) *source [a-z0-9_-]*: ' > sections.out
+grep -v '^[a-zA-Z]* *\(landlock\|toolbox\|capability [a-z]*\):' sections.all |
+    grep -v '^\(ok\|FAIL\) *source [a-z0-9_-]*: ' |
+    grep -v '^[a-zA-Z]* *gate: \(no gate answers\|its network\)' > sections.out
 cat sections.out
 ! grep -q '^FAIL' sections.out
 EOS
@@ -58,6 +61,7 @@ start_keep()
 	sc_wait_file "$SC_RUN/sandcastle/keep.sock" 10 ||
 	    { sc_log keepd; atf_fail "keepd does not serve"; }
 	KEEP_OK="ok    keep: ready at $SC_RUN/sandcastle/keep.sock, with 3 destination(s)"
+	DATA_OK="ok    data_dir: $SC_HOME/.local/share/sandcastle/jobs: not made yet; the core makes it when it starts"
 }
 
 # as_user_file NAME: writes stdin to the secret NAME as the account, mode 0600.
@@ -95,6 +99,7 @@ good_body()
 	cat > expout <<EOF
 $KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+$DATA_OK
 ok    secret claude: usable
 ok    secret notes: usable
 ok    secret recipes: usable
@@ -120,6 +125,7 @@ missing_and_unused_body()
 	cat > expout <<EOF
 $KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+$DATA_OK
 ok    secret claude: usable
 ok    secret notes: usable
 ok    secret recipes: usable
@@ -214,6 +220,7 @@ secrets_folder_body()
 	cat > expout <<EOF
 $KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+$DATA_OK
 FAIL  secrets: $SC_SECRETS: group or others have access (mode 0755): chmod 700 $SC_SECRETS
 EOF
 	atf_check -s exit:1 -o file:expout -e empty ./sections check
@@ -282,6 +289,7 @@ keep_body()
 	cat > expout <<EOF
 FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock (No such file or directory); start it with keepd
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
+$DATA_OK
 ok    secret claude: usable
 ok    secret notes: usable
 ok    secret recipes: usable
@@ -397,8 +405,113 @@ gate_refusals_cleanup()
 	sc_cleanup
 }
 
+atf_test_case data_dir_full cleanup
+data_dir_full_head()
+{
+	atf_set "descr" "F1: a data_dir on a full disk is a FAIL line that says what the core does meanwhile; control: the same data_dir with room is ok, and says how much"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+data_dir_full_body()
+{
+	good_setup
+	sc_stop keepd
+	data=$SC_ROOT/data
+	mkdir "$data"
+	mount -t tmpfs -o size=1m,mode=0700 sctest-data "$data" ||
+	    atf_fail "cannot mount a tmpfs"
+	echo "$data" > data_mount
+	chown "$SC_USER:$SC_USER" "$data"
+	sed -i "1i data_dir: $data" "$SC_CONFIG/config.yaml"
+	start_keep
+	# Control: with room, ok, and the room said.
+	atf_check -s exit:0 -o match:"^ok    data_dir: $data: writable, 1 MiB free$" ./sections check
+	head -c 2m /dev/zero > "$data/.fill" 2>/dev/null
+	./sections check > out && { cat out; atf_fail "check passed a full data_dir"; }
+	cat out
+	grep -qxF "FAIL  data_dir: $data: a record cannot be written (No space left on device): free space there; until then the core holds each result until its record is written, and claims no job" out ||
+	    atf_fail "no FAIL line for the full data_dir"
+	[ "$(grep -c '^FAIL' out)" -eq 1 ] || atf_fail "other lines failed"
+	[ -z "$(ls -A "$data" | grep -v '^.fill$')" ] || atf_fail "check left a file in data_dir"
+	rm "$data/.fill"
+	atf_check -s exit:0 -o match:"^ok    data_dir: $data: writable" ./sections check
+}
+data_dir_full_cleanup()
+{
+	[ -f data_mount ] && umount "$(cat data_mount)"
+	sc_cleanup
+}
+
+# landlock_expect ABI KERNEL: the landlock lines of check for a build that
+# uses ABI on a kernel of KERNEL, written from the design, not the code.
+landlock_expect()
+{
+	abi=$1 kernel=$2 tcp= scopes= gscope=
+	[ "$abi" -ge 4 ] && tcp="; no TCP"
+	[ "$abi" -ge 6 ] && scopes="; no signal or abstract socket beyond its own"
+	[ "$abi" -ge 6 ] && gscope="; no abstract socket beyond its own"
+	if [ "$kernel" -gt "$abi" ]; then
+		echo "ok    landlock: ABI $abi (the kernel has $kernel; sandcastle uses no later one)"
+	else
+		echo "ok    landlock: ABI $abi"
+	fi
+	cat <<EOF
+ok    landlock: core sees data_dir, read and write$scopes
+ok    landlock: keep frontend sees no file$scopes
+ok    landlock: keepd sees the secrets folder, read only, and keep.sock to remove$tcp$scopes
+ok    landlock: keepd's request child sees no file$tcp$scopes
+ok    landlock: gated sees no file but gate.sock to remove$gscope
+ok    landlock: gated's tunnel child sees no file$scopes
+ok    landlock: sandcastle-box sees no file$tcp$scopes
+ok    landlock: the box launcher has no ruleset: rootless podman cannot run under one (sandcastled(8))
+EOF
+	[ "$abi" -lt 3 ] && echo "warn  landlock: ABI $abi has no truncate(2) rule (ABI 3) for every process: every seccomp filter but the box's refuses truncate(2), and a box sees no file of the machine's"
+	[ "$abi" -lt 4 ] && echo "warn  landlock: ABI $abi has no TCP rule (ABI 4) for keepd, keepd's request child and sandcastle-box: keepd and its requests make Unix sockets only, in a network namespace of their own, and a box has no network"
+	[ "$abi" -lt 6 ] && echo "warn  landlock: ABI $abi has no abstract socket scoping (ABI 6) for every process: only the keep frontend is in the machine's network namespace with Unix sockets, and could reach an abstract socket there"
+	[ "$abi" -lt 6 ] && echo "warn  landlock: ABI $abi has no signal scoping (ABI 6) for core, keep frontend, keepd, keepd's request child, gated's tunnel child and sandcastle-box: keepd's filter lets it kill(2), for its requests, and it could signal the account's other processes"
+	return 0
+}
+
+atf_test_case landlock cleanup
+landlock_head()
+{
+	atf_set "descr" "the landlock lines, after the keep's: this kernel's ABI and each process's view, a warning for each right the ABI lacks; on ABI 1, a test build of check, all four warnings"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "require.progs" "python3"
+}
+landlock_body()
+{
+	sc_setup
+	sc_mkctl
+	sc_fixture regress/sandcastlectl/fixtures/good
+	# The kernel's ABI, asked apart from sandcastle's code (x86_64's 444).
+	kernel=$(python3 -c 'import ctypes; print(ctypes.CDLL(None).syscall(444, None, 0, 1))')
+	[ "$kernel" -ge 1 ] || atf_fail "this kernel has no Landlock ($kernel)"
+	abi=$kernel
+	[ "$abi" -gt 7 ] && abi=7
+	landlock_expect "$abi" "$kernel" > expout
+	./ctl check > all 2>&1
+	atf_check -o file:expout grep '^[a-zA-Z]* *landlock:' all
+	sed -n 2p all | grep -q '^ok    landlock: ABI' ||
+	    { cat all; atf_fail "the landlock lines do not follow the keep's"; }
+	cat > ctl1 <<EOF
+#!/bin/sh
+exec '$PWD/asuser' '$(atf_config_get prefix)/libexec/sandcastlectl-abi1' -c '$SC_CONFIG' -s '$SC_SECRETS' "\$@"
+EOF
+	chmod 0755 ctl1
+	landlock_expect 1 "$kernel" > expout
+	./ctl1 check > all 2>&1
+	atf_check -o file:expout grep '^[a-zA-Z]* *landlock:' all
+}
+landlock_cleanup()
+{
+	sc_cleanup
+}
+
 atf_init_test_cases()
 {
+	atf_add_test_case landlock
 	atf_add_test_case keep
 	atf_add_test_case internal_exceptions
 	atf_add_test_case gate_refusals
@@ -407,4 +520,5 @@ atf_init_test_cases()
 	atf_add_test_case secret_rules
 	atf_add_test_case secrets_folder
 	atf_add_test_case configuration
+	atf_add_test_case data_dir_full
 }

@@ -187,7 +187,7 @@ ocr_life_body()
 	is "succeeded" meta notes 1 status
 	is "sent" meta notes 1 result
 	atf_check -o match:"$OCR_TEXT" cat "$rec/output.json"
-	[ "$(grep -c 'job source=notes job=1 capability=ocr status=succeeded seconds=[0-9]* error="" input_tokens=0 output_tokens=0$' "$SC_ROOT/log/sandcastled.log")" -eq 1 ] ||
+	[ "$(grep -c 'job source=notes job=1 capability=ocr status=succeeded seconds=[0-9]* error=none input_tokens=0 output_tokens=0$' "$SC_ROOT/log/sandcastled.log")" -eq 1 ] ||
 	    { sc_log sandcastled; atf_fail "not one log line for job 1"; }
 	# The GIF fails in its box.
 	wait_result notes gif-2 30
@@ -280,7 +280,7 @@ crash_body()
 	sc_scenario api.anthropic.com "$(api_reply 25)"
 	: > "$SC_ROOT/api.anthropic.com.requests"
 	is '{"output": {"tag": "x"}, "status": "succeeded"}' result notes fast-0
-	grep -q 'job source=notes job=fast-0 capability=claude status=succeeded seconds=[0-9]* error="" input_tokens=3 output_tokens=2$' "$SC_ROOT/log/sandcastled.log" ||
+	grep -q 'job source=notes job=fast-0 capability=claude status=succeeded seconds=[0-9]* error=none input_tokens=3 output_tokens=2$' "$SC_ROOT/log/sandcastled.log" ||
 	    { sc_log sandcastled; atf_fail "no log line with the usage of fast-0"; }
 	is "claude-test-1" meta_usage notes fast-0 model
 	is 3 meta_usage notes fast-0 input_tokens
@@ -311,6 +311,154 @@ crash_body()
 }
 crash_cleanup()
 {
+	sc_net_cleanup
+}
+
+# api_says STATUS STOP TEXT: the fake Messages API's answer: an error of
+# STATUS whose message is TEXT, or (200) a reply of TEXT that stopped for
+# STOP.
+api_says()
+{
+	python3 -c 'import json, sys
+st, stop, text = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+if st != 200:
+    body = {"type": "error", "error": {"type": "invalid_request_error", "message": text}}
+else:
+    body = {"type": "message", "model": "claude-test-1", "content": [{"type": "text", "text": text}],
+            "stop_reason": stop, "usage": {"input_tokens": 3, "output_tokens": 2}}
+print(json.dumps({"routes": {"/v1/messages": {"status": st, "json": body}}}))' "$@"
+}
+
+# one_job ID: the notes source hands out the claude job ID alone.
+one_job()
+{
+	[ -f "$SC_ROOT/log/fs-notes.pid" ] && kill "$(cat "$SC_ROOT/log/fs-notes.pid")" && sleep 0.3
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    "[{\"id\": \"$1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]"
+}
+
+atf_test_case words cleanup
+words_head()
+{
+	atf_set "descr" "B9: A box's failure whose error carries a forged log line reaches the log as sandcastle's own word alone (error=api) and the record with the box's text; a reply the model declined and one cut at max_tokens are kept in output.json, the log saying error=declined and error=max_tokens"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+words_body()
+{
+	life_up notes.example.com api.anthropic.com
+	source_config notes notes.example.com 30 claude
+	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
+	forged='FORGED-7 input_tokens=0 output_tokens=0
+job source=notes job=forged-1 capability=claude status=succeeded seconds=0 error=none input_tokens=0 output_tokens=0'
+	sc_scenario api.anthropic.com "$(api_says 400 x "$forged")"
+	one_job forged-1
+	sc_secret notes "$TOKEN_NOTES"
+	sc_secret claude key-claude-life
+	keep_up
+	images
+	daemon_up
+	log=$SC_ROOT/log/sandcastled.log
+	wait_result notes forged-1 30
+	[ "$(grep -c 'job=forged-1' "$log")" -eq 1 ] ||
+	    { sc_log sandcastled; atf_fail "not one log line for forged-1"; }
+	grep -q '^.*job source=notes job=forged-1 capability=claude status=failed seconds=[0-9]* error=api input_tokens=0 output_tokens=0$' "$log" ||
+	    { sc_log sandcastled; atf_fail "the log line of forged-1 has not the word api alone"; }
+	atf_check -s exit:1 grep -q 'FORGED-7' "$log"
+	is "failed" meta notes forged-1 status
+	has 'the API refused the request \(400 invalid_request_error\): FORGED-7 input_tokens=0 output_tokens=0 job source=notes job=forged-1 capability=claude status=succeeded' -- meta notes forged-1 error
+	# Declined, then cut short: each reply kept in output.json.
+	sc_scenario api.anthropic.com "$(api_says 200 refusal 'I will not tag this.')"
+	one_job declined-2
+	wait_result notes declined-2 30
+	grep -q 'job=declined-2 capability=claude status=failed seconds=[0-9]* error=declined ' "$log" ||
+	    { sc_log sandcastled; atf_fail "declined-2 is not logged as declined"; }
+	atf_check -o inline:'"I will not tag this."' cat "$SC_ROOT/data/notes/declined-2/output.json"
+	sc_scenario api.anthropic.com "$(api_says 200 max_tokens '{"tag": "x')"
+	one_job cut-3
+	wait_result notes cut-3 30
+	grep -q 'job=cut-3 capability=claude status=failed seconds=[0-9]* error=max_tokens ' "$log" ||
+	    { sc_log sandcastled; atf_fail "cut-3 is not logged as max_tokens"; }
+	atf_check -o inline:'"{\"tag\": \"x"' cat "$SC_ROOT/data/notes/cut-3/output.json"
+	daemon_alive "after the words"
+}
+words_cleanup()
+{
+	sc_net_cleanup
+}
+
+# ocr_job ID IMAGE: the notes source hands out the ocr job ID alone.
+ocr_job()
+{
+	[ -f "$SC_ROOT/log/fs-notes.pid" ] && kill "$(cat "$SC_ROOT/log/fs-notes.pid")" && sleep 0.3
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    "[{\"id\": \"$1\", \"capability\": \"ocr\", \"input\": {\"image\": \"$2\"}}]"
+}
+
+atf_test_case leftover cleanup
+leftover_head()
+{
+	atf_set "descr" "B3: a box of role core a crash left, which podman will not remove (a podman first on PATH refuses rm), stops every box: each job is released with the word leftover and no box starts beside it; the control, a podman that removes it, removes it at start and the next job runs"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+leftover_body()
+{
+	life_up notes.example.com
+	img=$(render "$OCR_TEXT")
+	source_config notes notes.example.com 30
+	sc_secret notes "$TOKEN_NOTES"
+	keep_up
+	images
+	build=$(sc_as_user "$(sc_bin sandcastlectl)" version | awk '$1 == "build" { print $2 }')
+	left=sandcastle-box-00000000000000aa
+	sc_as_user podman create -q --label sandcastle.box=sandcastle \
+	    --label sandcastle.role=core --name $left "sandcastle-ocr:$build" \
+	    /sandcastle-box ocr > /dev/null || atf_fail "podman create"
+	mkdir -p "$SC_ROOT/fakebin"
+	cat > "$SC_ROOT/fakebin/podman" <<'EOP'
+#!/bin/sh
+# podman, but a box will not go.
+[ "$1" = rm ] && { echo "Error: the test's podman removes nothing" >&2; exit 125; }
+exec /usr/bin/podman "$@"
+EOP
+	chmod 0755 "$SC_ROOT/fakebin/podman"
+	chown -R "$SC_USER:$SC_USER" "$SC_ROOT/fakebin"
+	log=$SC_ROOT/log/sandcastled.log
+	ocr_job left-1 "$img"
+	SC_ENV="PATH=$SC_ROOT/fakebin:/usr/bin:/bin:/usr/sbin:/sbin"
+	daemon_up
+	SC_ENV=
+	sc_wait_log sandcastled "$left, left by a crash, will not go" 10 ||
+	    { sc_log sandcastled; atf_fail "the leftover was not named"; }
+	wait_result notes left-1 30
+	is '{"status": "released"}' result notes left-1
+	grep -q 'job=left-1 capability=ocr status=released seconds=[0-9]* error=leftover ' "$log" ||
+	    { sc_log sandcastled; atf_fail "left-1 is not released as leftover"; }
+	has 'left by a crash, will not go' -- meta notes left-1 error
+	# Every job, each time asking podman again.
+	ocr_job left-2 "$img"
+	wait_result notes left-2 30
+	grep -q 'job=left-2 capability=ocr status=released seconds=[0-9]* error=leftover ' "$log" ||
+	    { sc_log sandcastled; atf_fail "left-2 is not released as leftover"; }
+	# No box started beside it: it is the only box of ours.
+	[ "$(sc_as_user podman ps -a -q --filter label=sandcastle.box=sandcastle | wc -l)" -eq 1 ] ||
+	    { sc_as_user podman ps -a; atf_fail "a box started beside the leftover"; }
+	# The control: podman removes it; at start it goes, and a job runs.
+	sc_stop sandcastled
+	daemon_up
+	sc_wait_log sandcastled "removed 1 box a crash left" 10 ||
+	    { sc_log sandcastled; atf_fail "the leftover was not removed"; }
+	ocr_job left-3 "$img"
+	wait_result notes left-3 60
+	has '"status": "succeeded"' "$OCR_TEXT" -- result notes left-3
+	daemon_alive "after the leftover"
+}
+leftover_cleanup()
+{
+	sc_load && sc_as_user podman rm -f sandcastle-box-00000000000000aa >/dev/null 2>&1
 	sc_net_cleanup
 }
 
@@ -484,6 +632,8 @@ atf_init_test_cases()
 {
 	atf_add_test_case ocr_life
 	atf_add_test_case crash
+	atf_add_test_case words
+	atf_add_test_case leftover
 	atf_add_test_case rate
 	atf_add_test_case keep_wait
 	atf_add_test_case hostile

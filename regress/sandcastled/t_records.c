@@ -6,6 +6,7 @@
  * data_dir refused, and retention that deletes old job folders and
  * nothing else, never through a symbolic link.
  */
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -14,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sha2.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +323,102 @@ ATF_TC_BODY(gone, tc)
 	close(dfd);
 }
 
+/*
+ * Files of at most max bytes from now on (the soft limit alone, so that
+ * it can be lifted again): a write past it fails with EFBIG, as a full
+ * disk fails one with ENOSPC.
+ */
+static void
+file_limit(rlim_t max)
+{
+	struct rlimit	 rl;
+
+	ATF_REQUIRE(getrlimit(RLIMIT_FSIZE, &rl) == 0);
+	rl.rlim_cur = max;
+	ATF_REQUIRE(setrlimit(RLIMIT_FSIZE, &rl) == 0);
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+/*
+ * F1: a claim that cannot be noted whole leaves no record: not its input
+ * without a meta.json, nor its input beside the meta.json an earlier
+ * claim of the same id left, which would say that claim's outcome.
+ */
+ATF_TC_WITHOUT_HEAD(note_whole);
+ATF_TC_BODY(note_whole, tc)
+{
+	struct records_job	 j = claude_job("5", "{\"prompt\":\"first\"}");
+	struct records_job	 big = claude_job("5", "{\"prompt\":\""
+	    "a prompt longer than the files may be now, which is 100 bytes, "
+	    "so that input.json cannot be written\"}");
+	struct records_meta	 m;
+	struct job_outcome	 o;
+	char			 why[RECORDS_WHY_MAX];
+	int			 dfd = data_dir();
+
+	/* An earlier claim of id 5, released and its result sent. */
+	ATF_REQUIRE(records_begin(dfd, &j, why, sizeof(why)) == 0);
+	outcome(&o, JOB_RELEASED, NULL);
+	ATF_REQUIRE(records_finish(dfd, &j, &o, NOW, why, sizeof(why)) == 0);
+	ATF_REQUIRE(records_result(dfd, "notes", "5", RECORDS_SENT, why,
+	    sizeof(why)) == 0);
+	file_limit(100);
+	/* Its input cannot be written. */
+	ATF_CHECK(records_begin(dfd, &big, why, sizeof(why)) == -1);
+	ATF_CHECK_MATCH("^input.json: cannot be written: File too large$", why);
+	ATF_CHECK_MSG(access("data/notes/5", F_OK) == -1 && errno == ENOENT,
+	    "a claim not noted left its folder");
+	/* Its input can, its meta.json (some 200 bytes) cannot. */
+	ATF_CHECK(records_begin(dfd, &j, why, sizeof(why)) == -1);
+	ATF_CHECK_MATCH("^meta.json: cannot be written: File too large$", why);
+	ATF_CHECK_MSG(access("data/notes/5", F_OK) == -1 && errno == ENOENT,
+	    "a claim not noted left its input");
+	only_files("data/notes", 0);
+	/* Control: with room, the same claim is noted. */
+	file_limit(RLIM_INFINITY);
+	ATF_REQUIRE_MSG(records_begin(dfd, &j, why, sizeof(why)) == 0, "%s",
+	    why);
+	ATF_REQUIRE(records_read(dfd, "notes", "5", &m, why, sizeof(why)) == 0);
+	ATF_CHECK_EQ(m.status, RECORDS_RUNNING);
+	only_files("data/notes/5", 2);
+	close(dfd);
+}
+
+/*
+ * F1: a finish whose output.json was written but not its meta.json (the
+ * disk filled between the two) leaves the record running; the outcome
+ * written later without an output (released, at the next start) takes
+ * that output.json away, as no output of it went out.
+ */
+ATF_TC_WITHOUT_HEAD(finish_whole);
+ATF_TC_BODY(finish_whole, tc)
+{
+	struct records_job	 j = claude_job("6", "{}");
+	struct records_meta	 m;
+	struct job_outcome	 o;
+	char			 why[RECORDS_WHY_MAX];
+	int			 dfd = data_dir();
+
+	ATF_REQUIRE(records_begin(dfd, &j, why, sizeof(why)) == 0);
+	file_limit(100);
+	outcome(&o, JOB_SUCCEEDED, "{\"tag\":\"x\"}");
+	ATF_CHECK(records_finish(dfd, &j, &o, NOW, why, sizeof(why)) == -1);
+	ATF_CHECK_MATCH("^meta.json: cannot be written: File too large$", why);
+	ATF_REQUIRE(records_read(dfd, "notes", "6", &m, why, sizeof(why)) == 0);
+	ATF_CHECK_EQ(m.status, RECORDS_RUNNING);
+	/* Control: the output.json it did write is there. */
+	ATF_CHECK_STREQ(slurp("data/notes/6/output.json"), "{\"tag\":\"x\"}");
+	file_limit(RLIM_INFINITY);
+	outcome(&o, JOB_RELEASED, NULL);
+	ATF_REQUIRE(records_finish(dfd, &j, &o, NOW, why, sizeof(why)) == 0);
+	ATF_REQUIRE(records_read(dfd, "notes", "6", &m, why, sizeof(why)) == 0);
+	ATF_CHECK_EQ(m.status, RECORDS_RELEASED);
+	ATF_CHECK_MSG(access("data/notes/6/output.json", F_OK) == -1,
+	    "an output that never went out is still in the record");
+	only_files("data/notes/6", 2);
+	close(dfd);
+}
+
 /* A file is replaced by a rename, never rewritten where it lies. */
 ATF_TC_WITHOUT_HEAD(whole_files);
 ATF_TC_BODY(whole_files, tc)
@@ -597,6 +695,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, not_offered);
 	ATF_TP_ADD_TC(tp, unfinished);
 	ATF_TP_ADD_TC(tp, gone);
+	ATF_TP_ADD_TC(tp, note_whole);
+	ATF_TP_ADD_TC(tp, finish_whole);
 	ATF_TP_ADD_TC(tp, whole_files);
 	ATF_TP_ADD_TC(tp, names);
 	ATF_TP_ADD_TC(tp, link_refused);

@@ -1,13 +1,15 @@
 #!/bin/sh
-# build.sh PROBE SUM: builds the image sandcastle-probe:test, labelled
-# sandcastle.probe=SUM (the SHA-256 of probe.c), out of the
-# static probe, the way sandcastlectl install builds a box image: FROM
-# scratch, offline, the program as /sandcastle-box, nobody's passwd and
-# group, an empty /tmp.  Run as the account that runs the boxes.
+# build.sh PROBE SUM [IMAGE]: builds the image IMAGE, by default
+# sandcastle-probe:<first 12 of SUM>, labelled sandcastle.probe=SUM (the
+# SHA-256 of its sources), out of the static probe, the way sandcastlectl
+# install builds a box image: FROM scratch, offline, the program as
+# /sandcastle-box, nobody's passwd and group, an empty /tmp.  Run as the
+# account that runs the boxes.
 set -eu
 
 probe=$1
 sum=$2
+image=${3:-sandcastle-probe:$(echo "$sum" | cut -c1-12)}
 ctx=$(mktemp -d "${TMPDIR:-/tmp}/sc-probe.XXXXXXXX")
 trap 'rm -rf "$ctx"' EXIT
 mkdir -p "$ctx/etc" "$ctx/tmp" "$ctx/sandcastle"
@@ -25,5 +27,8 @@ USER 65534:65534
 LABEL sandcastle.probe=$sum
 CMD ["/sandcastle-box"]
 CF
-podman build --pull=never --network=none -q -t sandcastle-probe:test \
+# Named after its source by default: runs of other checkouts, with
+# another probe, build their own image beside it and never take this
+# one's name.
+podman build --pull=never --network=none -q -t "$image" \
     -f "$ctx/Containerfile" "$ctx" >/dev/null

@@ -6,8 +6,14 @@
  * that the test sees which lock held and why.  Built static: the image
  * holds it alone.
  */
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/msg.h>
 #include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/un.h>
@@ -19,6 +25,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <mqueue.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +59,8 @@ errname(int e)
 
 	switch (e) {
 	case EACCES: return "EACCES";
+	case EINVAL: return "EINVAL";
+	case ENOSYS: return "ENOSYS";
 	case EAGAIN: return "EAGAIN";
 	case ECONNREFUSED: return "ECONNREFUSED";
 	case EFBIG: return "EFBIG";
@@ -314,6 +324,289 @@ hold(const char *req)
 		pause();
 }
 
+/* A mount point of mountinfo, its octal escapes undone, in place. */
+static void
+unescape(char *s)
+{
+	char	*o = s;
+
+	for (; *s != '\0'; s++, o++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*o = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
+			s += 3;
+		} else
+			*o = *s;
+	}
+	*o = '\0';
+}
+
+/*
+ * One mount: a new file in a folder, the file itself opened for writing,
+ * or, for a device, its number (writing to /dev/null keeps nothing).
+ */
+static void
+mount_try(const char *path, char *out, size_t outsz)
+{
+	struct stat	 st;
+	char		 f[4096 + 32];
+	int		 fd;
+
+	if (lstat(path, &st) == -1) {
+		snprintf(out, outsz, "%s", errname(errno));
+		return;
+	}
+	if (S_ISCHR(st.st_mode)) {
+		snprintf(out, outsz, "chr%u:%u", major(st.st_rdev),
+		    minor(st.st_rdev));
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(f, sizeof(f), "%s/.probe-write", path);
+		fd = open(f, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	} else
+		fd = open(path, O_WRONLY | O_APPEND);
+	if (fd == -1) {
+		snprintf(out, outsz, "%s", errname(errno));
+		return;
+	}
+	close(fd);
+	if (S_ISDIR(st.st_mode))
+		unlink(f);
+	snprintf(out, outsz, "written");
+}
+
+/* The fields after " - " start with the file system's type. */
+static const char *
+mount_type(char **f, int n)
+{
+	int	 i;
+
+	for (i = 6; i + 1 < n; i++)
+		if (strcmp(f[i], "-") == 0)
+			return f[i + 1];
+	return NULL;
+}
+
+/* Every mount of mountinfo: "<point>:<fstype>=<what a write met>" each. */
+static void
+mounts(const char *req)
+{
+	char		 line[4096], out[8192] = "", item[4200], what[64];
+	char		*f[16], *p;
+	const char	*type;
+	FILE		*m;
+	int		 n;
+
+	if ((m = fopen("/proc/self/mountinfo", "r")) == NULL)
+		return answer(req, 0, errname(errno));
+	while (fgets(line, sizeof(line), m) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		for (n = 0, p = line; n < 16 && (f[n] = strsep(&p, " ")) != NULL;
+		    n++)
+			;
+		if ((type = mount_type(f, n)) == NULL)
+			continue;
+		snprintf(item, sizeof(item), "%s:%s=", f[4], type);
+		unescape(f[4]);
+		mount_try(f[4], what, sizeof(what));
+		cat(item, what, sizeof(item));
+		cat(item, " ", sizeof(item));
+		cat(out, item, sizeof(out));
+	}
+	fclose(m);
+	answer(req, 1, out);
+}
+
+/* CLONE_NEWUSER with the namespace named: no privilege is then needed. */
+static int
+ns_flags(const char *name)
+{
+	static const struct { const char *name; int flag; } ns[] = {
+		{ "user", 0 }, { "mnt", CLONE_NEWNS }, { "net", CLONE_NEWNET },
+		{ "pid", CLONE_NEWPID }, { "ipc", CLONE_NEWIPC },
+		{ "uts", CLONE_NEWUTS }, { "cgroup", CLONE_NEWCGROUP },
+		{ "time", CLONE_NEWTIME }
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		if (strcmp(name, ns[i].name) == 0)
+			return CLONE_NEWUSER | ns[i].flag;
+	return -1;
+}
+
+/* What a child's call met, from its exit status: 0 or an errno. */
+static void
+child_said(const char *req, pid_t pid)
+{
+	int	 status;
+
+	if (pid == -1)
+		return answer(req, 0, errname(errno));
+	if (waitpid(pid, &status, 0) == -1 || !WIFEXITED(status))
+		return answer(req, 0, "killed");
+	if (WEXITSTATUS(status) == 0)
+		answer(req, 1, "made");
+	else
+		answer(req, 0, errname(WEXITSTATUS(status)));
+}
+
+/* unshare(2) in a child, which the probe's own namespaces never see. */
+static void
+ns_unshare(const char *req, const char *name)
+{
+	int	 fl = ns_flags(name);
+	pid_t	 pid;
+
+	if (fl == -1)
+		return answer(req, 0, "EINVAL");
+	if ((pid = fork()) == 0)
+		_exit(unshare(fl) == 0 ? 0 : errno);
+	child_said(req, pid);
+}
+
+/* clone(2), as the kernel takes it: the child ends at once. */
+static void
+ns_clone(const char *req, const char *name)
+{
+	int	 fl = ns_flags(name);
+	long	 pid;
+
+	if (fl == -1 || (fl & CLONE_NEWTIME))
+		return answer(req, 0, "EINVAL");
+	pid = syscall(SYS_clone, (unsigned long)fl | SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0)
+		_exit(0);
+	if (pid == -1)
+		return answer(req, 0, errname(errno));
+	child_said(req, (pid_t)pid);
+}
+
+struct clone3_args {
+	uint64_t	 flags, pidfd, child_tid, parent_tid, exit_signal;
+	uint64_t	 stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+
+static void
+ns_clone3(const char *req, const char *name)
+{
+	struct clone3_args	 a;
+	int			 fl = ns_flags(name);
+	long			 pid;
+
+	if (fl == -1)
+		return answer(req, 0, "EINVAL");
+	memset(&a, 0, sizeof(a));
+	a.flags = (unsigned int)fl;
+	a.exit_signal = SIGCHLD;
+	pid = syscall(SYS_clone3, &a, sizeof(a));
+	if (pid == 0)
+		_exit(0);
+	if (pid == -1)
+		return answer(req, 0, errname(errno));
+	child_said(req, (pid_t)pid);
+}
+
+/*
+ * setns(2) into a user namespace a child of the probe made, which its
+ * maker's parent may join; where no child could make one, into the
+ * probe's own, which the kernel refuses with EINVAL.  From a child too.
+ */
+static void
+ns_setns(const char *req)
+{
+	char	 path[64], made;
+	pid_t	 holder, pid;
+	int	 p[2], fd;
+
+	if (pipe(p) == -1)
+		return answer(req, 0, errname(errno));
+	if ((holder = fork()) == 0) {
+		made = unshare(CLONE_NEWUSER) == 0;
+		if (write(p[1], &made, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	if (holder == -1 || read(p[0], &made, 1) != 1)
+		return answer(req, 0, "no holder");
+	snprintf(path, sizeof(path), "/proc/%d/ns/user",
+	    made ? (int)holder : (int)getpid());
+	if ((pid = fork()) == 0) {
+		if ((fd = open(path, O_RDONLY)) == -1)
+			_exit(errno);
+		_exit(setns(fd, CLONE_NEWUSER) == 0 ? 0 : errno);
+	}
+	child_said(req, pid);
+	kill(holder, SIGKILL);
+	waitpid(holder, NULL, 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* Shared memory, which the data rlimit does not count: n MiB touched. */
+static void
+shared(const char *req, const char *what, const char *want)
+{
+	size_t	 len = (size_t)atoi(want) << 20;
+	char	*p = MAP_FAILED, name[32];
+	int	 fd = -1, id;
+
+	if (strcmp(what, "mmap") == 0)
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	else if (strcmp(what, "shmget") == 0) {
+		if ((id = shmget(IPC_PRIVATE, len, IPC_CREAT | 0600)) != -1) {
+			p = shmat(id, NULL, 0);
+			shmctl(id, IPC_RMID, NULL);
+			if (p == (void *)-1)
+				p = MAP_FAILED;
+		}
+	} else if (strcmp(what, "memfd") == 0) {
+		if ((fd = memfd_create("probe", 0)) != -1)
+			close(fd);
+		return answer(req, fd != -1, fd != -1 ? "made" :
+		    errname(errno));
+	} else if (strcmp(what, "msgget") == 0) {
+		if ((id = msgget(IPC_PRIVATE, IPC_CREAT | 0600)) != -1)
+			msgctl(id, IPC_RMID, NULL);
+		return answer(req, id != -1, id != -1 ? "made" :
+		    errname(errno));
+	} else if (strcmp(what, "mq_open") == 0) {
+		snprintf(name, sizeof(name), "/probe%d", (int)getpid());
+		/* glibc's mq_open is the call itself: no file of /dev/mqueue. */
+		if ((fd = (int)syscall(SYS_mq_open, name + 1, O_RDWR | O_CREAT,
+		    0600, NULL)) != -1) {
+			close(fd);
+			syscall(SYS_mq_unlink, name + 1);
+		}
+		return answer(req, fd != -1, fd != -1 ? "made" :
+		    errname(errno));
+	} else
+		return answer(req, 0, "EINVAL");
+	if (p == MAP_FAILED)
+		return answer(req, 0, errname(errno));
+	memset(p, 1, len);
+	answer(req, 1, "touched");
+}
+
+static int
+seccomp_filters(void)
+{
+	char	 line[256];
+	FILE	*f;
+	int	 n = -1;
+
+	if ((f = fopen("/proc/self/status", "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "Seccomp_filters: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 static void
 dispatch(char *line)
 {
@@ -355,6 +648,23 @@ dispatch(char *line)
 		flood(w[1], 0);
 	else if (strcmp(w[0], "hold") == 0)
 		hold(w[0]);
+	else if (strcmp(w[0], "mounts") == 0)
+		mounts(w[0]);
+	else if (strcmp(w[0], "unshare") == 0 && n == 2)
+		ns_unshare(w[0], w[1]);
+	else if (strcmp(w[0], "clone") == 0 && n == 2)
+		ns_clone(w[0], w[1]);
+	else if (strcmp(w[0], "clone3") == 0 && n == 2)
+		ns_clone3(w[0], w[1]);
+	else if (strcmp(w[0], "setns") == 0)
+		ns_setns(w[0]);
+	else if (strcmp(w[0], "shared") == 0 && n == 3)
+		shared(w[0], w[1], w[2]);
+	else if (strcmp(w[0], "filters") == 0) {
+		char buf[16];
+		snprintf(buf, sizeof(buf), "%d", seccomp_filters());
+		answer(w[0], 1, buf);
+	}
 	else if (strcmp(w[0], "exit") == 0 && n == 2)
 		exit(atoi(w[1]));
 	else

@@ -1,0 +1,107 @@
+#!/bin/sh
+# make bench, what sandcastle costs at rest: gated, keepd and sandcastled
+# (with its core, keep frontend and box launcher) serving one source that
+# has no work, on the test network.  Once a first round is over, the
+# resident memory of every sandcastle process (Pss from smaps_rollup, so
+# that the pages they share are counted once; Rss beside it), pasta's
+# apart, then their CPU time over a quiet minute (BENCH_IDLE_SECS).  Not
+# a test: it prints what it measured.
+set -u
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+PREFIX=$1
+QUIET=${BENCH_IDLE_SECS:-60}
+
+atf_fail() { echo "bench: $*" >&2; exit 1; }
+atf_config_get()
+{
+	case $1 in
+	prefix)		echo "$PREFIX" ;;
+	checkout)	echo "$TOP" ;;
+	esac
+}
+. "$TOP/regress/lib/helpers.subr"
+. "$TOP/regress/lib/net.subr"
+
+BENCH_WORK=$(mktemp -d /tmp/scbench.XXXXXXXX) || exit 1
+cd "$BENCH_WORK" || exit 1
+done_bench()
+{
+	sc_net_down
+	sc_cleanup
+	cd / && rm -rf "$BENCH_WORK"
+}
+trap done_bench EXIT
+
+sc_setup
+sc_home_up
+sh "$TOP/regress/lib/ca.sh" "$SC_ROOT/ca" notes.example.com >/dev/null ||
+    atf_fail "ca.sh"
+chown -R "$SC_USER:$SC_USER" "$SC_ROOT/ca"
+printf 'data_dir: %s/data\ncapabilities:\n  ocr:\n    languages: [eng]\n' \
+    "$SC_ROOT" > "$SC_CONFIG/config.yaml"
+sc_source_file notes https://notes.example.com/api/worker ocr 10 30s 1m
+chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+sc_secret notes bench-idle-token
+sc_fakesource notes notes.example.com 198.20.5.10 bench-idle-token '[]'
+sc_gate_up
+sc_keep_up
+sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+sc_wait_log sandcastled "the keep answers" 30 ||
+    { sc_log sandcastled; atf_fail "sandcastled did not start"; }
+sleep 5
+
+# procs: gated, keepd, sandcastled and every process under them (the
+# children, gated's helper and its pasta), one "pid name" a line.
+procs()
+{
+	_want=" $(sc_pid gated) $(sc_pid keepd) $(sc_pid sandcastled) "
+	_more=1
+	while [ -n "$_more" ]; do
+		_more=
+		for _s in /proc/[0-9]*/stat; do
+			_p=${_s#/proc/}; _p=${_p%/stat}
+			case $_want in *" $_p "*) continue ;; esac
+			_pp=$(awk '{ sub(/.*\) /, ""); print $2 }' "$_s" 2>/dev/null)
+			case $_want in *" $_pp "*) _want="$_want$_p "; _more=1 ;; esac
+		done
+	done
+	for _p in $_want; do
+		echo "$_p $(cat "/proc/$_p/comm" 2>/dev/null)"
+	done
+}
+
+# kib FIELD PID: a field of smaps_rollup, in KiB.
+kib() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$2/smaps_rollup" 2>/dev/null; }
+
+# ticks PID: user plus system CPU time, in clock ticks.
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
+
+procs > procs.list
+echo "bench: at rest, one source with no work, polled every 30 s:"
+pss=0 rss=0 ppss=0 prss=0
+while read -r pid name; do
+	p=$(kib Pss "$pid"); r=$(kib Rss "$pid")
+	[ -n "$p" ] || continue
+	printf '  %-8s %-16s Pss %6s KiB  Rss %6s KiB\n' "$pid" "$name" "$p" "$r"
+	case $name in
+	passt*|pasta*) ppss=$((ppss + p)); prss=$((prss + r)) ;;
+	*) pss=$((pss + p)); rss=$((rss + r)) ;;
+	esac
+done < procs.list
+echo "bench: resident memory of sandcastle's processes: Pss $((pss / 1024)).$(( (pss % 1024) * 10 / 1024 )) MiB (Rss $((rss / 1024)) MiB), goal at most 8 MiB; pasta apart: Pss $((ppss / 1024)) MiB"
+hz=$(getconf CLK_TCK)
+before=0
+while read -r pid name; do
+	before=$((before + $(ticks "$pid")))
+done < procs.list
+sleep "$QUIET"
+after=0
+while read -r pid name; do
+	t=$(ticks "$pid")
+	[ -n "$t" ] && after=$((after + t))
+done < procs.list
+echo "bench: CPU time of sandcastle's processes over a quiet $QUIET s:" \
+    "$(echo "scale=3; ($after - $before) / $hz" | bc) s" \
+    "($(grep -c '/jobs/claim' "$SC_ROOT/notes.requests") claims made in all)," \
+    "goal nothing but the poll timers"

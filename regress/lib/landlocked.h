@@ -1,0 +1,205 @@
+/*
+ * For the atf-c tests of a Landlock ruleset: a call runs in a forked
+ * child under the process's own ruleset function (or under none, for
+ * its control) and no seccomp filter, so that an EACCES can only be
+ * Landlock's.  The child exits 0 when the call did what it tried,
+ * LANDLOCKED_ERRNO + errno when it was refused, and LANDLOCKED_NOT_ON
+ * when the ruleset did not go on at the ABI expected.
+ *
+ * The ABI expected is the kernel's, at most the newest the frame knows,
+ * or LANDLOCK_ABI_MAX in a test build that forces an older one (the
+ * t_landlock.abi1 twins, make units).  A kernel without Landlock fails
+ * every test: the promises they prove do not hold there.
+ *
+ * Included by one test program each; every function is static.
+ */
+#ifndef REGRESS_LANDLOCKED_H
+#define REGRESS_LANDLOCKED_H
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <atf-c.h>
+
+#include "landlock.h"
+
+#define LANDLOCKED_NOT_ON	2
+#define LANDLOCKED_ERRNO	100
+
+/* The ABI every ruleset of this build must use on this kernel. */
+static int __attribute__((unused))
+landlocked_abi(void)
+{
+	const char	*why;
+	int		 abi, max;
+
+#ifdef LANDLOCK_ABI_MAX
+	max = LANDLOCK_ABI_MAX;
+#else
+	max = LANDLOCK_ABI_KNOWN;
+#endif
+	abi = landlock_kernel_abi(&why);
+	ATF_REQUIRE_MSG(abi >= 1, "%s: no process of sandcastle can be held "
+	    "to its own files here", why);
+	return abi < max ? abi : max;
+}
+
+/* Runs call() in a child, under ruleset() unless it is NULL; its wait status. */
+static int __attribute__((unused))
+landlocked_run(int (*ruleset)(void), int (*call)(void))
+{
+	pid_t	 pid;
+	int	 abi, status;
+
+	abi = landlocked_abi();
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		if (ruleset != NULL && ruleset() != abi)
+			_exit(LANDLOCKED_NOT_ON);
+		_exit(call());
+	}
+	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
+	return status;
+}
+
+/* What a call returns: 0 when it worked, else the errno it met. */
+static int __attribute__((unused))
+landlocked_result(int r)
+{
+	return r == -1 ? LANDLOCKED_ERRNO + errno : 0;
+}
+
+static void __attribute__((unused))
+require_done(int status, const char *what)
+{
+	ATF_REQUIRE_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "%s: did not succeed (status %#x%s)", what, status,
+	    WIFEXITED(status) && WEXITSTATUS(status) > LANDLOCKED_ERRNO ?
+	    strerror(WEXITSTATUS(status) - LANDLOCKED_ERRNO) : "");
+}
+
+static void __attribute__((unused))
+require_refused(int status, int err, const char *what)
+{
+	ATF_REQUIRE_MSG(WIFEXITED(status) &&
+	    WEXITSTATUS(status) == LANDLOCKED_ERRNO + err,
+	    "%s: not refused with %s (status %#x)", what, strerror(err),
+	    status);
+}
+
+/*
+ * What an ABI holds: refused with err from that ABI on, done before it.
+ * Both sides are tested, the newest ABI by t_landlock, the oldest by
+ * t_landlock.abi1: before it, the same call is the control.
+ */
+static void __attribute__((unused))
+require_from_abi(int status, int from, int err, const char *what)
+{
+	if (landlocked_abi() >= from)
+		require_refused(status, err, what);
+	else
+		require_done(status, what);
+}
+
+/* A TCP listener on 127.0.0.1, for a connect(2) to try; its port. */
+static int __attribute__((unused))
+landlocked_listener(int *fd)
+{
+	struct sockaddr_in	 sin;
+	socklen_t		 sl = sizeof(sin);
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ATF_REQUIRE((*fd = socket(AF_INET, SOCK_STREAM, 0)) != -1);
+	ATF_REQUIRE(bind(*fd, (struct sockaddr *)&sin, sizeof(sin)) == 0);
+	ATF_REQUIRE(listen(*fd, 8) == 0);
+	ATF_REQUIRE(getsockname(*fd, (struct sockaddr *)&sin, &sl) == 0);
+	return ntohs(sin.sin_port);
+}
+
+static int	landlocked_port;
+
+/* connect(2) to the listener: Landlock's TCP rule (ABI 4). */
+static int __attribute__((unused))
+landlocked_tcp_connect(void)
+{
+	struct sockaddr_in	 sin;
+	int			 s;
+
+	if ((s = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return 1;
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(landlocked_port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return landlocked_result(connect(s, (struct sockaddr *)&sin,
+	    sizeof(sin)));
+}
+
+/* bind(2) to a port of our own: the other TCP rule. */
+static int __attribute__((unused))
+landlocked_tcp_bind(void)
+{
+	struct sockaddr_in	 sin;
+	int			 s;
+
+	if ((s = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return 1;
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return landlocked_result(bind(s, (struct sockaddr *)&sin,
+	    sizeof(sin)));
+}
+
+/* A signal (0: none, the check alone) to the test itself, outside the ruleset. */
+static int __attribute__((unused))
+landlocked_signal(void)
+{
+	return landlocked_result(kill(getppid(), 0));
+}
+
+static struct sockaddr_un	landlocked_abstract;
+
+/* An abstract Unix socket of the test's, made outside the ruleset. */
+static int __attribute__((unused))
+landlocked_abstract_listener(int *fd)
+{
+	memset(&landlocked_abstract, 0, sizeof(landlocked_abstract));
+	landlocked_abstract.sun_family = AF_UNIX;
+	(void)snprintf(landlocked_abstract.sun_path + 1,
+	    sizeof(landlocked_abstract.sun_path) - 1, "sc-landlock-%ld",
+	    (long)getpid());
+	ATF_REQUIRE((*fd = socket(AF_UNIX, SOCK_STREAM, 0)) != -1);
+	ATF_REQUIRE(bind(*fd, (struct sockaddr *)&landlocked_abstract,
+	    sizeof(landlocked_abstract)) == 0);
+	ATF_REQUIRE(listen(*fd, 8) == 0);
+	return 0;
+}
+
+static int __attribute__((unused))
+landlocked_abstract_connect(void)
+{
+	int	 s;
+
+	if ((s = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
+		return 1;
+	return landlocked_result(connect(s,
+	    (struct sockaddr *)&landlocked_abstract,
+	    sizeof(landlocked_abstract)));
+}
+
+#endif

@@ -1,0 +1,487 @@
+#! /usr/bin/env atf-sh
+# An operator's bad day, end to end: a data_dir that fills up at each
+# step of a job, a stop while a claim's answer is on its way, and kill -9
+# of each parent with its children at work.  sandcastled, keepd and
+# gated run as the test account in the host namespace, strict sources
+# (regress/lib/fakesource.py --strict: a result for a job not held is
+# answered 409, a released job handed out again) on the test network,
+# real podman boxes; regress/lib/ledger.py holds the records to what the
+# sources received.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+. "$(atf_get_srcdir)/../lib/net.subr"
+
+TOKEN=tok-faults-2468
+CLAUDE_INPUT='{"prompt": "tag this", "schema": {"type": "object", "properties": {"tag": {"type": "string"}}, "required": ["tag"], "additionalProperties": false}}'
+
+# api_reply DELAY: the fake Messages API's answer, after DELAY seconds.
+api_reply()
+{
+	printf '{"routes": {"/v1/messages": {"status": 200, "delay": %s, "json": {"type": "message", "model": "claude-test-1", "content": [{"type": "text", "text": "{\\"tag\\": \\"x\\"}"}], "stop_reason": "end_turn", "usage": {"input_tokens": 3, "output_tokens": 2}}}}}' "$1"
+}
+
+# faults_up NAME...: the network, the CA for the names, a data_dir on a
+# tmpfs of 4 MiB (a disk the test can fill), the configuration.
+faults_up()
+{
+	sc_setup
+	sc_net_up
+	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" "$@" \
+	    >/dev/null || atf_fail "ca.sh"
+	mkdir "$SC_ROOT/data"
+	mount -t tmpfs -o "size=4m,mode=0700,uid=$(id -u "$SC_USER"),gid=$(id -g "$SC_USER")" \
+	    sctest-data "$SC_ROOT/data" || atf_fail "cannot mount a tmpfs"
+	echo "$SC_ROOT/data" > data_mount
+	cat > "$SC_CONFIG/config.yaml" <<EOC
+data_dir: $SC_ROOT/data
+capabilities:
+  claude:
+    destination:
+      address: https://api.anthropic.com
+      secret: claude
+      ca_file: $SC_ROOT/ca/ca.crt
+    model: claude-test-1
+    cooldown: 1s
+  ocr:
+    languages: [eng]
+    cooldown: 1s
+EOC
+	sc_source_file notes "https://notes.example.com/api/worker" "ocr, claude" 60 5s 1m
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+}
+
+# faults_cleanup: the test's tmpfs, then its processes and tree.
+faults_cleanup()
+{
+	sc_load || return 0
+	sc_net_down
+	[ -f data_mount ] && umount "$(cat data_mount)" 2>/dev/null
+	sc_cleanup
+}
+
+# fill, unfill: data_dir full to the last byte, and freed again.
+fill()
+{
+	head -c 64m /dev/zero > "$SC_ROOT/data/.fill" 2>/dev/null
+	[ "$(df --output=avail "$SC_ROOT/data" | tail -n 1)" -eq 0 ] ||
+	    atf_fail "data_dir is not full"
+}
+
+unfill()
+{
+	rm -f "$SC_ROOT/data/.fill"
+}
+
+# daemon_up: sandcastled, its children ready and the keep answering.
+daemon_up()
+{
+	[ -f "$SC_ROOT/log/sandcastled.log" ] &&
+	    cat "$SC_ROOT/log/sandcastled.log" >> "$SC_ROOT/log/sandcastled.old"
+	sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_log sandcastled "the keep answers" 20 ||
+	    { sc_log sandcastled; atf_fail "sandcastled never asked a source"; }
+}
+
+# images: the boxes of this build, in the test's own podman store.
+images()
+{
+	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
+	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+}
+
+# statuses ID: what the source got for ID, in order, each with its answer.
+statuses()
+{
+	python3 -c 'import json,sys
+print(" ".join("%s:%s" % (e["body"]["status"], e.get("answer", 200))
+    for e in map(json.loads, open(sys.argv[1])) if e["id"] == sys.argv[2]))' \
+	    "$SC_ROOT/notes.results" "$1"
+}
+
+# wait_statuses ID WANT [SECONDS]: until statuses ID is WANT.
+wait_statuses()
+{
+	_i=0; _max=$(( ${3:-30} * 10 ))
+	while [ "$(statuses "$1")" != "$2" ]; do
+		_i=$((_i + 1))
+		[ $_i -gt $_max ] && { sc_log sandcastled
+		    atf_fail "job $1: the source got '$(statuses "$1")', not '$2'"; }
+		sleep 0.1
+	done
+}
+
+# meta ID KEY: one field of the record's meta.json.
+meta()
+{
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
+	    "$SC_ROOT/data/notes/$1/meta.json" "$2"
+}
+
+# posts PATH: how many POSTs to PATH reached the source.
+posts()
+{
+	grep -c "\"method\": \"POST\", \"path\": \"/api/worker$1\"" \
+	    "$SC_ROOT/notes.requests"
+}
+
+# wait_post PATH [N] [SECONDS]: until N POSTs to PATH reached the source.
+wait_post()
+{
+	_i=0; _max=$(( ${3:-30} * 10 ))
+	while [ "$(posts "$1")" -lt "${2:-1}" ]; do
+		_i=$((_i + 1))
+		[ $_i -gt $_max ] && { sc_log sandcastled; atf_fail "no POST $1"; }
+		sleep 0.1
+	done
+}
+
+# wait_api: until the fake API got a request (a claude box is running).
+wait_api()
+{
+	_i=0
+	while ! grep -q '/v1/messages' "$SC_ROOT/api.anthropic.com.requests"; do
+		_i=$((_i + 1))
+		[ $_i -gt 300 ] && { sc_log sandcastled; atf_fail "no box reached the API"; }
+		sleep 0.1
+	done
+	: > "$SC_ROOT/api.anthropic.com.requests"
+}
+
+# ledger: every job answered once, every record agreeing with the source.
+ledger()
+{
+	python3 "$(sc_srcdir)/regress/lib/ledger.py" "$SC_ROOT/data" \
+	    "notes:$SC_ROOT/notes.results:$SC_ROOT/notes.jobs" > ledger.out ||
+	    { cat ledger.out; sc_log sandcastled; atf_fail "the records do not agree with the source"; }
+	cat ledger.out
+}
+
+# alive PID: PID runs (a zombie whose parent is gone has ended).
+alive()
+{
+	_st=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$_st" ] &&
+	    [ "${_st#Z}" = "$_st" ]
+}
+
+# gone PID... : every PID ended within a second.
+gone()
+{
+	_i=0
+	for _p in "$@"; do
+		while alive "$_p"; do
+			_i=$((_i + 1))
+			[ $_i -gt 10 ] && { ps -o pid,ppid,args -p "$_p"
+			    atf_fail "pid $_p outlived its parent by a second"; }
+			sleep 0.1
+		done
+	done
+}
+
+# children PID: the pids of PID's children.
+children()
+{
+	pgrep -P "$1" | tr '\n' ' '
+}
+
+keep_up()
+{
+	sc_gate_up
+	sc_keep_up
+}
+
+atf_test_case full_disk cleanup
+full_disk_head()
+{
+	atf_set "descr" "F1: data_dir filled before a claim is noted (released, no record left), while a box runs (the result held, nothing claimed, then sent once the record is written), while the result is on its way (taken once, the record then made to say so) and while a result is held when sandcastled stops (released at the next start, never sent twice); each with the disk freed after, every job answered once and every record agreeing with the source"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "600"
+}
+full_disk_body()
+{
+	faults_up notes.example.com api.anthropic.com
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN" \
+	    "[{\"id\": \"n1\", \"capability\": \"ocr\"},
+	      {\"id\": \"b2\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT},
+	      {\"id\": \"r3\", \"capability\": \"ocr\"},
+	      {\"id\": \"d4\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]" strict
+	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
+	sc_scenario api.anthropic.com "$(api_reply 4)"
+	sc_secret notes "$TOKEN"
+	sc_secret claude key-claude-faults
+	keep_up
+	images
+	# 1. Full before the claim is noted: n1 is released and leaves no
+	# record.  The next claim is 5 s away: the disk is freed before it.
+	fill
+	daemon_up
+	wait_statuses n1 "released:200"
+	unfill
+	sc_wait_log sandcastled "source notes job n1: it cannot be noted (.*No space left on device): it is released and leaves no record" 1 ||
+	    { sc_log sandcastled; atf_fail "no line for n1 not noted"; }
+	[ ! -e "$SC_ROOT/data/notes/n1" ] || atf_fail "n1 left a record"
+	# 2. Full while b2's box runs: its result is held, nothing is claimed.
+	wait_api
+	fill
+	sc_wait_log sandcastled "source notes job b2: its record cannot be written (.*No space left on device): its result is held" 15 ||
+	    { sc_log sandcastled; atf_fail "b2's record did not fail"; }
+	claims=$(posts /jobs/claim)
+	sleep 7
+	[ "$(posts /jobs/claim)" -eq "$claims" ] || atf_fail "a job was claimed while a result was held"
+	[ -z "$(statuses b2)" ] || atf_fail "b2's result went out before its record"
+	[ "$(meta b2 status)" = running ] || atf_fail "b2's record does not say running"
+	# r3, next, fails at once: its result is held at the source from now.
+	echo r3 > "$SC_ROOT/notes.mode.hold"
+	echo holdresult > "$SC_ROOT/notes.mode"
+	unfill
+	wait_statuses b2 "succeeded:200" 15
+	sc_wait_log sandcastled "source notes job b2: its record is written: its result goes out" 1 ||
+	    { sc_log sandcastled; atf_fail "no line for b2's record written"; }
+	# 3. Full while r3's result is on its way: taken once, then recorded.
+	wait_post /jobs/r3/result 1 20
+	fill
+	rm "$SC_ROOT/notes.mode.hold"
+	wait_statuses r3 "failed:200"
+	sc_wait_log sandcastled "source notes job r3: the record cannot say the result was taken" 10 ||
+	    { sc_log sandcastled; atf_fail "r3's record did not fail"; }
+	[ "$(meta r3 result)" = pending ] || atf_fail "r3's record says more than it could write"
+	unfill
+	sc_wait_log sandcastled "source notes job r3: the record says it now" 10 ||
+	    { sc_log sandcastled; atf_fail "r3's record never said it was sent"; }
+	echo normal > "$SC_ROOT/notes.mode"
+	# 4. Full while d4's box runs, then a stop: held, so nothing went out;
+	# at the next start its record (still running) sends it back released.
+	wait_api
+	fill
+	sc_wait_log sandcastled "source notes job d4: its record cannot be written" 15 ||
+	    { sc_log sandcastled; atf_fail "d4's record did not fail"; }
+	sc_stop sandcastled
+	[ "$SC_STATUS" -eq 0 ] || { sc_log sandcastled; atf_fail "exit $SC_STATUS"; }
+	grep -q "stopped: 0 result(s) left to send and 1 held for their record" "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "the stop did not say what it held"; }
+	[ -z "$(statuses d4)" ] || atf_fail "d4's result went out without its record"
+	unfill
+	[ "$(meta d4 status)" = running ] || atf_fail "d4's record does not say running"
+	sc_scenario api.anthropic.com "$(api_reply 0)"
+	daemon_up
+	wait_statuses d4 "released:200 succeeded:200" 60
+	wait_statuses n1 "released:200 failed:200" 30
+	[ "$(posts /jobs/r3/result)" -eq 1 ] || atf_fail "r3's result was sent twice"
+	[ "$(posts /jobs/b2/result)" -eq 1 ] || atf_fail "b2's result was sent twice"
+	ledger
+}
+full_disk_cleanup()
+{
+	faults_cleanup
+}
+
+atf_test_case stop_claim cleanup
+stop_claim_head()
+{
+	atf_set "descr" "F2: SIGTERM while a source holds its claim's answer: sandcastled waits for it, notes the job it brought and sends it back released before it exits 0; a job so noted whose release the source does not take is released at the next start; control: without a stop the same source's job runs"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+stop_claim_body()
+{
+	faults_up notes.example.com
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN" \
+	    '[{"id": "c0", "capability": "ocr"}, {"id": "s1", "capability": "ocr"},
+	      {"id": "s2", "capability": "ocr"}]' strict
+	sc_secret notes "$TOKEN"
+	keep_up
+	daemon_up
+	# Control: a claim answered at once, its job run (no input: failed).
+	wait_statuses c0 "failed:200"
+	echo holdclaim > "$SC_ROOT/notes.mode"
+	touch "$SC_ROOT/notes.mode.hold"
+	claims=$(posts /jobs/claim)
+	wait_post /jobs/claim $((claims + 1)) 15
+	kill -TERM "$(sc_pid sandcastled)"
+	sleep 2
+	kill -0 "$(sc_pid sandcastled)" 2>/dev/null ||
+	    { sc_log sandcastled; atf_fail "sandcastled did not wait for the claim in flight"; }
+	rm "$SC_ROOT/notes.mode.hold"
+	wait "$(sc_pid sandcastled)"; st=$?
+	[ "$st" -eq 0 ] || { sc_log sandcastled; atf_fail "exit $st"; }
+	wait_statuses s1 "released:200" 1
+	[ "$(meta s1 status)" = released ] || atf_fail "s1's record does not say released"
+	[ "$(meta s1 result)" = sent ] || atf_fail "s1's record does not say sent"
+	[ "$(meta s1 error)" = "sandcastled stopped before the job ran" ] ||
+	    atf_fail "s1's record does not say why"
+	# The same, with the release refused: noted, answered at the next start.
+	touch "$SC_ROOT/notes.mode.hold"
+	claims=$(posts /jobs/claim)
+	daemon_up
+	wait_post /jobs/claim $((claims + 1)) 15
+	kill -TERM "$(sc_pid sandcastled)"
+	sleep 1
+	echo down > "$SC_ROOT/notes.mode"
+	rm "$SC_ROOT/notes.mode.hold"
+	wait "$(sc_pid sandcastled)"; st=$?
+	[ "$st" -eq 0 ] || { sc_log sandcastled; atf_fail "exit $st"; }
+	[ "$(posts /jobs/s2/result)" -eq 1 ] || atf_fail "s2's release was not tried"
+	[ -z "$(statuses s2)" ] || atf_fail "s2's release was taken"
+	[ "$(meta s2 status)" = released ] || atf_fail "s2's record does not say released"
+	[ "$(meta s2 result)" = pending ] || atf_fail "s2's record does not say pending"
+	echo normal > "$SC_ROOT/notes.mode"
+	daemon_up
+	wait_statuses s2 "released:200" 15
+	# Handed out again, each runs to its end.
+	wait_statuses s1 "released:200 failed:200" 30
+	wait_statuses s2 "released:200 failed:200" 30
+	ledger
+}
+stop_claim_cleanup()
+{
+	faults_cleanup
+}
+
+atf_test_case orphans cleanup
+orphans_head()
+{
+	atf_set "descr" "F3: kill -9 of each parent while its children work: keepd's request process and gated's tunnel, each on a claim the source holds; the box launcher's podman run while a box runs (the box removed by the next launcher, the job released); sandcastled's core, keep-frontend, box launcher and its podman while a box runs, all gone within a second, the box removed, the job released at the next start; the control for each is the child seen at work before the kill"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+orphans_body()
+{
+	faults_up notes.example.com api.anthropic.com
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN" \
+	    "[{\"id\": \"k1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]" strict
+	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
+	sc_scenario api.anthropic.com "$(api_reply 20)"
+	sc_secret notes "$TOKEN"
+	sc_secret claude key-claude-faults
+	keep_up
+	images
+	gate_before=$(children "$(sc_pid gated)")
+	echo holdclaim > "$SC_ROOT/notes.mode"
+	touch "$SC_ROOT/notes.mode.hold"
+	daemon_up
+	# keepd: its request process waits for the claim's answer.
+	wait_post /jobs/claim 1 15
+	fetch=$(children "$(sc_pid keepd)")
+	[ -n "$fetch" ] || atf_fail "no request process of keepd at work"
+	kill -KILL "$(sc_pid keepd)"
+	# shellcheck disable=SC2086
+	gone $fetch
+	sc_keep_up
+	# gated: its tunnel carries the next claim, which the source holds.
+	claims=$(posts /jobs/claim)
+	wait_post /jobs/claim $((claims + 1)) 20
+	tunnels=
+	for p in $(children "$(sc_pid gated)"); do
+		case " $gate_before " in *" $p "*) ;; *) tunnels="$tunnels $p" ;; esac
+	done
+	[ -n "$tunnels" ] || atf_fail "no tunnel of gated at work"
+	kill -KILL "$(sc_pid gated)"
+	# shellcheck disable=SC2086
+	gone $tunnels $gate_before
+	rm "$SC_ROOT/notes.mode.hold"
+	echo normal > "$SC_ROOT/notes.mode"
+	sc_gate_up
+	# The box launcher: its podman run ends with it; sandcastled goes
+	# down, k1 is released, and the next launcher removes what is left.
+	wait_api
+	launcher=$(pgrep -P "$(sc_pid sandcastled)" -f '^sandcastled: box launcher$') ||
+	    atf_fail "no box launcher"
+	podman_run=$(children "$launcher")
+	[ -n "$podman_run" ] || atf_fail "no podman run of the launcher at work"
+	box=$(sc_as_user podman ps --format '{{.Names}}' --filter label=sandcastle.role=core)
+	[ -n "$box" ] || atf_fail "no box runs"
+	kill -KILL "$launcher"
+	# shellcheck disable=SC2086
+	gone $podman_run
+	wait_statuses k1 "released:200" 15
+	wait "$(sc_pid sandcastled)"
+	daemon_up
+	sc_wait_log sandcastled "running: core, keep-frontend and box launcher are ready" 30 ||
+	    { sc_log sandcastled; atf_fail "the launcher did not start again"; }
+	if sc_as_user podman container exists "$box"; then
+		atf_fail "the killed launcher's box is still there"
+	fi
+	# sandcastled: k1's box waits for the API again.
+	wait_api
+	parent=$(sc_pid sandcastled)
+	kids=$(children "$parent")
+	launcher=$(pgrep -P "$parent" -f '^sandcastled: box launcher$') ||
+	    atf_fail "no box launcher"
+	podman_run=$(children "$launcher")
+	[ -n "$podman_run" ] || atf_fail "no podman run of the launcher at work"
+	boxes=$(sc_as_user podman ps -q --filter label=sandcastle.role=core)
+	[ -n "$boxes" ] || atf_fail "no box runs"
+	kill -KILL "$parent"
+	# shellcheck disable=SC2086
+	gone $kids $podman_run
+	[ -z "$(sc_as_user podman ps -aq --filter label=sandcastle.role=core)" ] ||
+	    atf_fail "the box outlived its launcher"
+	[ "$(meta k1 status)" = running ] || atf_fail "k1's record does not say running"
+	sc_scenario api.anthropic.com "$(api_reply 0)"
+	daemon_up
+	wait_statuses k1 "released:200 released:200 succeeded:200" 60
+	ledger
+}
+orphans_cleanup()
+{
+	faults_cleanup
+}
+
+atf_test_case launcher_lock cleanup
+launcher_lock_head()
+{
+	atf_set "descr" "F3: a box launcher removes no box while another launcher holds the runtime folder's lock: the box of role core stays; once the holder ends, the same box is removed as a leftover (the control)"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+launcher_lock_body()
+{
+	faults_up notes.example.com
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN" '[]' strict
+	sc_secret notes "$TOKEN"
+	keep_up
+	images
+	build=$(sc_as_user "$(sc_bin sandcastlectl)" version | awk '$1 == "build" { print $2 }')
+	box=sandcastle-box-0123456789abcdef
+	sc_as_user podman create --label sandcastle.box=sandcastle \
+	    --label sandcastle.role=core --name "$box" --network=none \
+	    "sandcastle-ocr:$build" /sandcastle-box ocr > /dev/null ||
+	    atf_fail "cannot make a box"
+	# Another launcher's hold on the lock, as the account.
+	sc_as_user python3 -c 'import fcntl,os,sys,time
+f = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.lockf(f, fcntl.LOCK_EX)
+with open(sys.argv[2] + ".tmp", "w") as p:
+    p.write("%d\n" % os.getpid())
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+time.sleep(600)' "$SC_RUN/sandcastle/launcher.lock" "$SC_RUN/held" &
+	sc_wait_file "$SC_RUN/held" 10 || atf_fail "the lock was not taken"
+	holder=$(cat "$SC_RUN/held")
+	daemon_up
+	sc_wait_log sandcastled "launcher.lock is held by pid $holder, the box launcher of another sandcastled: waiting for it to end" 15 ||
+	    { sc_log sandcastled; atf_fail "the launcher did not wait for the lock"; }
+	sleep 3
+	sc_as_user podman container exists "$box" ||
+	    atf_fail "a box another launcher owns was removed"
+	kill "$holder"
+	sc_wait_log sandcastled "removed 1 box a crash left" 20 ||
+	    { sc_log sandcastled; atf_fail "the leftover was not removed once the lock was free"; }
+	if sc_as_user podman container exists "$box"; then
+		atf_fail "the leftover is still there"
+	fi
+}
+launcher_lock_cleanup()
+{
+	faults_cleanup
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case full_disk
+	atf_add_test_case stop_claim
+	atf_add_test_case orphans
+	atf_add_test_case launcher_lock
+}
