@@ -74,8 +74,8 @@ run_case()
 	_w=/var/tmp/reference-work/$_c
 	rm -rf "$_w" "$OUT/cases/$_c".*
 	mkdir -p "$_w"
-	say "case $_c (at most ${_t:-600} s)"
 	_t0=$(date +%s)
+	say "case $_c (at most ${_t:-600} s; $((_t0 - ${LAST_END:-$_t0})) s since the case before)"
 	(cd "$_w" && REF_CASE=$_c timeout -k 10 "${_t:-600}" atf-sh \
 	    "$REF/t_reference.sh" -s "$REF" -r "$OUT/cases/$_c.result" "$_c") \
 	    > "$OUT/cases/$_c.log" 2>&1
@@ -89,6 +89,7 @@ run_case()
 		fi
 	fi
 	say "case $_c: $(head -n 1 "$OUT/cases/$_c.result") ($(cat "$OUT/cases/$_c.time") s)"
+	LAST_END=$(date +%s)
 }
 
 mkdir -p "$STATE" "$OUT/cases"
