@@ -713,6 +713,10 @@ resolver_load_body()
 	    $LOAD ghost.example.com:443 20 4
 }
 resolver_load_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_test_case ignored_sigpipe cleanup
 ignored_sigpipe_head()
 {

@@ -27,6 +27,9 @@ wait_up()
 	_s=$(systemctl is-system-running --wait 2>/dev/null)
 	say "system $_s after $(cut -d' ' -f1 /proc/uptime) s"
 	systemctl --failed --no-legend --plain 2>/dev/null | sed 's/^/guest: failed: /'
+	# Where the boot's time went, for the record's times.
+	systemd-analyze 2>/dev/null | head -n 1 | sed 's/^/guest: /'
+	systemd-analyze blame --no-pager 2>/dev/null | head -n 6 | sed 's/^ */guest: blame: /'
 }
 
 versions()

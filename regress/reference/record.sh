@@ -34,7 +34,7 @@ echo "- **Kernel**: $(v kernel)"
 echo "- **Podman**: $(v podman)"
 echo "- **systemd**: $(v systemd)"
 echo "- **pasta**: passt $(v pasta)"
-echo "- **Machine**: Debian $(v debian) under qemu $(qemu-system-x86_64 --version | head -n 1 | awk '{ print $4 }'), TCG, 2 processors, 4 GiB, no network; crun $(v crun | awk '{ print $3 }')"
+echo "- **Machine**: Debian $(v debian) under qemu $(qemu-system-x86_64 --version | head -n 1 | awk '{ print $4 }'), TCG (-cpu max without AVX), 2 processors, 4 GiB, no network; crun $(v crun | awk '{ print $3 }')"
 echo
 
 pass=0 failed=0
