@@ -264,6 +264,7 @@ install_build(enum cap_id cap, const char *bindir, const char *id,
 	(void)install_run(rm);
 	if (rc == 0)
 		printf("install: built %s\n", tag);
+	fflush(stdout);
 	return rc;
 }
 
