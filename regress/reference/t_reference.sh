@@ -544,11 +544,13 @@ except OSError as e:
 	grep -q 'Permission denied' out || fail "gate.sock: $(cat out)"
 	lab_start "hold 20"
 	wait_for 300 box_running || fail "no box started"
-	sleep 3
-	: > listen.out
 	# The account's processes: its own uid and its subordinate ones,
-	# which the boxes run as.
+	# which the boxes run as.  The launcher's podman run comes seconds
+	# before the box's own process, in the box's network namespace.
 	set -- $(awk -F: -v u="$OP" '$1 == u { print $2, $2 + $3 - 1 }' /etc/subuid)
+	wait_for 120 subordinate_runs "$1" "$2" ||
+	    fail "no process of the box (a subordinate uid) within 120 s"
+	: > listen.out
 	for d in /proc/[0-9]*; do
 		u=$(awk '/^Uid:/ { print $2 }' "$d/status" 2>/dev/null) || continue
 		[ -n "$u" ] || continue
@@ -583,6 +585,13 @@ except OSError as e:
 	[ "$(wc -l < namespaces)" -ge 4 ] ||
 	    fail "fewer namespaces than the machine's, the gate's, the keep's and the box's: $(cat namespaces)"
 	seen "other: Permission denied on gate.sock; $(wc -l < namespaces) network namespaces of the operator's processes and its boxes' during the job ($r): no socket listens but the operator's source on $SCANS_ADDR (control)"
+}
+
+# subordinate_runs LOW HIGH: a process runs as a uid from LOW to HIGH.
+subordinate_runs()
+{
+	ps -eo uid= | awk -v lo="$1" -v hi="$2" '$1 >= lo && $1 <= hi { f = 1 }
+	    END { exit !f }'
 }
 
 atf_test_case restart
