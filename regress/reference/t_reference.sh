@@ -602,10 +602,15 @@ restart_head()
 }
 restart_body()
 {
+	set -- $(awk -F: -v u="$OP" '$1 == u { print $2, $2 + $3 - 1 }' /etc/subuid)
 	for u in sandcastle-gate sandcastle-keep sandcastle; do
 		n0=$(restarts "$u")
 		lab_start "hold 15"
 		wait_for 300 box_running || fail "$u: no box started"
+		# While the box runs: its own process (a subordinate uid), not
+		# the launcher's podman run still making its container.
+		wait_for 120 subordinate_runs "$1" "$2" ||
+		    fail "$u: no process of the box within 120 s"
 		op_login "systemctl --user kill -s KILL $u.service" || fail "kill $u"
 		wait_for 120 restarted "$u" "$n0" || fail "$u was not restarted"
 		wait_for 60 active "$u" || fail "$u is not active again"
@@ -811,12 +816,14 @@ except OSError: pass"
 	# The destinations, and the gate's lookups: to pasta's DNS forward in
 	# its namespace, which pasta sends on to the machine's resolver
 	# (gated(8)).
+	# A flow is what opened it: a TCP SYN, or a datagram other than a
+	# resolver's answer (from port 53, to the port the lookup came from).
 	allowed="$SCANS_ADDR $LAB_ADDR $RESOLVER:53 169.254.77.53:53"
 	: > flows
 	for f in "$STATE"/capture-*.pcap; do
 		[ -s "$f" ] || continue
 		tcpdump -nn -r "$f" \
-		    'ip and ((tcp[tcpflags] & tcp-syn != 0 and tcp[tcpflags] & tcp-ack == 0) or udp)' \
+		    'ip and ((tcp[tcpflags] & tcp-syn != 0 and tcp[tcpflags] & tcp-ack == 0) or (udp and not src port 53))' \
 		    2>/dev/null | awk -v f="${f##*/}" '{
 			for (i = 1; i < NF; i++) if ($i == ">") break
 			dst = $(i + 1); sub(/:$/, "", dst)
