@@ -1,7 +1,7 @@
 /*
  * Which destination a caller of the keep-frontend may name: the core
- * a source's (its claims and results), the box launcher claude's (the
- * one request of a claude job).  A taken core cannot reach claude's
+ * a source's (its claims and results), the box launcher a capability's
+ * (the one request of a claude job).  A taken core cannot reach claude's
  * key through the keep, nor a taken launcher a source's token.
  */
 #include <sys/types.h>
@@ -16,15 +16,11 @@
 static int
 destrule_allowed(const struct config *conf, const char *dest, int launcher)
 {
-	const struct source	*src;
+	const struct destination	*d;
 
-	if (launcher)
-		return strcmp(dest, "claude") == 0 &&
-		    conf->caps[CAP_CLAUDE].enabled;
-	TAILQ_FOREACH(src, &conf->sources, entry)
-		if (strcmp(dest, src->dest.name) == 0)
-			return 1;
-	return 0;
+	if ((d = config_destination(conf, dest)) == NULL)
+		return 0;
+	return launcher ? d->cap != -1 : d->cap == -1;
 }
 
 int

@@ -129,8 +129,8 @@ enum job_word	 job_word_of_box(const char *error, int release);
 /* Parts of job_run(), for its tests: NULL and why, or the line. */
 char		*job_line(const struct config *, enum cap_id, enum job_mode,
 		    const char *input, size_t inputlen, size_t *len);
-char		*job_envelope(const char *request, size_t len, size_t *outlen,
-		    const char **why);
+char		*job_envelope(enum cap_id, const char *request, size_t len,
+		    size_t *outlen, const char **why);
 char		*job_answer_line(const struct keepcli_answer *, int ok,
 		    const char *why, size_t *len);
 
