@@ -26,6 +26,7 @@ ALL_LDFLAGS = $(HARDLDFLAGS) $(LDFLAGS)
 LIBS	= -lbsd -lmd -lyaml -lseccomp -ltls
 # The box decodes images itself and hands Tesseract the bitmap it drew.
 LIBS_box = -lpng -ljpeg -lwebp -ltesseract -lm
+LIBS_box_ocr = $(LIBS_box)
 # The gate asks DNS itself (res_query) and reads the answer with ns_parserr.
 LIBS_gated = -lresolv
 
@@ -36,9 +37,24 @@ PROG_sandcastled   = sandcastled/sandcastled
 PROG_sandcastlectl = sandcastlectl/sandcastlectl
 PROG_keepd         = keepd/keepd
 PROG_gated         = gated/gated
-PROG_box           = box/sandcastle-box
+PROG_box           = $(BOXES)
 PROGS = $(foreach d,$(PROGDIRS),$(PROG_$(d)))
 MAIN_box = box/sandcastle-box.c
+
+# The box: one program per capability, sandcastle-box-<capability>, that
+# install copies into its capability's image as /sandcastle-box.  Each is
+# sandcastle-box.c with its row alone (BOX_FLAGS_<capability>), the
+# box's exchange, filter and ruleset, and the files of BOX_SRCS_<capability>,
+# linked with its own libraries as needed: claude's image holds no
+# Tesseract and no image library.  libbox.a holds every file, for the
+# unit tests.
+BOX_CAPS = claude ocr
+BOXES = $(addprefix box/sandcastle-box-,$(BOX_CAPS))
+BOX_BASE = box/box.c box/landlock.c box/sandbox.c
+BOX_SRCS_claude = box/claude.c box/schema.c
+BOX_SRCS_ocr = box/ocr.c box/base64.c box/image.c box/tess.c
+BOX_FLAGS_claude = -DBOX_CLAUDE
+BOX_FLAGS_ocr = -DBOX_OCR
 # check reads the gate's refusal records with the gate's own code.
 # check runs a box of role check with the launcher's own code.
 USES_sandcastlectl = gated/libgated.a sandcastled/libsandcastled.a
@@ -97,8 +113,9 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 # proof of the filter and make bench run them from images of their own;
 # make test installs them under libexec/, never make install.
 BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter
-BOX_TEST_FLAGS_box/sandcastle-box-test = -DBOX_TEST_HOOKS
-BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS -DBOX_NO_FILTER
+BOX_TEST_FLAGS_box/sandcastle-box-test = -DBOX_TEST_HOOKS -DBOX_CLAUDE -DBOX_OCR
+BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS -DBOX_NO_FILTER \
+	-DBOX_CLAUDE -DBOX_OCR
 $(BOX_TESTS): $(wildcard box/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(BOX_TEST_FLAGS_$@) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
 	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) $(LIBS_box)
@@ -129,15 +146,26 @@ common/build.o: ALL_CPPFLAGS += -DSANDCASTLE_COMMIT='"$(COMMIT)"'
 common/build.o: FORCE
 FORCE:
 
-define progrules
+define librules
 $(1)/lib$(1).a: $(patsubst %.c,%.o,$(call lib_srcs,$(1)))
 	rm -f $$@ && ar rcs $$@ $$^
+endef
+define progrules
 $(PROG_$(1)): $(patsubst %.c,%.o,$(call main_of,$(1))) $(1)/lib$(1).a $(USES_$(1)) common/libcommon.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $$@ $$^ $(LIBS) $(LIBS_$(1))
 endef
-$(foreach d,$(PROGDIRS),$(eval $(call progrules,$(d))))
+$(foreach d,$(PROGDIRS),$(eval $(call librules,$(d))))
+$(foreach d,$(filter-out box,$(PROGDIRS)),$(eval $(call progrules,$(d))))
+
+box/sandcastle-box-%.o: box/sandcastle-box.c $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(BOX_FLAGS_$*) $(ALL_CFLAGS) -c -o $@ $<
 
 .SECONDEXPANSION:
+$(BOXES): box/sandcastle-box-%: box/sandcastle-box-%.o $(BOX_BASE:.c=.o) \
+    $$(BOX_SRCS_$$*:.c=.o) common/libcommon.a
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $^ $(LIBS) \
+	    $(LIBS_box_$*)
+
 $(UNITS): %: %.c $$(call unit_lib,$$@) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    $(call unit_lib,$@) common/libcommon.a $(ATF_LIBS) $(LIBS) \
@@ -237,7 +265,7 @@ check-man:
 	mandoc -Tlint -Wwarning $(MANS)
 
 clean:
-	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck $(BOX_TESTS) \
+	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck $(BOX_TESTS) box/sandcastle-box \
 	    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
 	    common/libcommon.a */*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \

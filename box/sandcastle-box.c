@@ -1,6 +1,7 @@
 /*
  * sandcastle-box: the box's side, run inside the podman container as
- * "sandcastle-box claude" or "sandcastle-box ocr", speaking JSON lines
+ * "sandcastle-box claude" or "sandcastle-box ocr" (sandcastle-box-claude
+ * and sandcastle-box-ocr, each in its own image), speaking JSON lines
  * on stdin and stdout with the box launcher.  Before the job's first
  * byte it puts its Landlock ruleset on (box_landlock()).  See
  * sandcastle-box(8).
@@ -14,12 +15,17 @@
 #include <unistd.h>
 
 #include "box.h"
+#ifdef BOX_CLAUDE
 #include "claude.h"
+#endif
+#ifdef BOX_OCR
 #include "ocr.h"
 #include "tess.h"
+#endif
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
+#ifdef BOX_OCR
 static struct tess	 ocr_tess;
 
 /* ocr: Tesseract and the image's languages, which the filter then keeps out. */
@@ -36,6 +42,7 @@ unload_ocr(struct box_env *env)
 {
 	tess_free(env->loaded);
 }
+#endif
 
 /*
  * Each capability's box: its job, its filter, what it loads before the
@@ -43,6 +50,8 @@ unload_ocr(struct box_env *env)
  * thread.  Load, then the filter, before the first byte of the job is
  * read; whatever else a capability puts on (a Landlock ruleset) goes
  * beside its filter.  The rest of the box (box.c) knows no capability.
+ * Each box program holds one row (BOX_<CAPABILITY>, from the Makefile),
+ * and is linked with that capability's files alone.
  */
 static const struct box_cap {
 	enum cap_id	 cap;
@@ -52,8 +61,12 @@ static const struct box_cap {
 	void		(*unload)(struct box_env *);
 	int		 one_thread;
 } box_caps[] = {
+#ifdef BOX_CLAUDE
 	{ CAP_CLAUDE, claude_run, sandbox_box, NULL, NULL, 0 },
+#endif
+#ifdef BOX_OCR
 	{ CAP_OCR, ocr_run, sandbox_box, load_ocr, unload_ocr, 1 },
+#endif
 };
 
 static __attribute__((noreturn)) void

@@ -401,6 +401,7 @@ ocr_proved(const struct config *conf, const char *output, const char *error,
 const struct cap_row cap_table[] = {
 	[CAP_CLAUDE] = {
 		.name = "claude",
+		.box = "sandcastle-box-claude",
 		.defaults = { 0, 256 * KiB, 1 * MiB, 5 * 60, 15 * 60,
 		    { 256 * MiB, 1000, 64, 16 * MiB } },
 		.request = 1,
@@ -416,6 +417,7 @@ const struct cap_row cap_table[] = {
 	},
 	[CAP_OCR] = {
 		.name = "ocr",
+		.box = "sandcastle-box-ocr",
 		.defaults = { 0, 16 * MiB, 1 * MiB, 2 * 60, 15 * 60,
 		    { 512 * MiB, 1000, 64, 64 * MiB } },
 		.request = 0,

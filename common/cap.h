@@ -61,6 +61,7 @@ struct cap_image {
 
 struct cap_row {
 	const char	*name;
+	const char	*box;		/* its box program; /sandcastle-box in its image */
 	struct capability defaults;
 	int		 request;	/* its box makes one request, through the keep */
 	enum cap_keeps	 keeps;

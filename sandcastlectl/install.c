@@ -1,6 +1,7 @@
 /*
  * sandcastlectl install --images: the box images of this build, made
- * offline FROM scratch out of sandcastle-box, the libraries it loads
+ * offline FROM scratch, each out of its capability's box program
+ * (sandcastle-box-<capability>, as /sandcastle-box), the libraries it loads
  * (each at its own path, with the loader), the build id, nobody's
  * passwd and group, an empty /tmp and what the capability's row adds
  * (common/cap.c: ocr's configured languages and the file that names
@@ -148,7 +149,7 @@ install_context(const char *ctx, enum cap_id cap, const char *bindir,
 	size_t	 i;
 
 	if (snprintf(root, sizeof(root), "%s/root", ctx) >= (int)sizeof(root) ||
-	    snprintf(bin, sizeof(bin), "%s/sandcastle-box", bindir) >=
+	    snprintf(bin, sizeof(bin), "%s/%s", bindir, cap_table[cap].box) >=
 	    (int)sizeof(bin))
 		return -1;
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)

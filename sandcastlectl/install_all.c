@@ -28,10 +28,6 @@
 
 #define KEEP_WAIT_MS	10000
 
-static const char *const binaries[] = {
-	"sandcastled", "sandcastlectl", "keepd", "gated", "sandcastle-box"
-};
-
 struct install {
 	const struct ctl_env	*env;
 	char			 bindir[PATH_MAX];	/* where this runs from */
@@ -127,8 +123,9 @@ static int
 install_binaries(const struct install *in)
 {
 	char	 dst[PATH_MAX], why[PATH_MAX + 128], a[PATH_MAX], b[PATH_MAX];
-	char	 src[PATH_MAX];
-	size_t	 i;
+	char		 src[PATH_MAX];
+	const char	*bin;
+	size_t		 i;
 
 	if (units_bindir(dst, sizeof(dst)) == -1)
 		return stopped("the binaries", "~/.local/bin: %s", path_why());
@@ -139,12 +136,12 @@ install_binaries(const struct install *in)
 		printf("install: the binaries already run from %s\n", dst);
 		return 0;
 	}
-	for (i = 0; i < sizeof(binaries) / sizeof(binaries[0]); i++) {
+	for (i = 0; (bin = build_binary(i)) != NULL; i++) {
 		if ((size_t)snprintf(src, sizeof(src), "%s/%s", in->bindir,
-		    binaries[i]) >= sizeof(src))
+		    bin) >= sizeof(src))
 			return stopped("the binaries", "%s: path too long",
 			    in->bindir);
-		if (file_copy_atomic(src, dst, binaries[i], 0755, why,
+		if (file_copy_atomic(src, dst, bin, 0755, why,
 		    sizeof(why)) == -1)
 			return stopped("the binaries", "%s", why);
 	}

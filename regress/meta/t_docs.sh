@@ -25,7 +25,7 @@ man_lint_body()
 atf_test_case man_every_program
 man_every_program_head()
 {
-	atf_set "descr" "every installed program and the configuration have a man page"
+	atf_set "descr" "every installed program and the configuration have a man page, of its name or naming it in its NAME section"
 	atf_set "require.config" "checkout prefix"
 }
 man_every_program_body()
@@ -34,6 +34,8 @@ man_every_program_body()
 	for p in "$(atf_config_get prefix)"/bin/*; do
 		n=${p##*/}
 		ls "$src"/man/"$n".[1-9] >/dev/null 2>&1 ||
+		    sed -n '/^\.Sh NAME/,/^\.Nd/p' "$src"/man/*.[1-9] |
+		    grep -Eqx "\.Nm $n( ,)?" ||
 		    atf_fail "$n has no man page in man/"
 	done
 	[ -f "$src/man/sandcastle.conf.5" ] || atf_fail "no sandcastle.conf.5"
@@ -61,7 +63,7 @@ readme_commands_body()
 atf_test_case plain_make
 plain_make_head()
 {
-	atf_set "descr" "plain make builds the five programs an operator runs, and nothing else first; the tree holds a LICENSE and no build or interpreter leftover"
+	atf_set "descr" "plain make builds the five programs an operator runs (the box one per capability), and nothing else first; the tree holds a LICENSE and no build or interpreter leftover"
 	atf_set "require.config" "checkout"
 }
 plain_make_body()
@@ -71,7 +73,8 @@ plain_make_body()
 	    sed -n 's/^\.DEFAULT_GOAL := //p'"
 	make -C "$src" -s -n -p 2>/dev/null | sed -n 's/^all: //p' | tr ' ' '\n' |
 	    sort > progs
-	printf '%s\n' box/sandcastle-box gated/gated keepd/keepd \
+	printf '%s\n' box/sandcastle-box-claude box/sandcastle-box-ocr \
+	    gated/gated keepd/keepd \
 	    sandcastlectl/sandcastlectl sandcastled/sandcastled > want
 	atf_check -o file:want cat progs
 	atf_check test -s "$src/LICENSE"
