@@ -50,15 +50,18 @@ MAIN_box = box/sandcastle-box.c
 # unit tests.
 BOX_CAPS = claude ocr
 BOXES = $(addprefix box/sandcastle-box-,$(BOX_CAPS))
-BOX_BASE = box/box.c box/landlock.c box/sandbox.c
+BOX_BASE = box/exchange.c box/landlock.c box/sandbox.c
 BOX_SRCS_claude = box/claude.c box/schema.c
 BOX_SRCS_ocr = box/ocr.c box/base64.c box/image.c box/tess.c
 BOX_FLAGS_claude = -DBOX_CLAUDE
 BOX_FLAGS_ocr = -DBOX_OCR
-# check reads the gate's refusal records with the gate's own code.
-# check runs a box of role check with the launcher's own code.
+# What sandcastlectl shares with the daemons beyond common/, named here
+# alone: check reads the gate's refusal records and looks at its network
+# with the gate's own code (check_gate.c), and runs a box of role check
+# with the launcher's own code (check_caps.c).
 USES_sandcastlectl = gated/libgated.a sandcastled/libsandcastled.a
 sandcastlectl/check_gate.o: ALL_CPPFLAGS += -Igated
+sandcastlectl/check_caps.o: ALL_CPPFLAGS += -Isandcastled
 
 COMMON_SRCS = $(wildcard common/*.c)
 COMMON_OBJS = $(COMMON_SRCS:.c=.o)
@@ -109,7 +112,7 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	    $(wildcard gated/*.c) common/libcommon.a $(LIBS) $(LIBS_gated)
 
 # Test builds of the box: BOX_TEST_HOOKS acts on a marker in the job
-# (box/box.c), BOX_NO_FILTER leaves the box's own filter out.  t_job's
+# (box/exchange.c), BOX_NO_FILTER leaves the box's own filter out.  t_job's
 # proof of the filter and make bench run them from images of their own;
 # make test installs them under libexec/, never make install.
 BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter
@@ -219,7 +222,6 @@ FUZZ_SRCS_http = keepd/http.c
 FUZZ_SRCS_connect = gated/connect.c gated/policy.c
 FUZZ_SRCS_dns = gated/resolve.c
 FUZZ_LIBS_dns = -lresolv
-FUZZ_SRCS_claim = sandcastled/contract.c
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
 FUZZ_SRCS_schema = box/schema.c
 FUZZ_SRCS_image = box/image.c

@@ -1,7 +1,7 @@
 /*
- * The box's exchange (box.c) and what a capability's box side gets and
- * gives: the job line parsed, and one outcome that box.c writes as the
- * last line.  See sandcastle-box(8).
+ * The box's exchange (exchange.c) and what a capability's box side gets
+ * and gives: the job line parsed, and one outcome that exchange.c writes
+ * as the last line.  See sandcastle-box(8).
  */
 #ifndef SANDCASTLE_BOX_H
 #define SANDCASTLE_BOX_H
@@ -15,12 +15,12 @@
 struct box_job;
 struct box_outcome;
 
-/* A capability's job: the outcome into o; box.c writes it as the last line. */
+/* A capability's job: its outcome into o, which exchange.c writes last. */
 typedef int	 box_run_fn(struct box_job *, struct box_outcome *o);
 
 struct box_env {
 	enum cap_id	 cap;
-	box_run_fn	*run;		/* the capability's, from its row */
+	box_run_fn	*run;		/* its capability's job */
 	const char	*build;		/* NULL when the build file was unreadable */
 	const char	*build_why;	/* then why */
 	void		*loaded;	/* what the capability loaded before its

@@ -49,7 +49,7 @@ unload_ocr(struct box_env *env)
  * filter and lets go of after the job, and whether it runs on one
  * thread.  Load, then the filter, before the first byte of the job is
  * read; whatever else a capability puts on (a Landlock ruleset) goes
- * beside its filter.  The rest of the box (box.c) knows no capability.
+ * beside its filter.  The rest of the box (exchange.c) knows no capability.
  * Each box program holds one row (BOX_<CAPABILITY>, from the Makefile),
  * and is linked with that capability's files alone.
  */
@@ -76,7 +76,8 @@ usage(void)
 
 	fprintf(stderr, "usage: sandcastle-box");
 	for (i = 0; i < NELEM(box_caps); i++)
-		fprintf(stderr, "%s%s", i ? " | " : " ", cap_name(box_caps[i].cap));
+		fprintf(stderr, "%s%s", i ? " | " : " ",
+		    cap_name(box_caps[i].cap));
 	fprintf(stderr, "\n");
 	exit(1);
 }

@@ -138,8 +138,8 @@ claude_free(struct config *cfg)
 	free(cfg->claude.system_prompt);
 }
 
-static struct destination *
-claude_destination(struct config *cfg)
+static const struct destination *
+claude_destination(const struct config *cfg)
 {
 	return &cfg->claude.dest;
 }
@@ -161,7 +161,8 @@ static int
 claude_proved(const struct config *conf, const char *output,
     const char *error, char *buf, size_t bufsz)
 {
-	const char	*unreach = "the keep or the API could not be reached: ";
+	const char	*unreach =
+	    "the keep or the API could not be reached: ";
 
 	if (error[0] == '\0')
 		(void)strlcpy(buf, "usable", bufsz);
@@ -317,7 +318,7 @@ ocr_settings(struct json_writer *w, const struct config *conf)
 	json_write_uint(w, conf->ocr.max_edge);
 }
 
-/* Each language's traineddata, and their names in order: the box loads them so. */
+/* Each language's traineddata, and their names in the order the box loads. */
 static int
 ocr_image(const struct config *conf, const struct cap_image *img)
 {
@@ -332,8 +333,9 @@ ocr_image(const struct config *conf, const struct cap_image *img)
 		if (access(path, R_OK) == -1) {
 			warnx("ocr language %s: %s is missing; install its "
 			    "tesseract-ocr-%s package or remove it from "
-			    "capabilities.ocr.languages", conf->ocr.languages[i],
-			    path, conf->ocr.languages[i]);
+			    "capabilities.ocr.languages",
+			    conf->ocr.languages[i], path,
+			    conf->ocr.languages[i]);
 			return -1;
 		}
 		if (img->copy(img->arg, path, inside) == -1)
@@ -355,17 +357,20 @@ ocr_output_languages(const char *output, char *buf, size_t bufsz)
 	long		 a;
 
 	buf[0] = '\0';
-	if (output == NULL || json_parse(&j, output, strlen(output), &why) == -1)
+	if (output == NULL ||
+	    json_parse(&j, output, strlen(output), &why) == -1)
 		return;
 	if ((a = json_find(&j, 0, "languages")) != -1 &&
 	    j.toks[a].type == JSON_ARRAY)
-		for (n = 0, k = a + 1; n < j.toks[a].size; n++, k = j.toks[k].next)
+		for (n = 0, k = a + 1; n < j.toks[a].size;
+		    n++, k = j.toks[k].next) {
 			if (json_string_copy(&j, k, lang, sizeof(lang),
-			    &len) == 0) {
-				if (buf[0] != '\0')
-					(void)strlcat(buf, " ", bufsz);
-				(void)strlcat(buf, lang, bufsz);
-			}
+			    &len) == -1)
+				continue;
+			if (buf[0] != '\0')
+				(void)strlcat(buf, " ", bufsz);
+			(void)strlcat(buf, lang, bufsz);
+		}
 	json_free(&j);
 }
 

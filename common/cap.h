@@ -26,26 +26,26 @@ struct yfile;
 struct ynode;
 
 struct box_limits {
-	uint64_t	 memory;		/* bytes, no swap on top */
-	uint32_t	 millicpus;		/* box.cpus times 1000 */
+	uint64_t	 memory;	/* bytes, no swap on top */
+	uint32_t	 millicpus;	/* box.cpus times 1000 */
 	uint32_t	 pids;
-	uint64_t	 tmp;			/* bytes of /tmp */
+	uint64_t	 tmp;		/* bytes of /tmp */
 };
 
 /* The limits every capability has, in config.yaml beside its settings. */
 struct capability {
-	int		 enabled;		/* its block is in config.yaml */
-	uint64_t	 max_input;		/* bytes */
-	uint64_t	 max_output;		/* bytes of one line from the box */
-	uint32_t	 timeout;		/* seconds for its box */
-	uint32_t	 cooldown;		/* seconds it rests */
+	int		 enabled;	/* its block is in config.yaml */
+	uint64_t	 max_input;	/* bytes */
+	uint64_t	 max_output;	/* bytes of one line from the box */
+	uint32_t	 timeout;	/* seconds for its box */
+	uint32_t	 cooldown;	/* seconds it rests */
 	struct box_limits box;
 };
 
 /* What a job's input.json keeps of its input. */
 enum cap_keeps {
 	CAP_KEEPS_INPUT,	/* the input as the source sent it */
-	CAP_KEEPS_DIGEST	/* the box's record, else the size and SHA-256 */
+	CAP_KEEPS_DIGEST	/* the box's record, else size and SHA-256 */
 };
 
 /*
@@ -61,9 +61,9 @@ struct cap_image {
 
 struct cap_row {
 	const char	*name;
-	const char	*box;		/* its box program; /sandcastle-box in its image */
+	const char	*box;	/* its box program: /sandcastle-box in its image */
 	struct capability defaults;
-	int		 request;	/* its box makes one request, through the keep */
+	int		 request;	/* its box asks the keep once */
 	enum cap_keeps	 keeps;
 	/* Its settings in config.yaml: defaults, parse, -nv, free. */
 	void		(*init)(struct config *);
@@ -72,11 +72,13 @@ struct cap_row {
 	void		(*print)(FILE *, const struct config *);
 	void		(*free)(struct config *);
 	/* Its destination in the configuration, or NULL: it reaches nothing. */
-	struct destination *(*destination)(struct config *);
+	const struct destination *(*destination)(const struct config *);
 	/* The job line's "settings" object, for the box. */
-	void		(*settings)(struct json_writer *, const struct config *);
+	void		(*settings)(struct json_writer *,
+			    const struct config *);
 	/* NULL, or what its image holds beyond the box; -1 when it cannot. */
-	int		(*image)(const struct config *, const struct cap_image *);
+	int		(*image)(const struct config *,
+			    const struct cap_image *);
 	/*
 	 * check's words for the outcome of its box of role check (error
 	 * is "" when it succeeded): what follows "capability <name>: ",

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "addr.h"
+#include "values.h"
 #include "config.h"
 #include "confparse.h"
 #include "log.h"
@@ -562,7 +562,8 @@ config_dests(struct config *cfg)
 	for (c = 0; c < CAP_COUNT; c++) {
 		if (!cfg->caps[c].enabled || cap_table[c].destination == NULL)
 			continue;
-		d = cap_table[c].destination(cfg);
+		/* cfg's own memory: the row hands it back read-only. */
+		d = (struct destination *)cap_table[c].destination(cfg);
 		d->cap = c;
 		cfg->dests[n++] = d;
 	}
@@ -597,11 +598,16 @@ conferrs_print(FILE *fp, const struct conferrs *errs)
 const struct destination *
 config_destination(const struct config *cfg, const char *name)
 {
-	size_t	 i;
+	const struct source	*src;
+	int			 c;
 
-	for (i = 0; i < cfg->ndests; i++)
-		if (strcmp(cfg->dests[i]->name, name) == 0)
-			return cfg->dests[i];
+	c = cap_from_name(name);
+	if (c != -1 && cap_table[c].destination != NULL)
+		return cfg->caps[c].enabled ? cap_table[c].destination(cfg) :
+		    NULL;
+	TAILQ_FOREACH(src, &cfg->sources, entry)
+		if (strcmp(src->name, name) == 0)
+			return &src->dest;
 	return NULL;
 }
 

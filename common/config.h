@@ -113,9 +113,4 @@ void		 config_print(FILE *, const struct config *);
 
 const struct destination *config_destination(const struct config *, const char *name);
 
-/* Values, shared with the rest of sandcastle (sandcastle.conf(5), VALUES). */
-int		 parse_duration(const char *, uint32_t *seconds, const char **why);
-int		 parse_size(const char *, uint64_t *bytes, const char **why);
-int		 name_valid(const char *, const char **why);
-
 #endif

@@ -15,16 +15,18 @@
 #define MiB		(1ULL << 20)
 #define GiB		(1ULL << 30)
 
-char		*conf_strdup(const char *);	/* fatal when out of memory */
+char		*conf_strdup(const char *);	/* fatal without memory */
 int		 conf_u32(struct yfile *, struct ynode *, uint32_t min,
 		    uint32_t max, uint32_t *);
 /* max_input, max_output, timeout, cooldown and box. */
-void		 conf_cap(struct yfile *, struct ynode *, struct capability *);
+void		 conf_cap(struct yfile *, struct ynode *,
+		    struct capability *);
 void		 conf_destination(struct yfile *, struct ynode *,
 		    const char *name, struct destination *);
 void		 destination_free(struct destination *);
 
-void		 print_str(FILE *, const char *key, const char *, int indent);
+void		 print_str(FILE *, const char *key, const char *,
+		    int indent);
 void		 print_cap(FILE *, const struct capability *);
 void		 print_destination(FILE *, const struct destination *,
 		    int indent);

@@ -19,8 +19,8 @@
 #include "json.h"
 #include "keepcli.h"
 #include "paths.h"
-#include "../sandcastled/box.h"
-#include "../sandcastled/job.h"
+#include "box.h"
+#include "job.h"
 #include "check.h"
 #include "sandcastlectl.h"
 

@@ -141,7 +141,8 @@ install_context(const char *ctx, enum cap_id cap, const char *bindir,
     const char *id, const struct config *conf)
 {
 	static const char *const dirs[] = { "etc", "tmp", "sandcastle" };
-	struct cap_image img = { install_image_copy, install_image_write, NULL };
+	struct cap_image img = { install_image_copy, install_image_write,
+			    NULL };
 	char	 root[PATH_MAX], bin[PATH_MAX], dst[PATH_MAX];
 	char	 build[BUILD_ID_LEN + 2];
 	char	*cp[] = { "cp", bin, dst, NULL };

@@ -47,8 +47,8 @@ static int	 box_ms_left(const struct box *);
 static void	 box_read_err(struct box *);
 static int	 box_read_out(struct box *);
 static void	 box_reap(struct box *, int);
-static void	 box_remove(struct box *, struct box_outcome *);
-static void	 box_decode(const struct box *, struct box_outcome *);
+static void	 box_remove(struct box *, struct box_end *);
+static void	 box_decode(const struct box *, struct box_end *);
 
 static int
 box_env_add(int i, const char *name, const char *dflt)
@@ -546,7 +546,7 @@ box_gone(const char *name)
  * fatal: no other box may start beside it.
  */
 static void
-box_remove(struct box *b, struct box_outcome *o)
+box_remove(struct box *b, struct box_end *o)
 {
 	char	*argv[] = { box_podman_path, "rm", "-f", "--time", "0",
 		    b->name, NULL };
@@ -569,7 +569,7 @@ box_remove(struct box *b, struct box_outcome *o)
 }
 
 static void
-box_decode(const struct box *b, struct box_outcome *o)
+box_decode(const struct box *b, struct box_end *o)
 {
 	if (WIFSIGNALED(b->status)) {
 		o->signal = WTERMSIG(b->status);
@@ -598,7 +598,7 @@ box_decode(const struct box *b, struct box_outcome *o)
 
 /* Ends the box and says how: the handle is freed. */
 void
-box_finish(struct box *b, struct box_outcome *o)
+box_finish(struct box *b, struct box_end *o)
 {
 	memset(o, 0, sizeof(*o));
 	(void)box_close_input(b);

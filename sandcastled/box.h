@@ -66,7 +66,7 @@ struct box {
 	char		 why[BOX_WHY_LEN];
 };
 
-struct box_outcome {
+struct box_end {
 	int		 exited;		/* 1: code is its exit code */
 	int		 code;
 	int		 signal;		/* podman run ended by this signal */
@@ -97,7 +97,7 @@ struct box	*box_spawn(const struct box_params *, char *const argv[],
 int		 box_write_line(struct box *, const char *, size_t);
 int		 box_close_input(struct box *);
 int		 box_read_line(struct box *, const char **line, size_t *len);
-void		 box_finish(struct box *, struct box_outcome *);
+void		 box_finish(struct box *, struct box_end *);
 int		 box_gone(const char *name);	/* 1 gone, 0 still there, -1 error */
 const char	*box_podman(void);
 char *const	*box_environment(void);

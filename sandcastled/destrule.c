@@ -16,11 +16,16 @@
 static int
 destrule_allowed(const struct config *conf, const char *dest, int launcher)
 {
-	const struct destination	*d;
+	const struct source	*src;
+	int			 c;
 
-	if ((d = config_destination(conf, dest)) == NULL)
-		return 0;
-	return launcher ? d->cap != -1 : d->cap == -1;
+	if (launcher)
+		return (c = cap_from_name(dest)) != -1 &&
+		    cap_table[c].destination != NULL && conf->caps[c].enabled;
+	TAILQ_FOREACH(src, &conf->sources, entry)
+		if (strcmp(dest, src->dest.name) == 0)
+			return 1;
+	return 0;
 }
 
 int

@@ -50,7 +50,7 @@ static int	 job_line_one(struct job_ctx *, const char *, size_t);
 static void	 job_request(struct job_ctx *, const char *, size_t);
 static void	 job_last(struct job_ctx *, const struct proto_msg *);
 static void	 job_usage(struct job_usage *, const char *);
-static void	 job_end(struct job_ctx *, const struct box_outcome *);
+static void	 job_end(struct job_ctx *, const struct box_end *);
 
 const char *
 job_status_name(enum job_status s)
@@ -124,7 +124,7 @@ job_run(const struct config *conf, enum cap_id cap, enum job_mode mode,
     job_keep_fn *keep, void *arg, struct job_outcome *o)
 {
 	const struct capability	*c = &conf->caps[cap];
-	struct box_outcome	 bo;
+	struct box_end	 bo;
 	struct job_ctx		 x;
 	struct timespec		 t0;
 
@@ -536,7 +536,7 @@ job_usage(struct job_usage *u, const char *text)
 
 /* How the box ended: a broken limit or a bad end overrules its last line. */
 static void
-job_end(struct job_ctx *x, const struct box_outcome *bo)
+job_end(struct job_ctx *x, const struct box_end *bo)
 {
 	struct job_outcome	*o = x->o;
 	char			 said[JOB_ERROR_MAX];

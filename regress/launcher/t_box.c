@@ -150,7 +150,7 @@ start(const struct box_limits *l, uint32_t timeout, uint64_t max_output,
 static void
 ask(struct box *b, const char *req, char *ans, size_t anssz)
 {
-	struct box_outcome	 o;
+	struct box_end	 o;
 	const char		*line;
 	size_t			 len;
 
@@ -167,7 +167,7 @@ ask(struct box *b, const char *req, char *ans, size_t anssz)
 static void
 finish_ok(struct box *b)
 {
-	struct box_outcome	 o;
+	struct box_end	 o;
 
 	box_finish(b, &o);
 	REQUIRE(o.exited && o.code == 0, "exit %d signal %d: %s",
@@ -431,7 +431,7 @@ static void
 body_identity(void)
 {
 	struct box	*b;
-	struct box_outcome o;
+	struct box_end o;
 	char		 ans[512], uid[256], ctl[256], want[64];
 	unsigned long	 first = 0;
 	FILE		*f;
@@ -572,7 +572,7 @@ ATF_TC_HEAD(overrun, tc)
 static void
 body_overrun(void)
 {
-	struct box_outcome	 o;
+	struct box_end	 o;
 	struct box		*b;
 	const char		*line;
 	char			 name[BOX_NAME_LEN + 1], ans[256];
@@ -604,7 +604,7 @@ body_overrun(void)
 static void
 output_case(const char *req, uint64_t max, int ok, const char *why)
 {
-	struct box_outcome	 o;
+	struct box_end	 o;
 	struct box		*b;
 	const char		*line;
 	size_t			 len;
@@ -874,7 +874,7 @@ ATF_TC_HEAD(missing_image, tc)
 static void
 body_missing_image(void)
 {
-	struct box_outcome	 o;
+	struct box_end	 o;
 	struct box		*b;
 	const char		*line;
 	size_t			 len;

@@ -82,15 +82,19 @@ image_files_body()
 	atf_check -s exit:0 -o match:'install: images ready' -e ignore \
 	    $as_user "$ctl" -c "$CONF" install --images
 	build=$($as_user "$ctl" version | awk '$1 == "build" { print $2 }')
+	out=$(dirname "$CONF")/export
+	mkdir "$out" && chown "$P_USER" "$out"
 	for cap in claude ocr; do
 		$as_user podman create --name "sc-files-$cap" \
 		    "sandcastle-$cap:$build" > /dev/null ||
 		    atf_fail "podman create of sandcastle-$cap:$build"
-		$as_user podman export "sc-files-$cap" > "$cap.tar" ||
+		# Into the account's folder: podman would open /dev/stdout, root's.
+		$as_user podman export -o "$out/$cap.tar" "sc-files-$cap"
+		tar -tf "$out/$cap.tar" > "$cap.list" ||
 		    atf_fail "podman export of sandcastle-$cap:$build"
-		tar -tf "$cap.tar" | sed 's|^\./||' | sort > "$cap.files"
+		sed 's|^\./||' "$cap.list" | sort > "$cap.files"
 		# Its box is its capability's program, as /sandcastle-box.
-		tar -xOf "$cap.tar" sandcastle-box |
+		tar -xOf "$out/$cap.tar" sandcastle-box |
 		    cmp -s - "$prefix/bin/sandcastle-box-$cap" ||
 		    atf_fail "$cap's image holds another box than sandcastle-box-$cap"
 	done

@@ -91,7 +91,7 @@ static void
 expect(const char *word, const char *const *reqs, const char *const *want)
 {
 	struct box_params	 p;
-	struct box_outcome	 o;
+	struct box_end	 o;
 	struct box		*b;
 	const char		*line;
 	char			 name[BOX_NAME_LEN + 1], **argv;

@@ -24,6 +24,7 @@
 #include "contract.h"
 #include "json.h"
 #include "records.h"
+#include "values.h"
 
 #define DIRFLAGS	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 #define DAY		86400
