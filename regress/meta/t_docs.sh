@@ -83,8 +83,48 @@ plain_make_body()
 	fi
 }
 
+# hacking_missing FILE: each path FILE names that the tree lacks, one a
+# line: a path of a top folder, or a bare file name, as core.c, which
+# must be a file of a folder of the tree.
+hacking_missing()
+{
+	_src=$(sc_srcdir)
+	grep -oE '(\.ci|box|common|etc|examples|gated|keepd|man|regress|sandcastlectl|sandcastled)/[A-Za-z0-9_./<>-]*|(Makefile|CHANGES|README\.md)' "$1" |
+	    grep -v '<' | sed 's|/$||; s|\.$||' | sort -u | while read -r _p; do
+		[ -e "$_src/$_p" ] || echo "$_p"
+	done
+	grep -oE '(^|[ (,])[a-z_-]+\.[ch]\b' "$1" | sed 's/^[ (,]//' | sort -u |
+	    while read -r _f; do
+		ls "$_src"/*/"$_f" >/dev/null 2>&1 || echo "$_f"
+	done
+}
+
+atf_test_case hacking
+hacking_head()
+{
+	atf_set "descr" "HACKING names only files and folders of the tree, and every top folder of it; a path the tree lacks fails the check (the control)"
+	atf_set "require.config" "checkout"
+}
+hacking_body()
+{
+	src=$(sc_srcdir)
+	atf_check test -s "$src/HACKING"
+	hacking_missing "$src/HACKING" > missing
+	atf_check -o empty cat missing
+	for d in "$src"/*/ "$src/.ci/"; do
+		d=${d%/}; d=${d##*/}
+		grep -qE "^  $d/ " "$src/HACKING" ||
+		    atf_fail "HACKING's map lacks the folder $d/"
+	done
+	# The control: a path that is not in the tree is found.
+	{ cat "$src/HACKING"; echo "  common/nothere.c  a file"; echo "(gone.c)"; } > bad
+	hacking_missing bad > missing
+	atf_check -o inline:"common/nothere.c\ngone.c\n" cat missing
+}
+
 atf_init_test_cases()
 {
+	atf_add_test_case hacking
 	atf_add_test_case plain_make
 	atf_add_test_case man_lint
 	atf_add_test_case man_every_program
