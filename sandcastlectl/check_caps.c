@@ -21,6 +21,7 @@
 #include "paths.h"
 #include "box.h"
 #include "job.h"
+#include "podman.h"
 #include "check.h"
 #include "sandcastlectl.h"
 
@@ -98,13 +99,13 @@ static void
 check_image(struct check *c, enum cap_id cap)
 {
 	char	 image[64], out[512];
-	char	*argv[] = { (char *)box_podman(), "image", "exists", image, NULL };
-	int	 status;
+	const char	*args[] = { "image", "exists", image, NULL };
+	int		 status;
 
 	(void)snprintf(image, sizeof(image), "sandcastle-%s:%s", cap_name(cap),
 	    job_build());
-	if (podman_run_cmd(argv, box_environment(), out, sizeof(out),
-	    &status) == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	if (podman_cmd(args, out, sizeof(out), &status) == 0 &&
+	    WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		image_ready[cap] = 1;
 		return;
 	}
