@@ -112,7 +112,8 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	    $(wildcard gated/*.c) common/libcommon.a $(LIBS) $(LIBS_gated)
 
 # Test builds of the box: BOX_TEST_HOOKS acts on a marker in the job
-# (box/exchange.c), BOX_NO_FILTER leaves the box's own filter out.  t_job's
+# (box/exchange.c), BOX_NO_FILTER leaves the box's own locks out, its
+# filter and its Landlock ruleset.  t_job's
 # proof of the filter and make bench run them from images of their own;
 # make test installs them under libexec/, never make install.
 BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter
@@ -195,9 +196,10 @@ deps:
 # runs the whole suite with Kyua and ends with "N passed, N failed".
 # make run-tests TESTS='gated/t_gate.sh keepd/t_keep.sh:redirect' runs
 # only those programs or cases of the build already made.
-# Every test program, hardened and sanitized: make -j2 units builds them apart.
+# Every test program, hardened and sanitized: make -j2 units builds them apart,
+# with make bench's programs, so that a change that breaks them fails here.
 units: $(UNITS) $(SAN_UNITS) $(ABI1_UNITS) gated/gated-nocheck $(BOX_TESTS) \
-    sandcastlectl/sandcastlectl-abi1
+    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock
 
 test: deps
 	$(MAKE) --no-print-directory all units

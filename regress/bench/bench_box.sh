@@ -89,8 +89,9 @@ wait
 [ "$peak" -gt 0 ] || { echo "bench: no sandcastle-box process was seen"; exit 1; }
 printf 'bench: ocr box peak memory (VmHWM of sandcastle-box, sampled): %d KiB\n' "$peak"
 
-# The box's own filter: a test build with it against the same build
-# without it (box/sandcastle-box-test and -nofilter, in libexec/), each
+# The box's own locks (its filter and its Landlock ruleset): a test
+# build with them against the same build without them
+# (box/sandcastle-box-test and -nofilter, in libexec/), each
 # in an ocr image of its own, on one job of real text.  Start: podman run
 # to the hello (podman, the loader, Tesseract's start and the filter);
 # run: the job to the result.
