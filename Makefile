@@ -102,7 +102,8 @@ FUZZ_SECONDS ?= 20
 MANS = $(wildcard man/*.[1-9])
 TESTPREFIX ?= /var/tmp/sandcastle-regress
 
-.PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man
+.PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man \
+	reference
 all: $(PROGS)
 
 # The gate without its address check, for the test of the second barrier
@@ -248,6 +249,16 @@ DEMOPREFIX ?= /var/tmp/sandcastle-demo
 demo: deps
 	$(MAKE) --no-print-directory all
 	sh regress/demo/demo.sh $(DEMOPREFIX)
+
+# make reference: level R of sandcastle(7), the reference machine: a
+# Debian 12 guest under qemu (TCG, no network), built once from Debian
+# packages and cached under /var/tmp, with this build on a 9p share;
+# the suite inside as an operator does it, the Test-runs record in
+# regress/reference.md and "N passed, N failed".  As root; like make
+# test, it installs the Debian packages it lacks first.
+reference: deps
+	$(MAKE) --no-print-directory all
+	sh regress/reference/run.sh
 
 # make bench: measurements, never tests; each prints what it measured.
 # bench_landlock runs the rulesets' own functions, from the programs' libraries.

@@ -12,21 +12,32 @@
  * A message of an unknown type or a wrong size ends the connection.
  * Texts (content-type, reasons) are not NUL-terminated: their lengths
  * say where they end.
+ *
+ * An answer's body is not in its message (version 3): it comes as the
+ * descriptor passed with the KEEP_ANSWER, a memfd of exactly body_len
+ * bytes sealed against every write, shrink and growth, and none comes
+ * when body_len is 0.  32 MiB then cost one copy into the memfd and one
+ * out of it, not a trip through every socket buffer on the way.
  */
 #ifndef SANDCASTLE_KEEP_H
 #define SANDCASTLE_KEEP_H
 
+#include <fcntl.h>
 #include <stdint.h>
 
-#define KEEP_VERSION		2
+#define KEEP_VERSION		3
 #define KEEP_MAXENVELOPE	(33U * 1024 * 1024)
 #define KEEP_MAXBODY		(32U * 1024 * 1024)
+#define KEEP_CTYPE_MAX		(32U * 1024)	/* a content-type: a header section's most */
 #define KEEP_CALL_SECONDS	30
+/* What a body's memfd must hold: no byte of it can change once checked. */
+#define KEEP_BODY_SEALS		(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | \
+				 F_SEAL_WRITE)
 
 enum keep_type {
 	KEEP_HELLO = 1,		/* both ways: struct keep_hello */
 	KEEP_REQUEST,		/* client: the envelope, JSON */
-	KEEP_ANSWER,		/* keepd: struct keep_answer, then content-type, then body */
+	KEEP_ANSWER,		/* keepd: struct keep_answer, then content-type; the body's memfd */
 	KEEP_REFUSED,		/* keepd: struct keep_refused, then the reason */
 };
 
@@ -40,7 +51,7 @@ struct keep_answer {
 	uint32_t	status;		/* the HTTP status, a redirect's included */
 	uint32_t	retry_after;	/* seconds, 0 when none or unreadable */
 	uint32_t	ctype_len;	/* bytes of content-type after this struct */
-	uint32_t	body_len;	/* bytes of body after the content-type */
+	uint32_t	body_len;	/* bytes of body, in the memfd */
 };
 
 /* Why no answer came: the reason is text for a person, never a secret. */

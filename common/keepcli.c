@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "keepbody.h"
 #include "keepcli.h"
 #include "msg.h"
 #include "usock.h"
@@ -28,7 +29,7 @@ static const struct msg_rule keepcli_rules[] = {
 	{ KEEP_HELLO, "hello", sizeof(struct keep_hello),
 	    sizeof(struct keep_hello), 0 },
 	{ KEEP_ANSWER, "answer", sizeof(struct keep_answer),
-	    sizeof(struct keep_answer) + KEEP_MAXBODY + 4096, 0 },
+	    sizeof(struct keep_answer) + KEEP_CTYPE_MAX, 2 },
 	{ KEEP_REFUSED, "refused", sizeof(struct keep_refused),
 	    sizeof(struct keep_refused) + 4096, 0 },
 };
@@ -145,21 +146,24 @@ keepcli_ndestinations(const struct keepcli *k)
 	return k->ndest;
 }
 
-/* The payload of a KEEP_ANSWER into a: its lengths must add up. */
+/* The payload of a KEEP_ANSWER, and its body's memfd, into a. */
 static int
 keepcli_take_answer(const struct msg *m, struct keepcli_answer *a)
 {
 	struct keep_answer	 h;
-	const char		*p = (const char *)m->data + sizeof(h);
+	const char		*p = (const char *)m->data + sizeof(h), *why;
 
 	memcpy(&h, m->data, sizeof(h));
-	if ((uint64_t)h.ctype_len + h.body_len != m->len - sizeof(h) ||
-	    h.body_len > KEEP_MAXBODY)
+	if (h.ctype_len != m->len - sizeof(h) || h.body_len > KEEP_MAXBODY ||
+	    (h.body_len == 0) != (m->fd == -1))
+		return -1;
+	if (m->fd != -1 && keepbody_check(m->fd, h.body_len, &why) == -1)
 		return -1;
 	if ((a->ctype = strndup(p, h.ctype_len)) == NULL ||
 	    (a->body = malloc(h.body_len + 1)) == NULL)
 		return -1;
-	memcpy(a->body, p + h.ctype_len, h.body_len);
+	if (m->fd != -1 && keepbody_read(m->fd, a->body, h.body_len) == -1)
+		return -1;
 	a->body[h.body_len] = '\0';
 	a->body_len = h.body_len;
 	a->status = h.status;

@@ -44,14 +44,23 @@ helper_term(int sig)
 	helper_ending = 1;
 }
 
-/* In pasta's child: pasta itself, on the pid of gated's namespace. */
+/*
+ * In pasta's child: pasta itself, on the pid of gated's namespace, with
+ * the signals of a program just started.  systemd starts a service with
+ * SIGPIPE ignored (IgnoreSIGPIPE=), and the pasta of Debian 12 takes an
+ * ignored SIGPIPE at its start for a failure to ignore it and exits.
+ */
 static __attribute__((noreturn)) void
 helper_pasta(pid_t gate)
 {
-	char	pid[16];
-	int	null;
+	sigset_t	none;
+	char		pid[16];
+	int		null;
 
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if ((null = open("/dev/null", O_RDONLY)) != -1)
 		dup2(null, STDIN_FILENO);
 	closefrom(STDERR_FILENO + 1);

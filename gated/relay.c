@@ -2,11 +2,18 @@
  * The tunnel's bytes, both ways, until both sides have closed: a side
  * that ends its half is passed on with shutdown(2), as TLS close_notify
  * and HTTP need.  The gate reads nothing of them.
+ *
+ * Each way goes through a pipe with splice(2): the kernel moves the
+ * pages from one socket to the pipe and from the pipe to the other
+ * socket, and no byte is copied into the gate.  Reading and writing are
+ * apart, so a way keeps reading while its other side drains, up to what
+ * the pipe holds.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,21 +21,42 @@
 #include "gate.h"
 #include "log.h"
 
-#define RELAY_BUFSZ	16384
+/* Asked of each pipe; a machine over its pipe budget gives less. */
+#define RELAY_PIPESZ	(256 * 1024)
 
 struct half {
 	int		 from, to;
-	char		 buf[RELAY_BUFSZ];
-	size_t		 len, off;
+	int		 pipe[2];
+	size_t		 size;		/* what the pipe holds at most */
+	size_t		 len;		/* bytes in the pipe */
+	int		 full;		/* out of slots before size */
 	int		 eof, shut, failed;
 };
+
+static int
+half_open(struct half *h, int from, int to)
+{
+	int	 n;
+
+	memset(h, 0, sizeof(*h));
+	h->from = from;
+	h->to = to;
+	if (pipe2(h->pipe, O_CLOEXEC | O_NONBLOCK) == -1)
+		return -1;
+	if ((n = fcntl(h->pipe[1], F_SETPIPE_SZ, RELAY_PIPESZ)) == -1)
+		n = fcntl(h->pipe[1], F_GETPIPE_SZ);
+	if (n <= 0)
+		return -1;
+	h->size = n;
+	return 0;
+}
 
 static short
 half_events(const struct half *h, int fd)
 {
 	short	ev = 0;
 
-	if (h->from == fd && h->len == 0 && !h->eof)
+	if (h->from == fd && h->len < h->size && !h->full && !h->eof)
 		ev |= POLLIN;
 	if (h->to == fd && h->len > 0)
 		ev |= POLLOUT;
@@ -40,15 +68,24 @@ half_read(struct half *h)
 {
 	ssize_t	n;
 
-	n = recv(h->from, h->buf, sizeof(h->buf), 0);
+	n = splice(h->from, NULL, h->pipe[1], NULL, h->size - h->len,
+	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+	/*
+	 * A pipe counts slots, not bytes: pages half full from the socket
+	 * can fill it below size.  Its reader is then left alone until the
+	 * other side drained some, or poll(2) would wake for it at once.
+	 */
+	if (n == -1 && errno == EAGAIN && h->len > 0) {
+		h->full = 1;
+		return;
+	}
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
 		h->eof = 1;
 		return;
 	}
-	h->len = n;
-	h->off = 0;
+	h->len += n;
 }
 
 static void
@@ -56,25 +93,31 @@ half_write(struct half *h)
 {
 	ssize_t	n;
 
-	n = send(h->to, h->buf + h->off, h->len - h->off, MSG_NOSIGNAL);
+	n = splice(h->pipe[0], NULL, h->to, NULL, h->len,
+	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
-	if (n == -1) {
+	if (n <= 0) {
 		h->failed = 1;
 		return;
 	}
-	h->off += n;
-	if (h->off == h->len)
-		h->len = h->off = 0;
+	h->len -= n;
+	h->full = 0;
 }
 
-/* revents of the fd this half reads from, then of the one it writes to. */
+/*
+ * revents of the fd this half reads from, then of the one it writes
+ * to.  What was just read is sent at once: the other side is most often
+ * ready, and a poll(2) less is a wakeup less.
+ */
 static void
 half_step(struct half *h, short rin, short rout)
 {
-	if ((rin & (POLLIN | POLLHUP | POLLERR)) && h->len == 0 && !h->eof)
+	if ((rin & (POLLIN | POLLHUP | POLLERR)) && h->len < h->size &&
+	    !h->full && !h->eof)
 		half_read(h);
-	if ((rout & (POLLOUT | POLLERR)) && h->len > 0)
+	if (h->len > 0 && ((rout & (POLLOUT | POLLERR)) ||
+	    (rin & POLLIN)))
 		half_write(h);
 	if (h->eof && h->len == 0 && !h->shut) {
 		shutdown(h->to, SHUT_WR);
@@ -109,19 +152,35 @@ relay_poll(struct half *up, struct half *down)
 	return 1;
 }
 
+/* What the client sent after the request goes first: into the up pipe. */
+static int
+relay_pending(struct half *up, const void *pending, size_t npending)
+{
+	ssize_t	n;
+
+	if (npending == 0)
+		return 0;
+	if (npending > up->size ||
+	    (n = write(up->pipe[1], pending, npending)) != (ssize_t)npending)
+		return -1;
+	up->len = npending;
+	return 0;
+}
+
 void
 relay(int client, int server, const void *pending, size_t npending)
 {
 	static struct half	up, down;
 	int			r;
 
-	memset(&up, 0, sizeof(up));
-	memset(&down, 0, sizeof(down));
-	up.from = down.to = client;
-	up.to = down.from = server;
-	/* What the client sent after the request goes first, now. */
-	memcpy(up.buf, pending, npending);
-	up.len = npending;
+	if (half_open(&up, client, server) == -1 ||
+	    half_open(&down, server, client) == -1 ||
+	    relay_pending(&up, pending, npending) == -1 ||
+	    fcntl(client, F_SETFL, O_NONBLOCK) == -1 ||
+	    fcntl(server, F_SETFL, O_NONBLOCK) == -1) {
+		log_warn("the tunnel's pipes");
+		return;
+	}
 	while (!(up.shut && down.shut) && !up.failed && !down.failed) {
 		if ((r = relay_poll(&up, &down)) == 0) {
 			log_info("tunnel idle for %d s: closed", GATE_IDLE_SECS);

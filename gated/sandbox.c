@@ -62,7 +62,7 @@ static const int filter_allowed[] = {
 	SCMP_SYS(kill), SCMP_SYS(unlink), SCMP_SYS(getpid), SCMP_SYS(gettid),
 	SCMP_SYS(getppid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
 	SCMP_SYS(getrandom), SCMP_SYS(futex), SCMP_SYS(set_robust_list),
-	SCMP_SYS(capget),
+	SCMP_SYS(capget), SCMP_SYS(pipe2), SCMP_SYS(splice),
 };
 
 /* What the parent alone needs; a tunnel's child dies on any of them. */

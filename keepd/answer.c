@@ -1,8 +1,9 @@
 /*
  * What the keep gives back of an answer: the status, content-type,
  * retry-after in seconds, and the body.  The payloads a per-request
- * child sends are checked here before keepd passes them on: the child
- * parsed a hostile answer, and what it says is not taken on trust.
+ * child sends are checked here before keepd passes them on, and so is
+ * the memfd that holds the body: the child parsed a hostile answer, and
+ * what it says is not taken on trust.
  */
 #include <sys/types.h>
 
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "keepbody.h"
 #include "keepd.h"
 
 #define RETRY_MAX	(7U * 24 * 3600)	/* a week is as long as it says */
@@ -40,17 +42,23 @@ answer_retry_after(const char *v, time_t now)
 	return t - now > RETRY_MAX ? RETRY_MAX : (uint32_t)(t - now);
 }
 
+/* The message's lengths, then the body's memfd: none for no body. */
 int
-answer_check(const void *data, size_t len, uint32_t *status)
+answer_check(const void *data, size_t len, int fd, uint32_t *status)
 {
 	struct keep_answer	 a;
+	const char		*why;
 
 	if (len < sizeof(a))
 		return -1;
 	memcpy(&a, data, sizeof(a));
 	if (a.status < 200 || a.status > 599 || a.body_len > KEEP_MAXBODY ||
-	    a.ctype_len > HTTP_HEAD_MAX ||
-	    (uint64_t)a.ctype_len + a.body_len != len - sizeof(a))
+	    a.ctype_len > KEEP_CTYPE_MAX || a.ctype_len != len - sizeof(a))
+		return -1;
+	if (a.body_len == 0 && fd != -1)
+		return -1;
+	if (a.body_len > 0 && (fd == -1 ||
+	    keepbody_check(fd, a.body_len, &why) == -1))
 		return -1;
 	*status = a.status;
 	return 0;

@@ -33,7 +33,7 @@ static const struct msg_rule client_rules[] = {
 static const struct msg_rule child_rules[] = {
 	{ FETCH_LOCATION, "FETCH_LOCATION", 0, FETCH_LOCATION_MAX, 0 },
 	{ KEEP_ANSWER, "KEEP_ANSWER", sizeof(struct keep_answer),
-	    MSG_MAXPAYLOAD, 0 },
+	    sizeof(struct keep_answer) + KEEP_CTYPE_MAX, 2 },
 	{ KEEP_REFUSED, "KEEP_REFUSED", sizeof(struct keep_refused),
 	    sizeof(struct keep_refused) + KEEP_REASON_MAX, 0 },
 };
@@ -51,10 +51,14 @@ client_init(int secretsfd, const char *gatepath)
 	client_gatepath = gatepath;
 }
 
+/* fd, when not -1, goes with the message and is closed once sent. */
 static void
-client_send(struct client *c, uint32_t type, const void *data, size_t len)
+client_send(struct client *c, uint32_t type, int fd, const void *data,
+    size_t len)
 {
-	if (msg_compose(&c->chan, type, c->id, -1, data, len) == -1) {
+	if (msg_compose(&c->chan, type, c->id, fd, data, len) == -1) {
+		if (fd != -1)
+			close(fd);
 		log_warn("client pid %d: cannot queue an answer", (int)c->peer);
 		c->closing = 1;
 		return;
@@ -278,7 +282,7 @@ client_hello(struct client *c, const struct msg *m)
 	c->hello = 1;
 	h.version = KEEP_VERSION;
 	h.ndestinations = dest_count();
-	client_send(c, KEEP_HELLO, &h, sizeof(h));
+	client_send(c, KEEP_HELLO, -1, &h, sizeof(h));
 }
 
 static void
@@ -350,11 +354,11 @@ client_request_end(struct client *c)
 }
 
 static void
-client_answered(struct client *c, const struct msg *m)
+client_answered(struct client *c, struct msg *m)
 {
 	uint32_t	 status;
 
-	if (answer_check(m->data, m->len, &status) == -1) {
+	if (answer_check(m->data, m->len, m->fd, &status) == -1) {
 		log_warnx("%s refused: its process sent a malformed answer",
 		    c->what);
 		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
@@ -366,7 +370,8 @@ client_answered(struct client *c, const struct msg *m)
 		    c->location);
 	else
 		log_info("%s %u", c->what, status);
-	client_send(c, KEEP_ANSWER, m->data, m->len);
+	client_send(c, KEEP_ANSWER, m->fd, m->data, m->len);
+	m->fd = -1;
 }
 
 static void
@@ -384,12 +389,12 @@ client_refused(struct client *c, const struct msg *m)
 	memcpy(&r, m->data, sizeof(r));
 	log_info("%s refused: %.*s", c->what, (int)r.reason_len,
 	    (const char *)m->data + sizeof(r));
-	client_send(c, KEEP_REFUSED, m->data, m->len);
+	client_send(c, KEEP_REFUSED, -1, m->data, m->len);
 }
 
 /* 1 when the message ended the request. */
 static int
-client_child_message(struct client *c, const struct msg *m)
+client_child_message(struct client *c, struct msg *m)
 {
 	char	 why[128];
 

@@ -7,8 +7,10 @@
  * process alone.  What it learned goes back to keepd on fd FETCH_FD.
  */
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "keepbody.h"
 #include "keepd.h"
 #include "log.h"
 #include "msg.h"
@@ -28,6 +31,9 @@ struct fetch {
 	struct msgchan		 chan;
 	struct conn		 conn;
 	struct http_response	 resp;
+	int			 bodyfd;	/* the body's memfd */
+	void			*bodymap;	/* mapped, HTTP_BODY_MAX */
+	int			 populated;
 	char			 why[KEEP_REASON_MAX];
 };
 
@@ -51,10 +57,11 @@ fetch_isolate(int fd)
 }
 
 static __attribute__((noreturn)) void
-fetch_send(struct fetch *f, uint32_t type, const struct iovec *iov, int n)
+fetch_send(struct fetch *f, uint32_t type, int fd, const struct iovec *iov,
+    int n)
 {
 	secret_free(f->secret);
-	if (msg_composev(&f->chan, type, 0, -1, iov, n) == -1 ||
+	if (msg_composev(&f->chan, type, 0, fd, iov, n) == -1 ||
 	    msgchan_flush_all(&f->chan) == -1)
 		_exit(1);
 	_exit(0);
@@ -72,19 +79,31 @@ fetch_refuse(struct fetch *f, enum keep_refusal code)
 	iov[0].iov_len = sizeof(r);
 	iov[1].iov_base = f->why;
 	iov[1].iov_len = r.reason_len;
-	fetch_send(f, KEEP_REFUSED, iov, 2);
+	fetch_send(f, KEEP_REFUSED, -1, iov, 2);
 }
 
+/* The body goes in a sealed memfd (keep.h), the rest in the message. */
 static __attribute__((noreturn)) void
 fetch_answer(struct fetch *f)
 {
 	struct http_response	*h = &f->resp;
 	struct keep_answer	 a;
-	struct iovec		 iov[3];
+	struct iovec		 iov[2];
+	int			 fd = -1;
 
 	if (h->status >= 300 && h->status < 400 && h->location != NULL)
 		(void)msg_compose(&f->chan, FETCH_LOCATION, 0, -1, h->location,
 		    strnlen(h->location, FETCH_LOCATION_MAX));
+	if (keepbody_seal(f->bodyfd, f->bodymap, HTTP_BODY_MAX,
+	    h->bodylen) == -1) {
+		(void)snprintf(f->why, sizeof(f->why), "the keep cannot seal "
+		    "the body: %s", strerror(errno));
+		fetch_refuse(f, KEEP_R_INTERNAL);
+	}
+	if (h->bodylen > 0)
+		fd = f->bodyfd;
+	else
+		close(f->bodyfd);
 	a.status = h->status;
 	a.retry_after = answer_retry_after(h->retry_after, time(NULL));
 	a.ctype_len = h->content_type != NULL ? strlen(h->content_type) : 0;
@@ -93,9 +112,7 @@ fetch_answer(struct fetch *f)
 	iov[0].iov_len = sizeof(a);
 	iov[1].iov_base = h->content_type;
 	iov[1].iov_len = a.ctype_len;
-	iov[2].iov_base = h->body;
-	iov[2].iov_len = h->bodylen;
-	fetch_send(f, KEEP_ANSWER, iov, 3);
+	fetch_send(f, KEEP_ANSWER, fd, iov, 2);
 }
 
 /* The request is built, the secret zeroed and the request written. */
@@ -123,7 +140,24 @@ fetch_request(struct fetch *f, const struct keep_dest *kd,
 	return r;
 }
 
-/* HTTP_DONE, or HTTP_ERROR with the reason in f->why. */
+/*
+ * Once the length is known, the body's pages at once: one call, where
+ * faulting them in one by one costs a trap a page.
+ */
+static void
+fetch_populate(struct fetch *f)
+{
+	if (f->populated || f->resp.content_length <= 0 ||
+	    f->resp.content_length > HTTP_BODY_MAX)
+		return;
+	f->populated = 1;
+	(void)madvise(f->bodymap, f->resp.content_length, MADV_POPULATE_WRITE);
+}
+
+/*
+ * HTTP_DONE, or HTTP_ERROR with the reason in f->why.  The body is
+ * parsed straight into its memfd: no copy of it is made on the way.
+ */
 static int
 fetch_read(struct fetch *f, unsigned char *buf)
 {
@@ -132,6 +166,7 @@ fetch_read(struct fetch *f, unsigned char *buf)
 	int	 r = HTTP_MORE;
 
 	http_response_init(&f->resp, 0);
+	http_response_body_in(&f->resp, f->bodymap, HTTP_BODY_MAX);
 	while (r == HTTP_MORE) {
 		n = conn_read(&f->conn, buf, FETCH_READSZ, f->why,
 		    sizeof(f->why));
@@ -141,6 +176,7 @@ fetch_read(struct fetch *f, unsigned char *buf)
 			r = http_response_eof(&f->resp);
 		else
 			r = http_response_feed(&f->resp, buf, n, &used);
+		fetch_populate(f);
 	}
 	if (r == HTTP_ERROR)
 		(void)snprintf(f->why, sizeof(f->why), "%s", f->resp.why);
@@ -164,6 +200,11 @@ fetch_run(int fd, const struct keep_dest *kd, const struct envelope *env,
 		fetch_refuse(&f, KEEP_R_INTERNAL);
 	landlock_fetch();
 	sandbox_fetch();
+	if ((f.bodyfd = keepbody_open(HTTP_BODY_MAX, &f.bodymap)) == -1) {
+		(void)snprintf(f.why, sizeof(f.why), "the keep cannot hold "
+		    "a body: %s", strerror(errno));
+		fetch_refuse(&f, KEEP_R_INTERNAL);
+	}
 	if ((tfd = tunnel_open(gatepath, d->host, d->port, f.why,
 	    sizeof(f.why), &code)) == -1)
 		fetch_refuse(&f, code);

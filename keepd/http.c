@@ -230,12 +230,21 @@ http_response_init(struct http_response *r, int head)
 }
 
 void
+http_response_body_in(struct http_response *r, void *buf, size_t size)
+{
+	r->body = buf;
+	r->bodysize = size;
+	r->bodyfixed = 1;
+}
+
+void
 http_response_free(struct http_response *r)
 {
 	free(r->content_type);
 	free(r->retry_after);
 	free(r->location);
-	free(r->body);
+	if (!r->bodyfixed)
+		free(r->body);
 	http_response_init(r, r->nobody);
 }
 
@@ -505,6 +514,8 @@ resp_grow(struct http_response *r, size_t n)
 
 	if (r->bodylen + n <= r->bodysize)
 		return 0;
+	if (r->bodyfixed)
+		return resp_fail(r, "body over 32 MiB");
 	size = r->bodysize == 0 ? 16384 : r->bodysize;
 	while (size < r->bodylen + n)
 		size *= 2;

@@ -69,12 +69,19 @@ struct http_response {
 	size_t		 nlines;
 	size_t		 left;			/* bytes of the body or the chunk to come */
 	size_t		 bodysize;
+	int		 bodyfixed;		/* the body is the caller's buffer */
 	size_t		 linelen;
 	char		 line[HTTP_HEAD_MAX + 1];
 };
 
 /* head != 0 when the request was a HEAD. */
 void	http_response_init(struct http_response *, int head);
+/*
+ * After init: the body goes into buf, size bytes (HTTP_BODY_MAX for any
+ * body the parser takes), which stays the caller's; without it the
+ * parser allocates the body itself.
+ */
+void	http_response_body_in(struct http_response *, void *buf, size_t size);
 /*
  * Takes bytes of the answer: HTTP_MORE when it needs more, HTTP_DONE
  * when the answer is complete, HTTP_ERROR (r->why) when it breaks a

@@ -34,7 +34,8 @@ struct keep_dest {
 /*
  * Between a per-request child and keepd, on a socketpair, framed with
  * msg.h: at most one FETCH_LOCATION (a redirect's, for the log line),
- * then exactly one KEEP_ANSWER or KEEP_REFUSED, payloads as keep.h.
+ * then exactly one KEEP_ANSWER (with its body's memfd) or KEEP_REFUSED,
+ * payloads as keep.h.
  */
 #define FETCH_LOCATION		100
 #define FETCH_LOCATION_MAX	512
@@ -130,7 +131,8 @@ void		 envelope_what(const char *, size_t, char *, size_t);
 
 /* answer.c */
 uint32_t	 answer_retry_after(const char *, time_t now);
-int		 answer_check(const void *data, size_t len, uint32_t *status);
+int		 answer_check(const void *data, size_t len, int fd,
+		    uint32_t *status);
 int		 refused_check(const void *data, size_t len);
 
 #endif

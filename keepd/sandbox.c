@@ -4,8 +4,9 @@
  * make Unix sockets only, and open files read-only and only under the
  * secrets folder's descriptor.  sandbox_fetch(): that child, which
  * speaks TLS and HTTP with a destination: no file at all, no fork, Unix
- * sockets only.  Neither may exec.  The child's filter stacks on the
- * keep's, so it can only take away.
+ * sockets only, and a memfd (no path) for the answer's body.  Neither
+ * may exec.  The child's filter stacks on the keep's, so it can only
+ * take away.
  *
  * Beside them, their Landlock rulesets: the keep sees the secrets
  * folder, read only, and may remove keep.sock at its end; the child
@@ -43,7 +44,7 @@ static const int base_calls[] = {
 	SCMP_SYS(clock_nanosleep), SCMP_SYS(getrandom), SCMP_SYS(getpid),
 	SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
 	SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(exit),
-	SCMP_SYS(exit_group),
+	SCMP_SYS(exit_group), SCMP_SYS(memfd_create), SCMP_SYS(ftruncate),
 };
 
 /* The keep's own: the secrets, its clients, its children, keep.sock's end. */

@@ -7,7 +7,9 @@
  * (common/cap.c: ocr's configured languages and the file that names
  * them in order).  Nothing is pulled: podman build --pull=never
  * --network=none.  Then the images of other builds go, except one in
- * use, which is named.  Each step is a line of its own.
+ * use, which is named.  Each step is a line of its own.  install and
+ * uninstall remove the older images only once the target is stopped or
+ * restarted, waiting for a box of one to end.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -15,11 +17,13 @@
 
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "boxproto.h"
@@ -30,8 +34,17 @@
 
 extern char **environ;
 
+/*
+ * Two layers: the libraries first, the same for every capability and
+ * every build on this machine, so that podman build's layer cache, which
+ * goes by their content, makes the layer once; then what is the build's
+ * and the capability's own, a few MiB.  The libraries are most of an
+ * image (70 MiB, libicudata alone 30), and hashing and storing them
+ * again for each image was most of install's time on a slow machine.
+ */
 static const char containerfile[] =
     "FROM scratch\n"
+    "COPY lib/ /\n"
     "COPY root/ /\n"
     "USER 65534:65534\n"
     "CMD [\"/sandcastle-box\"]\n";
@@ -53,25 +66,60 @@ install_run(char *const argv[])
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* Copies the file at path to root + inside, its folders made. */
+/* mkdir -p of the folders of path (not path itself), mode 0755. */
+static int
+install_mkdirs(const char *path)
+{
+	char	 dir[PATH_MAX], *p;
+
+	if (strlcpy(dir, path, sizeof(dir)) >= sizeof(dir))
+		return -1;
+	for (p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+			warn("mkdir %s", dir);
+			return -1;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+/*
+ * Copies the file at path (its target, when a link) to root + inside,
+ * its folders made, with its mode.  In this process: a cp and a mkdir
+ * for each of the sixty-odd libraries took most of a minute an image
+ * on a slow machine (the reference machine, emulated).
+ */
 static int
 install_copy_as(const char *root, const char *path, const char *inside)
 {
-	char	 dst[PATH_MAX], dir[PATH_MAX], *slash;
-	char	*mk[] = { "mkdir", "-p", dir, NULL };
-	char	*cp[] = { "cp", "-L", "--preserve=mode", (char *)path, dst, NULL };
+	char		 dst[PATH_MAX], buf[65536];
+	struct stat	 st;
+	ssize_t		 n;
+	int		 in, out = -1, rc = -1;
 
 	if (snprintf(dst, sizeof(dst), "%s%s", root, inside) >=
-	    (int)sizeof(dst))
-		return -1;
-	(void)strlcpy(dir, dst, sizeof(dir));
-	if ((slash = strrchr(dir, '/')) != NULL)
-		*slash = '\0';
-	if (install_run(mk) == -1 || install_run(cp) == -1) {
-		warnx("%s: cannot copy it into the image", path);
-		return -1;
-	}
-	return 0;
+	    (int)sizeof(dst) || install_mkdirs(dst) == -1)
+		goto fail;
+	if ((in = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		goto fail;
+	if (fstat(in, &st) == -1 || (out = open(dst, O_WRONLY | O_CREAT |
+	    O_TRUNC | O_CLOEXEC, st.st_mode & 07777)) == -1)
+		goto done;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			goto done;
+	if (n == 0 && fchmod(out, st.st_mode & 07777) == 0)
+		rc = 0;
+done:
+	if (out != -1 && close(out) == -1)
+		rc = -1;
+	(void)close(in);
+fail:
+	if (rc == -1)
+		warn("%s: cannot copy it into the image", path);
+	return rc;
 }
 
 /* Copies the file at path to the same path in the image. */
@@ -135,7 +183,10 @@ install_image_write(void *root, const char *inside, const char *text)
 	return install_write(root, inside + 1, text);
 }
 
-/* The context folder: root/ holds the image's whole tree. */
+/*
+ * The context folder: lib/ holds the libraries sandcastle-box loads and
+ * the loader, root/ the rest of the image's tree.
+ */
 static int
 install_context(const char *ctx, enum cap_id cap, const char *bindir,
     const char *id, const struct config *conf)
@@ -143,25 +194,27 @@ install_context(const char *ctx, enum cap_id cap, const char *bindir,
 	static const char *const dirs[] = { "etc", "tmp", "sandcastle" };
 	struct cap_image img = { install_image_copy, install_image_write,
 			    NULL };
-	char	 root[PATH_MAX], bin[PATH_MAX], dst[PATH_MAX];
+	char	 root[PATH_MAX], lib[PATH_MAX], bin[PATH_MAX], dst[PATH_MAX];
 	char	 build[BUILD_ID_LEN + 2];
-	char	*cp[] = { "cp", bin, dst, NULL };
-	char	*mk[] = { "mkdir", "-p", dst, NULL };
 	size_t	 i;
 
 	if (snprintf(root, sizeof(root), "%s/root", ctx) >= (int)sizeof(root) ||
+	    snprintf(lib, sizeof(lib), "%s/lib", ctx) >= (int)sizeof(lib) ||
 	    snprintf(bin, sizeof(bin), "%s/%s", bindir, cap_table[cap].box) >=
 	    (int)sizeof(bin))
 		return -1;
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (snprintf(dst, sizeof(dst), "%s/%s", root, dirs[i]) >=
-		    (int)sizeof(dst) || install_run(mk) == -1)
-			return -1;
-	if (snprintf(dst, sizeof(dst), "%s/sandcastle-box", root) >=
-	    (int)sizeof(dst))
+	if (mkdir(lib, 0755) == -1) {
+		warn("mkdir %s", lib);
 		return -1;
+	}
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (snprintf(dst, sizeof(dst), "%s/%s/", root, dirs[i]) >=
+		    (int)sizeof(dst) || install_mkdirs(dst) == -1)
+			return -1;
+	}
 	(void)snprintf(build, sizeof(build), "%s\n", id);
-	if (install_run(cp) == -1 || install_closure(root, bin) == -1 ||
+	if (install_copy_as(root, bin, "/sandcastle-box") == -1 ||
+	    install_closure(lib, bin) == -1 ||
 	    install_write(root, "sandcastle/build", build) == -1 ||
 	    install_write(root, "etc/passwd",
 	    "nobody:x:65534:65534:nobody:/nonexistent:/sandcastle-box\n") == -1 ||
@@ -199,7 +252,53 @@ install_build(enum cap_id cap, const char *bindir, const char *id,
 	(void)install_run(rm);
 	if (rc == 0)
 		printf("install: built %s\n", tag);
+	fflush(stdout);
 	return rc;
+}
+
+/* 1 when a box of sandcastle's was made from image, 0 when none, -1. */
+static int
+image_has_box(const char *image)
+{
+	char	 filter[300], out[128];
+	char	*ps[] = { "podman", "ps", "-a", "-q", "--filter", filter,
+		    "--filter", "label=sandcastle.box=sandcastle", NULL };
+
+	(void)snprintf(filter, sizeof(filter), "ancestor=%s", image);
+	if (spawn_capture(ps, 0, out, sizeof(out)) != 0)
+		return -1;
+	return out[0] != '\0';
+}
+
+/*
+ * podman rmi of image; with wait, a box of it (the stopped core's, which
+ * podman or the new launcher is removing) is waited for, up to wait
+ * seconds, before the image is given up as in use.
+ */
+static int
+image_remove(const char *image, const char *who, int wait)
+{
+	struct timespec	 second = { 1, 0 };
+	char		*rmi[] = { "podman", "rmi", (char *)image, NULL };
+	int		 waited = 0;
+
+	printf("%s: removing %s\n", who, image);
+	fflush(stdout);
+	if (install_run(rmi) == 0)
+		return 0;
+	while (waited < wait && image_has_box(image) == 1) {
+		if (waited++ == 0) {
+			printf("%s: waiting up to %d s for the box of %s to "
+			    "end\n", who, wait, image);
+			fflush(stdout);
+		}
+		(void)nanosleep(&second, NULL);
+	}
+	if (waited > 0 && install_run(rmi) == 0)
+		return 0;
+	warnx("%s is in use: it stays; stop the box that uses it and run %s "
+	    "again", image, who);
+	return -1;
 }
 
 /*
@@ -207,10 +306,9 @@ install_build(enum cap_id cap, const char *bindir, const char *id,
  * id is NULL, for uninstall); one in use stays, named.
  */
 static int
-install_prune(enum cap_id cap, const char *id, const char *who)
+install_prune(enum cap_id cap, const char *id, const char *who, int wait)
 {
 	char	 cmd[256], line[256], want[64], repo[64];
-	char	*rmi[] = { "podman", "rmi", line, NULL };
 	FILE	*f;
 	int	 rc = 0;
 
@@ -229,13 +327,8 @@ install_prune(enum cap_id cap, const char *id, const char *who)
 		if ((id != NULL && strcmp(line, want) == 0) ||
 		    strncmp(line, repo, strlen(repo)) != 0)
 			continue;
-		printf("%s: removing %s\n", who, line);
-		fflush(stdout);
-		if (install_run(rmi) == -1) {
-			warnx("%s is in use: it stays; stop the box that uses "
-			    "it and run %s again", line, who);
+		if (image_remove(line, who, wait) == -1)
 			rc = -1;
-		}
 	}
 	(void)pclose(f);
 	return rc;
@@ -249,20 +342,29 @@ install_images(const struct config *conf, const char *bindir, const char *id)
 	printf("install: build %s, binaries in %s\n", id, bindir);
 	for (c = 0; c < CAP_COUNT && rc == 0; c++)
 		rc = install_build(c, bindir, id, conf);
-	for (c = 0; c < CAP_COUNT && rc == 0; c++)
-		rc = install_prune(c, id, "install");
 	if (rc == 0)
 		printf("install: images ready\n");
 	return rc;
 }
 
 int
-images_remove_all(void)
+images_remove_old(const char *id, int wait)
 {
 	int	rc = 0, c;
 
 	for (c = 0; c < CAP_COUNT; c++)
-		if (install_prune(c, NULL, "uninstall") == -1)
+		if (install_prune(c, id, "install", wait) == -1)
+			rc = -1;
+	return rc;
+}
+
+int
+images_remove_all(int wait)
+{
+	int	rc = 0, c;
+
+	for (c = 0; c < CAP_COUNT; c++)
+		if (install_prune(c, NULL, "uninstall", wait) == -1)
 			rc = -1;
 	return rc;
 }
@@ -282,5 +384,8 @@ ctl_install_images(const struct ctl_env *env)
 		errx(1, "the build id: %s", why);
 	rc = install_images(conf, bindir, id);
 	config_free(conf);
+	/* The running pieces, if any, keep theirs: one in use stays. */
+	if (rc == 0)
+		rc = images_remove_old(id, 0);
 	return rc == 0 ? 0 : 1;
 }

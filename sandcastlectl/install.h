@@ -20,7 +20,12 @@ int	install_machine(void);
 /* The images of this build from the binaries in bindir (install.c). */
 int	install_images(const struct config *, const char *bindir,
 	    const char *id);
-/* The images sandcastle-claude:* and sandcastle-ocr:*; one in use stays. */
-int	images_remove_all(void);
+/*
+ * The images sandcastle-claude:* and sandcastle-ocr:* of other builds
+ * than id, or of every build; one in use stays, named, after waiting up
+ * to wait seconds for a box of it to end.
+ */
+int	images_remove_old(const char *id, int wait);
+int	images_remove_all(int wait);
 
 #endif

@@ -1,9 +1,11 @@
 /*
  * sandcastlectl install: the machine, the configuration, the images,
  * the binaries into ~/.local/bin, the units, then systemd, lingering,
- * the target's restart, the keep, and check.  Nothing changes before the
- * images; after them install undoes nothing when a step fails: it stops
- * there and names it, and install again goes on from the start.
+ * the target's restart, the keep, the images of older builds, and
+ * check.  Nothing changes before the images; after them install undoes
+ * nothing when a step fails: it stops there and names it, and install
+ * again goes on from the start.  The older images go last: until the
+ * restart, the running core's boxes are made from them.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -27,6 +29,8 @@
 #include "units.h"
 
 #define KEEP_WAIT_MS	10000
+/* A box of the stopped core's, still being removed, is waited for. */
+#define OLD_BOX_WAIT	60
 
 struct install {
 	const struct ctl_env	*env;
@@ -275,6 +279,12 @@ ctl_install(const struct ctl_env *env)
 	    (rc = install_linger()) == -1 ||
 	    (rc = install_keep()) == -1)
 		goto done;
+	if ((rc = images_remove_old(in.id, OLD_BOX_WAIT)) == -1) {
+		(void)stopped("the older images", "podman could not remove an "
+		    "image of an older build");
+		goto done;
+	}
+	printf("install: the images of older builds are removed\n");
 	printf("install: running sandcastlectl check\n");
 	fflush(stdout);
 	rc = ctl_check(env) == 0 ? 0 : -1;

@@ -18,6 +18,9 @@
 #include "sandcastlectl.h"
 #include "units.h"
 
+/* A box of the stopped core's, still being removed, is waited for. */
+#define OLD_BOX_WAIT	60
+
 static int	uninstall_units(void);
 
 static int
@@ -76,7 +79,7 @@ ctl_uninstall(const struct ctl_env *env)
 		rc = 1;
 	} else
 		printf("uninstall: systemd reloaded the units\n");
-	if (images_remove_all() == -1)
+	if (images_remove_all(OLD_BOX_WAIT) == -1)
 		rc = 1;
 	else
 		printf("uninstall: the images are removed\n");

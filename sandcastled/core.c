@@ -249,7 +249,9 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 	v = contract_answer(a, 0, why, sizeof(why));
 	if (v == CONTRACT_OK && contract_claim_parse(a->body, a->body_len,
 	    c->caps, CONTRACT_LIMIT, &c->claim, why, sizeof(why)) == 0) {
-		sched_asked(c->sched, c->src, now, SCHED_OK);
+		/* A job: its source asked again once it ended (SCHEDULING). */
+		sched_asked(c->sched, c->src, now, c->claim.njobs > 0 ?
+		    SCHED_JOB : SCHED_OK);
 		if (c->claim.njobs > 0)
 			core_job_start(c);
 		else

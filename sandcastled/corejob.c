@@ -82,6 +82,8 @@ corejob_unnoted(struct core *c, const char *why)
 	o.word = JW_RECORD;
 	(void)strlcpy(o.error, "the job could not be noted", sizeof(o.error));
 	core_result_unnoted(c, c->src, c->rjob.id);
+	/* No backlog is drained onto a full disk: poll_interval first. */
+	sched_asked(c->sched, c->src, core_now(), SCHED_SKIPPED);
 	corejob_end(c, &o);
 }
 

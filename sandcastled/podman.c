@@ -7,7 +7,10 @@
  * stdin.
  */
 #include <sys/types.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
+
+#include <linux/magic.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -376,34 +379,62 @@ podman_rm(const char *name)
 	return podman_gone(name) == 1 ? 0 : -1;
 }
 
-/*
- * Whether the cgroup limits hold: cgroup v2, with the memory, pids and
- * cpu controllers delegated to the folder this process lives in.  On v1
- * rootless podman ignores --memory, --cpus and --pids-limit.
- */
-int
-box_cgroup_layer(void)
+/* 1 when the cgroup folder's controllers hold memory, pids and cpu. */
+static int
+cgroup_controllers_hold(const char *dir)
 {
-	char	 line[PATH_MAX + 8], path[PATH_MAX + 64], ctl[512];
+	char	 path[PATH_MAX + 64], ctl[512];
 	FILE	*f;
-	int	 ok = 0;
+	int	 ok;
 
-	if ((f = fopen("/proc/self/cgroup", "re")) == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, "0::", 3) == 0) {
-			line[strcspn(line, "\n")] = '\0';
-			(void)snprintf(path, sizeof(path),
-			    "/sys/fs/cgroup%s/cgroup.controllers", line + 3);
-			ok = 1;
-		}
-	fclose(f);
-	if (!ok || (f = fopen(path, "re")) == NULL)
+	(void)snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cgroup.controllers",
+	    dir);
+	if ((f = fopen(path, "re")) == NULL)
 		return 0;
 	ok = fgets(ctl, sizeof(ctl), f) != NULL && strstr(ctl, "memory") &&
 	    strstr(ctl, "pids") && strstr(ctl, "cpu");
 	fclose(f);
 	return ok;
+}
+
+/*
+ * Whether the cgroup limits hold: cgroup v2, with the memory, pids and
+ * cpu controllers delegated where podman makes the boxes' cgroups.  On
+ * v1 rootless podman ignores --memory, --cpus and --pids-limit.  Under
+ * a systemd user manager podman (its systemd cgroup manager) makes each
+ * box's scope in the manager's own tree, whatever unit or session asks:
+ * what counts is what systemd delegated to user@UID.service.  The
+ * launcher's own folder, sandcastle.service's, has only the controllers
+ * the manager enabled for app.slice (memory and pids, not cpu), and
+ * reading it there took the cgroup limits off the boxes of the real
+ * units.  Without a user manager, the boxes go under this process's
+ * own cgroup.
+ */
+int
+box_cgroup_layer(void)
+{
+	struct statfs	 fs;
+	char		 line[PATH_MAX + 8], manager[128];
+	FILE		*f;
+	int		 found = 0;
+
+	if (statfs("/sys/fs/cgroup", &fs) == -1 ||
+	    fs.f_type != CGROUP2_SUPER_MAGIC)
+		return 0;
+	(void)snprintf(manager, sizeof(manager),
+	    "/user.slice/user-%u.slice/user@%u.service", (unsigned)getuid(),
+	    (unsigned)getuid());
+	if (cgroup_controllers_hold(manager))
+		return 1;
+	if ((f = fopen("/proc/self/cgroup", "re")) == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "0::", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			found = 1;
+		}
+	fclose(f);
+	return found && cgroup_controllers_hold(line + 3);
 }
 
 /* A name podman gave back is used only when it is one of ours. */

@@ -4,6 +4,13 @@
  * once the oldest of them is SCHED_WINDOW seconds old, so no 60 minutes
  * ever hold more.  A fixed hour would let twice the cap through across
  * its edge.
+ *
+ * A claim that brought a job makes its source due again at once: the
+ * core asks sched_next() only once that job has ended, so a source with
+ * a backlog is drained at the speed of its boxes, within its window.
+ * It is due from then, the job's end: a source whose poll_interval came
+ * during the job was due before and goes first, and the sources with
+ * work, due together, take turns, the one asked longest ago first.
  */
 #include <sys/types.h>
 
@@ -38,7 +45,7 @@ sched_new(const struct config *conf, time_t now)
 	}
 	TAILQ_FOREACH(src, &conf->sources, entry) {
 		s->srcs[i].src = src;
-		s->srcs[i].next = s->srcs[i].last = now;
+		s->srcs[i].next = now;
 		s->srcs[i].starts = calloc(src->max_jobs_per_hour,
 		    sizeof(time_t));
 		s->n = ++i;
@@ -128,7 +135,7 @@ rest_end(const struct sched *s, const struct sched_source *ss)
 static time_t
 due(const struct sched *s, const struct sched_source *ss, time_t now)
 {
-	time_t	 t = ss->next, r;
+	time_t	 t = ss->draining ? now : ss->next, r;
 
 	if ((r = rate_until(ss)) > t)
 		t = r;
@@ -138,14 +145,17 @@ due(const struct sched *s, const struct sched_source *ss, time_t now)
 	return t;
 }
 
-/* The one due first goes first; on a tie, the one asked longest ago. */
+/*
+ * The one due first goes first; on a tie, the one asked longest ago
+ * (a count, not the clock: two asks in one second still take turns).
+ */
 static int
 before(const struct sched_source *a, time_t da, const struct sched_source *b,
     time_t db)
 {
 	if (da != db)
 		return da < db;
-	return a->last < b->last;
+	return a->turn < b->turn;
 }
 
 ssize_t
@@ -189,14 +199,16 @@ sched_asked(struct sched *s, size_t i, time_t now, enum sched_result r)
 {
 	struct sched_source	*ss = &s->srcs[i];
 
-	ss->last = now;
+	ss->turn = ++s->turns;
+	ss->draining = r == SCHED_JOB;
 	s->changes++;
 	switch (r) {
 	case SCHED_OK:
+	case SCHED_JOB:
 		ss->failures = 0;
 		ss->error[0] = '\0';
 		ss->error_at = 0;
-		ss->next = now + ss->src->poll_interval;
+		ss->next = r == SCHED_JOB ? now : now + ss->src->poll_interval;
 		break;
 	case SCHED_FAILED:
 		ss->failures++;

@@ -23,6 +23,7 @@
 /* How a call to a source ended, for its next ask. */
 enum sched_result {
 	SCHED_OK,		/* answered: the next ask at poll_interval */
+	SCHED_JOB,		/* answered with a job: asked again once it ended */
 	SCHED_FAILED,		/* unreachable, 5xx, unreadable: back off */
 	SCHED_SKIPPED		/* the keep down, the secret unusable: poll_interval */
 };
@@ -30,7 +31,8 @@ enum sched_result {
 struct sched_source {
 	const struct source	*src;
 	time_t			 next;		/* the next ask, at the soonest */
-	time_t			 last;		/* the last ask, for a tie */
+	unsigned long		 turn;		/* its last ask's turn, for a tie */
+	int			 draining;	/* its last claim brought a job */
 	unsigned int		 failures;	/* calls failed in a row */
 	time_t			*starts;	/* ring of the last jobs' starts */
 	uint32_t		 nstarts;	/* held in starts, at most max_jobs_per_hour */
@@ -44,6 +46,7 @@ struct sched {
 	struct sched_source	*srcs;
 	size_t			 n;
 	time_t			 rest[CAP_COUNT];	/* resting until, across all sources */
+	unsigned long		 turns;		/* asks so far, for the sources' turns */
 	unsigned long		 changes;	/* counts every change: the core pushes them */
 };
 

@@ -72,7 +72,9 @@ done
 printf 'bench: ocr check, %d runs each, interleaved\n' "$N"
 printf 'bench:   bare podman run --rm -i      %.3f s a run\n' "$(echo "$tb / $N" | bc -l)"
 printf 'bench:   launcher (sandcastlectl check) %.3f s a run\n' "$(echo "$tl / $N" | bc -l)"
-printf 'bench:   ratio launcher / bare         %.2f\n' "$(echo "$tl / $tb" | bc -l)"
+r=$(echo "$tl / $tb" | bc -l)
+printf 'bench:   ratio launcher / bare         %.2f   goal at most 1.05 (a job overhead): %s\n' \
+    "$r" "$(awk -v v="$r" 'BEGIN { print v <= 1.05 ? "met" : "NOT met" }')"
 echo "bench:   (the launcher's runs include check's other sections and its podman image exists)"
 
 # Peak memory: the box's own process, sampled every 10 ms.

@@ -1,14 +1,17 @@
 #!/bin/sh
 # make bench, the keep and the gate: a request through keepd and gated
-# against the same request made directly, and the tunnel's throughput
-# against a direct copy, measured side by side on the test network
-# (regress/lib/net.subr).  Run as root: it makes namespaces; keepd, gated
-# and both clients run as the test account in the host namespace.
+# against the same request made directly (cold: to a destination the
+# keep has not asked for a while; warm: asked again within the second),
+# and a 32 MiB body's throughput against a direct copy, measured side by
+# side on the test network (regress/lib/net.subr), each with its goal
+# (keepbench.py).  Run as root: it makes namespaces; keepd, gated and
+# the clients run as the test account in the host namespace.
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 PREFIX=$1
 N=${BENCH_N:-40}
+ROUNDS=${BENCH_ROUNDS:-5}
 
 # The suite's helpers, outside Kyua.
 atf_fail() { echo "bench: $*" >&2; exit 1; }
@@ -47,6 +50,16 @@ capabilities:
     model: claude-sonnet-4-5
 EOF
 sc_source_file notes https://notes.example.com/api/worker
+# The cold requests' destinations: the same host under N names, each
+# asked once, so that none has a warm child when it is asked.
+cold=
+i=1
+while [ $i -le "$N" ]; do
+	sc_source_file "cold$i" https://notes.example.com/api/worker claude 30 \
+	    30s 6m notes
+	cold=${cold:+$cold,}cold$i
+	i=$((i + 1))
+done
 chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 chmod -R a+rX "$SC_ROOT/ca"
 sc_secret claude bench-claude-key
@@ -56,9 +69,10 @@ sc_fakehost notes.example.com "$SC_NS_WORLD" 198.20.5.10 443 tls
 sc_gate_up
 sc_keep_up
 
-echo "bench: keepd and gated against direct calls, $N requests each, interleaved"
+echo "bench: keepd and gated against direct calls, interleaved, $N requests and $ROUNDS bodies each"
 [ -n "${BENCH_HOLD:-}" ] && { echo "bench: holding; keepd pid $(sc_pid keepd)"; sleep "$BENCH_HOLD"; }
 sc_as_user_in_host python3 "$TOP/regress/bench/keepbench.py" \
     --keep "$SC_RUN/sandcastle/keep.sock" --gate "$SC_RUN/sandcastle/gate.sock" \
     --url https://notes.example.com/api/worker --cafile "$SC_ROOT/ca/ca.crt" \
-    --secret bench-notes-token --n "$N" --big /big
+    --secret bench-notes-token --n "$N" --rounds "$ROUNDS" --big /big \
+    --warm notes --cold "$cold"

@@ -1,15 +1,25 @@
 #!/usr/bin/env python3
 """make bench: the keep and the gate against a direct call, side by side.
 
-  keepbench.py --keep SOCK --url URL --cafile CA --secret S --n N --big PATH
+  keepbench.py --keep SOCK --gate SOCK --url URL --cafile CA --secret S
+               --warm DEST --cold DEST,DEST,... [--n N] [--rounds R]
+               [--big PATH]
 
-Runs, interleaved so that both see the same machine: N GETs of the
-destination's ping through keep.sock (keepd, then gated, then TLS to the
-test host) and N direct HTTPS GETs of the same URL with Python's own
-client, a new connection each (as the keep makes one per request); then
-one large body through the keep, through the gate's tunnel alone (TLS
-made here) and directly, so that the cost of each hop shows.  Prints
-the times and the ratios.
+Every figure is measured interleaved with its direct counterpart, so
+that both see the same machine, and printed as medians with the goal
+beside it:
+
+- a cold request: a GET of the destination's ping through keep.sock
+  (keepd, then gated, then TLS to the test host) to a destination the
+  keep has not asked for a while, each of the --cold destinations once,
+  all of them the same test host; against a direct HTTPS GET of the same
+  URL with Python's own client, a new connection each;
+- a warm request: the same GET to the --warm destination, asked again
+  within the second, against the same direct GET;
+- one large body (BIG) through the keep, through the gate's tunnel
+  alone (TLS made here) and directly, R rounds.
+
+Not a test: it prints, and exits 1 only when it could not measure.
 """
 
 import argparse
@@ -17,6 +27,7 @@ import os
 import socket
 import ssl
 import statistics
+import struct
 import sys
 import time
 import urllib.parse
@@ -26,16 +37,30 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "keepd"))
 import keepclient  # noqa: E402
 
 
-def keep_get(s, mid, path):
-    env = ('{"destination":"notes","method":"GET","path":"%s"}' % path).encode()
-    keepclient.send(s, keepclient.REQUEST, mid, env)
-    m = keepclient.recv_msg(s)
-    if m is None or m[0] != keepclient.ANSWER:
-        raise SystemExit("bench: the keep did not answer %s: %r" % (path, m))
-    status, _r, clen, blen = __import__("struct").unpack("=IIII", m[2][:16])
-    if status != 200:
-        raise SystemExit("bench: the keep answered %d for %s" % (status, path))
-    return blen
+class Keep:
+    def __init__(self, path):
+        self.s = socket.socket(socket.AF_UNIX)
+        self.s.connect(path)
+        self.id = 0
+        keepclient.send(self.s, keepclient.HELLO, 0,
+                        struct.pack("=II", keepclient.VERSION, 0))
+        m = keepclient.recv_msg(self.s)
+        if m is None or m[0] != keepclient.HELLO:
+            raise SystemExit("bench: no hello from the keep: %r" % (m,))
+
+    def get(self, dest, path):
+        self.id += 1
+        env = ('{"destination":"%s","method":"GET","path":"%s"}'
+               % (dest, path)).encode()
+        keepclient.send(self.s, keepclient.REQUEST, self.id, env)
+        m = keepclient.recv_answer(self.s)
+        if m is None or m[0] != keepclient.ANSWER:
+            raise SystemExit("bench: the keep did not answer %s %s: %r"
+                             % (dest, path, m and m[2][8:]))
+        status = struct.unpack("=IIII", m[2][:16])[0]
+        if status != 200:
+            raise SystemExit("bench: the keep answered %d for %s" % (status, path))
+        return len(m[3])
 
 
 def direct_get(url, ctx, secret, path):
@@ -75,6 +100,58 @@ def gate_get(gate, url, ctx, secret, path):
     return len(body)
 
 
+def timed(f, *a):
+    t0 = time.perf_counter()
+    n = f(*a)
+    return time.perf_counter() - t0, n
+
+
+def verdict(ratio, goal, most):
+    ok = ratio <= goal if most else ratio >= goal
+    return "goal %s %.2f: %s" % ("at most" if most else "at least", goal,
+                                 "met" if ok else "NOT met")
+
+
+def requests(o, keep, ctx):
+    cold, warm, dc, dw = [], [], [], []
+    dests = o.cold.split(",")
+    # Each destination once: none has a warm child when it is asked.
+    for d in dests[:o.n]:
+        cold.append(timed(keep.get, d, "/ping")[0])
+        dc.append(timed(direct_get, o.url, ctx, o.secret, "/ping")[0])
+    keep.get(o.warm, "/ping")
+    for _ in range(o.n):
+        warm.append(timed(keep.get, o.warm, "/ping")[0])
+        dw.append(timed(direct_get, o.url, ctx, o.secret, "/ping")[0])
+    mc, md = statistics.median(cold), statistics.median(dc)
+    print("bench: a request through keepd and gated, to a destination not "
+          "asked for a while (median of %d): %.2f ms; direct, a new "
+          "connection each: %.2f ms; ratio %.2f, %s"
+          % (len(cold), mc * 1e3, md * 1e3, mc / md, verdict(mc / md, 1.10, True)))
+    mw, md = statistics.median(warm), statistics.median(dw)
+    print("bench: a second request to the same destination within the "
+          "second (median of %d): %.2f ms; direct, a new connection each: "
+          "%.2f ms; ratio %.2f, %s"
+          % (len(warm), mw * 1e3, md * 1e3, mw / md, verdict(mw / md, 1.0, True)))
+
+
+def throughput(o, keep, ctx):
+    rk, rg, rd = [], [], []
+    for _ in range(o.rounds):
+        t, n = timed(keep.get, o.warm, o.big)
+        rk.append(n / t / 2**20)
+        t, n = timed(gate_get, o.gate, o.url, ctx, o.secret, o.big)
+        rg.append(n / t / 2**20)
+        t, n = timed(direct_get, o.url, ctx, o.secret, o.big)
+        rd.append(n / t / 2**20)
+    mk, mg, md = (statistics.median(x) for x in (rk, rg, rd))
+    print("bench: one %d MiB body (median of %d rounds): through keepd and "
+          "gated %.1f MiB/s, through gated alone %.1f MiB/s, direct %.1f "
+          "MiB/s; ratio to direct %.2f, %s (gated alone %.2f)"
+          % (n >> 20, o.rounds, mk, mg, md, mk / md, verdict(mk / md, 0.9, False),
+             mg / md))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--keep", required=True)
@@ -82,40 +159,16 @@ def main():
     p.add_argument("--url", required=True)
     p.add_argument("--cafile", required=True)
     p.add_argument("--secret", required=True)
+    p.add_argument("--warm", required=True)
+    p.add_argument("--cold", required=True)
     p.add_argument("--n", type=int, default=40)
+    p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--big", default="/big")
     o = p.parse_args()
     ctx = ssl.create_default_context(cafile=o.cafile)
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(o.keep)
-    keepclient.send(s, keepclient.HELLO, 0, __import__("struct").pack("=II", 2, 0))
-    if keepclient.recv_msg(s) is None:
-        raise SystemExit("bench: no hello from the keep")
-    tk, td = [], []
-    for i in range(o.n):
-        t0 = time.perf_counter()
-        keep_get(s, i + 1, "/ping")
-        t1 = time.perf_counter()
-        direct_get(o.url, ctx, o.secret, "/ping")
-        t2 = time.perf_counter()
-        tk.append(t1 - t0)
-        td.append(t2 - t1)
-    mk, md = statistics.median(tk), statistics.median(td)
-    print("request, median of %d: through keepd and gated %.2f ms, direct %.2f ms, ratio %.2f"
-          % (o.n, mk * 1e3, md * 1e3, mk / md))
-    t0 = time.perf_counter()
-    nk = keep_get(s, o.n + 1, o.big)
-    t1 = time.perf_counter()
-    ng = gate_get(o.gate, o.url, ctx, o.secret, o.big)
-    t2 = time.perf_counter()
-    nd = direct_get(o.url, ctx, o.secret, o.big)
-    t3 = time.perf_counter()
-    rk = nk / (t1 - t0) / 2**20
-    rg = ng / (t2 - t1) / 2**20
-    rd = nd / (t3 - t2) / 2**20
-    print("throughput, one %d MiB body: through keepd and gated %.1f MiB/s, "
-          "through gated alone %.1f MiB/s, direct %.1f MiB/s; ratio to direct "
-          "%.2f and %.2f" % (nk >> 20, rk, rg, rd, rk / rd, rg / rd))
+    keep = Keep(o.keep)
+    requests(o, keep, ctx)
+    throughput(o, keep, ctx)
     return 0
 
 

@@ -1,8 +1,9 @@
 /*
  * libFuzzer target for the answer parser of keepd/http.c: the first
  * byte picks a step and whether the request was a HEAD; the rest is
- * the answer, fed whole and in steps, which must end the same way,
- * having taken the same bytes, with the same status and body.
+ * the answer, fed whole and in steps (the steps' body in a buffer of the
+ * caller's, as the keep's memfd), which must end the same way, having
+ * taken the same bytes, with the same status and body.
  *
  * The same bytes, cut into a path, a header's value and a secret, go
  * to the request builder: it refuses them, or its head has exactly the
@@ -17,6 +18,7 @@
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static struct http_response	 whole, steps;
+static unsigned char		 stepsbody[HTTP_BODY_MAX];
 
 static int
 run(struct http_response *r, const uint8_t *p, size_t n, size_t step,
@@ -110,6 +112,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	head = data[0] >> 7;
 	http_response_init(&whole, head);
 	http_response_init(&steps, head);
+	/* The keep's own way: the body in a buffer of the caller's. */
+	http_response_body_in(&steps, stepsbody, sizeof(stepsbody));
 	rv1 = run(&whole, data + 1, size - 1, size, &off1);
 	rv2 = run(&steps, data + 1, size - 1, step, &off2);
 	if (rv1 != rv2 || (rv1 == HTTP_DONE && (off1 != off2 ||

@@ -717,6 +717,32 @@ resolver_load_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case ignored_sigpipe cleanup
+ignored_sigpipe_head()
+{
+	atf_set "descr" "gated started with SIGPIPE ignored, as systemd starts every service (IgnoreSIGPIPE=), serves with its pasta: pasta is started with the signals of a new program"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+ignored_sigpipe_body()
+{
+	gate_net
+	# What the shell ignores, the programs it starts inherit: the
+	# control of the setup is a program started so.
+	_ign=$( (trap '' PIPE; exec awk '/^SigIgn:/ { print $2 }' /proc/self/status) )
+	[ $(( 0x$_ign & 0x1000 )) -ne 0 ] ||
+	    atf_fail "a program started so does not have SIGPIPE ignored ($_ign)"
+	(trap '' PIPE; run_gate "$(sc_bin gated)" gated -dv -c "$SC_CONFIG")
+	sc_wait_log gated "serving " 15 ||
+	    { sc_log gated; atf_fail "gated does not serve with SIGPIPE ignored"; }
+	[ -n "$(pasta_of gated)" ] || atf_fail "no pasta runs for gated"
+	atf_check -o match:"^status: HTTP/1.1 200" $GC notes.example.com:443
+}
+ignored_sigpipe_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case list
@@ -735,4 +761,5 @@ atf_init_test_cases()
 	atf_add_test_case layout_ten
 	atf_add_test_case layout_172
 	atf_add_test_case resolver_load
+	atf_add_test_case ignored_sigpipe
 }

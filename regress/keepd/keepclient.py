@@ -11,14 +11,25 @@ as a KEEP_REQUEST, and prints for each answer:
 or for a refusal:
   refused <code> <reason>
 Exit 0 when every message came, 1 when the connection ended first.
+
+An answer's body comes as a sealed memfd passed with its message
+(keep.h, version 3): recv_msg() checks its seals and size and gives the
+payload with the body read from it, as it was before version 3.
 """
 
 import argparse
+import array
+import fcntl
+import mmap
+import os
 import socket
 import struct
 import sys
 
+VERSION = 3
 HELLO, REQUEST, ANSWER, REFUSED = 1, 2, 3, 4
+SEALS = (fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW |
+         fcntl.F_SEAL_WRITE)
 CODES = {1: "envelope", 2: "secret", 3: "gate", 4: "tls", 5: "http",
          6: "timeout", 7: "internal", 8: "protocol", 9: "peer",
          10: "refused"}
@@ -33,28 +44,72 @@ def send(s, mtype, mid, payload):
         pass
 
 
-def recv_exact(s, n):
+def recv_exact(s, n, fds=None):
+    """n bytes, or None at the end; a descriptor that came goes in fds."""
     buf = bytearray()
     while len(buf) < n:
         try:
-            b = s.recv(min(n - len(buf), 1 << 20))
+            b, anc, _flags, _addr = s.recvmsg(
+                min(n - len(buf), 1 << 20), socket.CMSG_SPACE(4 * 8))
         except ConnectionResetError:
             return None
+        for level, kind, data in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                got = array.array("i")
+                got.frombytes(data[:len(data) - len(data) % 4])
+                if fds is None:
+                    for fd in got:
+                        os.close(fd)
+                else:
+                    fds.extend(got)
         if not b:
             return None
         buf += b
     return bytes(buf)
 
 
-def recv_msg(s):
-    hdr = recv_exact(s, 16)
+def body_of(fd, n):
+    """The n bytes of a sealed memfd, or SystemExit when it is not one."""
+    try:
+        seals = fcntl.fcntl(fd, fcntl.F_GET_SEALS)
+        if seals & SEALS != SEALS or os.fstat(fd).st_size != n:
+            raise SystemExit("keepclient: the body's memfd is not sealed "
+                             "or not of its length")
+        with mmap.mmap(fd, n, prot=mmap.PROT_READ) as m:
+            return m[:]
+    finally:
+        os.close(fd)
+
+
+def recv_answer(s):
+    """(type, id, payload, body): the body apart, from its memfd."""
+    fds = []
+    hdr = recv_exact(s, 16, fds)
     if hdr is None:
         return None
     mtype, mid, _flags, n = struct.unpack("=IIII", hdr)
-    payload = recv_exact(s, n) if n else b""
+    payload = recv_exact(s, n, fds) if n else b""
     if payload is None:
         return None
-    return mtype, mid, payload
+    body = b""
+    if mtype == ANSWER and len(payload) >= 16:
+        blen = struct.unpack("=IIII", payload[:16])[3]
+        if blen > 0:
+            if len(fds) != 1:
+                raise SystemExit("keepclient: an answer of %d bytes came "
+                                 "with %d descriptors" % (blen, len(fds)))
+            body = body_of(fds.pop(), blen)
+    for fd in fds:
+        os.close(fd)
+    return mtype, mid, payload, body
+
+
+def recv_msg(s):
+    """(type, id, payload), an answer's body after its content-type."""
+    m = recv_answer(s)
+    if m is None:
+        return None
+    return m[0], m[1], m[2] + m[3]
 
 
 def show(mtype, payload, out):
@@ -76,7 +131,7 @@ def show(mtype, payload, out):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--hello-version", type=int, default=2)
+    p.add_argument("--hello-version", type=int, default=VERSION)
     p.add_argument("--no-hello", action="store_true")
     p.add_argument("--show-hello", action="store_true")
     p.add_argument("socket")

@@ -3,13 +3,18 @@
  * Retry-After header, and the checks keepd makes on what a request's
  * child sends back before it passes it on.
  */
+#include <sys/mman.h>
+
+#include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <atf-c.h>
 
 #include "../../keepd/keepd.h"
+#include "keepbody.h"
 
 static int
 gate(const char *head, char *why, size_t whysz)
@@ -74,21 +79,49 @@ ATF_TC_BODY(child_payloads, tc)
 	struct keep_answer	 a = { 200, 0, 4, 3 };
 	struct keep_refused	 r = { KEEP_R_TLS, 5 };
 	uint32_t		 status = 0;
+	int			 body, open_body, fd;
 
+	ATF_REQUIRE((body = keepbody_make("abc", 3)) != -1);
 	memcpy(buf, &a, sizeof(a));
-	memcpy(buf + sizeof(a), "text" "abc", 7);
-	ATF_CHECK(answer_check(buf, sizeof(a) + 7, &status) == 0);
+	memcpy(buf + sizeof(a), "text", 4);
+	ATF_CHECK(answer_check(buf, sizeof(a) + 4, body, &status) == 0);
 	ATF_CHECK_EQ(status, 200);
 	/* Lengths that do not add up, and a status that is no answer. */
-	ATF_CHECK(answer_check(buf, sizeof(a) + 6, &status) == -1);
-	ATF_CHECK(answer_check(buf, sizeof(a) - 1, &status) == -1);
+	ATF_CHECK(answer_check(buf, sizeof(a) + 3, body, &status) == -1);
+	ATF_CHECK(answer_check(buf, sizeof(a) - 1, body, &status) == -1);
 	a.status = 101;
 	memcpy(buf, &a, sizeof(a));
-	ATF_CHECK(answer_check(buf, sizeof(a) + 7, &status) == -1);
+	ATF_CHECK(answer_check(buf, sizeof(a) + 4, body, &status) == -1);
 	a.status = 200;
 	a.body_len = 0xfffffffd;
 	memcpy(buf, &a, sizeof(a));
-	ATF_CHECK(answer_check(buf, sizeof(a) + 7, &status) == -1);
+	ATF_CHECK(answer_check(buf, sizeof(a) + 4, body, &status) == -1);
+	/* The body: in no memfd, one of another size, one not sealed. */
+	a.body_len = 3;
+	memcpy(buf, &a, sizeof(a));
+	ATF_CHECK(answer_check(buf, sizeof(a) + 4, -1, &status) == -1);
+	a.body_len = 4;
+	memcpy(buf, &a, sizeof(a));
+	ATF_CHECK(answer_check(buf, sizeof(a) + 4, body, &status) == -1);
+	a.body_len = 3;
+	memcpy(buf, &a, sizeof(a));
+	ATF_REQUIRE((open_body = memfd_create("t", MFD_ALLOW_SEALING)) != -1);
+	ATF_REQUIRE(write(open_body, "abc", 3) == 3);
+	ATF_CHECK(answer_check(buf, sizeof(a) + 4, open_body, &status) == -1);
+	/* Sealed but for writes: the child could still change it. */
+	ATF_REQUIRE(fcntl(open_body, F_ADD_SEALS, F_SEAL_SHRINK |
+	    F_SEAL_GROW) == 0);
+	ATF_CHECK(answer_check(buf, sizeof(a) + 4, open_body, &status) == -1);
+	ATF_REQUIRE((fd = open("/dev/null", O_RDONLY)) != -1);
+	ATF_CHECK(answer_check(buf, sizeof(a) + 4, fd, &status) == -1);
+	/* No body with a memfd all the same. */
+	a.body_len = 0;
+	memcpy(buf, &a, sizeof(a));
+	ATF_CHECK(answer_check(buf, sizeof(a) + 4, body, &status) == -1);
+	ATF_CHECK(answer_check(buf, sizeof(a) + 4, -1, &status) == 0);
+	close(body);
+	close(open_body);
+	close(fd);
 
 	memcpy(buf, &r, sizeof(r));
 	memcpy(buf + sizeof(r), "nope!", 5);

@@ -354,6 +354,39 @@ ATF_TC_BODY(body_cap, tc)
 	free(s);
 }
 
+/*
+ * The body in the caller's buffer (the keep's memfd): the same answers
+ * and the same cap as with the parser's own, in that buffer, never
+ * freed by the parser (the .san build would catch a free of it).
+ */
+ATF_TC_WITHOUT_HEAD(body_in);
+ATF_TC_BODY(body_in, tc)
+{
+	static unsigned char	 buf[MIB32];
+	struct http_response	 r;
+	char			*s;
+	size_t			 len, used;
+	int			 chunked;
+
+	for (chunked = 0; chunked <= 1; chunked++) {
+		s = answer_of(MIB32, chunked, &len);
+		http_response_init(&r, 0);
+		http_response_body_in(&r, buf, sizeof(buf));
+		ATF_CHECK_EQ(feed(&r, s, len, 65536, &used), HTTP_DONE);
+		ATF_CHECK(r.body == buf && r.bodylen == MIB32 && used == len);
+		ATF_CHECK(buf[0] == 'b' && buf[MIB32 - 1] == 'b');
+		http_response_free(&r);
+		free(s);
+		s = answer_of(MIB32 + 1, chunked, &len);
+		http_response_init(&r, 0);
+		http_response_body_in(&r, buf, sizeof(buf));
+		ATF_CHECK_EQ(feed(&r, s, len, 65536, &used), HTTP_ERROR);
+		ATF_CHECK_STREQ(r.why, "body over 32 MiB");
+		http_response_free(&r);
+		free(s);
+	}
+}
+
 ATF_TC_WITHOUT_HEAD(until_eof);
 ATF_TC_BODY(until_eof, tc)
 {
@@ -574,6 +607,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, framing);
 	ATF_TP_ADD_TC(tp, chunks);
 	ATF_TP_ADD_TC(tp, body_cap);
+	ATF_TP_ADD_TC(tp, body_in);
 	ATF_TP_ADD_TC(tp, until_eof);
 	ATF_TP_ADD_TC(tp, no_body);
 	ATF_TP_ADD_TC(tp, request);

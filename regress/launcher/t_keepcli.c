@@ -1,9 +1,11 @@
 /*
  * keepcli against a fake keep on a socketpair, in a thread: the hello
- * and its version, an answer, a refusal, and each way an answer can be
- * wrong or missing, every one with a bounded wait.  The real keepd is
- * in t_job_e2e.sh.
+ * and its version, an answer with its body's sealed memfd, a refusal,
+ * and each way an answer can be wrong or missing (a body in the
+ * message, a memfd without its seals), every one with a bounded wait.
+ * The real keepd is in t_job_e2e.sh.
  */
+#include <sys/mman.h>
 #include <sys/socket.h>
 
 #include <pthread.h>
@@ -14,6 +16,7 @@
 
 #include <atf-c.h>
 
+#include "keepbody.h"
 #include "keepcli.h"
 #include "msg.h"
 
@@ -24,6 +27,8 @@ enum fake {
 	FAKE_CLOSE,
 	FAKE_WRONG_ID,
 	FAKE_BAD_LENGTHS,
+	FAKE_INLINE_BODY,
+	FAKE_UNSEALED,
 	FAKE_VERSION,
 	FAKE_NO_HELLO
 };
@@ -34,12 +39,26 @@ struct fake_keep {
 	char		 envelope[256];
 };
 
+/* A memfd of the body, sealed or not. */
+static int
+fake_body(const char *body, int sealed)
+{
+	int	 fd;
+
+	if (sealed)
+		return keepbody_make(body, strlen(body));
+	ATF_REQUIRE((fd = memfd_create("fake", MFD_ALLOW_SEALING)) != -1);
+	ATF_REQUIRE(write(fd, body, strlen(body)) == (ssize_t)strlen(body));
+	return fd;
+}
+
 static void
 fake_answer(struct msgchan *c, const struct msg *req, enum fake what)
 {
 	struct keep_answer	 a = { 200, 7, 16, 11 };
 	struct keep_refused	 r = { KEEP_R_SECRET, 23 };
 	struct iovec		 iov[3];
+	int			 fd, n = 2;
 
 	if (what == FAKE_REFUSED) {
 		iov[0].iov_base = &r;
@@ -55,10 +74,16 @@ fake_answer(struct msgchan *c, const struct msg *req, enum fake what)
 	iov[0].iov_len = sizeof(a);
 	iov[1].iov_base = "application/json";
 	iov[1].iov_len = 16;
-	iov[2].iov_base = "{\"ok\":true}";
-	iov[2].iov_len = 11;
+	/* Version 2's answer: the body in the message, no memfd. */
+	if (what == FAKE_INLINE_BODY) {
+		iov[2].iov_base = "{\"ok\":true}";
+		iov[2].iov_len = 11;
+		n = 3;
+		fd = -1;
+	} else
+		fd = fake_body("{\"ok\":true}", what != FAKE_UNSEALED);
 	(void)msg_composev(c, KEEP_ANSWER, what == FAKE_WRONG_ID ? req->id + 1 :
-	    req->id, -1, iov, 3);
+	    req->id, fd, iov, n);
 }
 
 static void *
@@ -166,6 +191,11 @@ ATF_TC_BODY(no_answer, tc)
 	ATF_REQUIRE(ask(FAKE_WRONG_ID, &a, &why, 5) == -1);
 	ATF_CHECK_STREQ(why, "the keep's answer breaks its protocol");
 	ATF_REQUIRE(ask(FAKE_BAD_LENGTHS, &a, &why, 5) == -1);
+	ATF_CHECK_STREQ(why, "the keep's answer breaks its protocol");
+	/* A body in the message, or in a memfd that can still change. */
+	ATF_REQUIRE(ask(FAKE_INLINE_BODY, &a, &why, 5) == -1);
+	ATF_CHECK_STREQ(why, "the keep's answer breaks its protocol");
+	ATF_REQUIRE(ask(FAKE_UNSEALED, &a, &why, 5) == -1);
 	ATF_CHECK_STREQ(why, "the keep's answer breaks its protocol");
 	/* The control: the same fake keep answering. */
 	ATF_REQUIRE(ask(FAKE_ANSWER, &a, &why, 5) == 0);

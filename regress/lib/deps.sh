@@ -1,6 +1,7 @@
 #!/bin/sh
 # make deps: installs every Debian package the build and the regress suite
-# need.  Idempotent: it asks apt only for what is missing.
+# need, and those named as arguments (make reference's).  Idempotent: it
+# asks apt only for what is missing.
 set -eu
 
 PKGS="gcc make pkg-config git
@@ -10,7 +11,8 @@ clang libclang-rt-14-dev
 util-linux bsdutils procps passwd iproute2 strace python3 openssl bc
 passt dnsmasq-base
 libpng-dev libjpeg-dev libwebp-dev libtesseract-dev tesseract-ocr-eng
-podman runc uidmap fuse-overlayfs catatonit"
+podman runc uidmap fuse-overlayfs catatonit
+$*"
 
 missing=
 for p in $PKGS; do

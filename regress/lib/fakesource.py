@@ -36,7 +36,8 @@ a hostile or broken source gives (no job of --jobs is used by them):
   hang       a claim answered after 60 seconds
   down       every call answered 503, as a source going away
 and, for the contract as above but held at a moment a test chooses:
-  holdclaim  a claim's answer waits while FILE.hold exists (60 s at most)
+  holdclaim  a claim's answer waits while FILE.hold exists and is empty
+             or holds the word claim (60 s at most)
   holdresult a result (logged as it comes) waits while FILE.hold exists
              and is empty or names its job's id
 """
@@ -170,7 +171,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, {"jobs": []})
         if mode not in ("normal", "409", "holdclaim", "holdresult"):
             return self.send(200, hostile(mode))
-        if not self.hold(mode, "claim"):
+        if not self.hold(mode, "claim", "claim"):
             self.close_connection = True
             return None
         try:

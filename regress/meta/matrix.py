@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # Holds the test matrix of sandcastle(7) to the tests of regress/, by the
-# rules the page writes down in TEST MATRIX:
+# rules the page writes down in TEST MATRIX (levels U, I, R and M; R's
+# proofs are the cases of the reference machine's suite, in
+# regress/reference/, written as atf-sh cases):
 #
 #   python3 matrix.py [-v] PAGE ROOT
 #
@@ -15,7 +17,9 @@ import re
 import sys
 
 ID = r"[SBRANIF][0-9]+"
-LEVELS = ("U", "I", "M")
+LEVELS = ("U", "I", "R", "M")
+# The reference machine's suite (level R) lives here alone.
+REFERENCE = "regress/reference/"
 CITE = re.compile(r"^((?:" + ID + r")(?: " + ID + r")*):")
 SH_CASE = re.compile(r"^atf_test_case\s+([A-Za-z0-9_]+)")
 SH_HEAD = re.compile(r"^([A-Za-z0-9_]+)_head\(\)")
@@ -60,7 +64,7 @@ def parse_page(path, errs):
             steps.add(m.group(1))
     matrix, cur = {}, None
     for n, ln in enumerate(sec["TEST MATRIX"], 1):
-        m = re.match(r"^\.It Sy (" + ID + r") Pq ([UIM](?: [UIM])*)$", ln)
+        m = re.match(r"^\.It Sy (" + ID + r") Pq ([UIRM](?: [UIRM])*)$", ln)
         if m:
             cur = m.group(1)
             if cur in matrix:
@@ -71,12 +75,12 @@ def parse_page(path, errs):
             errs.append(f"matrix: not an id item: {ln}")
             cur = None
             continue
-        if not re.match(r"^\.It [UIM] Ta ", ln):
+        if not re.match(r"^\.It [UIRM] Ta ", ln):
             continue
         if cur is None:
             errs.append(f"matrix: a proof outside an id: {ln}")
             continue
-        m = re.match(r"^\.It ([UI]) Ta Pa (\S+) Ta Cm ([A-Za-z0-9_ ]+)$", ln)
+        m = re.match(r"^\.It ([UIR]) Ta Pa (\S+) Ta Cm ([A-Za-z0-9_ ]+)$", ln)
         if m:
             matrix[cur]["proofs"].append(
                 (m.group(1), m.group(2), m.group(3).split()))
@@ -220,7 +224,14 @@ def check(page, root):
                     errs.append(f"{i}: the manual list has no step "
                                 f"{names[0]}")
                 continue
-            if rel.endswith(".sh") and lv != "I":
+            ref = rel.startswith(REFERENCE)
+            if ref and lv != "R":
+                errs.append(f"{i}: {rel} runs on the reference machine, "
+                            f"level R, not {lv}")
+            elif not ref and lv == "R":
+                errs.append(f"{i}: {rel} is not the reference machine's "
+                            f"suite ({REFERENCE}), not level R")
+            elif not ref and rel.endswith(".sh") and lv != "I":
                 errs.append(f"{i}: {rel} is an atf-sh test, level I, "
                             f"not {lv}")
             if not os.path.isfile(os.path.join(root, rel)):

@@ -44,19 +44,19 @@ man_every_program_body()
 atf_test_case readme_commands
 readme_commands_head()
 {
-	atf_set "descr" "the README names make demo and make test, the Makefile has both, each installs its packages first, and CI runs both from its clean checkout"
+	atf_set "descr" "the README names make demo, make test and make reference, the Makefile has each, each installs its packages first, and CI runs the three from its clean checkout, in this order"
 	atf_set "require.config" "checkout"
 }
 readme_commands_body()
 {
 	src=$(sc_srcdir)
-	for t in demo test; do
+	for t in demo test reference; do
 		atf_check -o ignore grep -q "make $t" "$src/README.md"
 		atf_check -o ignore grep -q "^$t: deps\$" "$src/Makefile"
 	done
-	# CI's clean checkout is the fresh clone: the two commands, in order.
-	atf_check -o inline:"make demo\nmake test\n" \
-	    grep -E '^make (demo|test)$' "$src/.ci/run"
+	# CI's clean checkout is the fresh clone: the commands, in order.
+	atf_check -o inline:"make demo\nmake test\nmake reference\n" \
+	    grep -E '^make (demo|test|reference)$' "$src/.ci/run"
 	grep -q '^## \[Unreleased\]' "$src/CHANGES" || atf_fail "CHANGES has no [Unreleased]"
 }
 

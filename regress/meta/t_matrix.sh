@@ -50,7 +50,7 @@ holds_body()
 atf_test_case controls
 controls_head()
 {
-	atf_set "descr" "the checker fails, naming the fault, on a page with an id removed, a file renamed, a proof that does not cite its id, a level with no proof, a proof out of form, and a tree whose test cites an id the page lacks"
+	atf_set "descr" "the checker fails, naming the fault, on a page with an id removed, a file renamed, a proof that does not cite its id, a level with no proof, a proof out of form, a level R proof outside the reference machine's suite or of another level, and a tree whose test cites an id the page lacks"
 	atf_set "require.config" "checkout"
 	atf_set "require.progs" "python3"
 }
@@ -82,15 +82,26 @@ controls_body()
 	said "S2: regress/keepd/t_http.c has no test case no_such_case"
 
 	# A level declared with no proof at it.
-	doctor level 's|^\.It Sy S4 Pq I$|.It Sy S4 Pq U I|'
+	doctor level 's|^\.It Sy B4 Pq I$|.It Sy B4 Pq U I|'
 	matrix level.7 "$src" && { cat out; atf_fail "level: passed"; }
-	said "S4: no proof at level U"
+	said "B4: no proof at level U"
 
 	# A proof line out of form is named, never skipped.
 	doctor form 's|^\.It I Ta Pa regress/gated/t_gate.sh Ta Cm accounts$|.It I Ta regress/gated/t_gate.sh accounts|'
 	matrix form.7 "$src" && { cat out; atf_fail "form: passed"; }
 	said "A4: a proof not in the matrix's form: .It I Ta regress/gated/t_gate.sh accounts"
 	said "A4: cited by regress/gated/t_gate.sh accounts, which its proofs do not name"
+
+	# Level R: a proof of it naming a test of level I, and a case of the
+	# reference machine's suite given as level I.
+	doctor rlevel 's|^\.It R Ta Pa regress/reference/t_reference.sh Ta Cm a4$|.It R Ta Pa regress/gated/t_gate.sh Ta Cm accounts|'
+	matrix rlevel.7 "$src" && { cat out; atf_fail "rlevel: passed"; }
+	said "A4: regress/gated/t_gate.sh is not the reference machine's suite (regress/reference/), not level R"
+	said "A4: cited by regress/reference/t_reference.sh a4, which its proofs do not name"
+	doctor ilevel 's|^\.It R Ta Pa regress/reference/t_reference.sh Ta Cm a1$|.It I Ta Pa regress/reference/t_reference.sh Ta Cm a1|'
+	matrix ilevel.7 "$src" && { cat out; atf_fail "ilevel: passed"; }
+	said "A1: regress/reference/t_reference.sh runs on the reference machine, level R, not I"
+	said "A1: no proof at level R"
 
 	# A tree whose test cites an id the page does not have.
 	mkdir -p tree/regress/x

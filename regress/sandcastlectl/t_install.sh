@@ -141,7 +141,7 @@ lacks_cleanup()
 atf_test_case full cleanup
 full_head()
 {
-	atf_set "descr" "I1: install on a machine that serves: the steps in order, the binaries by rename, the units, the calls to systemd, check; again: the same units, a drop-in untouched; uninstall keeps the rest and names an image in use"
+	atf_set "descr" "I1: install on a machine that serves: the steps in order, the binaries by rename, the units, the calls to systemd, check; again: the same units, a drop-in untouched, an older build's image removed after the restart; uninstall keeps the rest and names an image in use"
 	atf_set "require.user" "root"
 	atf_set "timeout" "600"
 }
@@ -174,6 +174,7 @@ full_body()
 	    '^install: lingering is on$' \
 	    '^install: sandcastle.target is restarted$' \
 	    "^install: the keep is ready at $SC_RUN/sandcastle/keep.sock\$" \
+	    '^install: the images of older builds are removed$' \
 	    '^install: running sandcastlectl check$' \
 	    '^ok    keep: ready' \
 	    "^ok    units: sandcastle.target and its three services are this build's\$"
@@ -222,11 +223,22 @@ EOF
 	touch -d '2020-01-01' "$units/sandcastle-keep.service.d/10-mine.conf"
 	stat -c '%i %s %Y' "$units/sandcastle-keep.service.d/10-mine.conf" > dropin.before
 	cp -R "$units" units.before
+	# An image of an older build: it goes after the restart, when the
+	# core that made boxes of it has stopped, never before.
+	atf_check -s exit:0 -e ignore ./asuser podman tag \
+	    "sandcastle-claude:$build" sandcastle-claude:000000000000
 	: > "$SC_ROOT/log/calls"
 	./ctl install > out2 2> err2
 	cat out2 err2
-	in_steps out2 '^install: lingering is already on$' \
+	in_steps out2 '^install: images ready$' \
+	    '^install: lingering is already on$' \
+	    '^install: sandcastle.target is restarted$' \
+	    '^install: the keep is ready at ' \
+	    '^install: removing localhost/sandcastle-claude:000000000000$' \
+	    '^install: the images of older builds are removed$' \
+	    '^install: running sandcastlectl check$' \
 	    "^ok    units: sandcastle.target and its three services are this build's\$"
+	atf_check -s exit:1 ./asuser podman image exists sandcastle-claude:000000000000
 	grep -q 'enable-linger' "$SC_ROOT/log/calls" && atf_fail "linger asked again"
 	diff -r units.before "$units" || atf_fail "the units changed"
 	stat -c '%i %s %Y' "$units/sandcastle-keep.service.d/10-mine.conf" |

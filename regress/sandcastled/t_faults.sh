@@ -290,13 +290,18 @@ stop_claim_body()
 	    '[{"id": "c0", "capability": "ocr"}, {"id": "s1", "capability": "ocr"},
 	      {"id": "s2", "capability": "ocr"}]' strict
 	sc_secret notes "$TOKEN"
+	# Control: a claim answered at once, its job run (no input: failed).
+	# The next claim follows its result at once: c0's result is held
+	# until the claims are.
+	echo holdresult > "$SC_ROOT/notes.mode"
+	echo c0 > "$SC_ROOT/notes.mode.hold"
 	keep_up
 	daemon_up
-	# Control: a claim answered at once, its job run (no input: failed).
-	wait_statuses c0 "failed:200"
-	echo holdclaim > "$SC_ROOT/notes.mode"
-	touch "$SC_ROOT/notes.mode.hold"
+	wait_post /jobs/c0/result 1 30
 	claims=$(posts /jobs/claim)
+	echo holdclaim > "$SC_ROOT/notes.mode"
+	echo claim > "$SC_ROOT/notes.mode.hold"
+	wait_statuses c0 "failed:200"
 	wait_post /jobs/claim $((claims + 1)) 15
 	kill -TERM "$(sc_pid sandcastled)"
 	sleep 2
@@ -327,8 +332,8 @@ stop_claim_body()
 	[ "$(meta s2 result)" = pending ] || atf_fail "s2's record does not say pending"
 	echo normal > "$SC_ROOT/notes.mode"
 	daemon_up
-	wait_statuses s2 "released:200" 15
-	# Handed out again, each runs to its end.
+	# s2's release taken at the start; then, handed out again (at once,
+	# as a backlog is drained), each runs to its end.
 	wait_statuses s1 "released:200 failed:200" 30
 	wait_statuses s2 "released:200 failed:200" 30
 	ledger

@@ -663,14 +663,35 @@ keep_wait_body()
 	    { sc_log sandcastled; atf_fail "no line for the keep's absence"; }
 	sleep 6
 	[ ! -s "$SC_ROOT/notes.requests" ] || atf_fail "a source was asked without the keep"
+	# w1's result is held until the source holds the claims: the claim
+	# after a job comes at once, and must wait there for the keep to go.
+	echo holdresult > "$SC_ROOT/notes.mode"
+	echo w1 > "$SC_ROOT/notes.mode.hold"
 	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
 	sc_wait_log sandcastled "the keep answers: asking" 10 ||
 	    { sc_log sandcastled; atf_fail "the core did not ask the keep again"; }
+	i=0
+	while [ "$(posts notes /jobs/w1/result)" -lt 1 ]; do
+		i=$((i + 1)); [ $i -gt 300 ] && { sc_log sandcastled; atf_fail "no result of w1 sent"; }
+		sleep 0.1
+	done
+	claims=$(posts notes /jobs/claim)
+	echo holdclaim > "$SC_ROOT/notes.mode"
+	echo claim > "$SC_ROOT/notes.mode.hold"
 	wait_result notes w1 10
-	# The keep goes away: the next call finds it gone, and the core waits.
+	i=0
+	while [ "$(posts notes /jobs/claim)" -le "$claims" ]; do
+		i=$((i + 1)); [ $i -gt 300 ] && { sc_log sandcastled; atf_fail "no claim after w1"; }
+		sleep 0.1
+	done
+	# The keep goes away during that call: the core sees it gone, and waits.
 	sc_stop keepd
 	sc_wait_log sandcastled "core: the keep does not answer (" 15 ||
 	    { sc_log sandcastled; atf_fail "the core did not see the keep go"; }
+	# The source sees the call's end before it may answer it.
+	sleep 1
+	rm "$SC_ROOT/notes.mode.hold"
+	echo normal > "$SC_ROOT/notes.mode"
 	sleep 6
 	atf_check -s exit:1 grep -q '"id": "w2"' "$SC_ROOT/notes.results"
 	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"

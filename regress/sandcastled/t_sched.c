@@ -1,8 +1,9 @@
 /*
  * The scheduler (sandcastled/schedule.c) on a simulated clock: the rate
  * limit held over every 60 minutes, the back-off and its reset, a
- * resting capability left out of the claim, a hanging source, and
- * fairness between sources that are due together.  The core's loop is
+ * resting capability left out of the claim, a hanging source,
+ * fairness between sources that are due together, and a backlog drained
+ * job after job, taking turns.  The core's loop is
  * played here: ask sched_next(), make the call, say how it ended.
  */
 #include <stdlib.h>
@@ -34,7 +35,8 @@ new_config(void)
 
 /*
  * Plays the core for one source answering a job to every claim, each
- * job lasting jobsecs, until end: the start times in starts[].
+ * job lasting jobsecs, until end: the start times in starts[].  The
+ * core asks again only once the job has ended.
  */
 static size_t
 run_jobs(struct sched *s, time_t end, time_t jobsecs, time_t *starts,
@@ -52,7 +54,7 @@ run_jobs(struct sched *s, time_t end, time_t jobsecs, time_t *starts,
 			now = wake;
 			continue;
 		}
-		sched_asked(s, (size_t)i, now, SCHED_OK);
+		sched_asked(s, (size_t)i, now, SCHED_JOB);
 		sched_started(s, (size_t)i, now);
 		starts[n++] = now;
 		now += jobsecs;
@@ -74,7 +76,10 @@ window_holds(const time_t *starts, size_t n, uint32_t max)
 	}
 }
 
-/* S5: a source never runs more than max_jobs_per_hour in 60 minutes. */
+/*
+ * S5: a source never runs more than max_jobs_per_hour in 60 minutes,
+ * even with a backlog that would have it asked again at once.
+ */
 ATF_TC_WITHOUT_HEAD(rate_limit);
 ATF_TC_BODY(rate_limit, tc)
 {
@@ -87,13 +92,14 @@ ATF_TC_BODY(rate_limit, tc)
 	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
 	n = run_jobs(s, T0 + 3 * 3600, 0, starts, 64);
 	ATF_REQUIRE(n >= 7);
+	/* Back to back, each job taking no time. */
 	ATF_CHECK_EQ(starts[0], T0);
-	ATF_CHECK_EQ(starts[1], T0 + 30);
-	ATF_CHECK_EQ(starts[2], T0 + 60);
+	ATF_CHECK_EQ(starts[1], T0);
+	ATF_CHECK_EQ(starts[2], T0);
 	/* The 4th only once the 1st start is 3600 s old, and so on. */
 	ATF_CHECK_EQ(starts[3], T0 + 3600);
-	ATF_CHECK_EQ(starts[4], T0 + 3630);
-	ATF_CHECK_EQ(starts[5], T0 + 3660);
+	ATF_CHECK_EQ(starts[4], T0 + 3600);
+	ATF_CHECK_EQ(starts[5], T0 + 3600);
 	ATF_CHECK_EQ(starts[6], T0 + 7200);
 	ATF_CHECK_EQ(n, 9);
 	window_holds(starts, n, 3);
@@ -103,7 +109,7 @@ ATF_TC_BODY(rate_limit, tc)
 	config_free(conf);
 }
 
-/* S5: the control: with room for 4, the 4th starts at its poll_interval. */
+/* S5: the control: with room for 4, the 4th starts right after the 3rd. */
 ATF_TC_WITHOUT_HEAD(rate_limit_control);
 ATF_TC_BODY(rate_limit_control, tc)
 {
@@ -116,7 +122,7 @@ ATF_TC_BODY(rate_limit_control, tc)
 	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
 	n = run_jobs(s, T0 + 3600, 0, starts, 64);
 	ATF_CHECK_EQ(n, 4);
-	ATF_CHECK_EQ(starts[3], T0 + 90);
+	ATF_CHECK_EQ(starts[3], T0);
 	window_holds(starts, n, 4);
 	sched_free(s);
 	config_free(conf);
@@ -352,6 +358,163 @@ ATF_TC_BODY(soonest_first, tc)
 	config_free(conf);
 }
 
+/*
+ * Plays the core for sources with backlog[i] jobs waiting, each job
+ * lasting jobsecs: a claim brings a job while one waits, else nothing.
+ * The sources asked, in order, in who[]; their times in when[].
+ */
+static size_t
+play(struct sched *s, int *backlog, time_t jobsecs, size_t rounds,
+    ssize_t *who, time_t *when)
+{
+	unsigned int	 caps;
+	time_t		 now = T0, wake;
+	ssize_t		 i;
+	size_t		 n = 0;
+
+	while (n < rounds) {
+		if ((i = sched_next(s, now, &caps, &wake)) == -1) {
+			ATF_REQUIRE_MSG(wake > now, "woken for nothing at %lld",
+			    (long long)now);
+			now = wake;
+			continue;
+		}
+		who[n] = i;
+		when[n++] = now;
+		if (backlog[i] == 0) {
+			sched_asked(s, (size_t)i, now, SCHED_OK);
+			continue;
+		}
+		backlog[i]--;
+		sched_asked(s, (size_t)i, now, SCHED_JOB);
+		sched_started(s, (size_t)i, now);
+		now += jobsecs;
+	}
+	return n;
+}
+
+/*
+ * A backlog is drained at the speed of the boxes: with poll_interval an
+ * hour, each of 20 jobs of 2 s is claimed as soon as the one before has
+ * ended; the claim that finds the queue empty is the first followed by
+ * poll_interval.  The control: a source whose claims bring nothing is
+ * asked every poll_interval.
+ */
+ATF_TC_WITHOUT_HEAD(drain);
+ATF_TC_BODY(drain, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	ssize_t		 who[32];
+	time_t		 when[32];
+	int		 backlog[2] = { 20, 0 };
+	size_t		 k;
+
+	add_source(conf, "scans", 3600, 100, OCR);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	ATF_REQUIRE_EQ(play(s, backlog, 2, 23, who, when), 23);
+	for (k = 0; k <= 20; k++)
+		ATF_CHECK_EQ_MSG(when[k], T0 + 2 * (time_t)k,
+		    "claim %zu at +%lld", k, (long long)(when[k] - T0));
+	ATF_CHECK_EQ(when[21], T0 + 40 + 3600);
+	ATF_CHECK_EQ(when[22], T0 + 40 + 7200);
+	sched_free(s);
+	config_free(conf);
+
+	/* Control: nothing waiting, one claim an hour. */
+	conf = new_config();
+	add_source(conf, "scans", 3600, 100, OCR);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	backlog[0] = 0;
+	ATF_REQUIRE_EQ(play(s, backlog, 2, 3, who, when), 3);
+	ATF_CHECK_EQ(when[1], T0 + 3600);
+	ATF_CHECK_EQ(when[2], T0 + 7200);
+	sched_free(s);
+	config_free(conf);
+}
+
+/*
+ * The back-off stays: a job's result the source failed to take backs it
+ * off as any failed call, backlog or not; a success ends the back-off.
+ */
+ATF_TC_WITHOUT_HEAD(drain_backoff);
+ATF_TC_BODY(drain_backoff, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	unsigned int	 caps;
+	time_t		 wake, now = T0;
+
+	add_source(conf, "scans", 30, 100, OCR);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	ATF_REQUIRE_EQ(sched_next(s, now, &caps, &wake), 0);
+	sched_asked(s, 0, now, SCHED_JOB);
+	sched_started(s, 0, now);
+	/* Control: the job ended at +5 and its source is due. */
+	ATF_CHECK_EQ(sched_next(s, now + 5, &caps, &wake), 0);
+	/* Its result failed at +5: due at +35, then +95. */
+	sched_asked(s, 0, now + 5, SCHED_FAILED);
+	ATF_CHECK_EQ(sched_next(s, now + 5, &caps, &wake), -1);
+	ATF_CHECK_EQ(wake, T0 + 35);
+	sched_asked(s, 0, T0 + 35, SCHED_FAILED);
+	ATF_CHECK_EQ(sched_next(s, T0 + 35, &caps, &wake), -1);
+	ATF_CHECK_EQ(wake, T0 + 95);
+	sched_asked(s, 0, T0 + 95, SCHED_JOB);
+	ATF_CHECK_EQ(sched_next(s, T0 + 95, &caps, &wake), 0);
+	ATF_CHECK_EQ(sched_backoff(s, 0), 0);
+	sched_free(s);
+	config_free(conf);
+}
+
+/*
+ * Sources with work take turns: two backlogs alternate job after job,
+ * never one twice in a row while the other waits, and a third with an
+ * empty queue is still asked at its poll_interval, within one job.
+ */
+ATF_TC_WITHOUT_HEAD(drain_turns);
+ATF_TC_BODY(drain_turns, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	static ssize_t	 who[400];
+	static time_t	 when[400];
+	int		 backlog[3] = { 1000, 1000, 0 }, n[3] = { 0, 0, 0 };
+	ssize_t		 prev = -1;
+	time_t		 lastc = T0;
+	size_t		 k, jobs = 0;
+
+	add_source(conf, "a", 3600, 1000, OCR);
+	add_source(conf, "b", 3600, 1000, OCR);
+	add_source(conf, "c", 60, 1000, OCR);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	ATF_REQUIRE_EQ(play(s, backlog, 10, 400, who, when), 400);
+	for (k = 0; k < 400; k++) {
+		n[who[k]]++;
+		/* No wait between jobs: each ask at the end of the job before. */
+		ATF_CHECK_EQ_MSG(when[k], T0 + 10 * (time_t)jobs,
+		    "claim %zu at +%lld after %zu jobs", k,
+		    (long long)(when[k] - T0), jobs);
+		if (who[k] == 2) {
+			ATF_CHECK_MSG(when[k] - lastc <= 60 + 10, "c asked at "
+			    "+%lld after +%lld", (long long)(when[k] - T0),
+			    (long long)(lastc - T0));
+			lastc = when[k];
+			continue;
+		}
+		ATF_CHECK_MSG(who[k] != prev, "%s twice in a row at claim %zu",
+		    who[k] ? "b" : "a", k);
+		prev = who[k];
+		jobs++;
+	}
+	ATF_CHECK(n[0] - n[1] <= 1 && n[1] - n[0] <= 1);
+	/* c: an ask each 60 s, and no more than one job late. */
+	ATF_CHECK_MSG(n[2] >= (when[399] - T0) / 70 && n[2] <= (when[399] -
+	    T0) / 60 + 1, "c asked %d times in %lld s", n[2],
+	    (long long)(when[399] - T0));
+	sched_free(s);
+	config_free(conf);
+}
+
 ATF_TC_WITHOUT_HEAD(job_limit);
 ATF_TC_BODY(job_limit, tc)
 {
@@ -379,6 +542,9 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, hanging_source);
 	ATF_TP_ADD_TC(tp, fairness);
 	ATF_TP_ADD_TC(tp, soonest_first);
+	ATF_TP_ADD_TC(tp, drain);
+	ATF_TP_ADD_TC(tp, drain_backoff);
+	ATF_TP_ADD_TC(tp, drain_turns);
 	ATF_TP_ADD_TC(tp, job_limit);
 	return atf_no_error();
 }

@@ -1,0 +1,100 @@
+#!/bin/sh
+# make bench: a backlog drained at the speed of the boxes.  One source
+# with BENCH_DRAIN_JOBS small ocr jobs waiting (100 by default) and a
+# poll_interval of an hour, through sandcastled, keepd and gated
+# (regress/sandcastled/t_drain.sh at full size), against the same boxes
+# run back to back with a bare "podman run --rm -i" of the same image and
+# the same job line.  Printed as jobs a minute each and their ratio, with
+# its goal (issue 16: at least 0.8).  Run as root, as make test is; exits
+# 1 only when it could not measure.
+set -u
+
+prefix=${1:?usage: bench_drain.sh PREFIX}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+jobs=${BENCH_DRAIN_JOBS:-100}
+user=${SC_USER:-sctest}
+work=$(mktemp -d /tmp/sc-bench-drain.XXXXXX) || exit 1
+trap 'rm -rf "$work"' EXIT
+# The account runs podman from here.
+chmod 0755 "$work"
+
+sh "$top/regress/lib/accounts.sh" && sh "$top/regress/lib/podman.sh" ||
+    { echo "bench: the test accounts could not be made"; exit 1; }
+home=$(getent passwd "$user" | cut -d: -f6)
+uid=$(id -u "$user") || exit 1
+prog=$top/regress/sandcastled/t_drain.sh
+cd "$work" || exit 1
+set -- -s "$top/regress/sandcastled" -v "prefix=$prefix" -v "checkout=$top" \
+    -v "drain_jobs=$jobs" -v "drain_sources=1"
+"$prog" "$@" -r result drain > out 2> err
+"$prog" "$@" drain:cleanup > /dev/null 2>&1
+if ! grep -q '^passed' result; then
+	cat result
+	tail -n 60 out err
+	exit 1
+fi
+secs=$(sed -n 's/^drain: .* in \([0-9.]*\) s$/\1/p' out)
+[ -n "$secs" ] || { echo "bench: t_drain.sh printed no time"; cat out; exit 1; }
+sed -n 's/^drain: /bench: t_drain.sh: /p' out
+
+as_user()
+{
+	setpriv --reuid="$user" --regid="$user" --init-groups --inh-caps=-all \
+	    -- env -i HOME="$home" XDG_RUNTIME_DIR="/run/user/$uid" \
+	    PATH=/usr/bin:/bin:/usr/sbin:/sbin LC_ALL=C.UTF-8 "$@"
+}
+
+# The same boxes bare: the image t_drain.sh installed, the same picture.
+build=$(as_user "$prefix/bin/sandcastlectl" version |
+    awk '$1 == "build" { print $2 }')
+[ -n "$build" ] || { echo "bench: no build from sandcastlectl version"; exit 1; }
+# The test made its images in a home of its own: these in the account's.
+if ! as_user podman image exists "sandcastle-ocr:$build"; then
+	mkdir -p conf/sources
+	printf 'capabilities:\n  ocr:\n    languages: [eng]\n' > conf/config.yaml
+	printf 'name: s\ndestination:\n  address: https://s.example.com\n  secret: s\npoll_interval: 30s\ncapabilities: [ocr]\nmax_jobs_per_hour: 1\njob_timeout: 1m\n' \
+	    > conf/sources/s.yaml
+	chown -R "$user" conf
+	as_user "$prefix/bin/sandcastlectl" -c "$work/conf" install --images \
+	    > /dev/null || { echo "bench: install --images failed"; exit 1; }
+fi
+cc -std=c11 -D_GNU_SOURCE -I"$top/regress/box" -o render \
+    "$top/regress/job/render_image.c" -lpng -ljpeg -lwebp -latf-c ||
+    { echo "bench: building render_image.c failed"; exit 1; }
+./render png "HELLO WORLD" > image.png || exit 1
+printf '{"type":"job","mode":"run","build":"%s","limits":{"max_input":16777216,"max_output":1048576},"settings":{"languages":["eng"],"max_pixels":40000000,"max_edge":4000},"input":{"image":"%s"}}\n' \
+    "$build" "$(base64 -w0 image.png)" > job
+chmod 0644 job
+bare()
+{
+	as_user podman run --rm -i --network=none "sandcastle-ocr:$build" \
+	    /sandcastle-box ocr < job
+}
+bare | grep -q '"type":"result"' ||
+    { echo "bench: the bare box failed"; bare; exit 1; }
+t0=$(date +%s.%N)
+i=0
+while [ $i -lt "$jobs" ]; do
+	bare > /dev/null || { echo "bench: a bare box failed"; exit 1; }
+	i=$((i + 1))
+done
+t1=$(date +%s.%N)
+bsecs=$(echo "$t1 - $t0" | bc -l)
+
+printf 'bench: a backlog of %d small ocr jobs, one source asked every hour\n' "$jobs"
+printf 'bench:   sandcastle (claim, box, result)  %5.1f jobs a minute (%.1f s)\n' \
+    "$(echo "$jobs * 60 / $secs" | bc -l)" "$secs"
+printf 'bench:   bare podman run --rm -i, in a row %5.1f jobs a minute (%.1f s)\n' \
+    "$(echo "$jobs * 60 / $bsecs" | bc -l)" "$bsecs"
+# met GOAL least|most VALUE: met or NOT met.
+met()
+{
+	awk -v g="$1" -v w="$2" -v v="$3" 'BEGIN {
+	    ok = w == "least" ? v >= g : v <= g; print ok ? "met" : "NOT met" }'
+}
+r=$(echo "$bsecs / $secs" | bc -l)
+printf 'bench:   ratio sandcastle / bare          %5.2f   goal at least 0.80: %s\n' \
+    "$r" "$(met 0.80 least "$r")"
+r=$(echo "$secs / $bsecs" | bc -l)
+printf 'bench:   a job, claim to result sent, against a bare box %.2f   goal at most 1.05: %s (the claim and the result calls in)\n' \
+    "$r" "$(met 1.05 most "$r")"

@@ -1,0 +1,134 @@
+#! /usr/bin/env atf-sh
+# A backlog drained at the speed of the boxes (sandcastle(7), How often a
+# source is asked): sources asked every hour, with ocr jobs waiting,
+# through sandcastled, keepd and gated with real boxes.  A claim that
+# brought a job is followed by the next as soon as that job has ended;
+# the sources with work take turns; the claim that finds nothing waits
+# its poll_interval, the hour.  Nothing here is timed: the claims are
+# counted and put in order.  make bench (regress/bench/bench_drain.sh)
+# runs it at full size through the config variables drain_jobs and
+# drain_sources and prints the jobs a minute.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+. "$(atf_get_srcdir)/../lib/net.subr"
+
+# render TEXT: a PNG with TEXT, base64 (regress/job/render_image.c).
+render()
+{
+	cc -std=c11 -D_GNU_SOURCE -I"$(sc_srcdir)/regress/box" -o render \
+	    "$(sc_srcdir)/regress/job/render_image.c" -lpng -ljpeg -lwebp \
+	    -latf-c || atf_fail "building render_image.c"
+	./render png "$1" > image.png && [ -s image.png ] ||
+	    atf_fail "render_image drew nothing of $1"
+	base64 -w0 image.png
+}
+
+# jobs SOURCE N IMAGE: N ocr jobs of IMAGE.
+jobs()
+{
+	python3 - "$1" "$2" "$3" <<'EOF'
+import json, sys
+src, n, img = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+print(json.dumps([{"id": "%s-%d" % (src, i), "capability": "ocr",
+                   "input": {"image": img}} for i in range(n)]))
+EOF
+}
+
+# claims SOURCE: the claims SOURCE was asked.
+claims()
+{
+	cat "$SC_ROOT/$1.requests" 2>/dev/null | grep -c '/jobs/claim'
+}
+
+# finals: how many jobs, of every source, have their one final answer.
+finals()
+{
+	cat "$SC_ROOT"/s*.results 2>/dev/null | python3 -c 'import json,sys
+print(len({e["id"] for e in map(json.loads, sys.stdin)
+    if (e.get("body") or {}).get("status") in ("succeeded", "failed")}))'
+}
+
+atf_test_case drain cleanup
+drain_head()
+{
+	atf_set "descr" "sources asked every hour with ocr jobs waiting: each claim that brought a job is followed by the next once the job ended, the sources with work take turns job after job, and the claim that finds none waits the hour (the control: no claim after it); every job succeeds"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "3600"
+}
+drain_body()
+{
+	N=$(atf_config_get drain_jobs 3)
+	K=$(atf_config_get drain_sources 2)
+	TOTAL=$((N * K))
+	names=
+	for k in $(seq 1 "$K"); do names="$names s$k.example.com"; done
+	sc_setup
+	sc_net_up
+	# shellcheck disable=SC2086
+	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" $names >/dev/null ||
+	    atf_fail "ca.sh"
+	printf 'capabilities:\n  ocr:\n    languages: [eng]\n' \
+	    > "$SC_CONFIG/config.yaml"
+	img=$(render "HELLO WORLD")
+	for k in $(seq 1 "$K"); do
+		ip -n "$SC_NS_WORLD" addr add "198.20.5.$((30 + k))/32" \
+		    dev "wh$SC_NETID"
+		sc_net_dns "s$k.example.com" "198.20.5.$((30 + k))"
+		sc_source_file "s$k" "https://s$k.example.com/api/worker" ocr \
+		    3600 1h 1m
+		sc_fakesource "s$k" "s$k.example.com" "198.20.5.$((30 + k))" \
+		    "tok-drain-$k" "$(jobs "s$k" "$N" "$img")" strict
+		sc_secret "s$k" "tok-drain-$k"
+	done
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
+	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+	sc_gate_up
+	sc_keep_up
+	sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	# From the first claim: sandcastled's own start is not the drain.
+	i=0
+	while [ "$(claims s1)" -eq 0 ] && [ $i -lt 600 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	start=$(date +%s.%N)
+	i=0
+	while [ "$(finals)" -lt "$TOTAL" ]; do
+		i=$((i + 1))
+		[ $i -gt $((1200 + TOTAL * 100)) ] && break
+		sleep 0.1
+	done
+	end=$(date +%s.%N)
+	[ "$(finals)" -ge "$TOTAL" ] || { sc_log sandcastled; atf_fail \
+	    "only $(finals) of $TOTAL jobs were answered within the hour"; }
+	# The empty claims come after the last result: 3 s for them, and
+	# for any claim that should not come.
+	sleep 3
+	for k in $(seq 1 "$K"); do
+		c=$(claims "s$k")
+		[ "$c" -eq $((N + 1)) ] || { sc_log sandcastled; atf_fail \
+		    "s$k was asked $c times for $N jobs, not $((N + 1))"; }
+	done
+	ok=$(cat "$SC_ROOT"/s*.results | grep -c '"status": "succeeded"')
+	[ "$ok" -eq "$TOTAL" ] || { cat "$SC_ROOT"/s*.results;
+	    atf_fail "$ok of $TOTAL jobs succeeded"; }
+	# The jobs' order in the core's lines: s1 s2 .. sK, and again.
+	sed -n 's/.*job source=\(s[0-9]*\) job=.*/\1/p' \
+	    "$SC_ROOT/log/sandcastled.log" > order
+	for k in $(seq 1 "$N"); do seq -f 's%g' 1 "$K"; done > want
+	diff -u want order || atf_fail "the sources did not take turns"
+	echo "drain: $TOTAL ocr jobs from $K sources in" \
+	    "$(echo "$end - $start" | bc -l | xargs printf '%.1f') s" |
+	    tee drain.out
+}
+drain_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case drain
+}
