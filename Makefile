@@ -26,6 +26,7 @@ ALL_LDFLAGS = $(HARDLDFLAGS) $(LDFLAGS)
 LIBS	= -lbsd -lmd -lyaml -lseccomp -ltls
 # The box decodes images itself and hands Tesseract the bitmap it drew.
 LIBS_box = -lpng -ljpeg -lwebp -ltesseract -lm
+LIBS_box_ocr = $(LIBS_box)
 # The gate asks DNS itself (res_query) and reads the answer with ns_parserr.
 LIBS_gated = -lresolv
 
@@ -36,13 +37,31 @@ PROG_sandcastled   = sandcastled/sandcastled
 PROG_sandcastlectl = sandcastlectl/sandcastlectl
 PROG_keepd         = keepd/keepd
 PROG_gated         = gated/gated
-PROG_box           = box/sandcastle-box
+PROG_box           = $(BOXES)
 PROGS = $(foreach d,$(PROGDIRS),$(PROG_$(d)))
 MAIN_box = box/sandcastle-box.c
-# check reads the gate's refusal records with the gate's own code.
-# check runs a box of role check with the launcher's own code.
+
+# The box: one program per capability, sandcastle-box-<capability>, that
+# install copies into its capability's image as /sandcastle-box.  Each is
+# sandcastle-box.c with its row alone (BOX_FLAGS_<capability>), the
+# box's exchange, filter and ruleset, and the files of BOX_SRCS_<capability>,
+# linked with its own libraries as needed: claude's image holds no
+# Tesseract and no image library.  libbox.a holds every file, for the
+# unit tests.
+BOX_CAPS = claude ocr
+BOXES = $(addprefix box/sandcastle-box-,$(BOX_CAPS))
+BOX_BASE = box/exchange.c box/landlock.c box/sandbox.c
+BOX_SRCS_claude = box/claude.c box/schema.c
+BOX_SRCS_ocr = box/ocr.c box/base64.c box/image.c box/tess.c
+BOX_FLAGS_claude = -DBOX_CLAUDE
+BOX_FLAGS_ocr = -DBOX_OCR
+# What sandcastlectl shares with the daemons beyond common/, named here
+# alone: check reads the gate's refusal records and looks at its network
+# with the gate's own code (check_gate.c), and runs a box of role check
+# with the launcher's own code (check_caps.c).
 USES_sandcastlectl = gated/libgated.a sandcastled/libsandcastled.a
 sandcastlectl/check_gate.o: ALL_CPPFLAGS += -Igated
+sandcastlectl/check_caps.o: ALL_CPPFLAGS += -Isandcastled
 
 COMMON_SRCS = $(wildcard common/*.c)
 COMMON_OBJS = $(COMMON_SRCS:.c=.o)
@@ -94,13 +113,14 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	    $(wildcard gated/*.c) common/libcommon.a $(LIBS) $(LIBS_gated)
 
 # Test builds of the box: BOX_TEST_HOOKS acts on a marker in the job
-# (box/box.c), BOX_NO_FILTER leaves the box's own locks out, its filter
-# and its Landlock ruleset.  t_job's
+# (box/exchange.c), BOX_NO_FILTER leaves the box's own locks out, its
+# filter and its Landlock ruleset.  t_job's
 # proof of the filter and make bench run them from images of their own;
 # make test installs them under libexec/, never make install.
 BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter
-BOX_TEST_FLAGS_box/sandcastle-box-test = -DBOX_TEST_HOOKS
-BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS -DBOX_NO_FILTER
+BOX_TEST_FLAGS_box/sandcastle-box-test = -DBOX_TEST_HOOKS -DBOX_CLAUDE -DBOX_OCR
+BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS -DBOX_NO_FILTER \
+	-DBOX_CLAUDE -DBOX_OCR
 $(BOX_TESTS): $(wildcard box/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(BOX_TEST_FLAGS_$@) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
 	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) $(LIBS_box)
@@ -131,15 +151,26 @@ common/build.o: ALL_CPPFLAGS += -DSANDCASTLE_COMMIT='"$(COMMIT)"'
 common/build.o: FORCE
 FORCE:
 
-define progrules
+define librules
 $(1)/lib$(1).a: $(patsubst %.c,%.o,$(call lib_srcs,$(1)))
 	rm -f $$@ && ar rcs $$@ $$^
+endef
+define progrules
 $(PROG_$(1)): $(patsubst %.c,%.o,$(call main_of,$(1))) $(1)/lib$(1).a $(USES_$(1)) common/libcommon.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $$@ $$^ $(LIBS) $(LIBS_$(1))
 endef
-$(foreach d,$(PROGDIRS),$(eval $(call progrules,$(d))))
+$(foreach d,$(PROGDIRS),$(eval $(call librules,$(d))))
+$(foreach d,$(filter-out box,$(PROGDIRS)),$(eval $(call progrules,$(d))))
+
+box/sandcastle-box-%.o: box/sandcastle-box.c $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(BOX_FLAGS_$*) $(ALL_CFLAGS) -c -o $@ $<
 
 .SECONDEXPANSION:
+$(BOXES): box/sandcastle-box-%: box/sandcastle-box-%.o $(BOX_BASE:.c=.o) \
+    $$(BOX_SRCS_$$*:.c=.o) common/libcommon.a
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $^ $(LIBS) \
+	    $(LIBS_box_$*)
+
 $(UNITS): %: %.c $$(call unit_lib,$$@) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    $(call unit_lib,$@) common/libcommon.a $(ATF_LIBS) $(LIBS) \
@@ -194,7 +225,6 @@ FUZZ_SRCS_http = keepd/http.c
 FUZZ_SRCS_connect = gated/connect.c gated/policy.c
 FUZZ_SRCS_dns = gated/resolve.c
 FUZZ_LIBS_dns = -lresolv
-FUZZ_SRCS_claim = sandcastled/contract.c
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
 FUZZ_SRCS_schema = box/schema.c
 FUZZ_SRCS_image = box/image.c
@@ -250,7 +280,7 @@ check-man:
 	mandoc -Tlint -Wwarning $(MANS)
 
 clean:
-	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck $(BOX_TESTS) \
+	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck $(BOX_TESTS) box/sandcastle-box \
 	    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
 	    common/libcommon.a */*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \

@@ -1,7 +1,7 @@
 /*
- * The box's exchange (box.c) and what a capability's box side gets and
- * gives: the job line parsed, and one outcome that box.c writes as the
- * last line.  See sandcastle-box(8).
+ * The box's exchange (exchange.c) and what a capability's box side gets
+ * and gives: the job line parsed, and one outcome that exchange.c writes
+ * as the last line.  See sandcastle-box(8).
  */
 #ifndef SANDCASTLE_BOX_H
 #define SANDCASTLE_BOX_H
@@ -12,8 +12,15 @@
 #include "config.h"
 #include "boxproto.h"
 
+struct box_job;
+struct box_outcome;
+
+/* A capability's job: its outcome into o, which exchange.c writes last. */
+typedef int	 box_run_fn(struct box_job *, struct box_outcome *o);
+
 struct box_env {
 	enum cap_id	 cap;
+	box_run_fn	*run;		/* its capability's job */
 	const char	*build;		/* NULL when the build file was unreadable */
 	const char	*build_why;	/* then why */
 	void		*loaded;	/* what the capability loaded before its
@@ -75,14 +82,10 @@ char		*box_last_line(struct box_outcome *o, uint64_t max, size_t *len);
 /* A copy of a value of a parsed document, as written. */
 char		*box_raw_dup(const struct json *, size_t tok);
 
-int		 claude_run(struct box_job *, struct box_outcome *);
-int		 ocr_run(struct box_job *, struct box_outcome *);
-
 /*
- * sandbox.c: the box's own seccomp filter, one per capability, put on
- * once the capability has loaded and before the job is read.
+ * sandbox.c: the box's own seccomp filter, put on once the capability
+ * has loaded and before the job is read; name is the capability's.
  */
-void		 sandbox_claude(void);
-void		 sandbox_ocr(void);
+void		 sandbox_box(const char *name);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * sandcastle-box's own seccomp filter, the box's pledge("stdio"): one
- * function per capability, each called once by main() after the
+ * sandcastle-box's own seccomp filter, the box's pledge("stdio"): the
+ * same for every capability, called once by main() after the
  * capability has loaded what it needs and before the first byte of the
  * job is read.  It stacks on podman's profile of the box (and, under
  * sandcastled, on the launcher's deny list): the kernel runs each one,
@@ -100,16 +100,13 @@ box_load(scmp_filter_ctx ctx, const char *cap)
 #endif
 }
 
-/* The model's reply comes on stdin like the job: nothing more is needed. */
+/*
+ * What a capability needs beyond the base it loads before this (ocr:
+ * Tesseract and its languages); claude's reply comes on stdin like the
+ * job: neither needs more.
+ */
 void
-sandbox_claude(void)
+sandbox_box(const char *name)
 {
-	box_load(box_allow_list(), "claude");
-}
-
-/* Tesseract was started, with its languages, before the filter. */
-void
-sandbox_ocr(void)
-{
-	box_load(box_allow_list(), "ocr");
+	box_load(box_allow_list(), name);
 }

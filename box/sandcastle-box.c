@@ -1,6 +1,7 @@
 /*
  * sandcastle-box: the box's side, run inside the podman container as
- * "sandcastle-box claude" or "sandcastle-box ocr", speaking JSON lines
+ * "sandcastle-box claude" or "sandcastle-box ocr" (sandcastle-box-claude
+ * and sandcastle-box-ocr, each in its own image), speaking JSON lines
  * on stdin and stdout with the box launcher.  Before the job's first
  * byte it puts its Landlock ruleset on (box_landlock()).  See
  * sandcastle-box(8).
@@ -14,9 +15,17 @@
 #include <unistd.h>
 
 #include "box.h"
+#ifdef BOX_CLAUDE
+#include "claude.h"
+#endif
+#ifdef BOX_OCR
 #include "ocr.h"
 #include "tess.h"
+#endif
 
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+#ifdef BOX_OCR
 static struct tess	 ocr_tess;
 
 /* ocr: Tesseract and the image's languages, which the filter then keeps out. */
@@ -33,26 +42,55 @@ unload_ocr(struct box_env *env)
 {
 	tess_free(env->loaded);
 }
+#endif
 
 /*
- * Each capability: what it loads, then its filter, in this order and
- * before the first byte of the job is read.  Whatever else a capability
- * puts on (a Landlock ruleset) goes beside its filter.
+ * Each capability's box: its job, its filter, what it loads before the
+ * filter and lets go of after the job, and whether it runs on one
+ * thread.  Load, then the filter, before the first byte of the job is
+ * read; whatever else a capability puts on (a Landlock ruleset) goes
+ * beside its filter.  The rest of the box (exchange.c) knows no capability.
+ * Each box program holds one row (BOX_<CAPABILITY>, from the Makefile),
+ * and is linked with that capability's files alone.
  */
-static const struct {
-	void	(*load)(struct box_env *);
-	void	(*sandbox)(void);
-	void	(*unload)(struct box_env *);
-} box_caps[CAP_COUNT] = {
-	[CAP_CLAUDE] = { NULL, sandbox_claude, NULL },
-	[CAP_OCR] = { load_ocr, sandbox_ocr, unload_ocr },
+static const struct box_cap {
+	enum cap_id	 cap;
+	box_run_fn	*run;
+	void		(*sandbox)(const char *);
+	void		(*load)(struct box_env *);
+	void		(*unload)(struct box_env *);
+	int		 one_thread;
+} box_caps[] = {
+#ifdef BOX_CLAUDE
+	{ CAP_CLAUDE, claude_run, sandbox_box, NULL, NULL, 0 },
+#endif
+#ifdef BOX_OCR
+	{ CAP_OCR, ocr_run, sandbox_box, load_ocr, unload_ocr, 1 },
+#endif
 };
 
 static __attribute__((noreturn)) void
 usage(void)
 {
-	fprintf(stderr, "usage: sandcastle-box claude | ocr\n");
+	size_t	 i;
+
+	fprintf(stderr, "usage: sandcastle-box");
+	for (i = 0; i < NELEM(box_caps); i++)
+		fprintf(stderr, "%s%s", i ? " | " : " ",
+		    cap_name(box_caps[i].cap));
+	fprintf(stderr, "\n");
 	exit(1);
+}
+
+static const struct box_cap *
+box_cap_find(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < NELEM(box_caps); i++)
+		if (strcmp(cap_name(box_caps[i].cap), name) == 0)
+			return &box_caps[i];
+	return NULL;
 }
 
 /* The image's build, from the file sandcastlectl install wrote in it. */
@@ -102,27 +140,29 @@ one_thread(char *argv[])
 int
 main(int argc, char *argv[])
 {
-	struct box_env	 env;
-	char		 id[BUILD_ID_LEN + 1], why[PROTO_WHY_MAX];
-	int		 cap, r;
+	const struct box_cap	*bc;
+	struct box_env		 env;
+	char			 id[BUILD_ID_LEN + 1], why[PROTO_WHY_MAX];
+	int			 r;
 
-	if (argc != 2 || (cap = cap_from_name(argv[1])) == -1)
+	if (argc != 2 || (bc = box_cap_find(argv[1])) == NULL)
 		usage();
-	if (cap == CAP_OCR)
+	if (bc->one_thread)
 		one_thread(argv);
 	(void)signal(SIGPIPE, SIG_IGN);
 	memset(&env, 0, sizeof(env));
-	env.cap = cap;
+	env.cap = bc->cap;
+	env.run = bc->run;
 	env.build = read_build(id, why, sizeof(why));
 	env.build_why = why;
-	if (box_caps[cap].load != NULL)
-		box_caps[cap].load(&env);
+	if (bc->load != NULL)
+		bc->load(&env);
 	/* Unveil, then pledge: the ruleset's calls are not the filter's. */
 	if (box_landlock(NULL) == -1)
 		return 1;
-	box_caps[cap].sandbox();
+	bc->sandbox(cap_name(bc->cap));
 	r = box_run(&env, STDIN_FILENO, STDOUT_FILENO);
-	if (box_caps[cap].unload != NULL)
-		box_caps[cap].unload(&env);
+	if (bc->unload != NULL)
+		bc->unload(&env);
 	return r;
 }

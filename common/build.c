@@ -1,6 +1,7 @@
 /*
- * The build id: one SHA-256 over the five installed binaries, so that
- * any change to any of them makes new box images and refuses old ones.
+ * The build id: one SHA-256 over the installed binaries (the four
+ * programs and each capability's box), so that any change to any of
+ * them makes new box images and refuses old ones.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -15,17 +16,27 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "cap.h"
 
 #ifndef SANDCASTLE_COMMIT
 #define SANDCASTLE_COMMIT	"unknown"
 #endif
 
-/* In this order, always: the id depends on it. */
+/* In this order, always, then each box in cap_table's: the id depends on it. */
 static const char *const build_bins[] = {
-	"sandcastled", "sandcastlectl", "keepd", "gated", "sandcastle-box"
+	"sandcastled", "sandcastlectl", "keepd", "gated"
 };
+#define NBINS	(sizeof(build_bins) / sizeof(build_bins[0]))
 
 static int	build_hash_file(SHA2_CTX *, int, const char *);
+
+const char *
+build_binary(size_t i)
+{
+	if (i < NBINS)
+		return build_bins[i];
+	return i - NBINS < CAP_COUNT ? cap_table[i - NBINS].box : NULL;
+}
 
 const char *
 build_commit(void)
@@ -77,23 +88,23 @@ build_id(const char *bindir, char id[BUILD_ID_LEN + 1], char *why,
     size_t whysz)
 {
 	SHA2_CTX	ctx;
+	const char	*bin;
 	uint8_t		digest[SHA256_DIGEST_LENGTH];
 	char		path[4096];
 	size_t		i;
 	int		fd, r, n;
 
 	SHA256Init(&ctx);
-	for (i = 0; i < sizeof(build_bins) / sizeof(build_bins[0]); i++) {
-		n = snprintf(path, sizeof(path), "%s/%s", bindir,
-		    build_bins[i]);
+	for (i = 0; (bin = build_binary(i)) != NULL; i++) {
+		n = snprintf(path, sizeof(path), "%s/%s", bindir, bin);
 		if (n < 0 || (size_t)n >= sizeof(path)) {
 			(void)snprintf(why, whysz, "%s/%s: path too long",
-			    bindir, build_bins[i]);
+			    bindir, bin);
 			return -1;
 		}
 		r = -1;
 		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
-		    (r = build_hash_file(&ctx, fd, build_bins[i])) != 0) {
+		    (r = build_hash_file(&ctx, fd, bin)) != 0) {
 			(void)snprintf(why, whysz, "%s: %s", path,
 			    r == -2 ? "is not a regular file" :
 			    strerror(errno));

@@ -13,6 +13,8 @@
 /* 0 and id (12 hex digits), or -1 with why naming the binary. */
 int		 build_id(const char *bindir, char id[BUILD_ID_LEN + 1],
 		    char *why, size_t whysz);
+/* The installed binaries in the id's order: the i-th, NULL past the last. */
+const char	*build_binary(size_t i);
 const char	*build_commit(void);	/* "unknown" outside a git checkout */
 int		 self_bindir(char *buf, size_t bufsz);	/* folder of /proc/self/exe */
 

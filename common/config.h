@@ -14,18 +14,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cap.h"
+
 #define NAME_LEN	64		/* sources, secrets, destinations */
 #define HOST_LEN	253		/* a DNS name, without the trailing dot */
 
-enum cap_id {
-	CAP_CLAUDE,
-	CAP_OCR,
-	CAP_COUNT
-};
-#define CAP_BIT(c)	(1U << (c))
-
 struct destination {
-	char		 name[NAME_LEN + 1];	/* "claude" or the source's name */
+	char		 name[NAME_LEN + 1];	/* the capability's or the source's */
+	int		 cap;			/* enum cap_id, or -1: a source's */
 	char		 secret[NAME_LEN + 1];
 	char		*address;		/* as the operator wrote it */
 	int		 tls;			/* https:// (1) or http:// (0) */
@@ -38,22 +34,6 @@ struct destination {
 	char		*ca_file;		/* NULL: the system's CA bundle */
 	char		*file;			/* where it was written */
 	int		 line;
-};
-
-struct box_limits {
-	uint64_t	 memory;		/* bytes, no swap on top */
-	uint32_t	 millicpus;		/* box.cpus times 1000 */
-	uint32_t	 pids;
-	uint64_t	 tmp;			/* bytes of /tmp */
-};
-
-struct capability {
-	int		 enabled;		/* its block is in config.yaml */
-	uint64_t	 max_input;		/* bytes */
-	uint64_t	 max_output;		/* bytes of one line from the box */
-	uint32_t	 timeout;		/* seconds for its box */
-	uint32_t	 cooldown;		/* seconds it rests */
-	struct box_limits box;
 };
 
 struct claude_conf {
@@ -92,6 +72,14 @@ struct config {
 	struct ocr_conf	 ocr;
 	struct sourcelist sources;
 	size_t		 nsources;
+	/*
+	 * Every destination, made once when the configuration is read:
+	 * each enabled capability's (in cap_table's order), then each
+	 * source's (in name order).  The gate, the keep, the keep
+	 * frontend, check and the names of secrets read this list.
+	 */
+	const struct destination **dests;
+	size_t		 ndests;
 };
 
 /* Problems found, each one line "file:line: key: what is wrong". */
@@ -123,14 +111,6 @@ struct config	*config_new(const char *dir);	/* defaults, no sources */
 /* -nv: the configuration as parsed, every default written out. */
 void		 config_print(FILE *, const struct config *);
 
-const char	*cap_name(enum cap_id);
-int		 cap_from_name(const char *);	/* -1 when unknown */
-const struct box_limits *cap_default_box(enum cap_id);
 const struct destination *config_destination(const struct config *, const char *name);
-
-/* Values, shared with the rest of sandcastle (sandcastle.conf(5), VALUES). */
-int		 parse_duration(const char *, uint32_t *seconds, const char **why);
-int		 parse_size(const char *, uint64_t *bytes, const char **why);
-int		 name_valid(const char *, const char **why);
 
 #endif

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "paths.h"
 #include "secrets.h"
+#include "values.h"
 
 /* A value, its final line break and a byte to tell "too long" by. */
 #define SECRET_BUFSZ	(SECRET_MAX + 2)

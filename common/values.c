@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addr.h"
+#include "values.h"
 #include "config.h"
 
 #define SEALED(a, b, c, d, p, kind) \

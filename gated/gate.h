@@ -67,7 +67,7 @@ size_t	resolve_name(const char *, struct in_addr *, size_t max,
 size_t	resolve_parse(const unsigned char *, size_t, struct in_addr *,
 	    size_t max);
 
-/* filter.c: the filters, and the Landlock rulesets (the ABI used, 0: none) */
+/* sandbox.c: the filters, and the Landlock rulesets (the ABI used, 0: none) */
 void	filter_gate(void);
 void	filter_tunnel(void);
 int	landlock_gate(const struct gate *);

@@ -40,21 +40,18 @@ usage(void)
 	exit(1);
 }
 
-/* The gate's list: claude's destination and each source's, read once. */
+/* The gate's list: the configuration's destinations, copied once. */
 static void
 gate_list(struct gate *g, const struct config *conf)
 {
-	const struct source	*src;
-	size_t			 n = 0;
+	size_t	 i;
 
-	g->dests = reallocarray(NULL, conf->nsources + 1, sizeof(*g->dests));
+	g->dests = reallocarray(NULL, conf->ndests + 1, sizeof(*g->dests));
 	if (g->dests == NULL)
 		err(1, NULL);
-	if (conf->caps[CAP_CLAUDE].enabled)
-		g->dests[n++] = conf->claude.dest;
-	TAILQ_FOREACH(src, &conf->sources, entry)
-		g->dests[n++] = src->dest;
-	g->ndests = n;
+	for (i = 0; i < conf->ndests; i++)
+		g->dests[i] = *conf->dests[i];
+	g->ndests = conf->ndests;
 }
 
 /* Whatever way gated ends, it leaves no tunnel, no pasta, no socket. */

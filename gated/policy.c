@@ -1,6 +1,6 @@
 /*
  * The first barrier's rules.  The gate keeps its own table of the
- * fourteen bogons beside common/addr.h's ranges: these are exactly what
+ * fourteen bogons beside common/values.h's ranges: these are exactly what
  * its second barrier installs as prohibit routes, so refusing and
  * routing read one list; t_policy holds the two tables to each other.
  */

@@ -57,17 +57,16 @@ dest_add(const struct destination *d, enum http_auth auth)
 void
 dest_init(const struct config *conf)
 {
-	const struct source	*src;
+	size_t	 i;
 
 	if (tls_init() == -1)
 		fatalx("cannot start libtls");
-	dests = calloc(conf->nsources + 1, sizeof(*dests));
-	if (dests == NULL)
+	if ((dests = calloc(conf->ndests, sizeof(*dests))) == NULL)
 		fatal("destinations");
-	if (conf->caps[CAP_CLAUDE].enabled)
-		dest_add(&conf->claude.dest, HTTP_AUTH_API_KEY);
-	TAILQ_FOREACH(src, &conf->sources, entry)
-		dest_add(&src->dest, HTTP_AUTH_BEARER);
+	/* A capability's API takes its key as one; a source, a bearer token. */
+	for (i = 0; i < conf->ndests; i++)
+		dest_add(conf->dests[i], conf->dests[i]->cap != -1 ?
+		    HTTP_AUTH_API_KEY : HTTP_AUTH_BEARER);
 }
 
 const struct keep_dest *

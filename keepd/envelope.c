@@ -14,6 +14,7 @@
 #include "config.h"
 #include "envelope.h"
 #include "json.h"
+#include "values.h"
 
 #define QUOTE_MAX	64	/* bytes of a name a reason quotes */
 

@@ -2,9 +2,10 @@
  * check: the toolbox and the images (which limits hold here, each box
  * limit above its default, each enabled capability's image of this
  * build), then the capabilities, each asked to prove itself in a box of
- * role check (job.h): claude looks its model up through the keep, ocr
- * lists the languages of its image.  Without a keep that answers,
- * claude's proof is not tried: it needs the keep.
+ * role check (job.h), its row (common/cap.c) saying what the outcome
+ * means: claude looks its model up through the keep, ocr lists the
+ * languages of its image.  Without a keep that answers, the proof of a
+ * capability whose box makes a request is not tried: it needs the keep.
  */
 #include <sys/wait.h>
 
@@ -18,8 +19,9 @@
 #include "json.h"
 #include "keepcli.h"
 #include "paths.h"
-#include "../sandcastled/box.h"
-#include "../sandcastled/job.h"
+#include "box.h"
+#include "job.h"
+#include "podman.h"
 #include "check.h"
 #include "sandcastlectl.h"
 
@@ -97,13 +99,13 @@ static void
 check_image(struct check *c, enum cap_id cap)
 {
 	char	 image[64], out[512];
-	char	*argv[] = { (char *)box_podman(), "image", "exists", image, NULL };
-	int	 status;
+	const char	*args[] = { "image", "exists", image, NULL };
+	int		 status;
 
 	(void)snprintf(image, sizeof(image), "sandcastle-%s:%s", cap_name(cap),
 	    job_build());
-	if (podman_run_cmd(argv, box_environment(), out, sizeof(out),
-	    &status) == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	if (podman_cmd(args, out, sizeof(out), &status) == 0 &&
+	    WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		image_ready[cap] = 1;
 		return;
 	}
@@ -163,7 +165,7 @@ check_toolbox(struct check *c)
 	return 0;
 }
 
-/* The keep for claude's one request: a connection of its own. */
+/* The keep for a box's one request: a connection of its own. */
 static int
 check_keep_fn(const char *env, size_t len, struct keepcli_answer *a,
     void *arg, const char **why)
@@ -178,112 +180,45 @@ check_keep_fn(const char *env, size_t len, struct keepcli_answer *a,
 	return r;
 }
 
+/*
+ * A capability whose box makes a request needs the keep for its proof;
+ * the row says what the outcome means.
+ */
 static void
-prove_claude(struct check *c)
+prove(struct check *c, enum cap_id cap)
 {
-	const char		*unreach = "the keep or the API could not be "
-				    "reached: ";
+	const struct cap_row	*row = &cap_table[cap];
 	struct job_outcome	 o;
-	char			 path[PATH_MAX];
+	char			 path[PATH_MAX], line[512];
+	int			 ok;
 
-	if (!c->keep) {
-		check_line(c, MARK_WARN, "capability claude: not proved: it "
-		    "needs the keep, which does not answer");
+	if (row->request && !c->keep) {
+		check_line(c, MARK_WARN, "capability %s: not proved: it "
+		    "needs the keep, which does not answer", row->name);
 		return;
 	}
-	if (path_runtime_file(KEEP_SOCK, path, sizeof(path)) == -1)
+	if (row->request &&
+	    path_runtime_file(KEEP_SOCK, path, sizeof(path)) == -1)
 		return;
-	job_run(c->conf, CAP_CLAUDE, JOB_CHECK, NULL, 0, 0, check_keep_fn,
-	    path, &o);
-	if (o.status == JOB_SUCCEEDED)
-		check_line(c, MARK_OK, "capability claude: usable");
-	else if (strncmp(o.error, "the key was rejected", 20) == 0)
-		check_line(c, MARK_FAIL, "capability claude: the key was "
-		    "rejected; create a new key and set it with sandcastlectl "
-		    "secret set %s", c->conf->claude.dest.secret);
-	else if (strncmp(o.error, "the model ", 10) == 0)
-		check_line(c, MARK_FAIL, "capability claude: the model %s is "
-		    "not available to this key", c->conf->claude.model);
-	else if (strncmp(o.error, unreach, strlen(unreach)) == 0)
-		check_line(c, MARK_FAIL, "capability claude: the keep cannot "
-		    "reach the API: %s", o.error + strlen(unreach));
-	else
-		check_line(c, MARK_FAIL, "capability claude: %s", o.error);
-	job_outcome_free(&o);
-}
-
-/* The languages of {"languages":[...]}, as words. */
-static void
-ocr_languages(const char *output, char *buf, size_t bufsz)
-{
-	struct json	 j;
-	const char	*why;
-	char		 lang[64];
-	size_t		 len, k, n;
-	long		 a;
-
-	buf[0] = '\0';
-	if (output == NULL || json_parse(&j, output, strlen(output), &why) == -1)
-		return;
-	if ((a = json_find(&j, 0, "languages")) != -1 &&
-	    j.toks[a].type == JSON_ARRAY)
-		for (n = 0, k = a + 1; n < j.toks[a].size; n++, k = j.toks[k].next)
-			if (json_string_copy(&j, k, lang, sizeof(lang),
-			    &len) == 0) {
-				if (buf[0] != '\0')
-					(void)strlcat(buf, " ", bufsz);
-				(void)strlcat(buf, lang, bufsz);
-			}
-	json_free(&j);
-}
-
-/* The box says "the languages configured are A+B, the image has C, D: ...". */
-static void
-ocr_missing(struct check *c, const char *error)
-{
-	char	 want[256], have[256];
-	size_t	 i;
-
-	if (sscanf(error, "the languages configured are %255[^,], the image "
-	    "has %255[^:]:", want, have) != 2) {
-		check_line(c, MARK_FAIL, "capability ocr: %s", error);
-		return;
-	}
-	for (i = 0; want[i] != '\0'; i++)
-		if (want[i] == '+')
-			want[i] = ' ';
-	for (i = 0; have[i] != '\0'; i++)
-		if (have[i] == ',')
-			memmove(have + i, have + i + 1, strlen(have + i));
-	check_line(c, MARK_FAIL, "capability ocr: the image has %s, the "
-	    "configuration asks for %s; run sandcastlectl install --images",
-	    have, want);
-}
-
-static void
-prove_ocr(struct check *c)
-{
-	struct job_outcome	 o;
-	char			 langs[256];
-
-	job_run(c->conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, NULL, NULL, &o);
-	ocr_languages(o.output, langs, sizeof(langs));
-	if (o.status == JOB_SUCCEEDED)
-		check_line(c, MARK_OK, "capability ocr: usable (languages %s)",
-		    langs);
-	else
-		ocr_missing(c, o.error);
+	job_run(c->conf, cap, JOB_CHECK, NULL, 0, 0,
+	    row->request ? check_keep_fn : NULL, row->request ? path : NULL,
+	    &o);
+	ok = row->proved(c->conf, o.output, o.status == JOB_SUCCEEDED ? "" :
+	    o.error, line, sizeof(line));
+	check_line(c, ok == 0 ? MARK_OK : MARK_FAIL, "capability %s: %s",
+	    row->name, line);
 	job_outcome_free(&o);
 }
 
 int
 check_capabilities(struct check *c)
 {
+	int	 cap;
+
 	if (!toolbox_ready)
 		return 0;
-	if (c->conf->caps[CAP_CLAUDE].enabled && image_ready[CAP_CLAUDE])
-		prove_claude(c);
-	if (c->conf->caps[CAP_OCR].enabled && image_ready[CAP_OCR])
-		prove_ocr(c);
+	for (cap = 0; cap < CAP_COUNT; cap++)
+		if (c->conf->caps[cap].enabled && image_ready[cap])
+			prove(c, cap);
 	return 0;
 }

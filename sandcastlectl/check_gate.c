@@ -138,10 +138,10 @@ static void
 check_gate_network(struct check *c)
 {
 	struct barrier		 b;
-	const struct source	*src;
 	char			 sock[PATH_MAX], why[PATH_MAX + 128];
 	char			 out[640];
 	pid_t			 pid;
+	size_t			 i;
 
 	if (path_runtime_file(GATE_SOCK, sock, sizeof(sock)) == -1) {
 		check_line(c, MARK_FAIL, "gate: %s", path_why());
@@ -155,13 +155,10 @@ check_gate_network(struct check *c)
 	}
 	memset(&b, 0, sizeof(b));
 	barrier_machine(&b);
-	if (c->conf->caps[CAP_CLAUDE].enabled &&
-	    c->conf->claude.dest.has_internal)
-		barrier_add_exc(&b, c->conf->claude.dest.internal_ip, "claude");
-	TAILQ_FOREACH(src, &c->conf->sources, entry) {
-		if (src->dest.has_internal)
-			barrier_add_exc(&b, src->dest.internal_ip, src->name);
-	}
+	for (i = 0; i < c->conf->ndests; i++)
+		if (c->conf->dests[i]->has_internal)
+			barrier_add_exc(&b, c->conf->dests[i]->internal_ip,
+			    c->conf->dests[i]->name);
 	if (gate_ask(pid, &b, out, sizeof(out)) == -1)
 		check_line(c, MARK_FAIL, "gate: its network could not be "
 		    "looked at (pid %ld)", (long)pid);

@@ -33,14 +33,15 @@ check_exception(struct check *c, const char *item,
 int
 check_internal(struct check *c)
 {
-	const struct source	*src;
-	char			 item[NAME_LEN + 16];
+	const struct destination	*d;
+	char				 item[NAME_LEN + 16];
+	size_t				 i;
 
-	if (c->conf->caps[CAP_CLAUDE].enabled)
-		check_exception(c, "capability claude", &c->conf->claude.dest);
-	TAILQ_FOREACH(src, &c->conf->sources, entry) {
-		(void)snprintf(item, sizeof(item), "source %s", src->name);
-		check_exception(c, item, &src->dest);
+	for (i = 0; i < c->conf->ndests; i++) {
+		d = c->conf->dests[i];
+		(void)snprintf(item, sizeof(item), "%s %s", d->cap != -1 ?
+		    "capability" : "source", d->name);
+		check_exception(c, item, d);
 	}
 	return 0;
 }

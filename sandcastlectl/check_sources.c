@@ -16,7 +16,7 @@
 #include "config.h"
 #include "keepcli.h"
 #include "paths.h"
-#include "../sandcastled/contract.h"
+#include "contract.h"
 #include "check.h"
 #include "sandcastlectl.h"
 

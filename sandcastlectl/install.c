@@ -1,10 +1,12 @@
 /*
  * sandcastlectl install --images: the box images of this build, made
- * offline FROM scratch out of sandcastle-box, the libraries it loads
+ * offline FROM scratch, each out of its capability's box program
+ * (sandcastle-box-<capability>, as /sandcastle-box), the libraries it loads
  * (each at its own path, with the loader), the build id, nobody's
- * passwd and group, an empty /tmp and, for ocr, the configured
- * languages and the file that names them in order.  Nothing is pulled:
- * podman build --pull=never --network=none.  Then the images of other builds go, except one in
+ * passwd and group, an empty /tmp and what the capability's row adds
+ * (common/cap.c: ocr's configured languages and the file that names
+ * them in order).  Nothing is pulled: podman build --pull=never
+ * --network=none.  Then the images of other builds go, except one in
  * use, which is named.  Each step is a line of its own.  install and
  * uninstall remove the older images only once the target is stopped or
  * restarted, waiting for a box of one to end.
@@ -29,8 +31,6 @@
 #include "config.h"
 #include "install.h"
 #include "sandcastlectl.h"
-
-#define TESSDATA	"/usr/share/tesseract-ocr/5/tessdata"
 
 extern char **environ;
 
@@ -170,33 +170,17 @@ install_write(const char *root, const char *name, const char *text)
 	return 0;
 }
 
-/* Each language's traineddata, and their names in order: the box loads them so. */
 static int
-install_languages(const char *root, const struct config *conf)
+install_image_copy(void *root, const char *path, const char *inside)
 {
-	char	 path[PATH_MAX], inside[PATH_MAX], names[1024] = "";
-	size_t	 i;
+	return install_copy_as(root, path, inside);
+}
 
-	for (i = 0; i < conf->ocr.nlanguages; i++) {
-		(void)snprintf(path, sizeof(path), "%s/%s.traineddata",
-		    TESSDATA, conf->ocr.languages[i]);
-		/* Where the box's Tesseract looks: box/boxproto.h. */
-		(void)snprintf(inside, sizeof(inside), "%s/%s.traineddata",
-		    PROTO_TESSDATA, conf->ocr.languages[i]);
-		if (access(path, R_OK) == -1) {
-			warnx("ocr language %s: %s is missing; install its "
-			    "tesseract-ocr-%s package or remove it from "
-			    "capabilities.ocr.languages", conf->ocr.languages[i],
-			    path, conf->ocr.languages[i]);
-			return -1;
-		}
-		if (install_copy_as(root, path, inside) == -1)
-			return -1;
-		(void)strlcat(names, conf->ocr.languages[i], sizeof(names));
-		(void)strlcat(names, "\n", sizeof(names));
-	}
-	/* PROTO_LANGUAGES, from the image's root. */
-	return install_write(root, PROTO_LANGUAGES + 1, names);
+/* inside is absolute in the image. */
+static int
+install_image_write(void *root, const char *inside, const char *text)
+{
+	return install_write(root, inside + 1, text);
 }
 
 /*
@@ -208,13 +192,15 @@ install_context(const char *ctx, enum cap_id cap, const char *bindir,
     const char *id, const struct config *conf)
 {
 	static const char *const dirs[] = { "etc", "tmp", "sandcastle" };
+	struct cap_image img = { install_image_copy, install_image_write,
+			    NULL };
 	char	 root[PATH_MAX], lib[PATH_MAX], bin[PATH_MAX], dst[PATH_MAX];
 	char	 build[BUILD_ID_LEN + 2];
 	size_t	 i;
 
 	if (snprintf(root, sizeof(root), "%s/root", ctx) >= (int)sizeof(root) ||
 	    snprintf(lib, sizeof(lib), "%s/lib", ctx) >= (int)sizeof(lib) ||
-	    snprintf(bin, sizeof(bin), "%s/sandcastle-box", bindir) >=
+	    snprintf(bin, sizeof(bin), "%s/%s", bindir, cap_table[cap].box) >=
 	    (int)sizeof(bin))
 		return -1;
 	if (mkdir(lib, 0755) == -1) {
@@ -235,7 +221,9 @@ install_context(const char *ctx, enum cap_id cap, const char *bindir,
 	    install_write(root, "etc/group", "nogroup:x:65534:\n") == -1 ||
 	    install_write(ctx, "Containerfile", containerfile) == -1)
 		return -1;
-	if (cap == CAP_OCR && install_languages(root, conf) == -1)
+	img.arg = root;
+	if (cap_table[cap].image != NULL && cap_table[cap].image(conf,
+	    &img) == -1)
 		return -1;
 	return 0;
 }

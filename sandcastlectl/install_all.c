@@ -32,10 +32,6 @@
 /* A box of the stopped core's, still being removed, is waited for. */
 #define OLD_BOX_WAIT	60
 
-static const char *const binaries[] = {
-	"sandcastled", "sandcastlectl", "keepd", "gated", "sandcastle-box"
-};
-
 struct install {
 	const struct ctl_env	*env;
 	char			 bindir[PATH_MAX];	/* where this runs from */
@@ -131,8 +127,9 @@ static int
 install_binaries(const struct install *in)
 {
 	char	 dst[PATH_MAX], why[PATH_MAX + 128], a[PATH_MAX], b[PATH_MAX];
-	char	 src[PATH_MAX];
-	size_t	 i;
+	char		 src[PATH_MAX];
+	const char	*bin;
+	size_t		 i;
 
 	if (units_bindir(dst, sizeof(dst)) == -1)
 		return stopped("the binaries", "~/.local/bin: %s", path_why());
@@ -143,12 +140,12 @@ install_binaries(const struct install *in)
 		printf("install: the binaries already run from %s\n", dst);
 		return 0;
 	}
-	for (i = 0; i < sizeof(binaries) / sizeof(binaries[0]); i++) {
+	for (i = 0; (bin = build_binary(i)) != NULL; i++) {
 		if ((size_t)snprintf(src, sizeof(src), "%s/%s", in->bindir,
-		    binaries[i]) >= sizeof(src))
+		    bin) >= sizeof(src))
 			return stopped("the binaries", "%s: path too long",
 			    in->bindir);
-		if (file_copy_atomic(src, dst, binaries[i], 0755, why,
+		if (file_copy_atomic(src, dst, bin, 0755, why,
 		    sizeof(why)) == -1)
 			return stopped("the binaries", "%s", why);
 	}

@@ -62,18 +62,13 @@ names_sort(struct namelist *l)
 int
 names_configured(const struct config *conf, struct namelist *l)
 {
-	const struct source	*src;
+	size_t	 i;
 
 	memset(l, 0, sizeof(*l));
-	if (conf->caps[CAP_CLAUDE].enabled &&
-	    conf->claude.dest.secret[0] != '\0' &&
-	    names_add(l, conf->claude.dest.secret) == -1)
-		return -1;
-	TAILQ_FOREACH(src, &conf->sources, entry) {
-		if (src->dest.secret[0] != '\0' &&
-		    names_add(l, src->dest.secret) == -1)
+	for (i = 0; i < conf->ndests; i++)
+		if (conf->dests[i]->secret[0] != '\0' &&
+		    names_add(l, conf->dests[i]->secret) == -1)
 			return -1;
-	}
 	names_sort(l);
 	return 0;
 }

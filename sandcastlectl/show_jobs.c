@@ -21,8 +21,8 @@
 #include "config.h"
 #include "json.h"
 #include "sandcastlectl.h"
-#include "../sandcastled/contract.h"
-#include "../sandcastled/records.h"
+#include "contract.h"
+#include "records.h"
 
 #define DIRFLAGS	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 

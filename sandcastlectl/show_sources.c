@@ -18,7 +18,7 @@
 #include "msg.h"
 #include "sandcastlectl.h"
 #include "show.h"
-#include "../sandcastled/records.h"
+#include "records.h"
 
 struct srclist {
 	struct ctl_source	*v;

@@ -2,14 +2,8 @@
  * Running one box: podman run with its stdin, stdout and stderr as
  * pipes, the lines moved both ways within the box's bounds and its
  * wall-clock time, and a box that overran removed by name and confirmed
- * gone before anything else runs.
- *
- * podman runs with an environment of three variables, the operator's
- * own (never a job's): HOME and XDG_RUNTIME_DIR, where rootless podman
- * finds its store, its configuration and its pause process, and PATH,
- * where it finds conmon and the OCI runtime.  A proxy variable of the
- * operator's is not passed: a box has no network, and podman pulls
- * nothing.
+ * gone before anything else runs.  podman itself, its path, its
+ * environment and its short commands, is podman.c's (podman.h).
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -29,40 +23,24 @@
 
 #include "box.h"
 #include "log.h"
+#include "podman.h"
 
 #define BOX_CHUNK	65536
 #define BOX_REAP_MS	10
 
-static char	 box_podman_path[PATH_MAX];
 static char	 box_build[BUILD_ID_LEN + 1];
-static char	*box_envp[4];
 static int	 box_cgroup;
 static int	 box_profile_fd = -1;
 static const volatile sig_atomic_t *box_stop_flag;
 static int	 box_stop_fd = -1;
 
-static int	 box_env_add(int, const char *, const char *);
 static int	 box_pump(struct box *, int);
 static int	 box_ms_left(const struct box *);
 static void	 box_read_err(struct box *);
 static int	 box_read_out(struct box *);
 static void	 box_reap(struct box *, int);
-static void	 box_remove(struct box *, struct box_outcome *);
-static void	 box_decode(const struct box *, struct box_outcome *);
-
-static int
-box_env_add(int i, const char *name, const char *dflt)
-{
-	const char	*v = getenv(name);
-
-	if (v == NULL || *v == '\0')
-		v = dflt;
-	if (v == NULL)
-		return -1;
-	if (asprintf(&box_envp[i], "%s=%s", name, v) == -1)
-		fatal("box: environment");
-	return 0;
-}
+static void	 box_remove(struct box *, struct box_end *);
+static void	 box_decode(const struct box *, struct box_end *);
 
 /*
  * Before any box: podman's path, its environment, which limits hold,
@@ -71,38 +49,14 @@ box_env_add(int i, const char *name, const char *dflt)
 int
 box_init(const char *build, char *why, size_t whysz)
 {
-	if (podman_find(box_podman_path, sizeof(box_podman_path)) == -1) {
-		(void)snprintf(why, whysz, "podman is not in PATH: install "
-		    "podman, or put its folder in the PATH sandcastled runs "
-		    "with");
+	if (podman_init(why, whysz) == -1)
 		return -1;
-	}
-	if (box_env_add(0, "HOME", NULL) == -1 ||
-	    box_env_add(1, "XDG_RUNTIME_DIR", NULL) == -1) {
-		(void)snprintf(why, whysz, "HOME or XDG_RUNTIME_DIR is not "
-		    "set: rootless podman needs both");
-		return -1;
-	}
-	(void)box_env_add(2, "PATH", "/usr/bin:/bin");
-	box_envp[3] = NULL;
 	if (box_profile_fd == -1 &&
 	    (box_profile_fd = box_profile(why, whysz)) == -1)
 		return -1;
 	(void)strlcpy(box_build, build, sizeof(box_build));
 	box_cgroup = box_cgroup_layer();
 	return 0;
-}
-
-const char *
-box_podman(void)
-{
-	return box_podman_path;
-}
-
-char *const *
-box_environment(void)
-{
-	return box_envp;
 }
 
 /*
@@ -115,12 +69,12 @@ box_environment(void)
 int
 box_prepare(char *why, size_t whysz)
 {
-	char	*argv[] = { box_podman_path, "unshare", "true", NULL };
-	char	 out[512];
-	int	 status;
+	const char	*args[] = { "unshare", "true", NULL };
+	char		 out[512];
+	int		 status;
 
-	if (podman_run_cmd(argv, box_envp, out, sizeof(out), &status) == -1) {
-		(void)snprintf(why, whysz, "%s: %s", box_podman_path,
+	if (podman_cmd(args, out, sizeof(out), &status) == -1) {
+		(void)snprintf(why, whysz, "%s: %s", podman_path(),
 		    strerror(errno));
 		return -1;
 	}
@@ -170,9 +124,6 @@ box_start(enum cap_id cap, enum box_role role,
 		return NULL;
 	podman_box_name(name);
 	argv = podman_run_argv(&p, name);
-	free(argv[0]);
-	if ((argv[0] = strdup(box_podman_path)) == NULL)
-		fatal("box");
 	b = box_spawn(&p, argv, name);
 	podman_argv_free(argv);
 	return b;
@@ -214,7 +165,7 @@ box_exec(char *const argv[], const int fds[6], pid_t parent)
 	    dup2(box_profile_fd, BOX_PROFILE_FD) == -1)
 		_exit(127);
 	closefrom(BOX_PROFILE_FD + 1);
-	execve(argv[0], argv, box_envp);
+	execve(argv[0], argv, podman_env());
 	_exit(127);
 }
 
@@ -525,43 +476,21 @@ box_reap(struct box *b, int wait_ms)
 	}
 }
 
-int
-box_gone(const char *name)
-{
-	char	*argv[] = { box_podman_path, "container", "exists",
-		    (char *)name, NULL };
-	char	 out[256];
-	int	 status;
-
-	if (podman_run_cmd(argv, box_envp, out, sizeof(out), &status) == -1 ||
-	    !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status) == 1 ? 1 :
-	    WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
 /*
  * Ending podman run leaves the box alive (conmon holds it): so it is
  * removed by name and asked for again.  A box that will not go is
  * fatal: no other box may start beside it.
  */
 static void
-box_remove(struct box *b, struct box_outcome *o)
+box_remove(struct box *b, struct box_end *o)
 {
-	char	*argv[] = { box_podman_path, "rm", "-f", "--time", "0",
-		    b->name, NULL };
-	char	 out[512];
-	int	 status;
-
 	if (b->pid != -1) {
 		(void)kill(b->pid, SIGKILL);
 		while (waitpid(b->pid, &b->status, 0) == -1 && errno == EINTR)
 			;
 		b->pid = -1;
 	}
-	if (podman_run_cmd(argv, box_envp, out, sizeof(out), &status) == -1)
-		fatal("box %s: podman rm", b->name);
-	if (box_gone(b->name) != 1)
+	if (podman_rm(b->name) == -1)
 		fatalx("box %s: still there after podman rm -f: remove it "
 		    "with podman rm -f %s before sandcastled starts again",
 		    b->name, b->name);
@@ -569,7 +498,7 @@ box_remove(struct box *b, struct box_outcome *o)
 }
 
 static void
-box_decode(const struct box *b, struct box_outcome *o)
+box_decode(const struct box *b, struct box_end *o)
 {
 	if (WIFSIGNALED(b->status)) {
 		o->signal = WTERMSIG(b->status);
@@ -598,7 +527,7 @@ box_decode(const struct box *b, struct box_outcome *o)
 
 /* Ends the box and says how: the handle is freed. */
 void
-box_finish(struct box *b, struct box_outcome *o)
+box_finish(struct box *b, struct box_end *o)
 {
 	memset(o, 0, sizeof(*o));
 	(void)box_close_input(b);

@@ -2,8 +2,9 @@
  * One box: a rootless podman run of sandcastle-box for one job or one
  * check, its stdin, stdout and stderr as pipes, its limits and its time.
  * box.c moves lines and keeps the bounds; what the lines say is the box
- * protocol's (common/boxproto.h), never read here.  podman.c holds podman's
- * words: the argv of a box and the small commands around it.
+ * protocol's (common/boxproto.h), never read here.  podman.c (podman.h)
+ * owns podman: its path, its environment, the argv of a box and the
+ * small commands around it.
  */
 #ifndef SANDCASTLED_BOX_H
 #define SANDCASTLED_BOX_H
@@ -66,7 +67,7 @@ struct box {
 	char		 why[BOX_WHY_LEN];
 };
 
-struct box_outcome {
+struct box_end {
 	int		 exited;		/* 1: code is its exit code */
 	int		 code;
 	int		 signal;		/* podman run ended by this signal */
@@ -97,25 +98,14 @@ struct box	*box_spawn(const struct box_params *, char *const argv[],
 int		 box_write_line(struct box *, const char *, size_t);
 int		 box_close_input(struct box *);
 int		 box_read_line(struct box *, const char **line, size_t *len);
-void		 box_finish(struct box *, struct box_outcome *);
-int		 box_gone(const char *name);	/* 1 gone, 0 still there, -1 error */
-const char	*box_podman(void);
-char *const	*box_environment(void);
+void		 box_finish(struct box *, struct box_end *);
 
 /* profile.c */
 int		 box_profile(char *why, size_t whysz);
 char		*box_profile_text(const char *podman, size_t plen, size_t *len,
 		    char *why, size_t whysz);
 
-/* podman.c */
-char		**podman_run_argv(const struct box_params *, const char *name);
 /* What holds each limit, with or without cgroup v2 (box_cgroup_layer()). */
 const struct box_hold *box_holds(int cgroup, size_t *n);
-void		 podman_argv_free(char **);
-void		 podman_box_name(char name[BOX_NAME_LEN + 1]);
-int		 podman_find(char *path, size_t pathsz);
-int		 podman_run_cmd(char *const argv[], char *const envp[],
-		    char *out, size_t outsz, int *status);
-const char	*podman_role_label(enum box_role);
 
 #endif

@@ -22,6 +22,7 @@
 #include "proto.h"
 #include "sandcastled.h"
 
+int				child_once;
 static volatile sig_atomic_t	child_stop;
 
 static void
@@ -93,6 +94,7 @@ child_main(const char *title, const struct options *opts)
 	closefrom(PROC_FD + 1);
 	log_init("sandcastled", opts->foreground, opts->verbose);
 	log_procname(title);
+	child_once = opts->once;
 	conf = child_config(opts);
 	child_signals();
 	if (fcntl(PROC_FD, F_SETFL, O_NONBLOCK) == -1)

@@ -106,6 +106,32 @@ core_call(struct core *c, size_t src, enum core_wait wait, char *envelope,
 	c->src = src;
 }
 
+/* sandcastled -1: something of the round failed; its status will say so. */
+void
+core_once_failed(struct core *c)
+{
+	c->once_failed = 1;
+}
+
+/*
+ * sandcastled -1: the round is over; a result the source has not taken
+ * yet stays pending in its record, for the next start, and fails the
+ * round.
+ */
+static void
+core_once_done(struct core *c)
+{
+	uint32_t	 failed;
+
+	if (c->once_told)
+		return;
+	c->once_told = 1;
+	failed = c->once_failed || !TAILQ_EMPTY(&c->results);
+	if (msg_compose(c->chan, PROC_ROUND_DONE, 0, -1, &failed,
+	    sizeof(failed)) == -1)
+		fatal("a message to the parent");
+}
+
 void
 core_keep_down(struct core *c, const char *why)
 {
@@ -172,6 +198,35 @@ core_claim(struct core *c, time_t now)
 	core_call(c, i, CORE_CLAIM, env, len);
 }
 
+/*
+ * sandcastled -1: each source once, in name order, for one job at most,
+ * with those of its capabilities that do not rest; a source whose every
+ * capability rests is not asked.  Then the round is over.
+ */
+static void
+core_once_claim(struct core *c, time_t now)
+{
+	unsigned int	 caps = 0;
+	size_t		 i, len;
+	char		*env;
+
+	while (c->once_next < c->sched->n &&
+	    (caps = sched_caps(c->sched, c->once_next, now)) == 0) {
+		log_info("source %s: not asked: each of its capabilities "
+		    "rests", core_source(c, c->once_next));
+		c->once_next++;
+	}
+	if (c->once_next == c->sched->n) {
+		core_once_done(c);
+		return;
+	}
+	i = c->once_next++;
+	c->caps = caps;
+	env = contract_claim_envelope(core_source(c, i), caps, CONTRACT_LIMIT,
+	    &len);
+	core_call(c, i, CORE_CLAIM, env, len);
+}
+
 /* The claim's answer; down is why the keep gave none, or NULL. */
 static void
 core_claim_answer(struct core *c, const struct keepcli_answer *a,
@@ -183,6 +238,7 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 
 	c->wait = CORE_IDLE;
 	if (down != NULL) {
+		core_once_failed(c);
 		sched_asked(c->sched, c->src, now, SCHED_SKIPPED);
 		(void)snprintf(why, sizeof(why), "the keep does not answer "
 		    "(%.*s)", PROC_REASON_MAX, down);
@@ -202,6 +258,7 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 			contract_claim_free(&c->claim);
 		return;
 	}
+	core_once_failed(c);
 	log_warnx("source %s: %s: %s", core_source(c, c->src),
 	    v == CONTRACT_OK ? "the claim's answer is unreadable, no job of "
 	    "it taken" : "the claim failed", why);
@@ -354,7 +411,7 @@ core_step(struct core *c)
 		core_stop_step(c, now);
 		return;
 	}
-	if (c->wait != CORE_IDLE)
+	if (c->wait != CORE_IDLE || c->once_told)
 		return;
 	if (!c->keep_up) {
 		if (now >= c->probe_at)
@@ -366,9 +423,17 @@ core_step(struct core *c)
 	if (core_result_next(c, now))
 		return;
 	/* A record that cannot be written would be the next job's too. */
-	if (core_result_held(c))
+	if (core_result_held(c)) {
+		if (child_once) {
+			core_once_failed(c);
+			core_once_done(c);
+		}
 		return;
-	core_claim(c, now);
+	}
+	if (child_once)
+		core_once_claim(c, now);
+	else
+		core_claim(c, now);
 }
 
 /* When the idle core next has something to do on its own. */

@@ -92,11 +92,16 @@ struct core {
 	time_t			 job_mono;	/* its start, monotonic */
 	time_t			 record_at;	/* the next try of a record held */
 	int			 stopping;	/* SIGTERM: no new claim or job */
+	/* sandcastled -1: the next source to ask, whether anything failed. */
+	size_t			 once_next;
+	int			 once_failed;
+	int			 once_told;	/* the round's end is sent */
 	time_t			 stop_by;	/* no call begins that could end later */
 };
 
 /* core.c */
 time_t	 core_now(void);
+void	 core_once_failed(struct core *);
 void	 core_call(struct core *, size_t src, enum core_wait, char *envelope,
 	    size_t len);
 void	 core_keep_down(struct core *, const char *why);

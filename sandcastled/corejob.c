@@ -48,6 +48,8 @@ static void
 corejob_end(struct core *c, const struct job_outcome *o)
 {
 	corejob_log(c, o);
+	if (o->status != JOB_SUCCEEDED)
+		core_once_failed(c);
 	if (o->status == JOB_RELEASED && c->rjob.cap >= 0)
 		sched_rest(c->sched, c->rjob.cap, core_now());
 	contract_claim_free(&c->claim);

@@ -1,7 +1,7 @@
 /*
  * Which destination a caller of the keep-frontend may name: the core
- * a source's (its claims and results), the box launcher claude's (the
- * one request of a claude job).  A taken core cannot reach claude's
+ * a source's (its claims and results), the box launcher a capability's
+ * (the one request of a claude job).  A taken core cannot reach claude's
  * key through the keep, nor a taken launcher a source's token.
  */
 #include <sys/types.h>
@@ -17,10 +17,11 @@ static int
 destrule_allowed(const struct config *conf, const char *dest, int launcher)
 {
 	const struct source	*src;
+	int			 c;
 
 	if (launcher)
-		return strcmp(dest, "claude") == 0 &&
-		    conf->caps[CAP_CLAUDE].enabled;
+		return (c = cap_from_name(dest)) != -1 &&
+		    cap_table[c].destination != NULL && conf->caps[c].enabled;
 	TAILQ_FOREACH(src, &conf->sources, entry)
 		if (strcmp(dest, src->dest.name) == 0)
 			return 1;

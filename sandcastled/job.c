@@ -50,7 +50,7 @@ static int	 job_line_one(struct job_ctx *, const char *, size_t);
 static void	 job_request(struct job_ctx *, const char *, size_t);
 static void	 job_last(struct job_ctx *, const struct proto_msg *);
 static void	 job_usage(struct job_usage *, const char *);
-static void	 job_end(struct job_ctx *, const struct box_outcome *);
+static void	 job_end(struct job_ctx *, const struct box_end *);
 
 const char *
 job_status_name(enum job_status s)
@@ -124,7 +124,7 @@ job_run(const struct config *conf, enum cap_id cap, enum job_mode mode,
     job_keep_fn *keep, void *arg, struct job_outcome *o)
 {
 	const struct capability	*c = &conf->caps[cap];
-	struct box_outcome	 bo;
+	struct box_end	 bo;
 	struct job_ctx		 x;
 	struct timespec		 t0;
 
@@ -209,37 +209,6 @@ job_hello(struct job_ctx *x)
 	return x->decided ? -1 : 0;
 }
 
-static void
-job_settings(struct json_writer *w, const struct config *conf,
-    enum cap_id cap)
-{
-	size_t	 i;
-
-	json_write_key(w, "settings");
-	json_write_object(w);
-	if (cap == CAP_CLAUDE) {
-		json_write_key(w, "model");
-		json_write_string(w, conf->claude.model);
-		json_write_key(w, "max_tokens");
-		json_write_uint(w, conf->claude.max_tokens);
-		json_write_key(w, "effort");
-		json_write_string(w, conf->claude.effort);
-		json_write_key(w, "system_prompt");
-		json_write_string(w, conf->claude.system_prompt);
-	} else {
-		json_write_key(w, "languages");
-		json_write_array(w);
-		for (i = 0; i < conf->ocr.nlanguages; i++)
-			json_write_string(w, conf->ocr.languages[i]);
-		json_write_close(w);
-		json_write_key(w, "max_pixels");
-		json_write_uint(w, conf->ocr.max_pixels);
-		json_write_key(w, "max_edge");
-		json_write_uint(w, conf->ocr.max_edge);
-	}
-	json_write_close(w);
-}
-
 /* The job line; the input's bytes go in as they came, at the end. */
 char *
 job_line(const struct config *conf, enum cap_id cap, enum job_mode mode,
@@ -265,7 +234,10 @@ job_line(const struct config *conf, enum cap_id cap, enum job_mode mode,
 	json_write_key(&w, "max_output");
 	json_write_uint(&w, c->max_output);
 	json_write_close(&w);
-	job_settings(&w, conf, cap);
+	json_write_key(&w, "settings");
+	json_write_object(&w);
+	cap_table[cap].settings(&w, conf);
+	json_write_close(&w);
 	json_write_close(&w);
 	if ((head = json_writer_finish(&w, &hlen)) == NULL)
 		return NULL;
@@ -356,9 +328,9 @@ job_line_one(struct job_ctx *x, const char *line, size_t len)
 	return x->decided ? -1 : 0;
 }
 
-/* The box's request as the keep's envelope, for the destination claude. */
+/* The box's request as the keep's envelope, for cap's destination. */
 char *
-job_envelope(const char *request, size_t len, size_t *outlen,
+job_envelope(enum cap_id cap, const char *request, size_t len, size_t *outlen,
     const char **why)
 {
 	static char		 pwhy[PROTO_WHY_MAX];
@@ -385,7 +357,7 @@ job_envelope(const char *request, size_t len, size_t *outlen,
 	json_writer_init(&w);
 	json_write_object(&w);
 	json_write_key(&w, "destination");
-	json_write_string(&w, "claude");
+	json_write_string(&w, cap_name(cap));
 	for (f = 0; f < 4; f++) {
 		if (m.f[keys[f]] == 0)
 			continue;
@@ -476,7 +448,7 @@ job_request(struct job_ctx *x, const char *line, size_t len)
 	int			 ok = 0;
 
 	memset(&a, 0, sizeof(a));
-	if ((env = job_envelope(line, len, &elen, &why)) != NULL &&
+	if ((env = job_envelope(x->cap, line, len, &elen, &why)) != NULL &&
 	    x->keep != NULL)
 		ok = x->keep(env, elen, &a, x->arg, &why) == 0;
 	free(env);
@@ -564,7 +536,7 @@ job_usage(struct job_usage *u, const char *text)
 
 /* How the box ended: a broken limit or a bad end overrules its last line. */
 static void
-job_end(struct job_ctx *x, const struct box_outcome *bo)
+job_end(struct job_ctx *x, const struct box_end *bo)
 {
 	struct job_outcome	*o = x->o;
 	char			 said[JOB_ERROR_MAX];

@@ -16,87 +16,11 @@
 
 #include "config.h"
 #include "keepcli.h"
-
-#define JOB_ERROR_MAX	512		/* bytes of an error, cut short */
-#define JOB_STDERR_MAX	4096		/* bytes of the box's stderr kept */
-#define JOB_MODEL_MAX	128
+#include "outcome.h"
 
 enum job_mode {
 	JOB_RUN,
 	JOB_CHECK
-};
-
-/* meta.json's "status". */
-enum job_status {
-	JOB_SUCCEEDED,
-	JOB_FAILED,		/* the job is at fault, or its box broke a limit */
-	JOB_RELEASED		/* the capability could not be used: it rests */
-};
-
-/*
- * sandcastle's own word for how a job ended (word.c), the only account
- * of it the log gets: what the box said goes to the record alone.  The
- * set and its meanings are written in sandcastled(8), BOXES.
- */
-enum job_word {
-	JW_NONE,		/* succeeded */
-	JW_INPUT,		/* the input refused before any box */
-	JW_CAPABILITY,		/* a capability the source may not use */
-	JW_BOX,			/* the box failed the job */
-	JW_PROTOCOL,		/* the box broke the protocol */
-	JW_SCHEMA,		/* the reply not JSON, or not of the schema */
-	JW_DECLINED,		/* the model declined */
-	JW_MAX_TOKENS,		/* the reply cut at max_tokens */
-	JW_API,			/* the API refused the request */
-	JW_TIME,		/* the box ran past its time */
-	JW_OUTPUT,		/* the box wrote too much or a line too long */
-	JW_FILTER,		/* the box broke its filter (SIGSYS) */
-	JW_KILLED,		/* another signal: memory, processes, cpu */
-	JW_EXIT,		/* the box exited with another code than 0 */
-	JW_PODMAN,		/* podman missing, or it could not make the box */
-	JW_BUILD,		/* a box of another build */
-	JW_LEFTOVER,		/* a box that would not go stops every box */
-	JW_KEY,			/* the key rejected */
-	JW_CREDIT,		/* the credit exhausted */
-	JW_RATE,		/* rate limited */
-	JW_MODEL,		/* the model not available to the key */
-	JW_API_DOWN,		/* the API failing or overloaded */
-	JW_UNREACHABLE,		/* the keep or the API not reached */
-	JW_LANGUAGES,		/* ocr: the image lacks a configured language */
-	JW_RELEASED,		/* released for another reason */
-	JW_RECORD,		/* the job could not be noted */
-	JW_STOPPED,		/* sandcastled stopped, or a child ended */
-	JW_LAUNCHER,		/* another sandcastled's launcher holds the boxes */
-	JW_COUNT
-};
-
-/* meta.json's "usage": only when the job reached a model (has). */
-struct job_usage {
-	int		 has;
-	char		 model[JOB_MODEL_MAX + 1];
-	uint64_t	 input_tokens;
-	uint64_t	 output_tokens;
-};
-
-/*
- * What became of the job: what the core writes in meta.json and
- * output.json and sends back to the source.  The texts are hostile (a
- * box wrote them): store them, never log them.
- */
-struct job_outcome {
-	enum job_status	 status;
-	enum job_word	 word;		/* the log's word for it */
-	/* "" when succeeded; else why, for meta.json's "error" and the source. */
-	char		 error[JOB_ERROR_MAX];
-	char		*output;	/* succeeded: the output, JSON text */
-	char		*reply;		/* failed: the reply refused, JSON text, or NULL */
-	struct job_usage usage;
-	char		*record;	/* JSON text or NULL; ocr: the image's bytes and sha256 */
-	char		 stderr_head[JOB_STDERR_MAX + 1];	/* meta.json's "stderr" */
-	size_t		 stderr_len;
-	int		 box_started;	/* 0: decided before any box */
-	int		 box_removed;	/* overran: removed and confirmed gone */
-	double		 seconds;	/* from job_run() to the box's end */
 };
 
 /*
@@ -129,8 +53,8 @@ enum job_word	 job_word_of_box(const char *error, int release);
 /* Parts of job_run(), for its tests: NULL and why, or the line. */
 char		*job_line(const struct config *, enum cap_id, enum job_mode,
 		    const char *input, size_t inputlen, size_t *len);
-char		*job_envelope(const char *request, size_t len, size_t *outlen,
-		    const char **why);
+char		*job_envelope(enum cap_id, const char *request, size_t len,
+		    size_t *outlen, const char **why);
 char		*job_answer_line(const struct keepcli_answer *, int ok,
 		    const char *why, size_t *len);
 

@@ -292,6 +292,22 @@ launcher_prepare(void)
 	return 0;
 }
 
+/* "ready: claude on, ocr off": each capability, in the table's order. */
+static void
+launcher_log_ready(void)
+{
+	char	 buf[256] = "";
+	int	 c;
+
+	for (c = 0; c < CAP_COUNT; c++) {
+		(void)strlcat(buf, c > 0 ? ", " : "", sizeof(buf));
+		(void)strlcat(buf, cap_name(c), sizeof(buf));
+		(void)strlcat(buf, launcher_conf->caps[c].enabled ? " on" :
+		    " off", sizeof(buf));
+	}
+	log_debug("ready: %s", buf);
+}
+
 void
 launcher_run(struct config *conf, struct msgchan *chan)
 {
@@ -304,9 +320,7 @@ launcher_run(struct config *conf, struct msgchan *chan)
 	box_stop_when(child_stopping(), chan->fd);
 	sandbox_launcher();
 	child_ready(chan);
-	log_debug("ready: claude %s, ocr %s",
-	    launcher_conf->caps[CAP_CLAUDE].enabled ? "on" : "off",
-	    launcher_conf->caps[CAP_OCR].enabled ? "on" : "off");
+	launcher_log_ready();
 	child_loop(chan, launcher_rules, NELEM(launcher_rules), "the parent",
 	    launcher_dispatch);
 }

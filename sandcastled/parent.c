@@ -34,6 +34,8 @@ static const struct msg_rule parent_rules_core[] = {
 	    PROC_MAXPAYLOAD, 0 },
 	{ PROC_SOURCES, "PROC_SOURCES", sizeof(struct ctl_source),
 	    PROC_MAXPAYLOAD, 0 },
+	{ PROC_ROUND_DONE, "PROC_ROUND_DONE", sizeof(uint32_t),
+	    sizeof(uint32_t), 0 },
 };
 static const struct msg_rule parent_rules_keepfe[] = {
 	{ PROC_READY, "PROC_READY", 0, 0, 0 },
@@ -118,6 +120,18 @@ parent_sources(struct proc *p, const struct msg *m)
 		    m->len, why);
 }
 
+/* sandcastled -1: the round is over; the stop's status says how it went. */
+static void
+parent_round_done(const struct msg *m)
+{
+	uint32_t	 failed;
+
+	memcpy(&failed, m->data, sizeof(failed));
+	log_info("the round is over: %s; stopping", failed ? "something "
+	    "failed, the log says what" : "every source asked, no job failed");
+	stop_begin(failed ? 1 : 0);
+}
+
 void
 parent_dispatch_core(struct proc *p, struct msg *m)
 {
@@ -139,6 +153,9 @@ parent_dispatch_core(struct proc *p, struct msg *m)
 		break;
 	case PROC_SOURCES:
 		parent_sources(p, m);
+		break;
+	case PROC_ROUND_DONE:
+		parent_round_done(m);
 		break;
 	}
 }

@@ -1,8 +1,10 @@
 /*
- * podman's words: the argv of one box with every lock of the manual's
- * "How a job is boxed", and a runner for the short commands around a
- * box (unshare, ps, rm, container exists).  Nothing of a job ever goes
- * into an argv built here: the job goes on the box's stdin.
+ * podman's words, and the one owner of podman: its path and environment,
+ * the argv of one box with every lock of the manual's "How a job is
+ * boxed", and the short commands around a box (unshare, ps, rm,
+ * container exists, image exists), each run by podman_cmd().  Nothing of
+ * a job ever goes into an argv built here: the job goes on the box's
+ * stdin.
  */
 #include <sys/types.h>
 #include <sys/vfs.h>
@@ -23,8 +25,13 @@
 
 #include "box.h"
 #include "log.h"
+#include "podman.h"
 
 #define ARGV_MAX	96
+#define CMD_ARGS	16
+
+static char	 podman_where[PATH_MAX];
+static char	*podman_envp[4];
 
 struct argv {
 	char	*v[ARGV_MAX + 1];
@@ -162,7 +169,7 @@ podman_run_argv(const struct box_params *p, const char *name)
 	char		**v;
 
 	memset(&a, 0, sizeof(a));
-	argv_add(&a, "podman");
+	argv_add(&a, "%s", podman_where);
 	argv_locks(&a, p);
 	argv_add(&a, "--name=%s", name);
 	argv_limits(&a, p);
@@ -200,7 +207,7 @@ podman_box_name(char name[BOX_NAME_LEN + 1])
 }
 
 /* podman's path, from the operator's PATH: a missing podman is said at start. */
-int
+static int
 podman_find(char *path, size_t pathsz)
 {
 	const char	*env = getenv("PATH");
@@ -217,6 +224,61 @@ podman_find(char *path, size_t pathsz)
 	}
 	free(dirs);
 	return found ? 0 : -1;
+}
+
+static int
+podman_env_add(int i, const char *name, const char *dflt)
+{
+	const char	*v = getenv(name);
+
+	if (v == NULL || *v == '\0')
+		v = dflt;
+	if (v == NULL)
+		return -1;
+	free(podman_envp[i]);
+	if (asprintf(&podman_envp[i], "%s=%s", name, v) == -1)
+		fatal("podman: environment");
+	return 0;
+}
+
+/*
+ * podman runs with an environment of three variables, the operator's
+ * own (never a job's): HOME and XDG_RUNTIME_DIR, where rootless podman
+ * finds its store, its configuration and its pause process, and PATH,
+ * where it finds conmon and the OCI runtime.  A proxy variable of the
+ * operator's is not passed: a box has no network, and podman pulls
+ * nothing.
+ */
+int
+podman_init(char *why, size_t whysz)
+{
+	if (podman_find(podman_where, sizeof(podman_where)) == -1) {
+		(void)snprintf(why, whysz, "podman is not in PATH: install "
+		    "podman, or put its folder in the PATH sandcastled runs "
+		    "with");
+		return -1;
+	}
+	if (podman_env_add(0, "HOME", NULL) == -1 ||
+	    podman_env_add(1, "XDG_RUNTIME_DIR", NULL) == -1) {
+		(void)snprintf(why, whysz, "HOME or XDG_RUNTIME_DIR is not "
+		    "set: rootless podman needs both");
+		return -1;
+	}
+	(void)podman_env_add(2, "PATH", "/usr/bin:/bin");
+	podman_envp[3] = NULL;
+	return 0;
+}
+
+const char *
+podman_path(void)
+{
+	return podman_where;
+}
+
+char *const *
+podman_env(void)
+{
+	return podman_envp;
 }
 
 /* Reads what fd has into out (the rest is drained), until EOF. */
@@ -243,14 +305,9 @@ cmd_collect(int fd, char *out, size_t outsz)
 		out[len] = '\0';
 }
 
-/*
- * Runs a short podman command (argv[0] is podman's path) with envp, its
- * stdout and stderr together in out (cut to outsz), stdin /dev/null and
- * no other descriptor.  0 and its wait status, or -1.
- */
-int
-podman_run_cmd(char *const argv[], char *const envp[], char *out,
-    size_t outsz, int *status)
+/* A short command, argv[0] podman's path: see podman_cmd(). */
+static int
+podman_spawn(char *const argv[], char *out, size_t outsz, int *status)
 {
 	posix_spawn_file_actions_t	 fa;
 	pid_t				 pid;
@@ -263,7 +320,7 @@ podman_run_cmd(char *const argv[], char *const envp[], char *out,
 	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, p[1], 2);
 	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	e = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
+	e = posix_spawn(&pid, argv[0], &fa, NULL, argv, podman_envp);
 	posix_spawn_file_actions_destroy(&fa);
 	close(p[1]);
 	if (e != 0) {
@@ -277,6 +334,49 @@ podman_run_cmd(char *const argv[], char *const envp[], char *out,
 		if (errno != EINTR)
 			return -1;
 	return 0;
+}
+
+int
+podman_cmd(const char *const args[], char *out, size_t outsz, int *status)
+{
+	char	*argv[CMD_ARGS + 2];
+	size_t	 i;
+
+	argv[0] = podman_where;
+	for (i = 0; args[i] != NULL; i++) {
+		if (i == CMD_ARGS)
+			fatalx("podman: a command of more than %d words",
+			    CMD_ARGS);
+		argv[i + 1] = (char *)args[i];
+	}
+	argv[i + 1] = NULL;
+	return podman_spawn(argv, out, outsz, status);
+}
+
+int
+podman_gone(const char *name)
+{
+	const char	*args[] = { "container", "exists", name, NULL };
+	char		 out[256];
+	int		 status;
+
+	if (podman_cmd(args, out, sizeof(out), &status) == -1 ||
+	    !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status) == 1 ? 1 :
+	    WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+int
+podman_rm(const char *name)
+{
+	const char	*args[] = { "rm", "-f", "--time", "0", name, NULL };
+	char		 out[256];
+	int		 status;
+
+	if (podman_cmd(args, out, sizeof(out), &status) == -1)
+		return -1;
+	return podman_gone(name) == 1 ? 0 : -1;
 }
 
 /* 1 when the cgroup folder's controllers hold memory, pids and cpu. */
@@ -352,20 +452,6 @@ podman_name_ours(const char *name)
 	return 1;
 }
 
-static int
-podman_rm(const char *name)
-{
-	char	*argv[] = { (char *)box_podman(), "rm", "-f", "--time", "0",
-		    (char *)name, NULL };
-	char	 out[256];
-	int	 status;
-
-	if (podman_run_cmd(argv, box_environment(), out, sizeof(out),
-	    &status) == -1)
-		return -1;
-	return box_gone(name) == 1 ? 0 : -1;
-}
-
 /*
  * At start: the core's boxes a crash left, by their label, never a
  * check's (one may be running beside us).  0, or -1 with why.
@@ -373,15 +459,15 @@ podman_rm(const char *name)
 int
 box_remove_leftovers(char *why, size_t whysz)
 {
-	char	*argv[] = { (char *)box_podman(), "ps", "-a", "--filter",
-		    "label=sandcastle.box=sandcastle", "--filter",
-		    "label=sandcastle.role=core", "--format", "{{.Names}}",
-		    NULL };
-	char	 out[16384], *p, *name;
-	int	 status, n = 0;
+	const char	*args[] = { "ps", "-a", "--filter",
+			    "label=sandcastle.box=sandcastle", "--filter",
+			    "label=sandcastle.role=core", "--format",
+			    "{{.Names}}", NULL };
+	char		 out[16384], *p, *name;
+	int		 status, n = 0;
 
-	if (podman_run_cmd(argv, box_environment(), out, sizeof(out),
-	    &status) == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (podman_cmd(args, out, sizeof(out), &status) == -1 ||
+	    !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		(void)snprintf(why, whysz, "podman ps could not list the boxes "
 		    "a crash left");
 		return -1;

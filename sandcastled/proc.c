@@ -85,7 +85,9 @@ proc_argv(const struct proc *p, const struct options *opts, char **argv,
 	argv[n++] = (char *)opts->confdir;
 	argv[n++] = "-s";
 	argv[n++] = (char *)opts->secretsdir;
-	if (opts->foreground)
+	if (opts->once)
+		argv[n++] = "-1";
+	else if (opts->foreground)
 		argv[n++] = "-d";
 	for (v = 0; v < opts->verbose && n < max - 1; v++)
 		argv[n++] = "-v";

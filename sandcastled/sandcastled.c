@@ -34,7 +34,7 @@ static const struct option longopts[] = {
 static __attribute__((noreturn)) void
 usage(void)
 {
-	fprintf(stderr, "usage: sandcastled [-dnv] [-c dir] [-s dir]\n");
+	fprintf(stderr, "usage: sandcastled [-1dnv] [-c dir] [-s dir]\n");
 	exit(1);
 }
 
@@ -94,9 +94,14 @@ main(int argc, char *argv[])
 
 	setproctitle_init(argc, argv, environ);
 	memset(&opts, 0, sizeof(opts));
-	while ((ch = getopt_long(argc, argv, "c:dnP:s:v", longopts,
+	while ((ch = getopt_long(argc, argv, "1c:dnP:s:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case '1':
+			/* One round, in the foreground: its status says how. */
+			opts.once = 1;
+			opts.foreground = 1;
+			break;
 		case 'c':
 			confflag = optarg;
 			break;

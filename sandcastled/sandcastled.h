@@ -25,6 +25,7 @@ struct options {
 	char		 secretsdir[PATH_MAX];
 	int		 foreground;
 	int		 verbose;
+	int		 once;		/* -1: one round, then exit */
 };
 
 enum proc_id {
@@ -58,6 +59,7 @@ int		 proc_running(void);
 void		 proc_describe_exit(const struct proc *, int status, char *, size_t);
 
 /* child.c: what every child does, its filter aside */
+extern int	 child_once;		/* sandcastled -1: one round */
 __attribute__((noreturn)) void
 		 child_main(const char *title, const struct options *);
 void		 child_ready(struct msgchan *);

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "landlock.h"
-#include "../../sandcastled/records.h"
+#include "records.h"
 #include "../../sandcastled/sandcastled.h"
 #include "../../keepd/keepd.h"
 #include "../../box/box.h"

@@ -14,6 +14,7 @@
 #include <atf-c.h>
 
 #include "../../box/box.h"
+#include "../../box/claude.h"
 
 #define BUILD	"0123456789ab"
 #define LIMITS	"\"limits\":{\"max_input\":4096,\"max_output\":4096}"
@@ -55,6 +56,7 @@ run_box(const char *build, const char *in, size_t inlen, struct run *r)
 		(void)close(from[0]);
 		memset(&env, 0, sizeof(env));
 		env.cap = CAP_CLAUDE;
+		env.run = claude_run;
 		env.build = build;
 		env.build_why = "/sandcastle/build: No such file or directory";
 		_exit(box_run(&env, to[0], from[1]));

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "../../sandcastled/contract.h"
+#include "contract.h"
 
 #define LIMIT	2
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addr.h"
+#include "values.h"
 #include "../../gated/policy.h"
 
 static struct in_addr
@@ -134,7 +134,7 @@ ATF_TC_BODY(bogon_table, tc)
 	}
 }
 
-/* The gate's list and common/addr.h's ranges say the same of each bogon. */
+/* The gate's list and common/values.h's ranges say the same of each bogon. */
 ATF_TC_WITHOUT_HEAD(bogons_agree_with_addr);
 ATF_TC_BODY(bogons_agree_with_addr, tc)
 {

@@ -33,6 +33,7 @@
 #include <atf-c.h>
 
 #include "../../sandcastled/box.h"
+#include "../../sandcastled/podman.h"
 #include "../lib/account.h"
 
 #define MiB		(1024ULL * 1024)
@@ -129,7 +130,7 @@ start_swaps(const struct box_limits *l, uint32_t timeout, uint64_t max_output,
 	podman_box_name(name);
 	argv = podman_run_argv(&p, name);
 	free(argv[0]);
-	argv[0] = strdup(box_podman());
+	argv[0] = strdup(podman_path());
 	for (; swaps != NULL && swaps[0] != NULL; swaps += 2)
 		swap_flag(argv, swaps[0], swaps[1]);
 	REQUIRE((b = box_spawn(&p, argv, name)) != NULL, "%s", "(b = box_spawn(&p, argv, name)) != NULL");
@@ -150,7 +151,7 @@ start(const struct box_limits *l, uint32_t timeout, uint64_t max_output,
 static void
 ask(struct box *b, const char *req, char *ans, size_t anssz)
 {
-	struct box_outcome	 o;
+	struct box_end	 o;
 	const char		*line;
 	size_t			 len;
 
@@ -167,7 +168,7 @@ ask(struct box *b, const char *req, char *ans, size_t anssz)
 static void
 finish_ok(struct box *b)
 {
-	struct box_outcome	 o;
+	struct box_end	 o;
 
 	box_finish(b, &o);
 	REQUIRE(o.exited && o.code == 0, "exit %d signal %d: %s",
@@ -431,7 +432,7 @@ static void
 body_identity(void)
 {
 	struct box	*b;
-	struct box_outcome o;
+	struct box_end o;
 	char		 ans[512], uid[256], ctl[256], want[64];
 	unsigned long	 first = 0;
 	FILE		*f;
@@ -572,7 +573,7 @@ ATF_TC_HEAD(overrun, tc)
 static void
 body_overrun(void)
 {
-	struct box_outcome	 o;
+	struct box_end	 o;
 	struct box		*b;
 	const char		*line;
 	char			 name[BOX_NAME_LEN + 1], ans[256];
@@ -595,7 +596,7 @@ body_overrun(void)
 	CHECK(b->timed_out, "%s", "b->timed_out");
 	box_finish(b, &o);
 	CHECK(o.timed_out && o.removed, "%s", o.why);
-	CHECK((box_gone(name)) == (1), "%s", "box_gone(name) != 1");
+	CHECK((podman_gone(name)) == (1), "%s", "podman_gone(name) != 1");
 	CHECK(time(NULL) - t0 < 20, "took %lld s",
 	    (long long)(time(NULL) - t0));
 	none_left();
@@ -604,7 +605,7 @@ body_overrun(void)
 static void
 output_case(const char *req, uint64_t max, int ok, const char *why)
 {
-	struct box_outcome	 o;
+	struct box_end	 o;
 	struct box		*b;
 	const char		*line;
 	size_t			 len;
@@ -854,10 +855,10 @@ body_leftovers(void)
 	    "--name %s %s /sandcastle-box probe >/dev/null", core, IMAGE, check,
 	    IMAGE);
 	REQUIRE(sh(cmd) == 0, "%s", "sh(cmd) == 0");
-	REQUIRE(box_gone(core) == 0 && box_gone(check) == 0, "%s", "box_gone(core) == 0 && box_gone(check) == 0");
+	REQUIRE(podman_gone(core) == 0 && podman_gone(check) == 0, "%s", "podman_gone(core) == 0 && podman_gone(check) == 0");
 	REQUIRE(box_remove_leftovers(why, sizeof(why)) == 0, "%s", why);
-	CHECK((box_gone(core)) == (1), "%s", "box_gone(core) != 1");
-	CHECK((box_gone(check)) == (0), "%s", "box_gone(check) != 0");
+	CHECK((podman_gone(core)) == (1), "%s", "podman_gone(core) != 1");
+	CHECK((podman_gone(check)) == (0), "%s", "podman_gone(check) != 0");
 	(void)snprintf(cmd, sizeof(cmd), "podman rm -f %s >/dev/null", check);
 	REQUIRE(sh(cmd) == 0, "%s", "sh(cmd) == 0");
 	none_left();
@@ -874,7 +875,7 @@ ATF_TC_HEAD(missing_image, tc)
 static void
 body_missing_image(void)
 {
-	struct box_outcome	 o;
+	struct box_end	 o;
 	struct box		*b;
 	const char		*line;
 	size_t			 len;

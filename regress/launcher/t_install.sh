@@ -1,6 +1,7 @@
 #! /usr/bin/env atf-sh
 # sandcastlectl install --images: both images of this build, made
-# offline, an older build's removed, and a missing ocr language refused.
+# offline, an older build's removed, a missing ocr language refused, and
+# each image holding its own capability's box and libraries alone.
 # Real rootless podman as the test account (regress/lib/podman.sh).
 
 P_USER=sctest
@@ -63,7 +64,62 @@ images_cleanup()
 	return 0
 }
 
+atf_test_case image_files cleanup
+image_files_head()
+{
+	atf_set "descr" "each capability's image holds its own box program alone: claude's has no Tesseract, no image library and no language, which the same listing finds in ocr's (the control)"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+image_files_body()
+{
+	CONF=$(mktemp -d /tmp/sc-install.XXXXXXXX)/conf
+	chmod 0755 "$(dirname "$CONF")"
+	echo "$CONF" > conf_dir
+	prefix=$(atf_config_get prefix)
+	ctl=$prefix/bin/sandcastlectl
+	conf_with '/- deu/d; /- chi_sim/d'
+	atf_check -s exit:0 -o match:'install: images ready' -e ignore \
+	    $as_user "$ctl" -c "$CONF" install --images
+	build=$($as_user "$ctl" version | awk '$1 == "build" { print $2 }')
+	out=$(dirname "$CONF")/export
+	mkdir "$out" && chown "$P_USER" "$out"
+	for cap in claude ocr; do
+		$as_user podman create --name "sc-files-$cap" \
+		    "sandcastle-$cap:$build" > /dev/null ||
+		    atf_fail "podman create of sandcastle-$cap:$build"
+		# Into the account's folder: podman would open /dev/stdout, root's.
+		$as_user podman export -o "$out/$cap.tar" "sc-files-$cap"
+		tar -tf "$out/$cap.tar" > "$cap.list" ||
+		    atf_fail "podman export of sandcastle-$cap:$build"
+		sed 's|^\./||' "$cap.list" | sort > "$cap.files"
+		# Its box is its capability's program, as /sandcastle-box.
+		tar -xOf "$out/$cap.tar" sandcastle-box |
+		    cmp -s - "$prefix/bin/sandcastle-box-$cap" ||
+		    atf_fail "$cap's image holds another box than sandcastle-box-$cap"
+	done
+	ocr_only='libtesseract|liblept|libpng|libjpeg|libwebp|libtiff|libgomp|traineddata|^sandcastle/languages$'
+	if grep -E "$ocr_only" claude.files; then
+		atf_fail "claude's image holds ocr's files (above)"
+	fi
+	# The control: the same listing sees them in ocr's image.
+	for f in libtesseract liblept libpng libjpeg libwebp \
+	    eng.traineddata sandcastle/languages; do
+		grep -q "$f" ocr.files ||
+		    atf_fail "ocr's image has no $f: the listing sees nothing"
+	done
+}
+image_files_cleanup()
+{
+	[ -f conf_dir ] && rm -rf "$(dirname "$(cat conf_dir)")"
+	for cap in claude ocr; do
+		$as_user podman rm -f "sc-files-$cap" >/dev/null 2>&1
+	done
+	return 0
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case images
+	atf_add_test_case image_files
 }

@@ -819,12 +819,14 @@ ATF_TC_BODY(lines, tc)
 	ATF_CHECK(strstr(s, "\"languages\":[\"eng\"]") != NULL);
 	free(s);
 	/* The envelope: the request's fields and the destination. */
-	ATF_REQUIRE((s = job_envelope(req, strlen(req), &len, &why)) != NULL);
+	ATF_REQUIRE((s = job_envelope(CAP_CLAUDE, req,
+	    strlen(req), &len, &why)) != NULL);
 	ATF_CHECK_STREQ(s, "{\"destination\":\"claude\",\"method\":\"GET\","
 	    "\"path\":\"/v1/models/m\",\"headers\":{\"anthropic-version\":"
 	    "\"2023-06-01\"}}");
 	free(s);
-	ATF_CHECK(job_envelope("{\"type\":\"hello\"}", 16, &len, &why) == NULL);
+	ATF_CHECK(job_envelope(CAP_CLAUDE, "{\"type\":\"hello\"}", 16, &len,
+	    &why) == NULL);
 	/* A JSON body as it came, newlines made spaces; any other a string. */
 	memset(&a, 0, sizeof(a));
 	a.status = 200;

@@ -23,6 +23,7 @@
 
 #include "landlock.h"
 #include "../../sandcastled/box.h"
+#include "../../sandcastled/podman.h"
 #include "../lib/account.h"
 
 #define IMAGE	"sandcastle-llprobe:test"
@@ -91,7 +92,7 @@ static void
 expect(const char *word, const char *const *reqs, const char *const *want)
 {
 	struct box_params	 p;
-	struct box_outcome	 o;
+	struct box_end	 o;
 	struct box		*b;
 	const char		*line;
 	char			 name[BOX_NAME_LEN + 1], **argv;
@@ -102,7 +103,7 @@ expect(const char *word, const char *const *reqs, const char *const *want)
 	podman_box_name(name);
 	argv = podman_run_argv(&p, name);
 	free(argv[0]);
-	argv[0] = strdup(box_podman());
+	argv[0] = strdup(podman_path());
 	REQUIRE((b = box_spawn(&p, argv, name)) != NULL, "%s", "box_spawn");
 	podman_argv_free(argv);
 	for (; *reqs != NULL; reqs++, want++) {

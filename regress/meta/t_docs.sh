@@ -25,7 +25,7 @@ man_lint_body()
 atf_test_case man_every_program
 man_every_program_head()
 {
-	atf_set "descr" "every installed program and the configuration have a man page"
+	atf_set "descr" "every installed program and the configuration have a man page, of its name or naming it in its NAME section"
 	atf_set "require.config" "checkout prefix"
 }
 man_every_program_body()
@@ -34,6 +34,8 @@ man_every_program_body()
 	for p in "$(atf_config_get prefix)"/bin/*; do
 		n=${p##*/}
 		ls "$src"/man/"$n".[1-9] >/dev/null 2>&1 ||
+		    sed -n '/^\.Sh NAME/,/^\.Nd/p' "$src"/man/*.[1-9] |
+		    grep -Eqx "\.Nm $n( ,)?" ||
 		    atf_fail "$n has no man page in man/"
 	done
 	[ -f "$src/man/sandcastle.conf.5" ] || atf_fail "no sandcastle.conf.5"
@@ -62,7 +64,7 @@ readme_commands_body()
 atf_test_case plain_make
 plain_make_head()
 {
-	atf_set "descr" "plain make builds the five programs an operator runs, and nothing else first; the tree holds a LICENSE and no build or interpreter leftover"
+	atf_set "descr" "plain make builds the five programs an operator runs (the box one per capability), and nothing else first; the tree holds a LICENSE and no build or interpreter leftover"
 	atf_set "require.config" "checkout"
 }
 plain_make_body()
@@ -72,7 +74,8 @@ plain_make_body()
 	    sed -n 's/^\.DEFAULT_GOAL := //p'"
 	make -C "$src" -s -n -p 2>/dev/null | sed -n 's/^all: //p' | tr ' ' '\n' |
 	    sort > progs
-	printf '%s\n' box/sandcastle-box gated/gated keepd/keepd \
+	printf '%s\n' box/sandcastle-box-claude box/sandcastle-box-ocr \
+	    gated/gated keepd/keepd \
 	    sandcastlectl/sandcastlectl sandcastled/sandcastled > want
 	atf_check -o file:want cat progs
 	atf_check test -s "$src/LICENSE"
@@ -81,8 +84,48 @@ plain_make_body()
 	fi
 }
 
+# hacking_missing FILE: each path FILE names that the tree lacks, one a
+# line: a path of a top folder, or a bare file name, as core.c, which
+# must be a file of a folder of the tree.
+hacking_missing()
+{
+	_src=$(sc_srcdir)
+	grep -oE '(\.ci|box|common|etc|examples|gated|keepd|man|regress|sandcastlectl|sandcastled)/[A-Za-z0-9_./<>-]*|(Makefile|CHANGES|README\.md)' "$1" |
+	    grep -v '<' | sed 's|/$||; s|\.$||' | sort -u | while read -r _p; do
+		[ -e "$_src/$_p" ] || echo "$_p"
+	done
+	grep -oE '(^|[ (,])[a-z_-]+\.[ch]\b' "$1" | sed 's/^[ (,]//' | sort -u |
+	    while read -r _f; do
+		ls "$_src"/*/"$_f" >/dev/null 2>&1 || echo "$_f"
+	done
+}
+
+atf_test_case hacking
+hacking_head()
+{
+	atf_set "descr" "HACKING names only files and folders of the tree, and every top folder of it; a path the tree lacks fails the check (the control)"
+	atf_set "require.config" "checkout"
+}
+hacking_body()
+{
+	src=$(sc_srcdir)
+	atf_check test -s "$src/HACKING"
+	hacking_missing "$src/HACKING" > missing
+	atf_check -o empty cat missing
+	for d in "$src"/*/ "$src/.ci/"; do
+		d=${d%/}; d=${d##*/}
+		grep -qE "^  $d/ " "$src/HACKING" ||
+		    atf_fail "HACKING's map lacks the folder $d/"
+	done
+	# The control: a path that is not in the tree is found.
+	{ cat "$src/HACKING"; echo "  common/nothere.c  a file"; echo "(gone.c)"; } > bad
+	hacking_missing bad > missing
+	atf_check -o inline:"common/nothere.c\ngone.c\n" cat missing
+}
+
 atf_init_test_cases()
 {
+	atf_add_test_case hacking
 	atf_add_test_case plain_make
 	atf_add_test_case man_lint
 	atf_add_test_case man_every_program

@@ -182,7 +182,8 @@ full_body()
 	./ctl check > check.out 2>&1
 	[ "$st" -eq $? ] || atf_fail "install exited $st, check another"
 
-	for b in sandcastled sandcastlectl keepd gated sandcastle-box; do
+	for b in sandcastled sandcastlectl keepd gated sandcastle-box-claude \
+	    sandcastle-box-ocr; do
 		cmp "$(sc_bin "$b")" "$bin/$b" || atf_fail "$b not installed"
 		[ -x "$bin/$b" ] || atf_fail "$b not executable"
 	done
@@ -269,7 +270,8 @@ EOF
 	    atf_fail "the drop-in went"
 	[ -f "$SC_CONFIG/config.yaml" ] && [ -f "$SC_SECRETS/claude" ] ||
 	    atf_fail "the configuration or a secret went"
-	for b in sandcastled sandcastlectl keepd gated sandcastle-box; do
+	for b in sandcastled sandcastlectl keepd gated sandcastle-box-claude \
+	    sandcastle-box-ocr; do
 		[ -x "$bin/$b" ] || atf_fail "$b went"
 	done
 }

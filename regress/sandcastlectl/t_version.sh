@@ -1,10 +1,10 @@
 #! /usr/bin/env atf-sh
-# sandcastlectl version: a build id over the five installed binaries
+# sandcastlectl version: a build id over the installed binaries
 # that changes when any of them does, and the commit.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 
-BINS="sandcastled sandcastlectl keepd gated sandcastle-box"
+BINS="sandcastled sandcastlectl keepd gated sandcastle-box-claude sandcastle-box-ocr"
 
 # copy_bins DIR: a private copy of the installed binaries.
 copy_bins()

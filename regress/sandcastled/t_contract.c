@@ -1,5 +1,5 @@
 /*
- * S7: the source contract (sandcastled/contract.c): the envelopes, what an
+ * S7: the source contract (common/contract.c): the envelopes, what an
  * answer means, and the strict reading of a claim's answer.  Each
  * refusal is checked for its reason beside a control that is taken.
  * The envelopes go through the keep's own envelope rules: that is the
@@ -12,7 +12,7 @@
 
 #include <atf-c.h>
 
-#include "../../sandcastled/contract.h"
+#include "contract.h"
 /* The keep's rules themselves, not a copy: this test links no keepd library. */
 #include "../../keepd/envelope.c"
 

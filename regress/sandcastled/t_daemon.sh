@@ -240,7 +240,7 @@ check_config_cleanup()
 atf_test_case other_programs cleanup
 other_programs_head()
 {
-	atf_set "descr" "keepd and gated check their configuration with -n, listing every mistake, and refuse root; sandcastle-box knows its capabilities and releases a job outside its image"
+	atf_set "descr" "keepd and gated check their configuration with -n, listing every mistake, and refuse root; each capability's sandcastle-box knows its own capability alone and releases a job outside its image"
 	atf_set "require.config" "prefix checkout"
 }
 other_programs_body()
@@ -263,9 +263,14 @@ other_programs_body()
 	done
 	# Outside an image of this build, a box releases its job, and says why.
 	atf_check -s exit:0 -o match:'^\{"type":"failure","release":true,"error":"/sandcastle/build: ' \
-	    "$(sc_bin sandcastle-box)" ocr
+	    "$(sc_bin sandcastle-box-ocr)" ocr
 	atf_check -s exit:1 -o empty -e match:"^usage: sandcastle-box" \
-	    "$(sc_bin sandcastle-box)" shell
+	    "$(sc_bin sandcastle-box-ocr)" shell
+	# Each capability's box knows its own alone: the other's is a usage.
+	atf_check -s exit:1 -o empty -e inline:"usage: sandcastle-box claude\n" \
+	    "$(sc_bin sandcastle-box-claude)" ocr
+	atf_check -s exit:1 -o empty -e inline:"usage: sandcastle-box ocr\n" \
+	    "$(sc_bin sandcastle-box-ocr)" claude
 }
 other_programs_cleanup()
 {

@@ -24,7 +24,7 @@
 #include <atf-c.h>
 #include <seccomp.h>
 
-#include "../../sandcastled/records.h"
+#include "records.h"
 #include "../../sandcastled/sandcastled.h"
 #include "../lib/landlocked.h"
 

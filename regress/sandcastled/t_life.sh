@@ -587,6 +587,60 @@ hostile_cleanup()
 	sc_net_cleanup
 }
 
+# once_run STATUS: sandcastled -1, to its end, which must be STATUS.
+once_run()
+{
+	sc_start_in_host sandcastled -1 -c "$SC_CONFIG" -s "$SC_SECRETS"
+	wait "$(sc_pid sandcastled)"
+	_st=$?
+	[ "$_st" -eq "$1" ] ||
+	    { sc_log sandcastled; atf_fail "sandcastled -1 exited $_st, not $1"; }
+	grep -q 'the round is over' "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "sandcastled -1 ended before its round"; }
+}
+
+atf_test_case once cleanup
+once_head()
+{
+	atf_set "descr" "sandcastled -1 asks each source once, runs one job of each at most, sends their results and exits 1 when a job failed; the control, the next round, whose one job succeeds, exits 0"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+once_body()
+{
+	life_up notes.example.com other.example.com
+	img=$(render "$OCR_TEXT")
+	source_config notes notes.example.com 30
+	source_config other other.example.com 30
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    "[{\"id\": \"n1\", \"capability\": \"ocr\", \"input\": {\"image\": \"$img\"}},
+	      {\"id\": \"n2\", \"capability\": \"ocr\", \"input\": {\"image\": \"$img\"}}]"
+	sc_fakesource other other.example.com 198.20.5.12 "$TOKEN_OTHER" \
+	    "[{\"id\": \"o1\", \"capability\": \"ocr\", \"input\": {\"image\": \"$GIF_B64\"}}]"
+	sc_secret notes "$TOKEN_NOTES"
+	sc_secret other "$TOKEN_OTHER"
+	keep_up
+	images
+	once_run 1
+	# Each source asked once, for one job: n2 waits for the next round.
+	[ "$(posts notes /jobs/claim)" -eq 1 ] && [ "$(posts other /jobs/claim)" -eq 1 ] ||
+	    { sc_log sandcastled; atf_fail "a source was not asked exactly once"; }
+	has '"status": "succeeded"' "$OCR_TEXT" -- result notes n1
+	has '"status": "failed"' -- result other o1
+	grep -q '"id": "n2"' "$SC_ROOT/notes.results" &&
+	    atf_fail "a second job of notes ran in the round"
+	# The control: the next round, n2 alone, which succeeds.
+	once_run 0
+	[ "$(posts notes /jobs/claim)" -eq 2 ] && [ "$(posts other /jobs/claim)" -eq 2 ] ||
+	    { sc_log sandcastled; atf_fail "a source was not asked once more"; }
+	has '"status": "succeeded"' "$OCR_TEXT" -- result notes n2
+}
+once_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_test_case keep_wait cleanup
 keep_wait_head()
 {
@@ -657,5 +711,6 @@ atf_init_test_cases()
 	atf_add_test_case leftover
 	atf_add_test_case rate
 	atf_add_test_case keep_wait
+	atf_add_test_case once
 	atf_add_test_case hostile
 }

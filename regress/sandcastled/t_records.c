@@ -24,7 +24,7 @@
 
 #include <atf-c.h>
 
-#include "../../sandcastled/records.h"
+#include "records.h"
 
 #define NOW	1780000000	/* 2026-05-28T20:26:40Z */
 #define DAYS(n)	((time_t)(n) * 86400)

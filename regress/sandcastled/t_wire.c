@@ -19,7 +19,7 @@
 #include "keepcli.h"
 #include "log.h"
 #include "msg.h"
-#include "../../sandcastled/contract.h"
+#include "contract.h"
 #include "../../sandcastled/proto.h"
 #include "../../sandcastled/sandcastled.h"
 

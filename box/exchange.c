@@ -289,10 +289,8 @@ job_run(const struct box_env *env, struct box_io *io, struct proto_msg *m)
 	else if (test_hook(&job, &o))
 		;
 #endif
-	else if (env->cap == CAP_CLAUDE)
-		(void)claude_run(&job, &o);
 	else
-		(void)ocr_run(&job, &o);
+		(void)env->run(&job, &o);
 	/* After a broken answer no order holds: the failure goes out as it is. */
 	if ((s = box_last_line(&o, job.max_output, &len)) != NULL &&
 	    (io->broken ? proto_write_line(io->out, s, len, job.max_output,

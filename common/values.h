@@ -1,13 +1,14 @@
 /*
- * Addresses of destinations and internal exceptions, and the IPv4
+ * The values of the configuration (values.c): durations, sizes, names,
+ * addresses of destinations and internal exceptions, and the IPv4
  * ranges the gate closes: the rules of sandcastle.conf(5), VALUES.
  * The gate reuses the tables to refuse after resolving a name.
  *
  * Each parser returns 0, or -1 with *why set to a phrase that follows
  * the quoted value in an error line ("is sealed: loopback: ...").
  */
-#ifndef SANDCASTLE_ADDR_H
-#define SANDCASTLE_ADDR_H
+#ifndef SANDCASTLE_VALUES_H
+#define SANDCASTLE_VALUES_H
 
 #include <netinet/in.h>
 #include <stddef.h>
@@ -31,6 +32,11 @@ extern const size_t ipv4_nsealed_ranges;
 int		 ipv4_is_internal(struct in_addr);
 /* The kind of sealed range ip is in, or NULL. */
 const char	*ipv4_sealed(struct in_addr);
+
+/* Values, shared with the rest of sandcastle (sandcastle.conf(5), VALUES). */
+int		 parse_duration(const char *, uint32_t *seconds, const char **why);
+int		 parse_size(const char *, uint64_t *bytes, const char **why);
+int		 name_valid(const char *, const char **why);
 
 /* https://HOST[:PORT][/PATH], http:// only with an internal exception. */
 int		 address_parse(const char *, int has_internal,

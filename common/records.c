@@ -24,6 +24,7 @@
 #include "contract.h"
 #include "json.h"
 #include "records.h"
+#include "values.h"
 
 #define DIRFLAGS	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 #define DAY		86400
@@ -301,7 +302,15 @@ meta_from_job(struct records_meta *m, const struct records_job *j)
 	m->result = RECORDS_PENDING;
 }
 
-/* Not claude's: the input's size and SHA-256 only, never its bytes. */
+/* Whether input.json keeps the input as sent (cap -1: none offered). */
+static int
+records_keeps_input(int cap)
+{
+	return cap >= 0 && cap < CAP_COUNT &&
+	    cap_table[cap].keeps == CAP_KEEPS_INPUT;
+}
+
+/* Not kept as sent: the input's size and SHA-256 only, never its bytes. */
 static char *
 input_digest(const struct records_job *j, size_t *len)
 {
@@ -333,7 +342,7 @@ write_input(int jfd, const struct records_job *j, const char *record,
 	size_t	 len;
 	int	 rv;
 
-	if (j->cap == CAP_CLAUDE)
+	if (records_keeps_input(j->cap))
 		return write_file(jfd, "input.json", j->input, j->inputlen,
 		    why, whysz);
 	if (record != NULL)
@@ -428,7 +437,7 @@ records_finish(int dfd, const struct records_job *j,
 	meta_from_outcome(&m, o);
 	m.finished_at = finished_at;
 	out = o->status == JOB_SUCCEEDED ? o->output : o->reply;
-	if (j->cap != CAP_CLAUDE && o->record != NULL)
+	if (!records_keeps_input(j->cap) && o->record != NULL)
 		rv = write_input(jfd, j, o->record, why, whysz);
 	if (rv == 0 && out != NULL)
 		rv = write_file(jfd, "output.json", out, strlen(out), why,
@@ -453,6 +462,19 @@ meta_enum(const struct json *j, long v, const char *const *names, int n)
 		if (json_streq(j, v, names[i]))
 			return i;
 	return -1;
+}
+
+static int
+meta_cap(const struct json *j, long v)
+{
+	char	 name[NAME_LEN + 1];
+	size_t	 len;
+
+	if (v == -1 || j->toks[v].type != JSON_STRING ||
+	    json_string_copy(j, v, name, sizeof(name), &len) == -1 ||
+	    len != strlen(name))
+		return -1;
+	return cap_from_name(name);
 }
 
 /* A string field: cut short when it is longer (a hostile text, stored cut). */
@@ -535,7 +557,6 @@ meta_fields(const struct json *j, struct records_meta *m)
 	static const char *const st[] = { "running", "succeeded", "failed",
 	    "released" };
 	static const char *const res[] = { "pending", "sent", "gone" };
-	static const char *const caps[] = { "claude", "ocr" };
 	long	 v;
 	int	 e;
 
@@ -547,7 +568,7 @@ meta_fields(const struct json *j, struct records_meta *m)
 	v = json_find(j, 0, "capability");
 	if (v != -1 && j->toks[v].type == JSON_NULL)
 		m->cap = -1;
-	else if ((m->cap = meta_enum(j, v, caps, CAP_COUNT)) == -1)
+	else if ((m->cap = meta_cap(j, v)) == -1)
 		return "no capability";
 	if ((e = meta_enum(j, json_find(j, 0, "status"), st, 4)) == -1)
 		return "no status";

@@ -6,8 +6,8 @@
  * capability and input are read; the input is kept as the bytes it
  * came in, checked as JSON and never looked into.
  */
-#ifndef SANDCASTLED_CONTRACT_H
-#define SANDCASTLED_CONTRACT_H
+#ifndef SANDCASTLE_CONTRACT_H
+#define SANDCASTLE_CONTRACT_H
 
 #include <stddef.h>
 #include <stdint.h>

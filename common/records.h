@@ -13,8 +13,8 @@
  * only of a valid source name and a valid id, and no symbolic link is
  * ever followed below data_dir.
  */
-#ifndef SANDCASTLED_RECORDS_H
-#define SANDCASTLED_RECORDS_H
+#ifndef SANDCASTLE_RECORDS_H
+#define SANDCASTLE_RECORDS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -22,7 +22,7 @@
 
 #include "config.h"
 #include "contract.h"
-#include "job.h"
+#include "outcome.h"
 
 #define RECORDS_META_MAX	(256U * 1024)	/* bytes of a meta.json read back */
 #define RECORDS_STDERR_MAX	JOB_STDERR_MAX

@@ -1,0 +1,99 @@
+/*
+ * The capabilities, one row each (cap.c): everything sandcastle's
+ * processes know of a capability outside its box.  The launcher, the
+ * records, the configuration, check and install read the row; nothing
+ * else names a capability.  The box's side is box/<capability>.c and
+ * its row in box/sandcastle-box.c.  HACKING lists what a new one takes.
+ */
+#ifndef SANDCASTLE_CAP_H
+#define SANDCASTLE_CAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum cap_id {
+	CAP_CLAUDE,
+	CAP_OCR,
+	CAP_COUNT
+};
+#define CAP_BIT(c)	(1U << (c))
+
+struct config;
+struct destination;
+struct json_writer;
+struct yfile;
+struct ynode;
+
+struct box_limits {
+	uint64_t	 memory;	/* bytes, no swap on top */
+	uint32_t	 millicpus;	/* box.cpus times 1000 */
+	uint32_t	 pids;
+	uint64_t	 tmp;		/* bytes of /tmp */
+};
+
+/* The limits every capability has, in config.yaml beside its settings. */
+struct capability {
+	int		 enabled;	/* its block is in config.yaml */
+	uint64_t	 max_input;	/* bytes */
+	uint64_t	 max_output;	/* bytes of one line from the box */
+	uint32_t	 timeout;	/* seconds for its box */
+	uint32_t	 cooldown;	/* seconds it rests */
+	struct box_limits box;
+};
+
+/* What a job's input.json keeps of its input. */
+enum cap_keeps {
+	CAP_KEEPS_INPUT,	/* the input as the source sent it */
+	CAP_KEEPS_DIGEST	/* the box's record, else size and SHA-256 */
+};
+
+/*
+ * What an image holds beyond the box and its libraries: install calls
+ * copy for each file of the machine (at inside in the image) and write
+ * for each file it makes; each returns 0 or -1 having said why.
+ */
+struct cap_image {
+	int	(*copy)(void *arg, const char *path, const char *inside);
+	int	(*write)(void *arg, const char *inside, const char *text);
+	void	*arg;
+};
+
+struct cap_row {
+	const char	*name;
+	const char	*box;	/* its box program: /sandcastle-box in its image */
+	struct capability defaults;
+	int		 request;	/* its box asks the keep once */
+	enum cap_keeps	 keeps;
+	/* Its settings in config.yaml: defaults, parse, -nv, free. */
+	void		(*init)(struct config *);
+	void		(*parse)(struct yfile *, struct ynode *,
+			    struct config *);
+	void		(*print)(FILE *, const struct config *);
+	void		(*free)(struct config *);
+	/* Its destination in the configuration, or NULL: it reaches nothing. */
+	const struct destination *(*destination)(const struct config *);
+	/* The job line's "settings" object, for the box. */
+	void		(*settings)(struct json_writer *,
+			    const struct config *);
+	/* NULL, or what its image holds beyond the box; -1 when it cannot. */
+	int		(*image)(const struct config *,
+			    const struct cap_image *);
+	/*
+	 * check's words for the outcome of its box of role check (error
+	 * is "" when it succeeded): what follows "capability <name>: ",
+	 * into buf; 0 when it is usable, -1 when not.
+	 */
+	int		(*proved)(const struct config *, const char *output,
+			    const char *error, char *buf, size_t bufsz);
+};
+
+extern const struct cap_row cap_table[CAP_COUNT];
+
+const char	*cap_name(enum cap_id);
+int		 cap_from_name(const char *);	/* -1 when unknown */
+const struct box_limits *cap_default_box(enum cap_id);
+/* "claude or ocr": the names, for an error that lists them. */
+const char	*cap_names(void);
+
+#endif

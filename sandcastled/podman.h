@@ -1,0 +1,39 @@
+/*
+ * podman (podman.c), a leaf that calls no other part of sandcastled:
+ * its path and environment, found once; the argv of one box; and every
+ * short command around a box, each run the one way, podman_cmd().
+ * Nothing of a job ever goes into an argv made here: the job goes on
+ * the box's stdin.
+ */
+#ifndef SANDCASTLED_PODMAN_H
+#define SANDCASTLED_PODMAN_H
+
+#include <stddef.h>
+
+#include "box.h"
+
+/* podman's path from PATH, and HOME, XDG_RUNTIME_DIR and PATH for it. */
+int		 podman_init(char *why, size_t whysz);
+const char	*podman_path(void);
+/* Its environment: box.c execs podman run with it, beside its pipes. */
+char *const	*podman_env(void);
+/*
+ * Runs podman with args (args[0] is its first argument, NULL ends
+ * them), its stdout and stderr together in out (cut to outsz), stdin
+ * /dev/null and no other descriptor.  0 and its wait status, or -1.
+ */
+int		 podman_cmd(const char *const args[], char *out,
+		    size_t outsz, int *status);
+/* 1 when the box is gone, 0 when it is still there, -1 when unknown. */
+int		 podman_gone(const char *name);
+/* podman rm -f --time 0: 0 once the box is gone, -1 otherwise. */
+int		 podman_rm(const char *name);
+
+/* The argv of one box, podman's path first. */
+char		**podman_run_argv(const struct box_params *,
+		    const char *name);
+void		 podman_argv_free(char **);
+void		 podman_box_name(char name[BOX_NAME_LEN + 1]);
+const char	*podman_role_label(enum box_role);
+
+#endif
