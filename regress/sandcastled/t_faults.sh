@@ -32,20 +32,7 @@ faults_up()
 	mount -t tmpfs -o "size=4m,mode=0700,uid=$(id -u "$SC_USER"),gid=$(id -g "$SC_USER")" \
 	    sctest-data "$SC_ROOT/data" || atf_fail "cannot mount a tmpfs"
 	echo "$SC_ROOT/data" > data_mount
-	cat > "$SC_CONFIG/config.yaml" <<EOC
-data_dir: $SC_ROOT/data
-capabilities:
-  claude:
-    destination:
-      address: https://api.anthropic.com
-      secret: claude
-      ca_file: $SC_ROOT/ca/ca.crt
-    model: claude-test-1
-    cooldown: 1s
-  ocr:
-    languages: [eng]
-    cooldown: 1s
-EOC
+	sc_caps_config
 	sc_source_file notes "https://notes.example.com/api/worker" "ocr, claude" 60 5s 1m
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 }

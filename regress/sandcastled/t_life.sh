@@ -13,23 +13,10 @@ OCR_TEXT="HELLO WORLD"
 # A GIF: a format the box does not read.
 GIF_B64=R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7
 
-# life_config: config.yaml with ocr (and claude, for a slow job) and data_dir.
+# life_config: sc_caps_config, the account's.
 life_config()
 {
-	cat > "$SC_CONFIG/config.yaml" <<EOC
-data_dir: $SC_ROOT/data
-capabilities:
-  claude:
-    destination:
-      address: https://api.anthropic.com
-      secret: claude
-      ca_file: $SC_ROOT/ca/ca.crt
-    model: claude-test-1
-    cooldown: 1s
-  ocr:
-    languages: [eng]
-    cooldown: 1s
-EOC
+	sc_caps_config
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 }
 
@@ -191,10 +178,12 @@ ocr_life_body()
 	    { sc_log sandcastled; atf_fail "not one log line for job 1"; }
 	# The GIF fails in its box.
 	wait_result notes gif-2 30
+	# 409 at once: the next claim comes as soon as ocr's second of rest
+	# is over (a backlog is drained), and gone-3's result must meet it.
+	echo 409 > "$SC_ROOT/notes.mode"
 	has '"status": "failed"' '"error"' -- result notes gif-2
 	is "failed" meta notes gif-2 status
 	# 409: kept in the record, never sent again (not later, not at a restart).
-	echo 409 > "$SC_ROOT/notes.mode"
 	i=0
 	while [ "$(meta notes gone-3 result 2>/dev/null)" != gone ]; do
 		i=$((i + 1)); [ $i -gt 300 ] && { sc_log sandcastled; atf_fail "no 409 kept"; }

@@ -85,20 +85,7 @@ exec /usr/bin/podman "\$@"
 EOF
 	chmod 0755 "$SC_ROOT/bin/podman"
 	SC_ENV="PATH=$SC_ROOT/bin:/usr/bin:/bin:/usr/sbin:/sbin"
-	cat > "$SC_CONFIG/config.yaml" <<EOC
-data_dir: $SC_ROOT/data
-capabilities:
-  claude:
-    destination:
-      address: https://api.anthropic.com
-      secret: claude
-      ca_file: $SC_ROOT/ca/ca.crt
-    model: claude-test-1
-    cooldown: 1s
-  ocr:
-    languages: [eng]
-    cooldown: 1s
-EOC
+	sc_caps_config
 	for k in $(seq 1 "$1"); do
 		sc_source_file "s$k" "https://s$k.example.com/api/worker" \
 		    "ocr, claude" 3600 5s 1m
