@@ -271,6 +271,43 @@ image_has_box(const char *image)
 }
 
 /*
+ * The boxes of sandcastle's that podman holds in its storage alone, of
+ * image: a podman run killed while it made a box (a stopped core's)
+ * leaves one, without its labels, and it keeps its image in use.  Known
+ * by the name, sandcastle-box- or sandcastle-chk- and 16 hex digits.
+ */
+static void
+storage_remove(const char *image, const char *who)
+{
+	char	 line[512], *rm[] = { "podman", "rm", "-f", line, NULL };
+	char	*status, *img;
+	FILE	*f;
+
+	if ((f = popen("podman ps -a --external --format "
+	    "'{{.Names}} {{.Status}} {{.Image}}' 2>/dev/null", "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if ((status = strchr(line, ' ')) == NULL)
+			continue;
+		*status++ = '\0';
+		if ((img = strchr(status, ' ')) == NULL)
+			continue;
+		*img++ = '\0';
+		if (strcmp(status, "Storage") != 0 || strcmp(img, image) != 0 ||
+		    strlen(line) != 31 || (strncmp(line, "sandcastle-box-", 15) &&
+		    strncmp(line, "sandcastle-chk-", 15)) ||
+		    line[15 + strspn(line + 15, "0123456789abcdef")] != '\0')
+			continue;
+		printf("%s: removing %s, a box of %s podman left in its "
+		    "storage alone\n", who, line, image);
+		fflush(stdout);
+		(void)install_run(rm);
+	}
+	(void)pclose(f);
+}
+
+/*
  * podman rmi of image; with wait, a box of it (the stopped core's, which
  * podman or the new launcher is removing) is waited for, up to wait
  * seconds, before the image is given up as in use.
@@ -284,6 +321,9 @@ image_remove(const char *image, const char *who, int wait)
 
 	printf("%s: removing %s\n", who, image);
 	fflush(stdout);
+	if (install_run(rmi) == 0)
+		return 0;
+	storage_remove(image, who);
 	if (install_run(rmi) == 0)
 		return 0;
 	while (waited < wait && image_has_box(image) == 1) {

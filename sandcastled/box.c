@@ -122,7 +122,7 @@ box_start(enum cap_id cap, enum box_role role,
 	if (box_params_init(&p, image, cap_name(cap), role, limits, timeout,
 	    max_output) == -1)
 		return NULL;
-	podman_box_name(name);
+	podman_box_name(name, role);
 	argv = podman_run_argv(&p, name);
 	b = box_spawn(&p, argv, name);
 	podman_argv_free(argv);

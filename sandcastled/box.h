@@ -19,7 +19,7 @@
 #include "build.h"
 #include "config.h"
 
-#define BOX_NAME_LEN	(15 + 16)	/* "sandcastle-box-" and 16 hex digits */
+#define BOX_NAME_LEN	(15 + 16)	/* "sandcastle-box-" (a check's: -chk-), 16 hex digits */
 #define BOX_ERR_HEAD	4096		/* bytes of stderr kept for the record */
 #define BOX_WHY_LEN	160
 /* podman reads the box's seccomp profile (profile.c) on this descriptor. */

@@ -194,14 +194,25 @@ podman_argv_free(char **v)
 	free(v);
 }
 
+/*
+ * A box's name says its role, so that a box podman left in its storage
+ * alone, without its labels, is still known for the core's or a
+ * check's.
+ */
+static const char *
+podman_name_prefix(enum box_role role)
+{
+	return role == BOX_CORE ? "sandcastle-box-" : "sandcastle-chk-";
+}
+
 void
-podman_box_name(char name[BOX_NAME_LEN + 1])
+podman_box_name(char name[BOX_NAME_LEN + 1], enum box_role role)
 {
 	unsigned char	 r[8];
 	int		 i;
 
 	arc4random_buf(r, sizeof(r));
-	memcpy(name, "sandcastle-box-", 15);
+	memcpy(name, podman_name_prefix(role), 15);
 	for (i = 0; i < 8; i++)
 		(void)snprintf(name + 15 + 2 * i, 3, "%02x", r[i]);
 }
@@ -356,7 +367,8 @@ podman_cmd(const char *const args[], char *out, size_t outsz, int *status)
 int
 podman_gone(const char *name)
 {
-	const char	*args[] = { "container", "exists", name, NULL };
+	const char	*args[] = { "container", "exists", "--external", name,
+			    NULL };
 	char		 out[256];
 	int		 status;
 
@@ -437,14 +449,14 @@ box_cgroup_layer(void)
 	return found && cgroup_controllers_hold(line + 3);
 }
 
-/* A name podman gave back is used only when it is one of ours. */
+/* A name podman gave back is used only when it is a core's box of ours. */
 static int
 podman_name_ours(const char *name)
 {
 	size_t	 i;
 
 	if (strlen(name) != BOX_NAME_LEN ||
-	    strncmp(name, "sandcastle-box-", 15) != 0)
+	    strncmp(name, podman_name_prefix(BOX_CORE), 15) != 0)
 		return 0;
 	for (i = 15; i < BOX_NAME_LEN; i++)
 		if (strchr("0123456789abcdef", name[i]) == NULL)
@@ -453,18 +465,18 @@ podman_name_ours(const char *name)
 }
 
 /*
- * At start: the core's boxes a crash left, by their label, never a
- * check's (one may be running beside us).  0, or -1 with why.
+ * The boxes of the core listed by one podman ps: with storage, those
+ * podman holds in its storage alone ("Storage"), where a podman run
+ * killed while it made the box leaves it, before its labels are in
+ * podman's database; they are known by name, and block the removal of
+ * their image.  Each removed; -1 with why when one will not go.
  */
-int
-box_remove_leftovers(char *why, size_t whysz)
+static int
+podman_sweep(const char *const *args, int storage, int *n, char *why,
+    size_t whysz)
 {
-	const char	*args[] = { "ps", "-a", "--filter",
-			    "label=sandcastle.box=sandcastle", "--filter",
-			    "label=sandcastle.role=core", "--format",
-			    "{{.Names}}", NULL };
-	char		 out[16384], *p, *name;
-	int		 status, n = 0;
+	char	 out[16384], *p, *line, *name;
+	int	 status;
 
 	if (podman_cmd(args, out, sizeof(out), &status) == -1 ||
 	    !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -472,16 +484,40 @@ box_remove_leftovers(char *why, size_t whysz)
 		    "a crash left");
 		return -1;
 	}
-	for (p = out; (name = strsep(&p, "\n")) != NULL; ) {
-		if (!podman_name_ours(name))
+	for (p = out; (line = strsep(&p, "\n")) != NULL; ) {
+		name = strsep(&line, " ");
+		if (!podman_name_ours(name) ||
+		    (storage && (line == NULL || strcmp(line, "Storage") != 0)))
 			continue;
 		if (podman_rm(name) == -1) {
 			(void)snprintf(why, whysz, "%s, left by a crash, will "
 			    "not go: remove it with podman rm -f %s", name, name);
 			return -1;
 		}
-		n++;
+		(*n)++;
 	}
+	return 0;
+}
+
+/*
+ * At start: the core's boxes a crash left, by their label, never a
+ * check's (one may be running beside us), then those left in podman's
+ * storage alone.  0, or -1 with why.
+ */
+int
+box_remove_leftovers(char *why, size_t whysz)
+{
+	const char	*labelled[] = { "ps", "-a", "--filter",
+			    "label=sandcastle.box=sandcastle", "--filter",
+			    "label=sandcastle.role=core", "--format",
+			    "{{.Names}}", NULL };
+	const char	*stored[] = { "ps", "-a", "--external", "--format",
+			    "{{.Names}} {{.Status}}", NULL };
+	int		 n = 0;
+
+	if (podman_sweep(labelled, 0, &n, why, whysz) == -1 ||
+	    podman_sweep(stored, 1, &n, why, whysz) == -1)
+		return -1;
 	if (n > 0)
 		log_info("removed %d box%s a crash left", n, n == 1 ? "" : "es");
 	return 0;

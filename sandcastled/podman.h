@@ -24,7 +24,10 @@ char *const	*podman_env(void);
  */
 int		 podman_cmd(const char *const args[], char *out,
 		    size_t outsz, int *status);
-/* 1 when the box is gone, 0 when it is still there, -1 when unknown. */
+/*
+ * 1 when the box is gone, 0 when it is still there (in podman's storage
+ * alone too), -1 when unknown.
+ */
 int		 podman_gone(const char *name);
 /* podman rm -f --time 0: 0 once the box is gone, -1 otherwise. */
 int		 podman_rm(const char *name);
@@ -33,7 +36,7 @@ int		 podman_rm(const char *name);
 char		**podman_run_argv(const struct box_params *,
 		    const char *name);
 void		 podman_argv_free(char **);
-void		 podman_box_name(char name[BOX_NAME_LEN + 1]);
+void		 podman_box_name(char name[BOX_NAME_LEN + 1], enum box_role);
 const char	*podman_role_label(enum box_role);
 
 #endif

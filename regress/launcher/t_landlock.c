@@ -100,7 +100,7 @@ expect(const char *word, const char *const *reqs, const char *const *want)
 
 	REQUIRE(box_params_init(&p, IMAGE, word, BOX_CHECK, &limits, 30,
 	    65536) == 0, "%s", "box_params_init");
-	podman_box_name(name);
+	podman_box_name(name, p.role);
 	argv = podman_run_argv(&p, name);
 	free(argv[0]);
 	argv[0] = strdup(podman_path());

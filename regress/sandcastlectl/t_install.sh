@@ -225,8 +225,14 @@ EOF
 	cp -R "$units" units.before
 	# An image of an older build: it goes after the restart, when the
 	# core that made boxes of it has stopped, never before.
-	atf_check -s exit:0 -e ignore ./asuser podman tag \
-	    "sandcastle-claude:$build" sandcastle-claude:000000000000
+	# An image of its own, with a box of it podman holds in its storage
+	# alone (a core killed while podman made a box): it blocks podman
+	# rmi, and install removes it first.
+	tar -cf empty.tar -T /dev/null && chmod 0644 empty.tar
+	atf_check -s exit:0 -o ignore -e ignore ./asuser podman import \
+	    "$PWD/empty.tar" sandcastle-claude:000000000000
+	left=sandcastle-box-00000000000000cc
+	sc_storage_only "$left" sandcastle-claude:000000000000
 	: > "$SC_ROOT/log/calls"
 	./ctl install > out2 2> err2
 	cat out2 err2
@@ -235,6 +241,7 @@ EOF
 	    '^install: sandcastle.target is restarted$' \
 	    '^install: the keep is ready at ' \
 	    '^install: removing localhost/sandcastle-claude:000000000000$' \
+	    "^install: removing $left, a box of localhost/sandcastle-claude:000000000000 podman left in its storage alone\$" \
 	    '^install: the images of older builds are removed$' \
 	    '^install: running sandcastlectl check$' \
 	    "^ok    units: sandcastle.target and its three services are this build's\$"
