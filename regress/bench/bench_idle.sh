@@ -12,26 +12,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 PREFIX=$1
 QUIET=${BENCH_IDLE_SECS:-60}
 
-atf_fail() { echo "bench: $*" >&2; exit 1; }
-atf_config_get()
-{
-	case $1 in
-	prefix)		echo "$PREFIX" ;;
-	checkout)	echo "$TOP" ;;
-	esac
-}
-. "$TOP/regress/lib/helpers.subr"
-. "$TOP/regress/lib/net.subr"
-
-BENCH_WORK=$(mktemp -d /tmp/scbench.XXXXXXXX) || exit 1
-cd "$BENCH_WORK" || exit 1
-done_bench()
-{
-	sc_net_down
-	sc_cleanup
-	cd / && rm -rf "$BENCH_WORK"
-}
-trap done_bench EXIT
+. "$TOP/regress/bench/bench.subr"
 
 sc_setup
 sc_home_up
