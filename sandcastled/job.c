@@ -163,13 +163,37 @@ job_run(const struct config *conf, enum cap_id cap, enum job_mode mode,
 	o->seconds = job_since(&t0);
 }
 
+/*
+ * One line of the box's, parsed and held to the protocol's order: 0 with
+ * m to free, or -1 with the job decided (what names the line).
+ */
+static int
+job_parse(struct job_ctx *x, const char *line, size_t len, const char *what,
+    struct proto_msg *m)
+{
+	const char	*why;
+	char		 pwhy[PROTO_WHY_MAX];
+
+	if (proto_parse(m, line, len, pwhy, sizeof(pwhy)) == -1) {
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "%s: %s", what, pwhy);
+		return -1;
+	}
+	if (proto_seq_next(&x->seq, m->type, &why) == -1) {
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's %s line: %s",
+		    proto_type_name(m->type), why);
+		proto_msg_free(m);
+		return -1;
+	}
+	return 0;
+}
+
 /* The box's first line: its hello of this build.  0 to go on, or -1. */
 static int
 job_hello(struct job_ctx *x)
 {
 	struct proto_msg	 m;
-	const char		*line, *why;
-	char			 pwhy[PROTO_WHY_MAX], build[BUILD_ID_LEN + 1];
+	const char		*line;
+	char			 build[BUILD_ID_LEN + 1];
 	size_t			 len;
 
 	if (box_read_line(x->box, &line, &len) != 1)
@@ -179,17 +203,8 @@ job_hello(struct job_ctx *x)
 		    "longer than 64 KiB");
 		return -1;
 	}
-	if (proto_parse(&m, line, len, pwhy, sizeof(pwhy)) == -1) {
-		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's first line: "
-		    "%s", pwhy);
+	if (job_parse(x, line, len, "the box's first line", &m) == -1)
 		return -1;
-	}
-	if (proto_seq_next(&x->seq, m.type, &why) == -1) {
-		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's %s line: %s",
-		    proto_type_name(m.type), why);
-		proto_msg_free(&m);
-		return -1;
-	}
 	if (m.type == PROTO_FAILURE) {
 		/* In place of its hello: it could not read its build. */
 		job_last(x, &m);
@@ -301,25 +316,14 @@ static int
 job_line_one(struct job_ctx *x, const char *line, size_t len)
 {
 	struct proto_msg	 m;
-	const char		*why;
-	char			 pwhy[PROTO_WHY_MAX];
 
 	if (x->last) {
 		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box wrote a line "
 		    "after its last");
 		return -1;
 	}
-	if (proto_parse(&m, line, len, pwhy, sizeof(pwhy)) == -1) {
-		job_decide(x, JOB_FAILED, JW_PROTOCOL, "a line from the box: "
-		    "%s", pwhy);
+	if (job_parse(x, line, len, "a line from the box", &m) == -1)
 		return -1;
-	}
-	if (proto_seq_next(&x->seq, m.type, &why) == -1) {
-		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's %s line: %s",
-		    proto_type_name(m.type), why);
-		proto_msg_free(&m);
-		return -1;
-	}
 	if (m.type == PROTO_REQUEST)
 		job_request(x, line, len);
 	else
