@@ -113,14 +113,18 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 	    $(wildcard gated/*.c) common/libcommon.a $(LIBS) $(LIBS_gated)
 
 # Test builds of the box: BOX_TEST_HOOKS acts on a marker in the job
-# (box/exchange.c), BOX_NO_FILTER leaves the box's own locks out, its
-# filter and its Landlock ruleset.  t_job's
-# proof of the filter and make bench run them from images of their own;
-# make test installs them under libexec/, never make install.
-BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter
+# (box/exchange.c); BOX_NO_SECCOMP leaves the box's own filter out,
+# BOX_NO_LANDLOCK its Landlock ruleset.  t_job's proof of each lock
+# (the filter alone, the ruleset alone, neither as the control) and make
+# bench run them from images of their own; make test installs them under
+# libexec/, never make install.
+BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter \
+	box/sandcastle-box-test-landlock
 BOX_TEST_FLAGS_box/sandcastle-box-test = -DBOX_TEST_HOOKS -DBOX_CLAUDE -DBOX_OCR
-BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS -DBOX_NO_FILTER \
-	-DBOX_CLAUDE -DBOX_OCR
+BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS \
+	-DBOX_NO_SECCOMP -DBOX_NO_LANDLOCK -DBOX_CLAUDE -DBOX_OCR
+BOX_TEST_FLAGS_box/sandcastle-box-test-landlock = -DBOX_TEST_HOOKS \
+	-DBOX_NO_SECCOMP -DBOX_CLAUDE -DBOX_OCR
 $(BOX_TESTS): $(wildcard box/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(BOX_TEST_FLAGS_$@) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
 	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) $(LIBS_box)

@@ -20,10 +20,11 @@ box_landlock(const char *readable)
 	char			 why[512];
 	int			 abi;
 
-#ifdef BOX_NO_FILTER
+#ifdef BOX_NO_LANDLOCK
 	/*
-	 * A test build with neither of the box's own locks: the control of
-	 * t_job's filter case, whose calls must then be made, and make bench.
+	 * A test build without its ruleset: with neither of the box's own
+	 * locks, the control of t_job's filter case, whose calls must then
+	 * be made, and make bench.
 	 */
 	(void)lang;
 	(void)why;

@@ -91,8 +91,11 @@ box_allow_list(void)
 static void
 box_load(scmp_filter_ctx ctx, const char *cap)
 {
-#ifdef BOX_NO_FILTER
-	/* A test build: the control of t_job's filter case, and make bench. */
+#ifdef BOX_NO_SECCOMP
+	/*
+	 * A test build without its filter: t_job's proof of the ruleset
+	 * alone, and with neither lock its control and make bench.
+	 */
 	(void)cap;
 	seccomp_release(ctx);
 #else

@@ -497,7 +497,7 @@ ATF_TC_BODY(real_keep, tc)
 
 /*
  * The image of a test build of the box (make: box/sandcastle-box-test,
- * box/sandcastle-box-test-nofilter, installed under libexec/), made by
+ * -nofilter and -landlock, installed under libexec/), made by
  * regress/box/testbox/image.sh; its build into tbuild.
  */
 static void
@@ -584,7 +584,39 @@ filter_control(struct config *conf, enum cap_id cap)
 	}
 }
 
-/* B8: open(2), socket(2) and execve(2) after the filter: SIGSYS, each. */
+/*
+ * The ruleset alone, in the build without the filter: open(2) and
+ * execve(2) refused with EACCES by Landlock, socket(2), which no
+ * ruleset of this kernel governs, made: the filter is what holds it.
+ */
+static void
+filter_landlock(struct config *conf, enum cap_id cap)
+{
+	struct job_outcome	 o;
+	char			 tbuild[BUILD_ID_LEN + 1], why[256];
+	const char		*want;
+	size_t			 i;
+
+	test_image("sandcastle-box-test-landlock", cap_name(cap), tbuild);
+	REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
+	for (i = 0; filter_calls[i] != NULL; i++) {
+		marked_job(conf, cap, filter_calls[i], &o);
+		want = strcmp(filter_calls[i], "socket") == 0 ?
+		    "test: the call succeeded" :
+		    "test: the call failed: Permission denied";
+		CHECK(o.status == JOB_FAILED && strstr(o.error, want) != NULL,
+		    "%s %s under the ruleset alone: %s: %s (stderr %.*s)",
+		    cap_name(cap), filter_calls[i], job_status_name(o.status),
+		    o.error, (int)o.stderr_len, o.stderr_head);
+		job_outcome_free(&o);
+	}
+}
+
+/*
+ * B8: open(2), socket(2) and execve(2) after the filter: SIGSYS, each;
+ * under the ruleset alone open and execve EACCES; with neither lock each
+ * call made (the control).
+ */
 static void
 body_filter(void)
 {
@@ -592,6 +624,8 @@ body_filter(void)
 
 	filter_kills(conf, CAP_CLAUDE);
 	filter_kills(conf, CAP_OCR);
+	filter_landlock(conf, CAP_CLAUDE);
+	filter_landlock(conf, CAP_OCR);
 	filter_control(conf, CAP_CLAUDE);
 	filter_control(conf, CAP_OCR);
 }
@@ -698,8 +732,10 @@ ATF_TC_HEAD(filter, tc)
 	atf_tc_set_md_var(tc, "descr", "A test build of the box that, on a "
 	    "marker in the job, calls open(2), socket(2) or execve(2) after "
 	    "its filter is on is killed by SIGSYS, and the job fails saying it "
-	    "broke its filter, in claude's box and ocr's; the same build "
-	    "without the filter makes each call");
+	    "broke its filter, in claude's box and ocr's; under its Landlock "
+	    "ruleset alone open(2) and execve(2) fail with EACCES and "
+	    "socket(2) is made; the same build without either lock makes each "
+	    "call");
 	atf_tc_set_md_var(tc, "require.user", "root");
 	atf_tc_set_md_var(tc, "require.config", "prefix");
 	atf_tc_set_md_var(tc, "timeout", "300");
