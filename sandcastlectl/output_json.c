@@ -158,20 +158,7 @@ json_job(const struct records_meta *m)
 	json_write_object(&w);
 	json_write_key(&w, "time");
 	json_time(m->started_at);
-	json_write_key(&w, "source");
-	json_write_string(&w, m->source);
-	json_write_key(&w, "job");
-	if (m->numeric)
-		json_write_raw(&w, m->job, strlen(m->job));
-	else
-		json_write_string(&w, m->job);
-	json_write_key(&w, "capability");
-	if (m->cap == -1)
-		json_write_null(&w);
-	else
-		json_write_string(&w, cap_name(m->cap));
-	json_write_key(&w, "status");
-	json_write_string(&w, records_status_name(m->status));
+	records_json_names(&w, m);
 	json_write_key(&w, "seconds");
 	if (m->finished_at != 0)
 		json_write_int(&w, (int64_t)(m->finished_at - m->started_at));
