@@ -55,14 +55,6 @@ BOX_SRCS_claude = box/claude.c box/schema.c
 BOX_SRCS_ocr = box/ocr.c box/base64.c box/image.c box/tess.c
 BOX_FLAGS_claude = -DBOX_CLAUDE
 BOX_FLAGS_ocr = -DBOX_OCR
-# What sandcastlectl shares with the daemons beyond common/, named here
-# alone: check reads the gate's refusal records and looks at its network
-# with the gate's own code (check_gate.c), and runs a box of role check
-# with the launcher's own code (check_caps.c).
-USES_sandcastlectl = gated/libgated.a sandcastled/libsandcastled.a
-sandcastlectl/check_gate.o: ALL_CPPFLAGS += -Igated
-sandcastlectl/check_caps.o: ALL_CPPFLAGS += -Isandcastled
-
 COMMON_SRCS = $(wildcard common/*.c)
 COMMON_OBJS = $(COMMON_SRCS:.c=.o)
 HDRS = $(wildcard common/*.h $(addsuffix /*.h,$(PROGDIRS)) regress/*/*.h)
@@ -132,7 +124,7 @@ $(BOX_TESTS): $(wildcard box/*.c) common/libcommon.a $(HDRS)
 # check on ABI 1, for the test of its warnings on an older kernel: make
 # test installs it under libexec/, never make install.
 sandcastlectl/sandcastlectl-abi1: sandcastlectl/sandcastlectl.o common/landlock.abi1.o \
-    sandcastlectl/libsandcastlectl.a $(USES_sandcastlectl) common/libcommon.a
+    sandcastlectl/libsandcastlectl.a common/libcommon.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(LIBS_sandcastlectl)
 
 common/libcommon.a: $(COMMON_OBJS)
@@ -160,7 +152,7 @@ $(1)/lib$(1).a: $(patsubst %.c,%.o,$(call lib_srcs,$(1)))
 	rm -f $$@ && ar rcs $$@ $$^
 endef
 define progrules
-$(PROG_$(1)): $(patsubst %.c,%.o,$(call main_of,$(1))) $(1)/lib$(1).a $(USES_$(1)) common/libcommon.a
+$(PROG_$(1)): $(patsubst %.c,%.o,$(call main_of,$(1))) $(1)/lib$(1).a common/libcommon.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $$@ $$^ $(LIBS) $(LIBS_$(1))
 endef
 $(foreach d,$(PROGDIRS),$(eval $(call librules,$(d))))
@@ -226,13 +218,12 @@ fuzz: $(FUZZERS)
 FUZZ_SRCS_envelope = keepd/envelope.c keepd/http.c
 FUZZ_SRCS_path = keepd/envelope.c
 FUZZ_SRCS_http = keepd/http.c
-FUZZ_SRCS_connect = gated/connect.c gated/policy.c
+FUZZ_SRCS_connect = gated/connect.c
 FUZZ_SRCS_dns = gated/resolve.c
 FUZZ_LIBS_dns = -lresolv
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
 FUZZ_SRCS_schema = box/schema.c
 FUZZ_SRCS_image = box/image.c
-FUZZ_SRCS_profile = sandcastled/profile.c
 FUZZ_LIBS_image = -lpng -ljpeg -lwebp -lm
 $(FUZZERS): regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(COMMON_SRCS) $(HDRS)
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \

@@ -234,6 +234,25 @@ write_usage(struct json_writer *w, const struct job_usage *u)
 	json_write_close(w);
 }
 
+void
+records_json_names(struct json_writer *w, const struct records_meta *m)
+{
+	json_write_key(w, "source");
+	json_write_string(w, m->source);
+	json_write_key(w, "job");
+	if (m->numeric)
+		json_write_raw(w, m->job, strlen(m->job));
+	else
+		json_write_string(w, m->job);
+	json_write_key(w, "capability");
+	if (m->cap == -1)
+		json_write_null(w);
+	else
+		json_write_string(w, cap_name(m->cap));
+	json_write_key(w, "status");
+	json_write_string(w, records_status_name(m->status));
+}
+
 static char *
 meta_render(const struct records_meta *m, size_t *len)
 {
@@ -242,20 +261,7 @@ meta_render(const struct records_meta *m, size_t *len)
 
 	json_writer_init(&w);
 	json_write_object(&w);
-	json_write_key(&w, "source");
-	json_write_string(&w, m->source);
-	json_write_key(&w, "job");
-	if (m->numeric)
-		json_write_raw(&w, m->job, strlen(m->job));
-	else
-		json_write_string(&w, m->job);
-	json_write_key(&w, "capability");
-	if (m->cap == -1)
-		json_write_null(&w);
-	else
-		json_write_string(&w, cap_name(m->cap));
-	json_write_key(&w, "status");
-	json_write_string(&w, records_status_name(m->status));
+	records_json_names(&w, m);
 	json_write_key(&w, "error");
 	json_write_string(&w, m->error);
 	json_write_key(&w, "stderr");

@@ -127,6 +127,13 @@ long	 records_prune(int dfd, uint32_t days, time_t now, char *why,
 
 const char *records_status_name(enum records_status);
 const char *records_result_name(enum records_result);
+struct json_writer;
+/*
+ * A job's source, job (a number when it came as one), capability (null
+ * for none) and status, as members of the object w has open: meta.json
+ * and show jobs -j write them alike.
+ */
+void	 records_json_names(struct json_writer *, const struct records_meta *);
 /* RFC 3339 UTC, "2026-01-02T03:04:05Z"; -1 when it is not. */
 int	 records_time(time_t, char *, size_t);
 int	 records_time_parse(const char *, time_t *);

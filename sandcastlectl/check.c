@@ -47,7 +47,7 @@ check_line(struct check *c, enum check_mark mark, const char *fmt, ...)
 }
 
 int
-ctl_check(const struct ctl_env *env)
+ctl_check(const struct parse_result *res, const struct ctl_env *env)
 {
 	struct check	c = { env, NULL, 0, 0 };
 	size_t		i;

@@ -1,6 +1,6 @@
 /*
  * check: the running gate, last.  First its network, held to the same
- * route lookups the gate made before it served (gated/barrier.c): a
+ * route lookups the gate made before it served (common/barrier.c): a
  * process of check's joins the gate's user and network namespaces,
  * which the operator owns, and asks the kernel's route lookup there, so
  * a route removed or shadowed since the gate started shows here.  Then

@@ -410,7 +410,7 @@ images_remove_all(int wait)
 }
 
 int
-ctl_install_images(const struct ctl_env *env)
+ctl_install_images(const struct parse_result *res, const struct ctl_env *env)
 {
 	struct config	*conf;
 	char		 bindir[PATH_MAX], id[BUILD_ID_LEN + 1], why[256];

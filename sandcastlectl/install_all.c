@@ -252,7 +252,7 @@ install_keep(void)
 }
 
 int
-ctl_install(const struct ctl_env *env)
+ctl_install(const struct parse_result *res, const struct ctl_env *env)
 {
 	struct install	 in;
 	struct config	*conf;
@@ -287,7 +287,7 @@ ctl_install(const struct ctl_env *env)
 	printf("install: the images of older builds are removed\n");
 	printf("install: running sandcastlectl check\n");
 	fflush(stdout);
-	rc = ctl_check(env) == 0 ? 0 : -1;
+	rc = ctl_check(res, env) == 0 ? 0 : -1;
 done:
 	for (i = 0; i < UNIT_COUNT; i++)
 		free(in.units[i]);

@@ -1,8 +1,11 @@
 /*
- * The commands, as tables of words (the shape of bgpctl's parser.c).
- * A word may be cut short while it stays unambiguous: "sec l" is
- * "secret list".  The list of commands printed on a mistake is made
- * from the same tables, so it cannot drift from what is accepted.
+ * The commands: their words, as tables of tokens (the shape of bgpctl's
+ * parser.c), and their rows, commands[], one per action, that say what
+ * main() runs and what it does first.  A word may be cut short while it
+ * stays unambiguous: "sec l" is "secret list".  -j may come anywhere
+ * after a command's first words when its row says CMD_JSON.  The list
+ * of commands printed on a mistake is made from the same tables, so it
+ * cannot drift from what is accepted.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +18,6 @@ enum token_type {
 	KEYWORD,
 	NAME,
 	JOBID,		/* a second name: show job's ID */
-	FLAG_JSON,	/* -j */
 	MAYEND		/* the command may end here */
 };
 
@@ -32,10 +34,26 @@ static const struct token t_secret[];
 static const struct token t_secret_name[];
 static const struct token t_show[];
 static const struct token t_show_jobs[];
-static const struct token t_show_jobs_json[];
 static const struct token t_show_job[];
 static const struct token t_show_job_id[];
-static const struct token t_show_sources[];
+
+const struct command commands[ACTION_COUNT] = {
+	[NONE] =		{ NULL,			0 },
+	[CHECK] =		{ ctl_check,		CMD_FOLDERS },
+	/* install says root among the machine's lacks, changing nothing. */
+	[INSTALL] =		{ ctl_install,		CMD_FOLDERS | CMD_ROOT },
+	[INSTALL_IMAGES] =	{ ctl_install_images,	CMD_FOLDERS },
+	[SECRET_LIST] =		{ ctl_secret_list,	CMD_FOLDERS },
+	[SECRET_RM] =		{ ctl_secret_rm,	CMD_FOLDERS },
+	[SECRET_SET] =		{ ctl_secret_set,	CMD_FOLDERS },
+	[SHOW_JOB] =		{ ctl_show_job,		CMD_FOLDERS | CMD_JSON },
+	[SHOW_JOBS] =		{ ctl_show_jobs,	CMD_FOLDERS | CMD_JSON },
+	[SHOW_SOURCES] =	{ ctl_show_sources,	CMD_JSON },
+	[SHOW_STATUS] =		{ ctl_show_status,	CMD_JSON },
+	[UNINSTALL] =		{ ctl_uninstall,	CMD_FOLDERS },
+	/* version only reads the binaries beside it. */
+	[VERSION] =		{ ctl_version,		CMD_ROOT },
+};
 
 static const struct token t_main[] = {
 	{ KEYWORD,	"check",	CHECK,		NULL },
@@ -68,22 +86,14 @@ static const struct token t_secret_name[] = {
 static const struct token t_show[] = {
 	{ KEYWORD,	"job",		SHOW_JOB,	t_show_job },
 	{ KEYWORD,	"jobs",		SHOW_JOBS,	t_show_jobs },
-	{ KEYWORD,	"sources",	SHOW_SOURCES,	t_show_sources },
+	{ KEYWORD,	"sources",	SHOW_SOURCES,	NULL },
 	{ KEYWORD,	"status",	SHOW_STATUS,	NULL },
 	{ ENDTOKEN,	NULL,		NONE,		NULL }
 };
 
-/* -j comes before NAME: NAME takes any word. */
 static const struct token t_show_jobs[] = {
 	{ MAYEND,	NULL,		NONE,		NULL },
-	{ FLAG_JSON,	"-j",		NONE,		NULL },
-	{ NAME,		"SOURCE",	NONE,		t_show_jobs_json },
-	{ ENDTOKEN,	NULL,		NONE,		NULL }
-};
-
-static const struct token t_show_jobs_json[] = {
-	{ MAYEND,	NULL,		NONE,		NULL },
-	{ FLAG_JSON,	"-j",		NONE,		NULL },
+	{ NAME,		"SOURCE",	NONE,		NULL },
 	{ ENDTOKEN,	NULL,		NONE,		NULL }
 };
 
@@ -97,17 +107,13 @@ static const struct token t_show_job_id[] = {
 	{ ENDTOKEN,	NULL,		NONE,		NULL }
 };
 
-static const struct token t_show_sources[] = {
-	{ MAYEND,	NULL,		NONE,		NULL },
-	{ FLAG_JSON,	"-j",		NONE,		NULL },
-	{ ENDTOKEN,	NULL,		NONE,		NULL }
-};
-
 static struct parse_result res;
 
 static const struct token *match_token(const char *, const struct token *);
 static int	may_end(const struct token *);
-static void	print_commands(const struct token *, const char *);
+static int	takes_json(const char *);
+static void	print_commands(const struct token *, const char *,
+		    enum action);
 static void	parse_fail(const char *, const char *)
 		    __attribute__((noreturn));
 
@@ -119,6 +125,10 @@ parse(int argc, char *argv[])
 
 	memset(&res, 0, sizeof(res));
 	for (i = 0; i < argc; i++) {
+		if (takes_json(argv[i])) {
+			res.json = 1;
+			continue;
+		}
 		if (table == NULL) {
 			if (res.action == SECRET_SET)
 				parse_fail(NULL, "secret set takes no value: "
@@ -131,8 +141,6 @@ parse(int argc, char *argv[])
 			res.name = argv[i];
 		else if (t->type == JOBID)
 			res.id = argv[i];
-		else if (t->type == FLAG_JSON)
-			res.json = 1;
 		else if (t->value != NONE)
 			res.action = t->value;
 		table = t->next;
@@ -142,6 +150,14 @@ parse(int argc, char *argv[])
 		    argc > 0 ? "the command is not complete" :
 		    "no command given");
 	return &res;
+}
+
+/* -j, once, after the words of a command whose row takes it. */
+static int
+takes_json(const char *word)
+{
+	return strcmp(word, "-j") == 0 && !res.json &&
+	    (commands[res.action].flags & CMD_JSON);
 }
 
 static int
@@ -179,22 +195,32 @@ match_token(const char *word, const struct token *table)
 }
 
 static void
-print_commands(const struct token *table, const char *prefix)
+print_command(const char *line, enum action action)
+{
+	fprintf(stderr, "\t%s%s\n", line,
+	    commands[action].flags & CMD_JSON ? " [-j]" : "");
+}
+
+static void
+print_commands(const struct token *table, const char *prefix,
+    enum action action)
 {
 	const struct token	*t;
+	enum action		 a;
 	char			 line[128];
 
 	for (t = table; t->type != ENDTOKEN; t++) {
 		if (t->type == MAYEND) {
-			fprintf(stderr, "\t%s\n", prefix);
+			print_command(prefix, action);
 			continue;
 		}
+		a = t->value != NONE ? t->value : action;
 		(void)snprintf(line, sizeof(line), "%s%s%s", prefix,
 		    *prefix ? " " : "", t->keyword);
 		if (t->next == NULL)
-			fprintf(stderr, "\t%s\n", line);
+			print_command(line, a);
 		else
-			print_commands(t->next, line);
+			print_commands(t->next, line, a);
 	}
 }
 
@@ -206,6 +232,6 @@ parse_fail(const char *word, const char *what)
 	else
 		fprintf(stderr, "sandcastlectl: %s\n", what);
 	fprintf(stderr, "commands:\n");
-	print_commands(t_main, "");
+	print_commands(t_main, "", NONE);
 	exit(1);
 }

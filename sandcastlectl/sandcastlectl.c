@@ -1,6 +1,8 @@
 /*
  * sandcastlectl: the operator's command.  It sets, lists and removes
- * secrets, checks an installation and asks sandcastled how it is.
+ * secrets, checks an installation and asks sandcastled how it is.  The
+ * words name a command (parser.c); its row says whether it may run as
+ * root and whether it needs the folders, and which function runs it.
  */
 #include <err.h>
 #include <getopt.h>
@@ -14,7 +16,6 @@
 
 static void	usage(void) __attribute__((noreturn));
 static void	env_init(struct ctl_env *, const char *, const char *);
-static int	run(const struct parse_result *, const struct ctl_env *);
 
 static void
 usage(void)
@@ -33,40 +34,6 @@ env_init(struct ctl_env *env, const char *cflag, const char *sflag)
 		errx(1, "the secrets folder: %s", path_why());
 }
 
-static int
-run(const struct parse_result *res, const struct ctl_env *env)
-{
-	switch (res->action) {
-	case CHECK:
-		return ctl_check(env);
-	case INSTALL:
-		return ctl_install(env);
-	case INSTALL_IMAGES:
-		return ctl_install_images(env);
-	case SECRET_LIST:
-		return ctl_secret_list(env);
-	case SECRET_RM:
-		return ctl_secret_rm(env, res->name);
-	case SECRET_SET:
-		return ctl_secret_set(env, res->name);
-	case SHOW_JOB:
-		return ctl_show_job(env, res->name, res->id);
-	case SHOW_JOBS:
-		return ctl_show_jobs(env, res->name, res->json);
-	case SHOW_SOURCES:
-		return ctl_show_sources(res->json);
-	case SHOW_STATUS:
-		return ctl_show_status();
-	case UNINSTALL:
-		return ctl_uninstall(env);
-	case VERSION:
-		return ctl_version();
-	case NONE:
-		break;
-	}
-	usage();
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -76,6 +43,7 @@ main(int argc, char *argv[])
 		{ NULL,		0,			NULL,	0 }
 	};
 	const struct parse_result	*res;
+	const struct command		*cmd;
 	struct ctl_env			 env;
 	const char			*cflag = NULL, *sflag = NULL;
 	int				 ch;
@@ -99,15 +67,12 @@ main(int argc, char *argv[])
 	memset(&env, 0, sizeof(env));
 
 	res = parse(argc, argv);
-	/*
-	 * version only reads the binaries; the rest is the operator's alone.
-	 * install says it among the machine's lacks, changing nothing.
-	 */
-	if (res->action != VERSION && res->action != INSTALL &&
-	    (getuid() == 0 || geteuid() == 0))
+	cmd = &commands[res->action];
+	if (cmd->run == NULL)
+		usage();
+	if ((cmd->flags & CMD_ROOT) == 0 && (getuid() == 0 || geteuid() == 0))
 		errx(1, "refusing to run as root: run it as the operator");
-	if (res->action != VERSION && res->action != SHOW_STATUS &&
-	    res->action != SHOW_SOURCES)
+	if (cmd->flags & CMD_FOLDERS)
 		env_init(&env, cflag, sflag);
-	return run(res, &env);
+	return cmd->run(res, &env);
 }

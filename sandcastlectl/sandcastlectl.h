@@ -1,7 +1,7 @@
 /*
- * sandcastlectl: the command table, and one function per action.  Each
- * action returns the exit status (0 or 1) and says what went wrong on
- * stderr itself.
+ * sandcastlectl: the commands, one row each (parser.c's commands[]),
+ * and one function per command.  Each function returns the exit status
+ * (0 or 1) and says what went wrong on stderr itself.
  */
 #ifndef SANDCASTLECTL_H
 #define SANDCASTLECTL_H
@@ -22,15 +22,32 @@ enum action {
 	SHOW_SOURCES,
 	SHOW_STATUS,
 	UNINSTALL,
-	VERSION
+	VERSION,
+	ACTION_COUNT
 };
 
 struct parse_result {
 	enum action	 action;
 	const char	*name;		/* the NAME of secret set and rm, show's SOURCE */
 	const char	*id;		/* the ID of show job */
-	int		 json;		/* show jobs -j, show sources -j */
+	int		 json;		/* -j: output_json.c, else output.c */
 };
+
+struct ctl_env;
+
+/* A command's row: what it runs and what main() does before it. */
+#define CMD_FOLDERS	0x01	/* reads the operator's folders (-c, -s) */
+#define CMD_ROOT	0x02	/* may run as root */
+#define CMD_JSON	0x04	/* takes -j */
+
+struct command {
+	int		(*run)(const struct parse_result *,
+			    const struct ctl_env *);
+	int		  flags;
+};
+
+/* By enum action; NONE's row is empty. */
+extern const struct command commands[ACTION_COUNT];
 
 /* Where the operator's folders are, from -c and -s or their defaults. */
 struct ctl_env {
@@ -48,18 +65,19 @@ struct config;
 
 const struct parse_result *parse(int argc, char *argv[]);
 
-int	ctl_check(const struct ctl_env *);
-int	ctl_install(const struct ctl_env *);		/* install_all.c */
-int	ctl_install_images(const struct ctl_env *);
-int	ctl_secret_list(const struct ctl_env *);
-int	ctl_secret_rm(const struct ctl_env *, const char *);
-int	ctl_secret_set(const struct ctl_env *, const char *);
-int	ctl_show_job(const struct ctl_env *, const char *, const char *);
-int	ctl_show_jobs(const struct ctl_env *, const char *, int);
-int	ctl_show_sources(int);
-int	ctl_show_status(void);
-int	ctl_uninstall(const struct ctl_env *);
-int	ctl_version(void);
+int	ctl_check(const struct parse_result *, const struct ctl_env *);
+int	ctl_install(const struct parse_result *,		/* install_all.c */
+	    const struct ctl_env *);
+int	ctl_install_images(const struct parse_result *, const struct ctl_env *);
+int	ctl_secret_list(const struct parse_result *, const struct ctl_env *);
+int	ctl_secret_rm(const struct parse_result *, const struct ctl_env *);
+int	ctl_secret_set(const struct parse_result *, const struct ctl_env *);
+int	ctl_show_job(const struct parse_result *, const struct ctl_env *);
+int	ctl_show_jobs(const struct parse_result *, const struct ctl_env *);
+int	ctl_show_sources(const struct parse_result *, const struct ctl_env *);
+int	ctl_show_status(const struct parse_result *, const struct ctl_env *);
+int	ctl_uninstall(const struct parse_result *, const struct ctl_env *);
+int	ctl_version(const struct parse_result *, const struct ctl_env *);
 
 struct config *ctl_config_load(const char *dir);	/* problems on stderr, NULL */
 int	names_configured(const struct config *, struct namelist *);

@@ -35,11 +35,12 @@ value_from_tty(const char *name, char *buf, size_t bufsz)
 }
 
 int
-ctl_secret_set(const struct ctl_env *env, const char *name)
+ctl_secret_set(const struct parse_result *res, const struct ctl_env *env)
 {
-	char	 why[256], *buf;
-	ssize_t	 n;
-	int	 dirfd, r;
+	const char	*name = res->name;
+	char		 why[256], *buf;
+	ssize_t		 n;
+	int		 dirfd, r;
 
 	if (secret_name_check(name, why, sizeof(why)) == -1)
 		errx(1, "secret %s: %s", name, why);
@@ -92,7 +93,7 @@ list_print(const struct namelist *named, const struct namelist *files)
 }
 
 int
-ctl_secret_list(const struct ctl_env *env)
+ctl_secret_list(const struct parse_result *res, const struct ctl_env *env)
 {
 	struct namelist	 named, files;
 	struct config	*conf;
@@ -120,10 +121,11 @@ ctl_secret_list(const struct ctl_env *env)
 }
 
 int
-ctl_secret_rm(const struct ctl_env *env, const char *name)
+ctl_secret_rm(const struct parse_result *res, const struct ctl_env *env)
 {
-	char	why[512];
-	int	dirfd;
+	const char	*name = res->name;
+	char		 why[512];
+	int		 dirfd;
 
 	if ((dirfd = secrets_dir_open(env->secdir, 0, why, sizeof(why))) == -1) {
 		if (errno == ENOENT)

@@ -1,8 +1,9 @@
 /*
- * sandcastlectl show status, and the control socket's helpers (show.h)
- * that show sources shares: asks sandcastled over control.sock (common/ctl.h)
- * and prints its answer.  Every message it gets is checked against the
- * table below before a byte of it is used.
+ * sandcastlectl show status [-j], and the control socket's helpers
+ * (show.h) that show sources shares: asks sandcastled over control.sock
+ * (common/ctl.h) and hands its answer to the output (output.h).  Every
+ * message it gets is checked against the table below before a byte of
+ * it is used.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -12,12 +13,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ctl.h"
 #include "msg.h"
+#include "output.h"
 #include "paths.h"
 #include "sandcastlectl.h"
 #include "show.h"
@@ -34,9 +36,16 @@ static const struct msg_rule show_rules[] = {
 	    sizeof(struct ctl_source), 0 },
 };
 
+struct show_conn {
+	struct msgchan	 chan;
+	char		 path[PATH_MAX];	/* control.sock, for the errors */
+};
+
 static int	show_connect(const char *);
-static void	show_proc(const struct ctl_proc *);
-static const char *state_name(int32_t);
+static void	show_open(struct show_conn *);
+static void	show_send(struct show_conn *, uint32_t, const void *, size_t);
+static void	show_get(struct show_conn *, struct msg *);
+static void	show_close(struct show_conn *);
 
 static int
 show_connect(const char *path)
@@ -49,7 +58,7 @@ show_connect(const char *path)
 	return fd;
 }
 
-void
+static void
 show_send(struct show_conn *sc, uint32_t type, const void *data, size_t len)
 {
 	if (msg_compose(&sc->chan, type, 0, -1, data, len) == -1 ||
@@ -57,7 +66,7 @@ show_send(struct show_conn *sc, uint32_t type, const void *data, size_t len)
 		err(1, "control.sock");
 }
 
-void
+static void
 show_get(struct show_conn *sc, struct msg *m)
 {
 	const struct msg_rule	*r;
@@ -81,35 +90,19 @@ show_get(struct show_conn *sc, struct msg *m)
 	}
 }
 
-static const char *
-state_name(int32_t state)
+/* A text field cut at its NUL, or at its end, and made printable ASCII. */
+void
+show_text(char *field, size_t size)
 {
-	switch (state) {
-	case CTL_PROC_RUNNING:
-		return "running";
-	case CTL_PROC_STARTING:
-		return "starting";
-	}
-	return "unknown";
+	size_t	 i;
+
+	for (i = 0; i + 1 < size && field[i] != '\0'; i++)
+		if (field[i] < 0x20 || field[i] >= 0x7f)
+			field[i] = '?';
+	field[i] = '\0';
 }
 
 static void
-show_proc(const struct ctl_proc *p)
-{
-	char		title[sizeof(p->title) + 1], since[32];
-	time_t		t = (time_t)p->started;
-	struct tm	tm;
-
-	memcpy(title, p->title, sizeof(p->title));
-	title[sizeof(p->title)] = '\0';
-	if (localtime_r(&t, &tm) == NULL ||
-	    strftime(since, sizeof(since), "%Y-%m-%d %H:%M:%S", &tm) == 0)
-		(void)strlcpy(since, "-", sizeof(since));
-	printf("%-16s %8d %-9s %s\n", title, (int)p->pid,
-	    state_name(p->state), since);
-}
-
-void
 show_open(struct show_conn *sc)
 {
 	struct ctl_hello	hello = { CTL_VERSION };
@@ -127,32 +120,55 @@ show_open(struct show_conn *sc)
 	msg_free(&m);
 }
 
-void
+static void
 show_close(struct show_conn *sc)
 {
 	(void)close(sc->chan.fd);
 	msgchan_clear(&sc->chan);
 }
 
-int
-ctl_show_status(void)
+void *
+show_ask(uint32_t ask, uint32_t type, size_t size, size_t *np)
 {
-	struct show_conn	sc;
-	struct msg		m;
+	struct show_conn	 sc;
+	struct msg		 m;
+	char			*v = NULL, *nv;
+	size_t			 n = 0;
 
 	show_open(&sc);
-	show_send(&sc, CTL_SHOW_STATUS, NULL, 0);
-	printf("%-16s %8s %-9s %s\n", "PROCESS", "PID", "STATE", "SINCE");
+	show_send(&sc, ask, NULL, 0);
 	for (;;) {
 		show_get(&sc, &m);
 		if (m.type == CTL_END)
 			break;
-		if (m.type != CTL_STATUS_PROC)
+		if (m.type != type)
 			errx(1, "%s: sandcastled answered out of turn", sc.path);
-		show_proc(m.data);
+		if ((nv = reallocarray(v, n + 1, size)) == NULL)
+			errx(1, "out of memory");
+		v = nv;
+		memcpy(v + n++ * size, m.data, size);
 		msg_free(&m);
 	}
 	msg_free(&m);
 	show_close(&sc);
+	*np = n;
+	return v;
+}
+
+int
+ctl_show_status(const struct parse_result *res, const struct ctl_env *env)
+{
+	const struct output	*out = output_of(res);
+	struct ctl_proc		*v;
+	size_t			 i, n;
+
+	v = show_ask(CTL_SHOW_STATUS, CTL_STATUS_PROC, sizeof(*v), &n);
+	out->head(SHOW_STATUS);
+	for (i = 0; i < n; i++) {
+		show_text(v[i].title, sizeof(v[i].title));
+		out->proc(&v[i]);
+	}
+	out->tail(SHOW_STATUS);
+	free(v);
 	return 0;
 }

@@ -7,22 +7,15 @@
 #ifndef SANDCASTLECTL_SHOW_H
 #define SANDCASTLECTL_SHOW_H
 
-#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "msg.h"
-
-struct show_conn {
-	struct msgchan	 chan;
-	char		 path[PATH_MAX];	/* control.sock, for the errors */
-};
-
-/* Connects to control.sock and trades hellos. */
-void	show_open(struct show_conn *);
-void	show_send(struct show_conn *, uint32_t type, const void *, size_t);
-/* One message, checked; CTL_ERROR ends the command with its reason. */
-void	show_get(struct show_conn *, struct msg *);
-void	show_close(struct show_conn *);
+/*
+ * Asks with the message ask and reads its answers of type, each size
+ * bytes, until CTL_END: an array of *n of them (NULL when none).
+ */
+void	*show_ask(uint32_t ask, uint32_t type, size_t size, size_t *n);
+/* A text field of an answer cut at its NUL and made printable ASCII. */
+void	 show_text(char *, size_t);
 
 #endif

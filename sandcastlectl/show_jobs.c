@@ -1,10 +1,11 @@
 /*
- * sandcastlectl show jobs [SOURCE] [-j] and show job SOURCE ID: the job
- * records read straight from the configuration's data_dir with the
- * core's own reader (sandcastled/records.c), newest first.  A record
- * that cannot be read is one line on stderr and the exit status 1,
- * never the end of the listing.  What a box or a source wrote is
- * printed only as JSON the records' writer escaped.
+ * sandcastlectl show jobs [SOURCE] [-j] and show job SOURCE ID [-j]: the
+ * job records read straight from the configuration's data_dir with the
+ * core's own reader (common/records.c), newest first, and handed to the
+ * output (output.h).  A record that cannot be read is one line on
+ * stderr and the exit status 1, never the end of the listing.  What a
+ * box or a source wrote is printed only as JSON the records' writer
+ * escaped.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -20,9 +21,10 @@
 
 #include "config.h"
 #include "json.h"
-#include "sandcastlectl.h"
 #include "contract.h"
+#include "output.h"
 #include "records.h"
+#include "sandcastlectl.h"
 
 #define DIRFLAGS	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
@@ -36,10 +38,8 @@ static const struct source *configured(const struct config *, const char *);
 static int	 data_open(const struct config *, int *);
 static void	 list_source(int, const char *, struct joblist *);
 static int	 newest_first(const void *, const void *);
-static void	 print_table(const struct joblist *);
-static void	 print_json(const struct joblist *);
-static void	 print_safe(const char *, size_t);
 static int	 job_folder(int, const char *, const char *);
+static char	*meta_read(int, const char *, const char *, size_t *);
 
 static const struct source *
 configured(const struct config *conf, const char *name)
@@ -130,108 +130,15 @@ newest_first(const void *a, const void *b)
 	return strcmp(x->job, y->job);
 }
 
-static void
-print_table(const struct joblist *jl)
-{
-	const struct records_meta	*m;
-	struct tm			 tm;
-	char				 t[32], secs[24], tokens[48];
-	size_t				 i;
-
-	printf("%-19s %-16s %-12s %-10s %-9s %7s %s\n", "TIME", "SOURCE",
-	    "JOB", "CAPABILITY", "STATUS", "SECONDS", "TOKENS");
-	for (i = 0; i < jl->n; i++) {
-		m = &jl->v[i];
-		if (localtime_r(&m->started_at, &tm) == NULL ||
-		    strftime(t, sizeof(t), "%Y-%m-%d %H:%M:%S", &tm) == 0)
-			(void)strlcpy(t, "-", sizeof(t));
-		if (m->finished_at != 0)
-			(void)snprintf(secs, sizeof(secs), "%lld",
-			    (long long)(m->finished_at - m->started_at));
-		else
-			(void)strlcpy(secs, "-", sizeof(secs));
-		if (m->usage.has)
-			(void)snprintf(tokens, sizeof(tokens), "%llu+%llu",
-			    (unsigned long long)m->usage.input_tokens,
-			    (unsigned long long)m->usage.output_tokens);
-		else
-			(void)strlcpy(tokens, "-", sizeof(tokens));
-		printf("%-19s %-16s %-12s %-10s %-9s %7s %s\n", t, m->source,
-		    m->job, m->cap == -1 ? "-" : cap_name(m->cap),
-		    records_status_name(m->status), secs, tokens);
-	}
-}
-
-static void
-json_job(struct json_writer *w, const struct records_meta *m)
-{
-	char	 t[32];
-
-	json_write_object(w);
-	json_write_key(w, "time");
-	if (records_time(m->started_at, t, sizeof(t)) == 0)
-		json_write_string(w, t);
-	else
-		json_write_null(w);
-	json_write_key(w, "source");
-	json_write_string(w, m->source);
-	json_write_key(w, "job");
-	if (m->numeric)
-		json_write_raw(w, m->job, strlen(m->job));
-	else
-		json_write_string(w, m->job);
-	json_write_key(w, "capability");
-	if (m->cap == -1)
-		json_write_null(w);
-	else
-		json_write_string(w, cap_name(m->cap));
-	json_write_key(w, "status");
-	json_write_string(w, records_status_name(m->status));
-	json_write_key(w, "seconds");
-	if (m->finished_at != 0)
-		json_write_int(w, (int64_t)(m->finished_at - m->started_at));
-	else
-		json_write_null(w);
-	json_write_key(w, "input_tokens");
-	if (m->usage.has)
-		json_write_uint(w, m->usage.input_tokens);
-	else
-		json_write_null(w);
-	json_write_key(w, "output_tokens");
-	if (m->usage.has)
-		json_write_uint(w, m->usage.output_tokens);
-	else
-		json_write_null(w);
-	json_write_close(w);
-}
-
-static void
-print_json(const struct joblist *jl)
-{
-	struct json_writer	 w;
-	char			*s;
-	size_t			 i, len;
-
-	json_writer_init(&w);
-	json_write_array(&w);
-	for (i = 0; i < jl->n; i++)
-		json_job(&w, &jl->v[i]);
-	json_write_close(&w);
-	if ((s = json_writer_finish(&w, &len)) == NULL) {
-		fprintf(stderr, "sandcastlectl: out of memory\n");
-		exit(1);
-	}
-	printf("%s\n", s);
-	free(s);
-	json_writer_free(&w);
-}
-
 int
-ctl_show_jobs(const struct ctl_env *env, const char *source, int json)
+ctl_show_jobs(const struct parse_result *res, const struct ctl_env *env)
 {
+	const struct output	*out = output_of(res);
+	const char		*source = res->name;
 	struct config		*conf;
 	const struct source	*src;
 	struct joblist		 jl;
+	size_t			 i;
 	int			 dfd, rv;
 
 	if ((conf = ctl_config_load(env->confdir)) == NULL)
@@ -248,10 +155,10 @@ ctl_show_jobs(const struct ctl_env *env, const char *source, int json)
 			list_source(dfd, src->name, &jl);
 	if (jl.n > 0)
 		qsort(jl.v, jl.n, sizeof(*jl.v), newest_first);
-	if (json)
-		print_json(&jl);
-	else
-		print_table(&jl);
+	out->head(SHOW_JOBS);
+	for (i = 0; i < jl.n; i++)
+		out->job(&jl.v[i]);
+	out->tail(SHOW_JOBS);
 	rv = jl.bad ? 1 : 0;
 	free(jl.v);
 	if (dfd != -1)
@@ -260,51 +167,59 @@ ctl_show_jobs(const struct ctl_env *env, const char *source, int json)
 	return rv;
 }
 
-/* A C1 control, valid UTF-8 a terminal may obey, goes out as \u00XX. */
-static void
-print_safe(const char *s, size_t len)
+/*
+ * meta.json's text made safe for a terminal: a C1 control, valid UTF-8
+ * a terminal may obey, becomes \u00XX.  Such a byte can only be in a
+ * string of the document, so the text stays the same JSON.
+ */
+static char *
+meta_safe(const char *s, size_t len, size_t *outlen)
 {
 	const unsigned char	*u = (const unsigned char *)s;
-	size_t			 i;
+	char			*out;
+	size_t			 i, n = 0;
 
+	if ((out = malloc(len * 3 + 1)) == NULL)
+		return NULL;
 	for (i = 0; i < len; i++) {
 		if (u[i] == 0xc2 && i + 1 < len && u[i + 1] >= 0x80 &&
 		    u[i + 1] <= 0x9f) {
-			printf("\\u%04x", u[++i]);
+			n += (size_t)snprintf(out + n, 7, "\\u%04x", u[++i]);
 			continue;
 		}
-		putchar(u[i]);
+		out[n++] = s[i];
 	}
-	if (len == 0 || s[len - 1] != '\n')
-		putchar('\n');
+	*outlen = n;
+	return out;
 }
 
-/* meta.json's bytes, after records_read() found them sound. */
-static int
-print_meta(int dfd, const char *source, const char *id)
+/* meta.json's bytes, after records_read() found them sound; NULL, errno. */
+static char *
+meta_read(int dfd, const char *source, const char *id, size_t *lenp)
 {
 	char	*buf;
 	ssize_t	 n;
 	size_t	 len = 0;
-	int	 jfd, fd;
+	int	 jfd, fd, saved;
 
 	if ((jfd = job_folder(dfd, source, id)) == -1)
-		return -1;
+		return NULL;
 	fd = openat(jfd, "meta.json", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	saved = errno;
 	(void)close(jfd);
+	errno = saved;
 	if (fd == -1)
-		return -1;
+		return NULL;
 	if ((buf = malloc(RECORDS_META_MAX)) == NULL) {
 		(void)close(fd);
-		return -1;
+		return NULL;
 	}
 	while (len < RECORDS_META_MAX &&
 	    (n = read(fd, buf + len, RECORDS_META_MAX - len)) > 0)
 		len += (size_t)n;
 	(void)close(fd);
-	print_safe(buf, len);
-	free(buf);
-	return 0;
+	*lenp = len;
+	return buf;
 }
 
 /* The job's folder, through no link: -1 with errno ENOENT when there is none. */
@@ -327,32 +242,74 @@ job_folder(int dfd, const char *source, const char *id)
 }
 
 static void
-print_files(const struct config *conf, int dfd, const char *source,
-    const char *id)
+list_files(const struct config *conf, int dfd, const char *source,
+    const char *id, struct job_shown *js)
 {
-	static const char *const files[] = { "input.json", "output.json",
-	    "meta.json" };
+	static const char *const files[JOB_FILES] = { "input.json",
+	    "output.json", "meta.json" };
+	struct job_file	*f;
 	struct stat	 st;
 	size_t		 i;
 	int		 jfd;
 
 	if ((jfd = job_folder(dfd, source, id)) == -1)
 		return;
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		if (fstatat(jfd, files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISREG(st.st_mode))
-			printf("%-12s %s/%s/%s/%s\n", files[i], conf->data_dir,
-			    source, id, files[i]);
+	for (i = 0; i < JOB_FILES; i++) {
+		if (fstatat(jfd, files[i], &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		f = &js->files[js->nfiles];
+		f->name = files[i];
+		if (snprintf(f->path, sizeof(f->path), "%s/%s/%s/%s",
+		    conf->data_dir, source, id, files[i]) < (int)sizeof(f->path))
+			js->nfiles++;
+	}
 	(void)close(jfd);
 }
 
+/*
+ * meta.json, read once and checked as JSON, in *safe: 0, or why on
+ * stderr and 1 when the record cannot be read (its files are still
+ * shown), -1 when meta.json cannot be opened.
+ */
 static int
-show_one(const struct config *conf, int dfd, const char *source,
-    const char *id)
+meta_load(int dfd, const char *source, const char *id, char **safe,
+    size_t *safelen)
+{
+	struct json	 j;
+	const char	*jwhy;
+	char		*raw;
+	size_t		 len;
+
+	if ((raw = meta_read(dfd, source, id, &len)) == NULL) {
+		fprintf(stderr, "sandcastlectl: %s/%s/meta.json: %s\n", source,
+		    id, strerror(errno));
+		return -1;
+	}
+	if (json_parse(&j, raw, len, &jwhy) == -1) {
+		fprintf(stderr, "sandcastlectl: %s/%s: the record cannot be "
+		    "read: meta.json: %s\n", source, id, jwhy);
+		free(raw);
+		return 1;
+	}
+	json_free(&j);
+	*safe = meta_safe(raw, len, safelen);
+	free(raw);
+	if (*safe == NULL) {
+		fprintf(stderr, "sandcastlectl: out of memory\n");
+		exit(1);
+	}
+	return 0;
+}
+
+static int
+show_one(const struct output *out, const struct config *conf, int dfd,
+    const char *source, const char *id)
 {
 	struct records_meta	 m;
-	char			 why[RECORDS_WHY_MAX];
-	int			 jfd;
+	struct job_shown	 js;
+	char			 why[RECORDS_WHY_MAX], *safe = NULL;
+	int			 jfd, rv;
 
 	if ((jfd = job_folder(dfd, source, id)) == -1 && errno == ENOENT) {
 		fprintf(stderr, "sandcastlectl: %s/%s: no such job in %s\n",
@@ -361,24 +318,24 @@ show_one(const struct config *conf, int dfd, const char *source,
 	}
 	if (jfd != -1)
 		(void)close(jfd);
+	memset(&js, 0, sizeof(js));
 	if (records_read(dfd, source, id, &m, why, sizeof(why)) == -1) {
 		fprintf(stderr, "sandcastlectl: %s/%s: the record cannot be "
 		    "read: %s\n", source, id, why);
-		print_files(conf, dfd, source, id);
+		rv = 1;
+	} else if ((rv = meta_load(dfd, source, id, &safe, &js.metalen)) == -1)
 		return 1;
-	}
-	if (print_meta(dfd, source, id) == -1) {
-		fprintf(stderr, "sandcastlectl: %s/%s/meta.json: %s\n", source,
-		    id, strerror(errno));
-		return 1;
-	}
-	print_files(conf, dfd, source, id);
-	return 0;
+	js.meta = safe;
+	list_files(conf, dfd, source, id, &js);
+	out->record(&js);
+	free(safe);
+	return rv;
 }
 
 int
-ctl_show_job(const struct ctl_env *env, const char *source, const char *id)
+ctl_show_job(const struct parse_result *res, const struct ctl_env *env)
 {
+	const char	*source = res->name, *id = res->id;
 	struct config	*conf;
 	int		 dfd, rv = 1;
 
@@ -393,7 +350,7 @@ ctl_show_job(const struct ctl_env *env, const char *source, const char *id)
 		    "has 1 to %d printable characters, without space "
 		    "/ \\ . ? # : %%\n", id, CONTRACT_ID_MAX);
 	else if (data_open(conf, &dfd) == 0) {
-		rv = show_one(conf, dfd, source, id);
+		rv = show_one(output_of(res), conf, dfd, source, id);
 		if (dfd != -1)
 			(void)close(dfd);
 	}

@@ -59,7 +59,7 @@ uninstall_units(void)
 }
 
 int
-ctl_uninstall(const struct ctl_env *env)
+ctl_uninstall(const struct parse_result *res, const struct ctl_env *env)
 {
 	char	*stop[] = { "systemctl", "--user", "disable", "--now",
 		    UNIT_TARGET, NULL };

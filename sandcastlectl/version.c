@@ -10,7 +10,7 @@
 #include "sandcastlectl.h"
 
 int
-ctl_version(void)
+ctl_version(const struct parse_result *res, const struct ctl_env *env)
 {
 	char	bindir[PATH_MAX], id[BUILD_ID_LEN + 1], why[PATH_MAX + 64];
 

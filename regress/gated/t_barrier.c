@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../gated/barrier.h"
+#include "barrier.h"
 #include "../../gated/gate.h"
-#include "../../gated/netlink.h"
+#include "netlink.h"
 
 static struct gate	g;
 

@@ -32,8 +32,8 @@
 
 #include <atf-c.h>
 
-#include "../../sandcastled/box.h"
-#include "../../sandcastled/podman.h"
+#include "box.h"
+#include "podman.h"
 #include "../lib/account.h"
 
 #define MiB		(1024ULL * 1024)

@@ -21,7 +21,7 @@
 
 #include <atf-c.h>
 
-#include "../../sandcastled/job.h"
+#include "job.h"
 #include "../../sandcastled/sandcastled.h"
 #include "boxproto.h"
 #include "../lib/account.h"

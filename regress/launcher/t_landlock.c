@@ -22,8 +22,8 @@
 #include <atf-c.h>
 
 #include "landlock.h"
-#include "../../sandcastled/box.h"
-#include "../../sandcastled/podman.h"
+#include "box.h"
+#include "podman.h"
 #include "../lib/account.h"
 
 #define IMAGE	"sandcastle-llprobe:test"

@@ -1,5 +1,5 @@
 #! /usr/bin/env atf-sh
-# sandcastlectl show status: asks sandcastled over control.sock.
+# sandcastlectl show status [-j]: asks sandcastled over control.sock.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/ctl.subr"
@@ -30,7 +30,7 @@ no_answer_cleanup()
 atf_test_case status cleanup
 status_head()
 {
-	atf_set "descr" "show status lists sandcastled's processes, as the operator only"
+	atf_set "descr" "show status lists sandcastled's processes, as the operator only; -j is the same as JSON, each process's state and pid"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -60,6 +60,22 @@ status_body()
 		grep -Eq "^$t +$p running +$today [0-9:]{8}\$" status ||
 		    atf_fail "$t is not listed with its pid $p"
 	done
+	# -j: the same processes, as JSON python3 reads.
+	atf_check -o save:status.json -e empty ./ctl show status -j
+	atf_check -o ignore python3 -m json.tool status.json
+	python3 -c 'import json
+for p in json.load(open("status.json")):
+	print("%s|%d|%s|%s" % (p["process"], p["pid"], p["state"], p["since"]))' \
+	    > status.lines || atf_fail "show status -j is not as documented"
+	cat status.lines
+	atf_check -o inline:"$(($(wc -l < status) - 1))\n" grep -c . status.lines
+	grep -Eq "^parent\|$parent\|running\|[0-9-]{10}T[0-9:]{8}Z\$" status.lines ||
+	    atf_fail "the parent is not running with its pid in -j"
+	for t in core keep-frontend "box launcher"; do
+		p=$(pgrep -u "$SC_USER" -f "^sandcastled: $t\$")
+		grep -Eq "^$t\|$p\|running\|" status.lines ||
+		    atf_fail "$t is not running with its pid $p in -j"
+	done
 	# Another account cannot even connect; the operator (above) can.
 	atf_check -s exit:1 -o empty \
 	    -e match:"^sandcastlectl: sandcastled does not answer at .*: Permission denied$" \
@@ -71,10 +87,40 @@ status_body()
 		i=$((i + 1)); [ $i -le 100 ] || atf_fail "sandcastled did not end"
 		sleep 0.1
 	done
-	# Control: with it gone, nothing answers.
+	# Control: with it gone, nothing answers, and -j prints nothing.
 	atf_check -s exit:1 -e match:"does not answer" ./ctl show status
+	atf_check -s exit:1 -o empty -e match:"does not answer" ./ctl show status -j
 }
 status_cleanup()
+{
+	sc_cleanup
+}
+
+atf_test_case json_words cleanup
+json_words_head()
+{
+	atf_set "descr" "-j is taken once, after the words of a show, and by no other command; the list of commands says which take it"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+json_words_body()
+{
+	sc_setup
+	sc_mkctl
+	atf_check -s exit:1 -o empty -e match:"^sandcastlectl: -j: unexpected word$" \
+	    ./ctl check -j
+	atf_check -s exit:1 -o empty -e match:"^sandcastlectl: -j: unexpected word$" \
+	    ./ctl show status -j -j
+	atf_check -s exit:1 -o empty -e match:"^sandcastlectl: -j: unknown or ambiguous command$" \
+	    ./ctl show -j status
+	atf_check -s exit:1 -o empty -e match:"^	show status \[-j\]$" \
+	    -e match:"^	show job SOURCE ID \[-j\]$" -e match:"^	show jobs SOURCE \[-j\]$" \
+	    -e match:"^	show sources \[-j\]$" -e match:"^	check$" \
+	    -e not-match:"^	(check|version|secret list|uninstall) \[-j\]" ./ctl bogus
+	# Control: -j after show status's words is taken, and asks sandcastled.
+	atf_check -s exit:1 -o empty -e match:"does not answer" ./ctl show status -j
+}
+json_words_cleanup()
 {
 	sc_cleanup
 }
@@ -83,4 +129,5 @@ atf_init_test_cases()
 {
 	atf_add_test_case no_answer
 	atf_add_test_case status
+	atf_add_test_case json_words
 }

@@ -1,5 +1,5 @@
 #! /usr/bin/env atf-sh
-# sandcastlectl show jobs [SOURCE] [-j] and show job SOURCE ID: the
+# sandcastlectl show jobs [SOURCE] [-j] and show job SOURCE ID [-j]: the
 # records read from data_dir (the default, under the account's home),
 # newest first; a record that cannot be read is a line and exit 1, never
 # a crash; a source must be configured; links are never followed.
@@ -69,9 +69,13 @@ list_body()
 	SC_ENV=TZ=Europe/Paris atf_check -o match:"^2026-05-28 22:30:00 recipes " \
 	    ./ctl show jobs
 	printf '%s\n' '[{"time":"2026-05-28T20:30:00Z","source":"recipes","job":7,"capability":"ocr","status":"running","seconds":null,"input_tokens":null,"output_tokens":null},{"time":"2026-05-28T20:25:40Z","source":"notes","job":1,"capability":"claude","status":"succeeded","seconds":3,"input_tokens":120,"output_tokens":7},{"time":"2026-05-28T20:20:00Z","source":"notes","job":"abc","capability":"claude","status":"failed","seconds":2,"input_tokens":null,"output_tokens":null}]' > want.json
-	atf_check -o file:want.json -e empty ./ctl show jobs -j
+	atf_check -o save:jobs.json -e empty ./ctl show jobs -j
+	atf_check -o file:want.json cat jobs.json
 	atf_check -o inline:'[{"time":"2026-05-28T20:30:00Z","source":"recipes","job":7,"capability":"ocr","status":"running","seconds":null,"input_tokens":null,"output_tokens":null}]\n' \
 	    -e empty ./ctl show jobs recipes -j
+	# What a program reads of it: the ids, newest first, as the source sent them.
+	atf_check -o inline:"[7, 1, 'abc']\n" python3 -c \
+	    'import json; print([j["job"] for j in json.load(open("jobs.json"))])'
 	# The words may be cut short while they stay unambiguous.
 	atf_check -o file:want -e empty ./ctl sh jobs
 	atf_check -s exit:1 -o empty -e match:"^sandcastlectl: jo: unknown or ambiguous command" \
@@ -130,6 +134,10 @@ unreadable_body()
 	atf_check -s exit:1 -e match:"notes/2: the record cannot be read" \
 	    -o inline:"input.json   $DATA/notes/2/input.json\nmeta.json    $DATA/notes/2/meta.json\n" \
 	    ./ctl show job notes 2
+	# -j: no meta, and the same files.
+	atf_check -s exit:1 -e match:"notes/2: the record cannot be read" \
+	    -o inline:"{\"meta\":null,\"files\":{\"input.json\":\"$DATA/notes/2/input.json\",\"meta.json\":\"$DATA/notes/2/meta.json\"}}\n" \
+	    ./ctl show job notes 2 -j
 	# Control: with them gone, the listing ends well.
 	rm -rf "$DATA/notes/2" "$DATA/notes/3" "$DATA/notes/4"
 	atf_check -o match:"^2026-05-28 20:20:00 notes +abc " -e empty ./ctl show jobs
@@ -196,6 +204,21 @@ one_job_body()
 	record notes c1 "$(printf '{"source":"notes","job":"c1","capability":"claude","status":"failed","error":"x","stderr":"a\302\233[2Jb","started_at":"2026-05-28T20:00:00Z","finished_at":"2026-05-28T20:00:01Z","result":"sent"}')"
 	atf_check -o match:'"stderr":"a\\u009b\[2Jb"' ./ctl show job notes c1
 	atf_check -o not-match:"$(printf '\302\233')" ./ctl show job notes c1
+	# -j: meta.json's object and the files, one JSON document.
+	atf_check -o save:one.json -e empty ./ctl show job notes 1 -j
+	atf_check -o ignore python3 -m json.tool one.json
+	atf_check -o inline:"1 succeeded 7 $DATA/notes/1/input.json $DATA/notes/1/output.json $DATA/notes/1/meta.json\n" \
+	    python3 -c 'import json; d = json.load(open("one.json")); m = d["meta"]; f = d["files"]
+print(m["job"], m["status"], m["usage"]["output_tokens"], f["input.json"], f["output.json"], f["meta.json"])'
+	# -j may come before SOURCE too.
+	atf_check -o file:one.json -e empty ./ctl show job -j notes 1
+	# The C1 control is escaped there too, and the document stays JSON.
+	atf_check -o save:c1.json ./ctl show job notes c1 -j
+	atf_check -o not-match:"$(printf '\302\233')" cat c1.json
+	atf_check -o inline:"True\n" python3 -c \
+	    'import json; print(json.load(open("c1.json"))["meta"]["stderr"] == "a\x9b[2Jb")'
+	# Control: no such job is nothing on stdout with -j either.
+	atf_check -s exit:1 -o empty -e match:"no such job" ./ctl show job notes 99 -j
 }
 one_job_cleanup()
 {

@@ -14,6 +14,8 @@
  * A reader skips any line that is not exactly this shape, a torn last
  * one included.
  *
+ * It is here, in common/, with policy.c (the codes and their
+ * reasons), because sandcastlectl reads what gated writes.
  * The gate is the only writer, and it alone prunes: a rewrite by another
  * process could lose a line appended meanwhile.
  */

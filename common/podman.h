@@ -1,5 +1,5 @@
 /*
- * podman (podman.c), a leaf that calls no other part of sandcastled:
+ * podman (podman.c), a leaf that calls no other part of the launcher:
  * its path and environment, found once; the argv of one box; and every
  * short command around a box, each run the one way, podman_cmd().
  * Nothing of a job ever goes into an argv made here: the job goes on

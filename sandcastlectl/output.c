@@ -1,0 +1,200 @@
+/*
+ * The show commands' plain output: a table with a line of titles, each
+ * time in the local zone, as an operator reads it at a terminal.  Every
+ * text reaches here checked by the show that got it (show.c,
+ * show_sources.c, show_jobs.c); output_json.c is the same data as JSON.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cap.h"
+#include "ctl.h"
+#include "output.h"
+#include "records.h"
+
+static void	plain_head(enum action);
+static void	plain_proc(const struct ctl_proc *);
+static void	plain_source(const struct ctl_source *, time_t);
+static void	plain_job(const struct records_meta *);
+static void	plain_tail(enum action);
+static void	plain_record(const struct job_shown *);
+
+const struct output plain_output = {
+	plain_head,
+	plain_proc,
+	plain_source,
+	plain_job,
+	plain_tail,
+	plain_record
+};
+
+const struct output *
+output_of(const struct parse_result *res)
+{
+	return res->json ? &json_output : &plain_output;
+}
+
+const char *
+output_state(int32_t state)
+{
+	switch (state) {
+	case CTL_PROC_RUNNING:
+		return "running";
+	case CTL_PROC_STARTING:
+		return "starting";
+	}
+	return "unknown";
+}
+
+static void
+plain_head(enum action action)
+{
+	switch (action) {
+	case SHOW_STATUS:
+		printf("%-16s %8s %-9s %s\n", "PROCESS", "PID", "STATE",
+		    "SINCE");
+		break;
+	case SHOW_SOURCES:
+		printf("%-16s %-9s %-9s %-9s %-22s %s\n", "SOURCE",
+		    "NEXT POLL", "BACK-OFF", "JOBS/HOUR", "RESTING",
+		    "LAST ERROR");
+		break;
+	case SHOW_JOBS:
+		printf("%-19s %-16s %-12s %-10s %-9s %7s %s\n", "TIME",
+		    "SOURCE", "JOB", "CAPABILITY", "STATUS", "SECONDS",
+		    "TOKENS");
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+plain_tail(enum action action)
+{
+}
+
+/* "2026-01-02 03:04:05" in the local zone, or "-". */
+static void
+fmt_local(time_t t, char *buf, size_t bufsz)
+{
+	struct tm	 tm;
+
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(buf, bufsz, "%Y-%m-%d %H:%M:%S", &tm) == 0)
+		(void)strlcpy(buf, "-", bufsz);
+}
+
+static void
+plain_proc(const struct ctl_proc *p)
+{
+	char	 since[32];
+
+	fmt_local((time_t)p->started, since, sizeof(since));
+	printf("%-16s %8d %-9s %s\n", p->title, (int)p->pid,
+	    output_state(p->state), since);
+}
+
+/* Within a day from now as hh:mm:ss, later with its date. */
+static void
+fmt_time(int64_t t, time_t now, char *buf, size_t bufsz)
+{
+	struct tm	 tm;
+	time_t		 tt = (time_t)t;
+
+	if (localtime_r(&tt, &tm) == NULL || strftime(buf, bufsz,
+	    t - (int64_t)now < 86400 ? "%H:%M:%S" : "%Y-%m-%d %H:%M", &tm) == 0)
+		(void)strlcpy(buf, "-", bufsz);
+}
+
+/* 30s, 2m, 1m30s, 1h, 1h5m: as sandcastle.conf(5) writes durations. */
+static void
+fmt_duration(uint32_t s, char *buf, size_t bufsz)
+{
+	uint32_t	 h = s / 3600, m = s % 3600 / 60, sec = s % 60;
+	size_t		 n = 0;
+
+	buf[0] = '\0';
+	if (h > 0)
+		n += snprintf(buf + n, bufsz - n, "%uh", h);
+	if (m > 0 && n < bufsz)
+		n += snprintf(buf + n, bufsz - n, "%um", m);
+	if ((sec > 0 || s == 0) && n < bufsz)
+		(void)snprintf(buf + n, bufsz - n, "%us", sec);
+}
+
+static void
+fmt_resting(const struct ctl_source *v, time_t now, char *buf, size_t bufsz)
+{
+	char	 t[32], one[64];
+	int	 c;
+
+	buf[0] = '\0';
+	for (c = 0; c < CAP_COUNT; c++) {
+		if ((v->caps & CAP_BIT(c)) == 0 || v->rest[c] <= now)
+			continue;
+		fmt_time(v->rest[c], now, t, sizeof(t));
+		(void)snprintf(one, sizeof(one), "%s%s until %s",
+		    buf[0] != '\0' ? ", " : "", cap_name(c), t);
+		(void)strlcat(buf, one, bufsz);
+	}
+	if (buf[0] == '\0')
+		(void)strlcpy(buf, "-", bufsz);
+}
+
+static void
+plain_source(const struct ctl_source *v, time_t now)
+{
+	char	 next[32], backoff[32], jobs[32], rest[160];
+
+	if (v->next <= now)
+		(void)strlcpy(next, "now", sizeof(next));
+	else
+		fmt_time(v->next, now, next, sizeof(next));
+	if (v->backoff == 0)
+		(void)strlcpy(backoff, "none", sizeof(backoff));
+	else
+		fmt_duration(v->backoff, backoff, sizeof(backoff));
+	(void)snprintf(jobs, sizeof(jobs), "%u/%u", v->jobs_hour, v->max_jobs);
+	fmt_resting(v, now, rest, sizeof(rest));
+	printf("%-16s %-9s %-9s %-9s %-22s %s\n", v->name, next, backoff,
+	    jobs, rest, v->error[0] != '\0' ? v->error : "-");
+}
+
+static void
+plain_job(const struct records_meta *m)
+{
+	char	 t[32], secs[24], tokens[48];
+
+	fmt_local(m->started_at, t, sizeof(t));
+	if (m->finished_at != 0)
+		(void)snprintf(secs, sizeof(secs), "%lld",
+		    (long long)(m->finished_at - m->started_at));
+	else
+		(void)strlcpy(secs, "-", sizeof(secs));
+	if (m->usage.has)
+		(void)snprintf(tokens, sizeof(tokens), "%llu+%llu",
+		    (unsigned long long)m->usage.input_tokens,
+		    (unsigned long long)m->usage.output_tokens);
+	else
+		(void)strlcpy(tokens, "-", sizeof(tokens));
+	printf("%-19s %-16s %-12s %-10s %-9s %7s %s\n", t, m->source, m->job,
+	    m->cap == -1 ? "-" : cap_name(m->cap),
+	    records_status_name(m->status), secs, tokens);
+}
+
+/* meta.json as it is, then a line per file of the record. */
+static void
+plain_record(const struct job_shown *js)
+{
+	size_t	 i;
+
+	if (js->meta != NULL) {
+		fwrite(js->meta, 1, js->metalen, stdout);
+		if (js->metalen == 0 || js->meta[js->metalen - 1] != '\n')
+			putchar('\n');
+	}
+	for (i = 0; i < js->nfiles; i++)
+		printf("%-12s %s\n", js->files[i].name, js->files[i].path);
+}
