@@ -197,7 +197,7 @@ control_status(struct ctl_client *c, uint32_t id)
 
 	control_proc(c, id, "parent", getpid(), 1, control_start);
 	for (i = 0; i < PROC_COUNT; i++)
-		control_proc(c, id, p[i].title, p[i].pid, p[i].ready,
+		control_proc(c, id, p[i].title, p[i].pid, p[i].is_ready,
 		    p[i].started);
 	if (msg_compose(&c->chan, CTL_END, id, -1, NULL, 0) == -1)
 		log_warn("control: an answer to pid %d", (int)c->pid);
