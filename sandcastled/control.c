@@ -38,13 +38,6 @@ struct ctl_client {
 	struct msgchan	 chan;
 };
 
-static const struct msg_rule control_rules[] = {
-	{ CTL_HELLO, "CTL_HELLO", sizeof(struct ctl_hello),
-	    sizeof(struct ctl_hello), 0 },
-	{ CTL_SHOW_STATUS, "CTL_SHOW_STATUS", 0, 0, 0 },
-	{ CTL_SHOW_SOURCES, "CTL_SHOW_SOURCES", 0, 0, 0 },
-};
-
 static struct ctl_client control_clients[CONTROL_MAXCLIENTS];
 static int		 control_map[CONTROL_MAXCLIENTS];	/* pollfd -> client */
 static size_t		 control_nclients;	/* of the last control_pollfds() */
@@ -231,8 +224,8 @@ control_handle(struct ctl_client *c, const struct msg *m)
 {
 	char	 why[128];
 
-	if (msg_check(control_rules, sizeof(control_rules) /
-	    sizeof(control_rules[0]), m, why, sizeof(why)) == -1) {
+	if (msg_check_set(ctl_rules, ctl_nrules, CTL_TO_DAEMON, m, why,
+	    sizeof(why)) == -1) {
 		log_warnx("control: client pid %d sent a malformed message "
 		    "(type %u, %zu bytes: %s): closed", (int)c->pid, m->type,
 		    m->len, why);
