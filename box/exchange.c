@@ -155,7 +155,7 @@ say_hello(struct box_io *io, const struct box_env *env)
 	json_write_close(&w);
 	if ((s = json_writer_finish(&w, &len)) == NULL)
 		return -1;
-	r = say(io, PROTO_HELLO, s, len, PROTO_SLACK);
+	r = say(io, PROTO_HELLO, s, len, proto_line_max(PROTO_HELLO, NULL));
 	free(s);
 	return r;
 }
@@ -170,13 +170,14 @@ say_failure_early(struct box_io *io, int release, const char *error)
 	struct box_outcome	 o;
 	const char		*why;
 	char			*s;
-	size_t			 len;
+	size_t			 len, max;
 	int			 r = -1;
 
 	memset(&o, 0, sizeof(o));
 	box_fail(&o, release, "%s", error);
-	if ((s = box_last_line(&o, PROTO_SLACK, &len)) != NULL)
-		r = proto_write_line(io->out, s, len, PROTO_SLACK, &why);
+	max = proto_line_max(PROTO_FAILURE, NULL);
+	if ((s = box_last_line(&o, max, &len)) != NULL)
+		r = proto_write_line(io->out, s, len, max, &why);
 	free(s);
 	io->seq.state = PS_DONE;
 	return r;
@@ -197,8 +198,8 @@ read_job(struct box_io *io, struct proto_msg *m, char **copy, char *why,
 	int		 r;
 
 	*copy = NULL;
-	if ((r = proto_read_line(&io->r, PROTO_JOB_MAX, &line, &len,
-	    &rwhy)) != 1) {
+	if ((r = proto_read_line(&io->r, proto_line_max(PROTO_JOB, NULL),
+	    &line, &len, &rwhy)) != 1) {
 		if (r == -1)
 			(void)snprintf(why, whysz, "%s", rwhy);
 		return r;
@@ -216,7 +217,7 @@ read_job(struct box_io *io, struct proto_msg *m, char **copy, char *why,
 		proto_msg_free(m);
 		return -1;
 	}
-	if (len + 1 > m->max_input + PROTO_SLACK) {
+	if (len + 1 > proto_line_max(PROTO_JOB, m)) {
 		(void)snprintf(why, whysz, "the job line is %zu bytes, more "
 		    "than max_input + 64 KiB", len + 1);
 		proto_msg_free(m);
@@ -312,18 +313,18 @@ box_exchange(struct box_job *job, const char *req, size_t len,
 	size_t		 n;
 	int		 r;
 
-	if (len + 1 > PROTO_REQUEST_MAX) {
+	if (len + 1 > proto_line_max(PROTO_REQUEST, NULL)) {
 		box_fail(o, 0, "the request is %zu bytes, more than the keep "
 		    "takes", len + 1);
 		return -1;
 	}
 	if (io == NULL || say(io, PROTO_REQUEST, req, len,
-	    PROTO_REQUEST_MAX) == -1) {
+	    proto_line_max(PROTO_REQUEST, NULL)) == -1) {
 		box_fail(o, 0, "protocol: the request could not be sent");
 		return -1;
 	}
-	if ((r = proto_read_line(&io->r, PROTO_ANSWER_MAX, &line, &n,
-	    &rwhy)) != 1) {
+	if ((r = proto_read_line(&io->r, proto_line_max(PROTO_ANSWER, NULL),
+	    &line, &n, &rwhy)) != 1) {
 		io->broken = 1;
 		box_fail(o, 0, "protocol: %s", r == 0 ?
 		    "the input ended before the answer" : rwhy);

@@ -18,6 +18,12 @@
  * build's trap (make DEBUG=1), on every path of regress/box and
  * regress/launcher: the rest is left out until a test shows it is
  * needed.
+ *
+ * It is built apart from the daemons' filters: it does not start from
+ * their base list (common/sandbox.c, sandbox_allow_list()), which lets
+ * a process read, write and poll any descriptor, pass messages on a
+ * socket and read its ids.  The box may do much less, and only on its
+ * three descriptors.
  */
 #include <sys/mman.h>
 #include <sys/types.h>

@@ -47,21 +47,32 @@ static const struct {
 	[PF_REPLY] =		{ "reply", T_ANY },
 };
 
+/*
+ * Each type's fields, and the most bytes of its line, the newline
+ * included (0: the job's max_output, PROTO_SLACK before the job).
+ */
 static const struct {
 	const char	*name;
 	unsigned int	 required, optional;
+	size_t		 max;
 } types[PROTO_NTYPES] = {
-	[PROTO_HELLO] =		{ "hello", F(PF_BUILD) | F(PF_CAPABILITY), 0 },
-	[PROTO_JOB] =		{ "job", F(PF_MODE) | F(PF_BUILD) | F(PF_LIMITS) |
-				    F(PF_SETTINGS), F(PF_INPUT) },
+	[PROTO_HELLO] =		{ "hello", F(PF_BUILD) | F(PF_CAPABILITY), 0,
+				    PROTO_SLACK },
+	[PROTO_JOB] =		{ "job", F(PF_MODE) | F(PF_BUILD) |
+				    F(PF_LIMITS) | F(PF_SETTINGS), F(PF_INPUT),
+				    PROTO_JOB_MAX },
 	[PROTO_REQUEST] =	{ "request", F(PF_METHOD) | F(PF_PATH) |
-				    F(PF_HEADERS), F(PF_BODY) },
+				    F(PF_HEADERS), F(PF_BODY),
+				    PROTO_REQUEST_MAX },
 	[PROTO_ANSWER] =	{ "answer", F(PF_STATUS) | F(PF_CONTENT_TYPE) |
-				    F(PF_RETRY_AFTER) | F(PF_BODY), 0 },
-	[PROTO_UNREACHABLE] =	{ "unreachable", F(PF_ERROR), 0 },
-	[PROTO_RESULT] =	{ "result", F(PF_OUTPUT), F(PF_USAGE) | F(PF_RECORD) },
+				    F(PF_RETRY_AFTER) | F(PF_BODY), 0,
+				    PROTO_ANSWER_MAX },
+	[PROTO_UNREACHABLE] =	{ "unreachable", F(PF_ERROR), 0,
+				    PROTO_ANSWER_MAX },
+	[PROTO_RESULT] =	{ "result", F(PF_OUTPUT),
+				    F(PF_USAGE) | F(PF_RECORD), 0 },
 	[PROTO_FAILURE] =	{ "failure", F(PF_RELEASE) | F(PF_ERROR),
-				    F(PF_REPLY) | F(PF_USAGE) | F(PF_RECORD) },
+				    F(PF_REPLY) | F(PF_USAGE) | F(PF_RECORD), 0 },
 };
 
 static int	parse_type(struct proto_msg *, char *, size_t);
@@ -82,6 +93,23 @@ proto_type_name(enum proto_type t)
 	if (t < PROTO_HELLO || t >= PROTO_NTYPES)
 		return "unknown";
 	return types[t].name;
+}
+
+/*
+ * The most bytes of a line of type t, its newline included; job is the
+ * job's line once read (its limits), or NULL before.  A job line is at
+ * most max_input + PROTO_SLACK once its limits are known.
+ */
+size_t
+proto_line_max(enum proto_type t, const struct proto_msg *job)
+{
+	if (t < PROTO_HELLO || t >= PROTO_NTYPES)
+		return 0;
+	if (t == PROTO_JOB && job != NULL)
+		return job->max_input + PROTO_SLACK;
+	if (types[t].max != 0)
+		return types[t].max;
+	return job != NULL ? job->max_output : PROTO_SLACK;
 }
 
 static int

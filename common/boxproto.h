@@ -29,7 +29,8 @@
  * that cannot read its build file says so in a failure line (release
  * true) in place of its hello.
  *
- * The bounds: a result or failure line of the box is at most
+ * The bounds, each type's in one table (boxproto.c, proto_line_max()):
+ * a result or failure line of the box is at most
  * limits.max_output bytes, the newline included, a request at most
  * PROTO_REQUEST_MAX, the hello (or a failure before the job) at most
  * PROTO_SLACK.  The job line is
@@ -133,6 +134,8 @@ struct proto_reader {
 };
 
 const char	*proto_type_name(enum proto_type);
+/* The most bytes of a line of the type, from the types' table (boxproto.c). */
+size_t		 proto_line_max(enum proto_type, const struct proto_msg *job);
 
 /*
  * 0 and m filled, or -1 and why naming the field and the rule.  m->j

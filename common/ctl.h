@@ -10,7 +10,10 @@
 #ifndef SANDCASTLE_CTL_H
 #define SANDCASTLE_CTL_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "msg.h"
 
 /* 2: CTL_SHOW_SOURCES and CTL_SOURCE. */
 #define CTL_VERSION	2
@@ -25,6 +28,15 @@ enum ctl_type {
 	CTL_SHOW_SOURCES,	/* client: no payload */
 	CTL_SOURCE,		/* daemon: struct ctl_source, one per source */
 };
+
+/* ctl.c: every message's size; what each side takes of them (msg.h). */
+extern const struct msg_rule	ctl_rules[];
+extern const size_t		ctl_nrules;
+#define CTL_TO_DAEMON	(MSG_BIT(CTL_HELLO) | MSG_BIT(CTL_SHOW_STATUS) | \
+			 MSG_BIT(CTL_SHOW_SOURCES))
+#define CTL_TO_CLIENT	(MSG_BIT(CTL_HELLO) | MSG_BIT(CTL_ERROR) | \
+			 MSG_BIT(CTL_END) | MSG_BIT(CTL_STATUS_PROC) | \
+			 MSG_BIT(CTL_SOURCE))
 
 struct ctl_hello {
 	uint32_t	version;

@@ -198,7 +198,7 @@ job_hello(struct job_ctx *x)
 
 	if (box_read_line(x->box, &line, &len) != 1)
 		return -1;
-	if (len + 1 > PROTO_SLACK) {
+	if (len + 1 > proto_line_max(PROTO_HELLO, NULL)) {
 		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's first line is "
 		    "longer than 64 KiB");
 		return -1;
@@ -383,7 +383,7 @@ job_answer_body(struct json_writer *w, const struct keepcli_answer *a)
 	struct json	 j;
 	const char	*why;
 	char		*copy;
-	size_t		 i, max = PROTO_ANSWER_MAX - 4096;
+	size_t		 i, max = proto_line_max(PROTO_ANSWER, NULL) - 4096;
 
 	if (a->body_len > 0 && json_parse(&j, a->body, a->body_len,
 	    &why) == 0) {
@@ -458,7 +458,7 @@ job_request(struct job_ctx *x, const char *line, size_t len)
 	free(env);
 	ans = job_answer_line(&a, ok, why, &alen);
 	keepcli_answer_free(&a);
-	if (ans == NULL || alen + 1 > PROTO_ANSWER_MAX) {
+	if (ans == NULL || alen + 1 > proto_line_max(PROTO_ANSWER, NULL)) {
 		free(ans);
 		job_decide(x, JOB_RELEASED, JW_UNREACHABLE, "the keep's answer "
 		    "does not fit an answer line");

@@ -23,13 +23,17 @@
 #define SANDCASTLE_KEEP_H
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "msg.h"
 
 #define KEEP_VERSION		3
 #define KEEP_MAXENVELOPE	(33U * 1024 * 1024)
 #define KEEP_MAXBODY		(32U * 1024 * 1024)
 #define KEEP_CTYPE_MAX		(32U * 1024)	/* a content-type: a header section's most */
 #define KEEP_CALL_SECONDS	30
+#define KEEP_REFUSAL_MAX	4096U	/* a refusal's reason, the most a client takes */
 /* What a body's memfd must hold: no byte of it can change once checked. */
 #define KEEP_BODY_SEALS		(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | \
 				 F_SEAL_WRITE)
@@ -40,6 +44,13 @@ enum keep_type {
 	KEEP_ANSWER,		/* keepd: struct keep_answer, then content-type; the body's memfd */
 	KEEP_REFUSED,		/* keepd: struct keep_refused, then the reason */
 };
+
+/* keep.c: every message's size; what each side takes of them (msg.h). */
+extern const struct msg_rule	keep_rules[];
+extern const size_t		keep_nrules;
+#define KEEP_TO_KEEPD	(MSG_BIT(KEEP_HELLO) | MSG_BIT(KEEP_REQUEST))
+#define KEEP_TO_CLIENT	(MSG_BIT(KEEP_HELLO) | MSG_BIT(KEEP_ANSWER) | \
+			 MSG_BIT(KEEP_REFUSED))
 
 struct keep_hello {
 	uint32_t	version;

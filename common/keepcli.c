@@ -25,15 +25,6 @@ struct keepcli {
 	int		 broken;
 };
 
-static const struct msg_rule keepcli_rules[] = {
-	{ KEEP_HELLO, "hello", sizeof(struct keep_hello),
-	    sizeof(struct keep_hello), 0 },
-	{ KEEP_ANSWER, "answer", sizeof(struct keep_answer),
-	    sizeof(struct keep_answer) + KEEP_CTYPE_MAX, 2 },
-	{ KEEP_REFUSED, "refused", sizeof(struct keep_refused),
-	    sizeof(struct keep_refused) + 4096, 0 },
-};
-
 static int
 ms_left(const struct timespec *deadline)
 {
@@ -78,8 +69,8 @@ keepcli_read(struct keepcli *k, unsigned int seconds, struct msg *m,
 		*why = strerror(errno);
 		return -1;
 	}
-	if (msg_check(keepcli_rules, sizeof(keepcli_rules) /
-	    sizeof(keepcli_rules[0]), m, reason, sizeof(reason)) == -1) {
+	if (msg_check_set(keep_rules, keep_nrules, KEEP_TO_CLIENT, m, reason,
+	    sizeof(reason)) == -1) {
 		msg_free(m);
 		*why = "the keep's answer breaks its protocol";
 		return -1;

@@ -456,13 +456,16 @@ msg_rule_find(const struct msg_rule *rules, size_t nrules, uint32_t type)
 }
 
 int
-msg_check(const struct msg_rule *rules, size_t nrules, const struct msg *m,
-    char *why, size_t whysz)
+msg_check_set(const struct msg_rule *rules, size_t nrules, uint32_t set,
+    const struct msg *m, char *why, size_t whysz)
 {
 	const struct msg_rule	*r;
 
 	if ((r = msg_rule_find(rules, nrules, m->type)) == NULL)
 		snprintf(why, whysz, "unknown type");
+	else if (set != MSG_ANY && (m->type >= 32 ||
+	    !(set & MSG_BIT(m->type))))
+		snprintf(why, whysz, "not a message this process takes");
 	else if (m->len < r->minlen)
 		snprintf(why, whysz, "shorter than the %zu bytes expected",
 		    r->minlen);
@@ -478,18 +481,32 @@ msg_check(const struct msg_rule *rules, size_t nrules, const struct msg *m,
 	return -1;
 }
 
+int
+msg_check(const struct msg_rule *rules, size_t nrules, const struct msg *m,
+    char *why, size_t whysz)
+{
+	return msg_check_set(rules, nrules, MSG_ANY, m, why, whysz);
+}
+
 void
-msg_verify(const struct msg_rule *rules, size_t nrules, const struct msg *m,
-    const char *peer)
+msg_verify_set(const struct msg_rule *rules, size_t nrules, uint32_t set,
+    const struct msg *m, const char *peer)
 {
 	const struct msg_rule	*r;
 	const char		*name;
 	char			 why[128], num[32];
 
-	if (msg_check(rules, nrules, m, why, sizeof(why)) == 0)
+	if (msg_check_set(rules, nrules, set, m, why, sizeof(why)) == 0)
 		return;
 	snprintf(num, sizeof(num), "type %u", m->type);
 	r = msg_rule_find(rules, nrules, m->type);
 	name = r != NULL && r->name != NULL ? r->name : num;
 	fatalx("%s sent %s of %zu bytes: %s", peer, name, m->len, why);
+}
+
+void
+msg_verify(const struct msg_rule *rules, size_t nrules, const struct msg *m,
+    const char *peer)
+{
+	msg_verify_set(rules, nrules, MSG_ANY, m, peer);
 }

@@ -7,9 +7,12 @@
  * The sender queues messages with msg_compose() and writes them with
  * msgchan_flush().  The receiver reads what the socket has with
  * msgchan_read() and takes whole messages out with msg_get().  Each
- * receiver holds a table of the messages it accepts (struct msg_rule)
- * and calls msg_verify() on every message: an unknown type, a size
- * outside the rule or an unexpected descriptor is fatal.
+ * protocol has one table of its messages (struct msg_rule: each type's
+ * least and most bytes, and whether a descriptor comes with it), and
+ * each receiver says which of its types it takes, a set of MSG_BIT()s:
+ * msg_check_set() and msg_verify_set() refuse a type outside the set, a
+ * size outside the rule or an unexpected descriptor (msg_verify*() is
+ * fatal).  msg_check() and msg_verify() take any type of the table.
  */
 #ifndef SANDCASTLE_MSG_H
 #define SANDCASTLE_MSG_H
@@ -57,7 +60,7 @@ struct msgchan {
 	size_t		 outqlen;	/* messages queued */
 };
 
-/* What a receiver accepts of one type. */
+/* One row of a protocol's table: what is accepted of one type. */
 struct msg_rule {
 	uint32_t	 type;
 	const char	*name;
@@ -65,6 +68,10 @@ struct msg_rule {
 	size_t		 maxlen;
 	int		 fd;		/* 0: never, 1: required, 2: optional */
 };
+
+/* A receiver's set of types, each below 32; MSG_ANY: every type of the table. */
+#define MSG_BIT(type)	(1U << (type))
+#define MSG_ANY		0xffffffffU
 
 void	msgchan_init(struct msgchan *, int fd, size_t maxpayload);
 void	msgchan_clear(struct msgchan *);	/* frees buffers, closes held fds, not chan->fd */
@@ -82,6 +89,10 @@ void	msg_free(struct msg *);			/* frees data, closes an fd not taken */
 int	msg_check(const struct msg_rule *, size_t nrules, const struct msg *,
 	    char *why, size_t whysz);		/* 0 accepted, -1 with the reason in why */
 void	msg_verify(const struct msg_rule *, size_t nrules, const struct msg *, const char *peer);	/* fatalx on mismatch */
+int	msg_check_set(const struct msg_rule *, size_t nrules, uint32_t set,
+	    const struct msg *, char *why, size_t whysz);
+void	msg_verify_set(const struct msg_rule *, size_t nrules, uint32_t set,
+	    const struct msg *, const char *peer);
 const struct msg_rule *
 	msg_rule_find(const struct msg_rule *, size_t, uint32_t);
 

@@ -1,10 +1,13 @@
 /*
  * The shared part of the seccomp filters: a filter's frame (the
- * architecture check, no_new_privs, the default action), rules added
- * by list, and the debug build's trap that names a denied call.  And
- * the daemons' side of their Landlock rulesets: what they log.
+ * architecture check, no_new_privs, the default action), the base list
+ * of calls every daemon process's allow list holds, rules added by
+ * list, and the debug build's trap that names a denied call.  And the
+ * daemons' side of their Landlock rulesets: what they log.
  */
 #include <sys/types.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +23,32 @@
 
 #include "log.h"
 #include "sandbox.h"
+
+#define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * What every daemon process needs, whatever its work: its descriptors
+ * (a channel, a socket it was given, its log), its memory (mprotect is
+ * not here: keepd does without it), its clock and its sleeps, its
+ * signals' handlers and their return, its own ids, and its end.
+ * sandcastled's children, keepd, its request child, gated and a tunnel
+ * child all hold it; the box's filter does not (box/sandbox.c).
+ */
+static const int sandbox_base[] = {
+	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
+	SCMP_SYS(recvmsg), SCMP_SYS(sendmsg), SCMP_SYS(sendto),
+	SCMP_SYS(close), SCMP_SYS(poll), SCMP_SYS(ppoll),
+	SCMP_SYS(fcntl), SCMP_SYS(lseek), SCMP_SYS(fstat), SCMP_SYS(newfstatat),
+	SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(time),
+	SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep),
+	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap),
+	SCMP_SYS(madvise), SCMP_SYS(futex), SCMP_SYS(getrandom),
+	SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigaction),
+	SCMP_SYS(rt_sigprocmask),
+	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getuid),
+	SCMP_SYS(geteuid),
+	SCMP_SYS(exit), SCMP_SYS(exit_group),
+};
 
 static const char *
 sandbox_call_name(int call, char *buf, size_t bufsz)
@@ -75,6 +105,16 @@ sandbox_new(enum sandbox_default def)
 	return ctx;
 }
 
+scmp_filter_ctx
+sandbox_allow_list(void)
+{
+	scmp_filter_ctx	 ctx;
+
+	ctx = sandbox_new(SANDBOX_DEFAULT_KILL);
+	sandbox_add(ctx, SCMP_ACT_ALLOW, sandbox_base, NCALLS(sandbox_base));
+	return ctx;
+}
+
 void
 sandbox_add(scmp_filter_ctx ctx, uint32_t action, const int *calls,
     size_t ncalls)
@@ -111,6 +151,34 @@ sandbox_add_arg_masked(scmp_filter_ctx ctx, uint32_t action, int call,
 	if ((r = seccomp_rule_add(ctx, action, call, 1,
 	    SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, mask, value))) != 0)
 		sandbox_rule_failed(call, r);
+}
+
+/* Memory made readable or writable, never executable: no new code. */
+void
+sandbox_add_noexec(scmp_filter_ctx ctx)
+{
+	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 2,
+	    PROT_EXEC, 0);
+}
+
+/*
+ * stdio asks whether stderr is a terminal, and nothing else of ioctl;
+ * abort(3) signals its own process, and only that.
+ */
+void
+sandbox_add_stdio(scmp_filter_ctx ctx)
+{
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, TCGETS);
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0,
+	    (uint64_t)getpid());
+}
+
+/* glibc falls back from clone3 to clone, which the filter then holds. */
+void
+sandbox_add_no_clone3(scmp_filter_ctx ctx)
+{
+	sandbox_add(ctx, SCMP_ACT_ERRNO(ENOSYS), (const int[]){
+	    SCMP_SYS(clone3) }, 1);
 }
 
 #ifdef SANDBOX_DEBUG

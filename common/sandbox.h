@@ -8,6 +8,12 @@
  * without it).  In a debug build (SANDBOX_DEBUG) a call the filter
  * kills traps instead: a SIGSYS handler names the call on stderr and
  * the process ends with status SANDBOX_DEBUG_EXIT.
+ *
+ * Every daemon process's allow list starts from the same base
+ * (sandbox_allow_list(): its channel, its memory, its clock, its
+ * signals, its end) and each daemon's sandbox.c adds only what that
+ * process needs beyond it.  The box's filter (box/sandbox.c) is built
+ * apart: it is much narrower than this base.
  */
 #ifndef SANDCASTLE_SANDBOX_H
 #define SANDCASTLE_SANDBOX_H
@@ -28,6 +34,7 @@ enum sandbox_default {
 };
 
 scmp_filter_ctx	sandbox_new(enum sandbox_default);
+scmp_filter_ctx	sandbox_allow_list(void);	/* an allow list with the base */
 uint32_t	sandbox_kill_action(void);	/* KILL_PROCESS, or TRAP when debugging */
 void		sandbox_add(scmp_filter_ctx, uint32_t action, const int *calls,
 		    size_t ncalls);
@@ -36,6 +43,11 @@ void		sandbox_add_arg_eq(scmp_filter_ctx, uint32_t action, int call,
 void		sandbox_add_arg_masked(scmp_filter_ctx, uint32_t action, int call,
 		    unsigned int arg, uint64_t mask, uint64_t value);
 void		sandbox_load(scmp_filter_ctx, const char *procname);
+
+/* Rules a daemon's allow list may add to the base, by what they are for. */
+void		sandbox_add_noexec(scmp_filter_ctx);	/* mprotect, never PROT_EXEC */
+void		sandbox_add_stdio(scmp_filter_ctx);	/* isatty(stderr), abort(3) */
+void		sandbox_add_no_clone3(scmp_filter_ctx);	/* clone3 is ENOSYS */
 
 /*
  * A daemon's Landlock ruleset (landlock.h), put on for good: fatal when

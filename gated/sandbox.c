@@ -20,7 +20,6 @@
  */
 #include <sys/types.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -32,7 +31,6 @@
 #include <sched.h>
 #include <limits.h>
 #include <string.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include <seccomp.h>
@@ -45,24 +43,15 @@
 #define CLONE_NAMESPACES (CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS | \
 	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
 
+/* What the gate adds to the daemons' base (common/sandbox.c). */
 static const int filter_allowed[] = {
-	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
-	SCMP_SYS(close), SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(fcntl),
-	SCMP_SYS(lseek), SCMP_SYS(newfstatat), SCMP_SYS(fstat),
 	SCMP_SYS(accept4), SCMP_SYS(connect), SCMP_SYS(shutdown),
 	SCMP_SYS(getsockopt), SCMP_SYS(setsockopt), SCMP_SYS(getsockname),
-	SCMP_SYS(getpeername), SCMP_SYS(sendto), SCMP_SYS(recvfrom),
-	SCMP_SYS(sendmsg), SCMP_SYS(recvmsg), SCMP_SYS(sendmmsg),
-	SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(time),
-	SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep), SCMP_SYS(alarm),
-	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap),
-	SCMP_SYS(madvise), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigaction),
-	SCMP_SYS(rt_sigprocmask), SCMP_SYS(restart_syscall),
-	SCMP_SYS(exit), SCMP_SYS(exit_group), SCMP_SYS(wait4),
-	SCMP_SYS(kill), SCMP_SYS(unlink), SCMP_SYS(getpid), SCMP_SYS(gettid),
-	SCMP_SYS(getppid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
-	SCMP_SYS(getrandom), SCMP_SYS(futex), SCMP_SYS(set_robust_list),
-	SCMP_SYS(capget), SCMP_SYS(pipe2), SCMP_SYS(splice),
+	SCMP_SYS(getpeername), SCMP_SYS(recvfrom), SCMP_SYS(sendmmsg),
+	SCMP_SYS(alarm), SCMP_SYS(restart_syscall), SCMP_SYS(wait4),
+	SCMP_SYS(kill), SCMP_SYS(unlink), SCMP_SYS(getppid),
+	SCMP_SYS(set_robust_list), SCMP_SYS(capget), SCMP_SYS(pipe2),
+	SCMP_SYS(splice),
 };
 
 /* What the parent alone needs; a tunnel's child dies on any of them. */
@@ -108,20 +97,14 @@ filter_rules(scmp_filter_ctx ctx)
 	filter_sockets(ctx);
 	sandbox_add(ctx, SCMP_ACT_ERRNO(EACCES),
 	    (int[]){ SCMP_SYS(open), SCMP_SYS(openat) }, 2);
-	/* glibc falls back to clone, which the rule below holds. */
-	sandbox_add(ctx, SCMP_ACT_ERRNO(ENOSYS), (int[]){ SCMP_SYS(clone3) },
-	    1);
+	sandbox_add_no_clone3(ctx);
 	/* fork(2) for the tunnels, never into a namespace of its own. */
 	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 0,
 	    CLONE_NAMESPACES, 0);
-	/* mprotect only without PROT_EXEC: no new code. */
-	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 2,
-	    PROT_EXEC, 0);
-	/* The resolver asks FIONREAD; stdio asks whether stderr is a tty. */
+	sandbox_add_noexec(ctx);
+	/* The resolver asks FIONREAD. */
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, FIONREAD);
-	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, TCGETS);
-	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0,
-	    (uint64_t)getpid());
+	sandbox_add_stdio(ctx);
 	/* A tunnel's child stacks a filter and a ruleset: they only take away. */
 	sandbox_add(ctx, SCMP_ACT_ALLOW, (int[]){ SCMP_SYS(seccomp),
 	    SCMP_SYS(landlock_create_ruleset), SCMP_SYS(landlock_restrict_self) },
@@ -170,7 +153,7 @@ filter_gate(void)
 	scmp_filter_ctx	ctx;
 
 	caps_drop();
-	ctx = sandbox_new(SANDBOX_DEFAULT_KILL);
+	ctx = sandbox_allow_list();
 	filter_rules(ctx);
 	sandbox_load(ctx, "gated");
 }

@@ -29,22 +29,15 @@
 
 #define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* What any process of the keep needs to run at all. */
-static const int base_calls[] = {
-	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
-	SCMP_SYS(close), SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(connect),
-	SCMP_SYS(sendmsg), SCMP_SYS(recvmsg), SCMP_SYS(sendto),
-	SCMP_SYS(recvfrom), SCMP_SYS(getsockopt), SCMP_SYS(shutdown),
-	SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(lseek),
-	SCMP_SYS(fcntl), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap),
-	SCMP_SYS(brk), SCMP_SYS(madvise), SCMP_SYS(futex),
-	SCMP_SYS(rt_sigaction), SCMP_SYS(rt_sigprocmask),
-	SCMP_SYS(rt_sigreturn), SCMP_SYS(clock_gettime),
-	SCMP_SYS(gettimeofday), SCMP_SYS(time), SCMP_SYS(nanosleep),
-	SCMP_SYS(clock_nanosleep), SCMP_SYS(getrandom), SCMP_SYS(getpid),
-	SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid),
-	SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(exit),
-	SCMP_SYS(exit_group), SCMP_SYS(memfd_create), SCMP_SYS(ftruncate),
+/*
+ * What any process of the keep adds to the daemons' base
+ * (common/sandbox.c): its connections, its group ids, and a sealed memfd
+ * for an answer's body.
+ */
+static const int keep_calls[] = {
+	SCMP_SYS(connect), SCMP_SYS(recvfrom), SCMP_SYS(getsockopt),
+	SCMP_SYS(shutdown), SCMP_SYS(getgid), SCMP_SYS(getegid),
+	SCMP_SYS(memfd_create), SCMP_SYS(ftruncate),
 };
 
 /* The keep's own: the secrets, its clients, its children, keep.sock's end. */
@@ -70,8 +63,8 @@ sandbox_common(void)
 {
 	scmp_filter_ctx	 ctx;
 
-	ctx = sandbox_new(SANDBOX_DEFAULT_KILL);
-	sandbox_add(ctx, SCMP_ACT_ALLOW, base_calls, NCALLS(base_calls));
+	ctx = sandbox_allow_list();
+	sandbox_add(ctx, SCMP_ACT_ALLOW, keep_calls, NCALLS(keep_calls));
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 0, AF_UNIX);
 	return ctx;
 }
@@ -99,9 +92,7 @@ sandbox_keepd(int secretsfd)
 	    AF_UNIX);
 	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 0,
 	    CLONE_REFUSED, 0);
-	/* glibc falls back from clone3 to clone on ENOSYS. */
-	sandbox_add(ctx, SCMP_ACT_ERRNO(ENOSYS), (const int[]){
-	    SCMP_SYS(clone3) }, 1);
+	sandbox_add_no_clone3(ctx);
 	/* A request's child stacks its own filter: a filter only takes away. */
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
 	    PR_SET_NO_NEW_PRIVS);

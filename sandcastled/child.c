@@ -1,8 +1,10 @@
 /*
- * What every child of sandcastled does around its own work: it takes
- * its title, reads the configuration, closes what it inherited, and
- * after its filter is on (the child's own run function installs it)
- * says it is ready and serves its channel to the parent.
+ * What every child of sandcastled does around its row's columns
+ * (proc.c): it takes its title, closes what it inherited, reads the
+ * configuration, runs init, then sandbox, says it is ready and runs
+ * ready, and serves its channel to the parent in the one loop,
+ * child_loop(): the row's timer, the wait, and each message read,
+ * checked against proto.h's table and the row's takes, to its dispatch.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -24,6 +27,8 @@
 
 int				child_once;
 static volatile sig_atomic_t	child_stop;
+static struct proc		*child_proc;
+static struct msgchan		 child_chan;
 
 static void
 child_sigterm(int sig)
@@ -73,15 +78,113 @@ child_signals(void)
 		fatal("sigprocmask");
 }
 
+static void
+child_ready(void)
+{
+	if (msg_compose(&child_chan, PROC_READY, 0, -1, NULL, 0) == -1 ||
+	    msgchan_flush_all(&child_chan) == -1)
+		fatal("cannot tell the parent it is ready");
+}
+
+/*
+ * Waits for the channel (ms as poll(2) has it, with the signals of mask
+ * let in, or NULL to keep them out), sends what is queued and reads
+ * what came.  0 when the parent closed the channel, 1 otherwise.
+ */
+static int
+child_wait(int ms, const sigset_t *mask)
+{
+	struct pollfd	 pfd;
+	struct timespec	 ts;
+	ssize_t		 n;
+
+	pfd.fd = child_chan.fd;
+	pfd.events = POLLIN | (child_chan.outqlen > 0 ? POLLOUT : 0);
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000L;
+	if (ppoll(&pfd, 1, ms == -1 ? NULL : &ts, mask) == -1) {
+		if (errno == EINTR)
+			return 1;
+		fatal("ppoll");
+	}
+	if ((pfd.revents & POLLOUT) && msgchan_flush(&child_chan) == -1)
+		fatal("writing to the parent");
+	if (!(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+		return 1;
+	if ((n = msgchan_read(&child_chan)) == 0)
+		return 0;
+	if (n == -1 && errno != EAGAIN && errno != EINTR)
+		fatal("reading from the parent");
+	return 1;
+}
+
+/* 1 and the next message read, checked against the row; 0 for none yet. */
+static int
+child_next(struct msg *m)
+{
+	int	 r;
+
+	if ((r = msg_get(&child_chan, m)) == -1)
+		fatal("a message from the parent");
+	if (r == 1)
+		proc_verify(child_proc->takes, m, "the parent");
+	return r;
+}
+
+/*
+ * The one loop.  A child with a timer sees to SIGTERM itself, through
+ * child_stopping() (the core lets what is in flight end); the others
+ * end at once.
+ */
+static __attribute__((noreturn)) void
+child_loop(void)
+{
+	struct msg	 m;
+	sigset_t	 none;
+	int		 ms;
+
+	sigemptyset(&none);
+	for (;;) {
+		if (child_stop && child_proc->timer == NULL) {
+			log_debug("SIGTERM: stopping");
+			exit(0);
+		}
+		ms = child_proc->timer != NULL ? child_proc->timer() : -1;
+		if (child_wait(ms, &none) == 0) {
+			log_debug("the parent closed the channel");
+			exit(0);
+		}
+		while (child_next(&m) == 1) {
+			child_proc->dispatch(&m);
+			msg_free(&m);
+		}
+	}
+}
+
+/*
+ * The launcher's wait for the keep's answer, inside its dispatch of a
+ * job: the loop's own wait and check, SIGTERM kept out (the box it
+ * runs sees to it, box_stop_when()).  1 and the next message, for the
+ * caller to free; 0 when the parent closed the channel.
+ */
+int
+child_await(struct msg *m)
+{
+	int	 r;
+
+	while ((r = child_next(m)) == 0)
+		if (child_wait(-1, NULL) == 0)
+			return 0;
+	return r;
+}
+
 void
 child_main(const char *title, const struct options *opts)
 {
-	static struct msgchan	 chan;
-	struct proc		*p;
-	struct config		*conf;
-	struct stat		 st;
+	struct config	*conf;
+	struct stat	 st;
 
-	if ((p = proc_by_title(title)) == NULL ||
+	if ((child_proc = proc_by_title(title)) == NULL ||
 	    fstat(PROC_FD, &st) == -1 || !S_ISSOCK(st.st_mode))
 		fatalx("-P is for sandcastled's own children only");
 	setproctitle("%s", title);
@@ -99,9 +202,12 @@ child_main(const char *title, const struct options *opts)
 	child_signals();
 	if (fcntl(PROC_FD, F_SETFL, O_NONBLOCK) == -1)
 		fatal("O_NONBLOCK on the channel");
-	msgchan_init(&chan, PROC_FD, PROC_MAXPAYLOAD);
-	p->run(conf, &chan);
-	fatalx("%s: its run function returned", title);
+	msgchan_init(&child_chan, PROC_FD, PROC_MAXPAYLOAD);
+	child_proc->init(conf, &child_chan);
+	child_proc->sandbox();
+	child_ready();
+	child_proc->ready();
+	child_loop();
 }
 
 /* Set by SIGTERM, for a child that waits elsewhere than in child_loop(). */
@@ -109,65 +215,4 @@ const volatile sig_atomic_t *
 child_stopping(void)
 {
 	return &child_stop;
-}
-
-void
-child_ready(struct msgchan *chan)
-{
-	if (msg_compose(chan, PROC_READY, 0, -1, NULL, 0) == -1 ||
-	    msgchan_flush_all(chan) == -1)
-		fatal("cannot tell the parent it is ready");
-}
-
-static void
-child_read(struct msgchan *chan, const struct msg_rule *rules, size_t nrules,
-    const char *peer, void (*dispatch)(struct msg *))
-{
-	struct msg	 m;
-	ssize_t		 n;
-	int		 r;
-
-	if ((n = msgchan_read(chan)) == 0) {
-		log_debug("the parent closed the channel");
-		exit(0);
-	}
-	if (n == -1) {
-		if (errno == EAGAIN || errno == EINTR)
-			return;
-		fatal("reading from the parent");
-	}
-	while ((r = msg_get(chan, &m)) == 1) {
-		msg_verify(rules, nrules, &m, peer);
-		dispatch(&m);
-		msg_free(&m);
-	}
-	if (r == -1)
-		fatal("a message from the parent");
-}
-
-void
-child_loop(struct msgchan *chan, const struct msg_rule *rules, size_t nrules,
-    const char *peer, void (*dispatch)(struct msg *))
-{
-	struct pollfd	 pfd;
-	sigset_t	 none;
-
-	sigemptyset(&none);
-	for (;;) {
-		if (child_stop) {
-			log_debug("SIGTERM: stopping");
-			exit(0);
-		}
-		pfd.fd = chan->fd;
-		pfd.events = POLLIN | (chan->outqlen > 0 ? POLLOUT : 0);
-		if (ppoll(&pfd, 1, NULL, &none) == -1) {
-			if (errno == EINTR)
-				continue;
-			fatal("ppoll");
-		}
-		if ((pfd.revents & POLLOUT) && msgchan_flush(chan) == -1)
-			fatal("writing to the parent");
-		if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
-			child_read(chan, rules, nrules, peer, dispatch);
-	}
 }

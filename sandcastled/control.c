@@ -38,13 +38,6 @@ struct ctl_client {
 	struct msgchan	 chan;
 };
 
-static const struct msg_rule control_rules[] = {
-	{ CTL_HELLO, "CTL_HELLO", sizeof(struct ctl_hello),
-	    sizeof(struct ctl_hello), 0 },
-	{ CTL_SHOW_STATUS, "CTL_SHOW_STATUS", 0, 0, 0 },
-	{ CTL_SHOW_SOURCES, "CTL_SHOW_SOURCES", 0, 0, 0 },
-};
-
 static struct ctl_client control_clients[CONTROL_MAXCLIENTS];
 static int		 control_map[CONTROL_MAXCLIENTS];	/* pollfd -> client */
 static size_t		 control_nclients;	/* of the last control_pollfds() */
@@ -197,7 +190,7 @@ control_status(struct ctl_client *c, uint32_t id)
 
 	control_proc(c, id, "parent", getpid(), 1, control_start);
 	for (i = 0; i < PROC_COUNT; i++)
-		control_proc(c, id, p[i].title, p[i].pid, p[i].ready,
+		control_proc(c, id, p[i].title, p[i].pid, p[i].is_ready,
 		    p[i].started);
 	if (msg_compose(&c->chan, CTL_END, id, -1, NULL, 0) == -1)
 		log_warn("control: an answer to pid %d", (int)c->pid);
@@ -231,8 +224,8 @@ control_handle(struct ctl_client *c, const struct msg *m)
 {
 	char	 why[128];
 
-	if (msg_check(control_rules, sizeof(control_rules) /
-	    sizeof(control_rules[0]), m, why, sizeof(why)) == -1) {
+	if (msg_check_set(ctl_rules, ctl_nrules, CTL_TO_DAEMON, m, why,
+	    sizeof(why)) == -1) {
 		log_warnx("control: client pid %d sent a malformed message "
 		    "(type %u, %zu bytes: %s): closed", (int)c->pid, m->type,
 		    m->len, why);

@@ -24,8 +24,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,32 +43,14 @@
 #include "schedule.h"
 #include "summary.h"
 
-#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 #define CORE_PUSH_EVERY	60	/* seconds between two summaries, at most */
 #define CORE_LOCK_WAIT	10	/* seconds for another core to let data_dir go */
 
-static const struct msg_rule core_rules[] = {
-	{ PROC_KEEP_STATE, "PROC_KEEP_STATE", sizeof(uint32_t),
-	    sizeof(uint32_t), 0 },
-	{ PROC_KEEP_ANSWER, "PROC_KEEP_ANSWER",
-	    sizeof(struct proc_keep_answer), PROC_MAXPAYLOAD, 0 },
-	{ PROC_KEEP_DOWN, "PROC_KEEP_DOWN", 1, PROC_REASON_MAX, 0 },
-	{ PROC_JOB_DONE, "PROC_JOB_DONE", sizeof(struct proc_job_done),
-	    PROC_MAXPAYLOAD, 0 },
-};
-
 static struct core		 core;
-static volatile sig_atomic_t	 core_stop;
 static time_t			 core_wake;	/* sched_next()'s, when none is due */
 static int			 core_scheduled;	/* the keep answered once */
 static unsigned long		 core_pushed;	/* sched's changes when last pushed */
 static time_t			 core_push_at;	/* monotonic */
-
-static void
-core_sigterm(int sig)
-{
-	core_stop = 1;
-}
 
 time_t
 core_now(void)
@@ -291,7 +271,7 @@ core_keep_answer(struct core *c, const struct msg *m)
 	keepcli_answer_free(&a);
 }
 
-static void
+void
 core_dispatch(struct msg *m)
 {
 	struct core	*c = &core;
@@ -469,64 +449,23 @@ core_timeout(const struct core *c)
 	return wake - now > 3600 ? 3600 * 1000 : (int)(wake - now) * 1000;
 }
 
-static void
-core_read(struct core *c)
+/*
+ * The loop's timer (child_loop()): SIGTERM's stop, what is due, and
+ * the milliseconds to the next thing the core does on its own.
+ */
+int
+core_timer(void)
 {
-	struct msg	 m;
-	ssize_t		 n;
-	int		 r;
+	struct core	*c = &core;
 
-	if ((n = msgchan_read(c->chan)) == 0) {
-		log_debug("the parent closed the channel");
-		exit(0);
-	}
-	if (n == -1) {
-		if (errno == EAGAIN || errno == EINTR)
-			return;
-		fatal("reading from the parent");
-	}
-	while ((r = msg_get(c->chan, &m)) == 1) {
-		msg_verify(core_rules, NELEM(core_rules), &m, "the parent");
-		core_dispatch(&m);
-		msg_free(&m);
-	}
-	if (r == -1)
-		fatal("a message from the parent");
-}
-
-static __attribute__((noreturn)) void
-core_loop(struct core *c)
-{
-	struct pollfd	 pfd;
-	struct timespec	 ts, *tsp;
-	sigset_t	 none;
-	int		 ms;
-
-	sigemptyset(&none);
-	for (;;) {
-		if (core_stop && !c->stopping)
-			core_stop_begin(c);
-		/* A call never answered: the parent would kill the core anyway. */
-		if (c->stopping && core_now() >= c->stop_by + KEEPCLI_SECONDS)
-			core_stop_end(c);
-		core_step(c);
-		core_push_due(c);
-		pfd.fd = c->chan->fd;
-		pfd.events = POLLIN | (c->chan->outqlen > 0 ? POLLOUT : 0);
-		ms = core_timeout(c);
-		ts.tv_sec = ms / 1000;
-		ts.tv_nsec = (ms % 1000) * 1000000L;
-		tsp = ms == -1 ? NULL : &ts;
-		if (ppoll(&pfd, 1, tsp, &none) == -1) {
-			if (errno == EINTR)
-				continue;
-			fatal("ppoll");
-		}
-		if ((pfd.revents & POLLOUT) && msgchan_flush(c->chan) == -1)
-			fatal("writing to the parent");
-		if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
-			core_read(c);
-	}
+	if (*child_stopping() && !c->stopping)
+		core_stop_begin(c);
+	/* A call never answered: the parent would kill the core anyway. */
+	if (c->stopping && core_now() >= c->stop_by + KEEPCLI_SECONDS)
+		core_stop_end(c);
+	core_step(c);
+	core_push_due(c);
+	return core_timeout(c);
 }
 
 /* data_dir and the folders above it, made 0700 where they are missing. */
@@ -580,18 +519,6 @@ core_lock(int dfd, const char *dir)
 	}
 }
 
-static void
-core_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = core_sigterm;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGTERM, &sa, NULL) == -1)
-		fatal("sigaction SIGTERM");
-}
-
 /*
  * max_jobs_per_hour outlives a restart: each source's jobs started in
  * the last hour, read back from their records, fill its window again.
@@ -622,8 +549,9 @@ core_seed_window(struct core *c)
 	}
 }
 
+/* data_dir opened and held, the scheduler made: before the filter. */
 void
-core_run(struct config *conf, struct msgchan *chan)
+core_init(struct config *conf, struct msgchan *chan)
 {
 	struct core	*c = &core;
 
@@ -634,15 +562,25 @@ core_run(struct config *conf, struct msgchan *chan)
 	core_lock(c->dfd, conf->data_dir);
 	if ((c->sched = sched_new(conf, core_now())) == NULL)
 		fatal("the scheduler");
-	core_signals();
-	landlock_core(c->dfd, conf->data_dir);
+}
+
+void
+core_sandbox(void)
+{
+	landlock_core(core.dfd, core.conf->data_dir);
 	sandbox_core();
-	child_ready(chan);
-	log_debug("ready: %zu sources, records under %s", conf->nsources,
-	    conf->data_dir);
+}
+
+/* The records a crash or a stop left, and the last hour's jobs. */
+void
+core_ready(void)
+{
+	struct core	*c = &core;
+
+	log_debug("ready: %zu sources, records under %s", c->conf->nsources,
+	    c->conf->data_dir);
 	core_recover(c);
 	core_seed_window(c);
 	core_prune(c, core_now());
 	core_wake = core_now();
-	core_loop(c);
 }

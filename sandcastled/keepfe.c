@@ -22,13 +22,6 @@
 #include "proto.h"
 #include "sandcastled.h"
 
-#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
-
-static const struct msg_rule keepfe_rules[] = {
-	{ PROC_KEEP_PROBE, "PROC_KEEP_PROBE", 0, 0, 0 },
-	{ PROC_KEEP_CALL, "PROC_KEEP_CALL", 2, KEEP_MAXENVELOPE, 0 },
-};
-
 static struct config	*keepfe_conf;
 static struct msgchan	*keepfe_chan;
 static struct keepcli	*keepfe_keep;
@@ -100,7 +93,7 @@ keepfe_call(struct msg *m)
 	keepcli_answer_free(&a);
 }
 
-static void
+void
 keepfe_dispatch(struct msg *m)
 {
 	const char	*why;
@@ -118,18 +111,25 @@ keepfe_dispatch(struct msg *m)
 }
 
 void
-keepfe_run(struct config *conf, struct msgchan *chan)
+keepfe_init(struct config *conf, struct msgchan *chan)
 {
 	keepfe_conf = conf;
 	keepfe_chan = chan;
 	if (path_runtime_file(KEEP_SOCK, keepfe_sock,
 	    sizeof(keepfe_sock)) == -1)
 		fatalx("%s: it holds keepd's socket", path_why());
+}
+
+void
+keepfe_sandbox(void)
+{
 	landlock_keepfe();
 	sandbox_keepfe();
-	child_ready(chan);
+}
+
+void
+keepfe_ready(void)
+{
 	log_debug("ready: %zu sources, the keep on %s", keepfe_conf->nsources,
 	    keepfe_sock);
-	child_loop(chan, keepfe_rules, NELEM(keepfe_rules), "the parent",
-	    keepfe_dispatch);
 }

@@ -37,20 +37,8 @@
 #include "proto.h"
 #include "sandcastled.h"
 
-#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 #define LAUNCHER_LOCK		"launcher.lock"
 #define LAUNCHER_LOCK_WAIT	30	/* seconds for another launcher to end */
-
-static const struct msg_rule launcher_rules[] = {
-	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
-	    PROC_MAXPAYLOAD, 0 },
-};
-/* What may come while a box waits for its request's answer. */
-static const struct msg_rule launcher_keep_rules[] = {
-	{ PROC_KEEP_ANSWER, "PROC_KEEP_ANSWER",
-	    sizeof(struct proc_keep_answer), PROC_MAXPAYLOAD, 0 },
-	{ PROC_KEEP_DOWN, "PROC_KEEP_DOWN", 1, PROC_REASON_MAX, 0 },
-};
 
 static struct config	*launcher_conf;
 static struct msgchan	*launcher_chan;
@@ -79,21 +67,19 @@ launcher_keep(const char *env, size_t len, struct keepcli_answer *a,
 	static char	 down[PROC_REASON_MAX];
 	struct msg	 m;
 	uint32_t	 id;
-	int		 r;
 
 	id = PROC_ID_LAUNCHER | (++launcher_seq & ~PROC_ID_LAUNCHER);
 	if (msg_compose(launcher_chan, PROC_KEEP_CALL, id, -1, env, len) == -1)
 		fatal("a keep call to the parent");
 	launcher_send(launcher_chan);
 	/* The box then sees the channel hang up, and is removed. */
-	if ((r = msg_read_one(launcher_chan, &m)) == 0) {
+	if (child_await(&m) == 0) {
 		*why = "sandcastled's parent is gone";
 		return -1;
 	}
-	if (r == -1)
-		fatal("reading from the parent");
-	msg_verify(launcher_keep_rules, NELEM(launcher_keep_rules), &m,
-	    "the parent");
+	if (m.type != PROC_KEEP_ANSWER && m.type != PROC_KEEP_DOWN)
+		fatalx("the parent sent message %u while the launcher waited "
+		    "for the keep", m.type);
 	if (m.id != id)
 		fatalx("the parent answered keep call %u for %u", m.id, id);
 	if (m.type == PROC_KEEP_DOWN) {
@@ -152,7 +138,7 @@ launcher_done(uint32_t id, const struct job_outcome *o)
  * rests) until it is gone.
  */
 static int
-launcher_ready(void)
+launcher_boxes_ok(void)
 {
 	if (launcher_podman_ok || !launcher_leftover)
 		return launcher_podman_ok;
@@ -163,18 +149,21 @@ launcher_ready(void)
 	return launcher_podman_ok = 1;
 }
 
-static void
+void
 launcher_dispatch(struct msg *m)
 {
 	struct proc_job		 j;
 	struct job_outcome	 o;
 
+	if (m->type != PROC_JOB_RUN)
+		fatalx("the parent sent message %u (id %u) the launcher did "
+		    "not ask for", m->type, m->id);
 	memcpy(&j, m->data, sizeof(j));
 	if (j.inputlen != m->len - sizeof(j) || j.cap >= CAP_COUNT ||
 	    !launcher_conf->caps[j.cap].enabled)
 		fatalx("the parent sent a job that does not add up");
 	memset(&o, 0, sizeof(o));
-	if (launcher_ready())
+	if (launcher_boxes_ok())
 		job_run(launcher_conf, j.cap, JOB_RUN, (char *)m->data +
 		    sizeof(j), j.inputlen, j.timeout, launcher_keep, NULL, &o);
 	else {
@@ -293,8 +282,8 @@ launcher_prepare(void)
 }
 
 /* "ready: claude on, ocr off": each capability, in the table's order. */
-static void
-launcher_log_ready(void)
+void
+launcher_ready(void)
 {
 	char	 buf[256] = "";
 	int	 c;
@@ -308,8 +297,9 @@ launcher_log_ready(void)
 	log_debug("ready: %s", buf);
 }
 
+/* podman made ready, before the filter (sandbox_launcher()). */
 void
-launcher_run(struct config *conf, struct msgchan *chan)
+launcher_init(struct config *conf, struct msgchan *chan)
 {
 	launcher_conf = conf;
 	launcher_chan = chan;
@@ -318,9 +308,4 @@ launcher_run(struct config *conf, struct msgchan *chan)
 		log_warnx("no box can run: %s; every job is released and its "
 		    "capability rests", launcher_why);
 	box_stop_when(child_stopping(), chan->fd);
-	sandbox_launcher();
-	child_ready(chan);
-	launcher_log_ready();
-	child_loop(chan, launcher_rules, NELEM(launcher_rules), "the parent",
-	    launcher_dispatch);
 }

@@ -26,32 +26,6 @@
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
-static const struct msg_rule parent_rules_core[] = {
-	{ PROC_READY, "PROC_READY", 0, 0, 0 },
-	{ PROC_KEEP_PROBE, "PROC_KEEP_PROBE", 0, 0, 0 },
-	{ PROC_KEEP_CALL, "PROC_KEEP_CALL", 2, KEEP_MAXENVELOPE, 0 },
-	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
-	    PROC_MAXPAYLOAD, 0 },
-	{ PROC_SOURCES, "PROC_SOURCES", sizeof(struct ctl_source),
-	    PROC_MAXPAYLOAD, 0 },
-	{ PROC_ROUND_DONE, "PROC_ROUND_DONE", sizeof(uint32_t),
-	    sizeof(uint32_t), 0 },
-};
-static const struct msg_rule parent_rules_keepfe[] = {
-	{ PROC_READY, "PROC_READY", 0, 0, 0 },
-	{ PROC_KEEP_STATE, "PROC_KEEP_STATE", sizeof(uint32_t),
-	    sizeof(uint32_t), 0 },
-	{ PROC_KEEP_ANSWER, "PROC_KEEP_ANSWER",
-	    sizeof(struct proc_keep_answer), PROC_MAXPAYLOAD, 0 },
-	{ PROC_KEEP_DOWN, "PROC_KEEP_DOWN", 1, PROC_REASON_MAX, 0 },
-};
-static const struct msg_rule parent_rules_launcher[] = {
-	{ PROC_READY, "PROC_READY", 0, 0, 0 },
-	{ PROC_KEEP_CALL, "PROC_KEEP_CALL", 2, KEEP_MAXENVELOPE, 0 },
-	{ PROC_JOB_DONE, "PROC_JOB_DONE", sizeof(struct proc_job_done),
-	    PROC_MAXPAYLOAD, 0 },
-};
-
 static pid_t	parent_pid;
 
 /* fatal() exits too: no child and no socket may outlive the parent. */
@@ -70,12 +44,12 @@ parent_ready(struct proc *p)
 	struct proc	*t = proc_table();
 	size_t		 i;
 
-	if (p->ready)
+	if (p->is_ready)
 		fatalx("%s sent PROC_READY twice", p->title);
-	p->ready = 1;
+	p->is_ready = 1;
 	log_debug("%s is ready, its filter on", p->title);
 	for (i = 0; i < PROC_COUNT; i++)
-		if (!t[i].ready)
+		if (!t[i].is_ready)
 			return;
 	log_info("running: core, keep-frontend and box launcher are ready");
 }
@@ -135,7 +109,7 @@ parent_round_done(const struct msg *m)
 void
 parent_dispatch_core(struct proc *p, struct msg *m)
 {
-	msg_verify(parent_rules_core, NELEM(parent_rules_core), m, p->title);
+	proc_verify(proc_table()[PROC_CORE].sends, m, p->title);
 	switch (m->type) {
 	case PROC_READY:
 		parent_ready(p);
@@ -163,8 +137,7 @@ parent_dispatch_core(struct proc *p, struct msg *m)
 void
 parent_dispatch_keepfe(struct proc *p, struct msg *m)
 {
-	msg_verify(parent_rules_keepfe, NELEM(parent_rules_keepfe), m,
-	    p->title);
+	proc_verify(proc_table()[PROC_KEEPFE].sends, m, p->title);
 	switch (m->type) {
 	case PROC_READY:
 		parent_ready(p);
@@ -186,8 +159,7 @@ parent_dispatch_keepfe(struct proc *p, struct msg *m)
 void
 parent_dispatch_launcher(struct proc *p, struct msg *m)
 {
-	msg_verify(parent_rules_launcher, NELEM(parent_rules_launcher), m,
-	    p->title);
+	proc_verify(proc_table()[PROC_LAUNCHER].sends, m, p->title);
 	switch (m->type) {
 	case PROC_READY:
 		parent_ready(p);
@@ -223,7 +195,7 @@ parent_child_read(struct proc *p)
 	if (n == -1)
 		fatal("reading from %s", p->title);
 	while ((r = msg_get(&p->chan, &m)) == 1) {
-		p->dispatch(p, &m);
+		p->parent_dispatch(p, &m);
 		msg_free(&m);
 	}
 	if (r == -1)

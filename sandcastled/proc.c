@@ -25,6 +25,8 @@
 
 extern char **environ;
 
+#define P(t)	MSG_BIT(PROC_ ## t)
+
 /*
  * A child ends with its parent.  Its channel closing ends the core and
  * the keep-frontend once they read it, and the launcher's box is removed
@@ -32,14 +34,36 @@ extern char **environ;
  * survives the child's execve(2), also reaches a child busy elsewhere:
  * SIGKILL where nothing is left to undo (the records are whole on disk
  * at every step), SIGTERM for the launcher, which removes its box.
+ *
+ * The launcher has no Landlock ruleset (sandbox.c says why): its
+ * sandbox is its filter alone.  Its waits on podman and the box are
+ * box.c's (box_stop_when() gives them the channel and the stop), and its
+ * wait for the keep's answer is child_await().
  */
 static struct proc procs[PROC_COUNT] = {
-	{ PROC_CORE, "core", core_run, parent_dispatch_core, SIGKILL,
-	    -1, 0, 0, { .fd = -1 } },
-	{ PROC_KEEPFE, "keep-frontend", keepfe_run, parent_dispatch_keepfe,
-	    SIGKILL, -1, 0, 0, { .fd = -1 } },
-	{ PROC_LAUNCHER, "box launcher", launcher_run, parent_dispatch_launcher,
-	    SIGTERM, -1, 0, 0, { .fd = -1 } },
+	{ .id = PROC_CORE, .title = "core",
+	    .init = core_init, .sandbox = core_sandbox, .ready = core_ready,
+	    .dispatch = core_dispatch, .timer = core_timer,
+	    .takes = P(KEEP_STATE) | P(KEEP_ANSWER) | P(KEEP_DOWN) |
+	    P(JOB_DONE),
+	    .sends = P(READY) | P(KEEP_PROBE) | P(KEEP_CALL) | P(JOB_RUN) |
+	    P(SOURCES) | P(ROUND_DONE),
+	    .parent_dispatch = parent_dispatch_core, .deathsig = SIGKILL,
+	    .pid = -1, .chan = { .fd = -1 } },
+	{ .id = PROC_KEEPFE, .title = "keep-frontend",
+	    .init = keepfe_init, .sandbox = keepfe_sandbox,
+	    .ready = keepfe_ready, .dispatch = keepfe_dispatch,
+	    .takes = P(KEEP_PROBE) | P(KEEP_CALL),
+	    .sends = P(READY) | P(KEEP_STATE) | P(KEEP_ANSWER) | P(KEEP_DOWN),
+	    .parent_dispatch = parent_dispatch_keepfe, .deathsig = SIGKILL,
+	    .pid = -1, .chan = { .fd = -1 } },
+	{ .id = PROC_LAUNCHER, .title = "box launcher",
+	    .init = launcher_init, .sandbox = sandbox_launcher,
+	    .ready = launcher_ready, .dispatch = launcher_dispatch,
+	    .takes = P(JOB_RUN) | P(KEEP_ANSWER) | P(KEEP_DOWN),
+	    .sends = P(READY) | P(KEEP_CALL) | P(JOB_DONE),
+	    .parent_dispatch = parent_dispatch_launcher, .deathsig = SIGTERM,
+	    .pid = -1, .chan = { .fd = -1 } },
 };
 
 struct proc *
@@ -141,7 +165,7 @@ proc_start(struct proc *p, int exefd, const struct options *opts)
 		fatal("%s: O_NONBLOCK", p->title);
 	msgchan_init(&p->chan, sv[0], PROC_MAXPAYLOAD);
 	p->started = time(NULL);
-	p->ready = 0;
+	p->is_ready = 0;
 	log_debug("started %s, pid %d", p->title, (int)p->pid);
 }
 
@@ -201,7 +225,7 @@ static void
 proc_gone(struct proc *p)
 {
 	p->pid = -1;
-	p->ready = 0;
+	p->is_ready = 0;
 	if (p->chan.fd != -1) {
 		close(p->chan.fd);
 		msgchan_clear(&p->chan);

@@ -1,6 +1,8 @@
 /*
- * A keep's answer as it travels from the keep-frontend to the core or
- * the launcher: struct proc_keep_answer and its three texts.  The
+ * The messages between sandcastled's parent and its children: their
+ * table (proc_rules, every type's sizes, the one place they are said),
+ * and a keep's answer as it travels from the keep-frontend to the core
+ * or the launcher: struct proc_keep_answer and its three texts.  The
  * receiver checks that the lengths add up to the message's size; a
  * message that lies about them is fatal, as any wrong size.
  */
@@ -10,10 +12,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctl.h"
+#include "keep.h"
 #include "keepcli.h"
 #include "log.h"
 #include "msg.h"
 #include "proto.h"
+
+/* Which process takes which type is its row's (proc.c): takes, sends. */
+const struct msg_rule proc_rules[] = {
+	{ PROC_READY, "PROC_READY", 0, 0, 0 },
+	{ PROC_KEEP_PROBE, "PROC_KEEP_PROBE", 0, 0, 0 },
+	{ PROC_KEEP_STATE, "PROC_KEEP_STATE", sizeof(uint32_t),
+	    sizeof(uint32_t), 0 },
+	{ PROC_KEEP_CALL, "PROC_KEEP_CALL", 2, KEEP_MAXENVELOPE, 0 },
+	{ PROC_KEEP_ANSWER, "PROC_KEEP_ANSWER",
+	    sizeof(struct proc_keep_answer), PROC_MAXPAYLOAD, 0 },
+	{ PROC_KEEP_DOWN, "PROC_KEEP_DOWN", 1, PROC_REASON_MAX, 0 },
+	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
+	    PROC_MAXPAYLOAD, 0 },
+	{ PROC_JOB_DONE, "PROC_JOB_DONE", sizeof(struct proc_job_done),
+	    PROC_MAXPAYLOAD, 0 },
+	{ PROC_SOURCES, "PROC_SOURCES", sizeof(struct ctl_source),
+	    PROC_MAXPAYLOAD, 0 },
+	{ PROC_ROUND_DONE, "PROC_ROUND_DONE", sizeof(uint32_t),
+	    sizeof(uint32_t), 0 },
+};
+const size_t proc_nrules = sizeof(proc_rules) / sizeof(proc_rules[0]);
+
+/* fatalx unless m is of a type in set, of its size, with no descriptor. */
+void
+proc_verify(uint32_t set, const struct msg *m, const char *peer)
+{
+	msg_verify_set(proc_rules, proc_nrules, set, m, peer);
+}
 
 int
 proc_keep_answer_send(struct msgchan *chan, uint32_t id,

@@ -1,8 +1,10 @@
 /*
  * The messages between sandcastled's parent and its children, over
  * each child's socketpair (fd 3 in the child), framed with msg.h.
- * Each receiver checks every message against its rule table with
- * msg_verify(): an unknown type or a wrong size is fatal, and so is a
+ * Their sizes are one table, proc_rules (procmsg.c); which of them a
+ * child takes, and which the parent takes from it, are in its row of
+ * the process table (proc.c).  Each receiver checks every message with
+ * proc_verify(): a type not for it or a wrong size is fatal, and so is a
  * payload whose own lengths do not add up to its size.
  *
  * The parent routes: a keep call of the core or of the launcher goes to
@@ -79,7 +81,10 @@ struct proc_job_done {
 	uint32_t	 record_len;
 };
 
-/* procmsg.c: a keep's answer across the processes */
+/* procmsg.c: the table, and a keep's answer across the processes */
+extern const struct msg_rule	proc_rules[];
+extern const size_t		proc_nrules;
+void	 proc_verify(uint32_t set, const struct msg *, const char *peer);
 int	 proc_keep_answer_send(struct msgchan *, uint32_t id,
 	    const struct keepcli_answer *);
 void	 proc_keep_answer_read(const struct msg *, struct keepcli_answer *,

@@ -10,13 +10,10 @@
  * messages from the operator's own uid.
  */
 #include <sys/types.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <termios.h>
-#include <unistd.h>
 
 #include <seccomp.h>
 
@@ -25,23 +22,12 @@
 
 #define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* What any child needs to run its loop on the channel and log. */
-static const int sandbox_base[] = {
-	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
-	SCMP_SYS(recvmsg), SCMP_SYS(sendmsg), SCMP_SYS(sendto),
-	SCMP_SYS(close), SCMP_SYS(poll), SCMP_SYS(ppoll),
-	SCMP_SYS(fcntl), SCMP_SYS(lseek),
-	SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(time),
-	SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep),
-	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap),
-	SCMP_SYS(mprotect), SCMP_SYS(madvise),
-	SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigaction),
-	SCMP_SYS(rt_sigprocmask), SCMP_SYS(restart_syscall),
-	SCMP_SYS(exit), SCMP_SYS(exit_group),
-	SCMP_SYS(newfstatat), SCMP_SYS(fstat),
-	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getppid),
-	SCMP_SYS(getuid), SCMP_SYS(geteuid),
-	SCMP_SYS(getrandom), SCMP_SYS(futex),
+/*
+ * What the core and the keep frontend add to the daemons' base
+ * (common/sandbox.c): a call restarted after a stop, and the parent's pid.
+ */
+static const int sandbox_child[] = {
+	SCMP_SYS(restart_syscall), SCMP_SYS(getppid),
 };
 
 /* The core writes its job records under data_dir. */
@@ -86,22 +72,17 @@ static const int sandbox_launcher_enosys[] = {
 	SCMP_SYS(io_uring_register),
 };
 
-/* The rules every allow list shares. */
+/* The rules both allow lists share, on the daemons' base. */
 static scmp_filter_ctx
-sandbox_allow_list(void)
+sandbox_child_list(void)
 {
 	scmp_filter_ctx	 ctx;
 
-	ctx = sandbox_new(SANDBOX_DEFAULT_KILL);
-	sandbox_add(ctx, SCMP_ACT_ALLOW, sandbox_base, NCALLS(sandbox_base));
-	/* glibc falls back to clone, which the filter then kills. */
-	sandbox_add(ctx, SCMP_ACT_ERRNO(ENOSYS), (int[]){ SCMP_SYS(clone3) },
-	    1);
-	/* stdio asks whether stderr is a terminal; nothing else of ioctl. */
-	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, TCGETS);
-	/* abort(3) signals its own process, and only that. */
-	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0,
-	    (uint64_t)getpid());
+	ctx = sandbox_allow_list();
+	sandbox_add(ctx, SCMP_ACT_ALLOW, sandbox_child, NCALLS(sandbox_child));
+	sandbox_add_noexec(ctx);
+	sandbox_add_stdio(ctx);
+	sandbox_add_no_clone3(ctx);
 	return ctx;
 }
 
@@ -111,7 +92,7 @@ sandbox_core(void)
 {
 	scmp_filter_ctx	 ctx;
 
-	ctx = sandbox_allow_list();
+	ctx = sandbox_child_list();
 	sandbox_add(ctx, SCMP_ACT_ALLOW, sandbox_records,
 	    NCALLS(sandbox_records));
 	sandbox_load(ctx, "core");
@@ -123,7 +104,7 @@ sandbox_keepfe(void)
 {
 	scmp_filter_ctx	 ctx;
 
-	ctx = sandbox_allow_list();
+	ctx = sandbox_child_list();
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 0, AF_UNIX);
 	sandbox_add(ctx, SCMP_ACT_ALLOW, (int[]){ SCMP_SYS(connect) }, 1);
 	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 2,

@@ -35,15 +35,31 @@ enum proc_id {
 	PROC_COUNT
 };
 
-/* The table of children (proc.c): what each is, and the parent's view of it. */
+/*
+ * The table of children (proc.c): a row is a child's whole life.  In
+ * the child, child_main() reads the configuration and runs init (it
+ * opens what it needs), sandbox (its Landlock ruleset and its seccomp
+ * filter), tells the parent it is ready and runs ready (what it does
+ * once, filtered), then child_loop(): every message of the parent, of a
+ * type in takes, goes to dispatch, and timer, when the child has one,
+ * runs before each wait and says how long it may be.  In the parent:
+ * what it takes from the child (sends), its dispatch of those, and the
+ * signal the child gets when the parent dies.
+ */
 struct proc {
 	enum proc_id	 id;
 	const char	*title;
-	void		(*run)(struct config *, struct msgchan *);
-	void		(*dispatch)(struct proc *, struct msg *);
+	void		(*init)(struct config *, struct msgchan *);
+	void		(*sandbox)(void);
+	void		(*ready)(void);
+	void		(*dispatch)(struct msg *);
+	int		(*timer)(void);	/* ms to the next turn, -1 none */
+	uint32_t	 takes;		/* MSG_BIT()s of proto.h it takes */
+	uint32_t	 sends;		/* and those the parent takes from it */
+	void		(*parent_dispatch)(struct proc *, struct msg *);
 	int		 deathsig;	/* sent to it when the parent dies */
 	pid_t		 pid;
-	int		 ready;		/* PROC_READY came: its filter is on */
+	int		 is_ready;	/* PROC_READY came: its filter is on */
 	time_t		 started;
 	struct msgchan	 chan;
 };
@@ -58,16 +74,13 @@ int		 proc_reap(int stopping);
 int		 proc_running(void);
 void		 proc_describe_exit(const struct proc *, int status, char *, size_t);
 
-/* child.c: what every child does, its filter aside */
+/* child.c: what every child does around its row's columns */
 extern int	 child_once;		/* sandcastled -1: one round */
 __attribute__((noreturn)) void
 		 child_main(const char *title, const struct options *);
-void		 child_ready(struct msgchan *);
 const volatile sig_atomic_t *
 		 child_stopping(void);
-__attribute__((noreturn)) void
-		 child_loop(struct msgchan *, const struct msg_rule *, size_t,
-		    const char *, void (*)(struct msg *));
+int		 child_await(struct msg *);
 
 /* parent.c */
 __attribute__((noreturn)) void
@@ -107,13 +120,19 @@ void		 refused_dispatch(struct pollfd *, size_t);
 int		 refused_timeout(void);
 size_t		 refused_maxfds(void);
 
-/* core.c, keepfe.c, launcher.c: each child's work */
-__attribute__((noreturn)) void
-		 core_run(struct config *, struct msgchan *);
-__attribute__((noreturn)) void
-		 keepfe_run(struct config *, struct msgchan *);
-__attribute__((noreturn)) void
-		 launcher_run(struct config *, struct msgchan *);
+/* core.c, keepfe.c, launcher.c: each child's columns */
+void		 core_init(struct config *, struct msgchan *);
+void		 core_sandbox(void);
+void		 core_ready(void);
+void		 core_dispatch(struct msg *);
+int		 core_timer(void);
+void		 keepfe_init(struct config *, struct msgchan *);
+void		 keepfe_sandbox(void);
+void		 keepfe_ready(void);
+void		 keepfe_dispatch(struct msg *);
+void		 launcher_init(struct config *, struct msgchan *);
+void		 launcher_ready(void);
+void		 launcher_dispatch(struct msg *);
 
 /* destrule.c: 0 when the envelope names a destination its caller may use */
 int		 keepfe_may(const struct config *, const char *envelope,

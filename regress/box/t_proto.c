@@ -287,6 +287,30 @@ ATF_TC_BODY(max_output, tc)
 	    "the output is 131 bytes, more than max_output 120");
 }
 
+/* Each type's bound, from the one table, as boxproto.h says them. */
+ATF_TC_WITHOUT_HEAD(line_bounds);
+ATF_TC_BODY(line_bounds, tc)
+{
+	struct proto_msg	 job;
+
+	memset(&job, 0, sizeof(job));
+	job.max_input = 4096;
+	job.max_output = 2048;
+	ATF_CHECK_EQ(proto_line_max(PROTO_HELLO, NULL), PROTO_SLACK);
+	ATF_CHECK_EQ(proto_line_max(PROTO_JOB, NULL), PROTO_JOB_MAX);
+	ATF_CHECK_EQ(proto_line_max(PROTO_JOB, &job), 4096 + PROTO_SLACK);
+	ATF_CHECK_EQ(proto_line_max(PROTO_REQUEST, NULL), PROTO_REQUEST_MAX);
+	ATF_CHECK_EQ(proto_line_max(PROTO_ANSWER, NULL), PROTO_ANSWER_MAX);
+	ATF_CHECK_EQ(proto_line_max(PROTO_UNREACHABLE, NULL),
+	    PROTO_ANSWER_MAX);
+	/* A result or failure: max_output, PROTO_SLACK before the job. */
+	ATF_CHECK_EQ(proto_line_max(PROTO_RESULT, &job), 2048);
+	ATF_CHECK_EQ(proto_line_max(PROTO_FAILURE, &job), 2048);
+	ATF_CHECK_EQ(proto_line_max(PROTO_FAILURE, NULL), PROTO_SLACK);
+	/* No type, no line. */
+	ATF_CHECK_EQ(proto_line_max(PROTO_NTYPES, NULL), 0);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, good);
@@ -297,5 +321,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, text);
 	ATF_TP_ADD_TC(tp, build);
 	ATF_TP_ADD_TC(tp, max_output);
+	ATF_TP_ADD_TC(tp, line_bounds);
 	return atf_no_error();
 }

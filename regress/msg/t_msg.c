@@ -655,6 +655,40 @@ ATF_TC_BODY(check_rules, tc)
 	ATF_CHECK_STREQ(why, "a descriptor came, none was expected");
 }
 
+/* A receiver's set: a type of the table it does not take is refused. */
+ATF_TC_WITHOUT_HEAD(check_set);
+ATF_TC_BODY(check_set, tc)
+{
+	struct msg	 m;
+	char		 why[128];
+	uint32_t	 set = MSG_BIT(T_PING) | MSG_BIT(T_STATUS);
+
+	memset(&m, 0, sizeof(m));
+	m.fd = -1;
+	/* The controls: a type of the set, and every type with MSG_ANY. */
+	m.type = T_STATUS;
+	m.len = 4;
+	ATF_CHECK_EQ(msg_check_set(rules, NRULES, set, &m, why, sizeof(why)),
+	    0);
+	m.type = T_MAYBE;
+	m.len = 1;
+	ATF_CHECK_EQ(msg_check_set(rules, NRULES, MSG_ANY, &m, why,
+	    sizeof(why)), 0);
+	ATF_CHECK_EQ(msg_check_set(rules, NRULES, set, &m, why, sizeof(why)),
+	    -1);
+	ATF_CHECK_STREQ(why, "not a message this process takes");
+	/* Its size is still the table's. */
+	m.type = T_STATUS;
+	m.len = 17;
+	ATF_CHECK_EQ(msg_check_set(rules, NRULES, set, &m, why, sizeof(why)),
+	    -1);
+	ATF_CHECK_STREQ(why, "longer than the 16 bytes allowed");
+	m.type = 99;
+	ATF_CHECK_EQ(msg_check_set(rules, NRULES, set, &m, why, sizeof(why)),
+	    -1);
+	ATF_CHECK_STREQ(why, "unknown type");
+}
+
 static void
 verify_in_child(uint32_t type, size_t len, int exitcode, const char *err)
 {
@@ -707,6 +741,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, closed_mid_message);
 	ATF_TP_ADD_TC(tp, clean_close);
 	ATF_TP_ADD_TC(tp, check_rules);
+	ATF_TP_ADD_TC(tp, check_set);
 	ATF_TP_ADD_TC(tp, verify_is_fatal);
 	return atf_no_error();
 }

@@ -2,7 +2,9 @@
  * The wiring between sandcastled's processes: which destination each
  * caller of the keep-frontend may name (destrule.c), and a keep's answer
  * as it crosses from the keep-frontend to the core or the launcher
- * (procmsg.c), whose lengths must add up.  Each refusal has its control.
+ * (procmsg.c), whose lengths must add up, and the routes of the process
+ * table (proc.c) against the messages' table.  Each refusal has its
+ * control.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -192,6 +194,55 @@ ATF_TC_BODY(answer_lies, tc)
 	keepcli_answer_free(&b);
 }
 
+/* How many rows of the process table have type in their takes (or sends). */
+static int
+rows_with(uint32_t type, int sends)
+{
+	const struct proc	*t = proc_table();
+	int			 i, n = 0;
+
+	for (i = 0; i < PROC_COUNT; i++)
+		if ((sends ? t[i].sends : t[i].takes) & MSG_BIT(type))
+			n++;
+	return n;
+}
+
+/*
+ * Every message a child sends is taken by another child, but those that
+ * stop at the parent (PROC_READY, PROC_SOURCES, PROC_ROUND_DONE), which
+ * no child takes; no child takes what it sends itself; every type of the
+ * rows has its sizes in proc_rules, and every type there is sent.
+ */
+ATF_TC_WITHOUT_HEAD(routes);
+ATF_TC_BODY(routes, tc)
+{
+	const struct proc	*t = proc_table();
+	uint32_t		 type, all = 0;
+	size_t			 i;
+	int			 parent;
+
+	for (i = 0; i < proc_nrules; i++) {
+		type = proc_rules[i].type;
+		parent = type == PROC_READY || type == PROC_SOURCES ||
+		    type == PROC_ROUND_DONE;
+		ATF_CHECK_MSG(rows_with(type, 1) > 0, "%s: no child sends it",
+		    proc_rules[i].name);
+		ATF_CHECK_MSG(parent ? rows_with(type, 0) == 0 :
+		    rows_with(type, 0) > 0, "%s: %s", proc_rules[i].name,
+		    parent ? "a child takes it" : "no child takes it");
+		all |= MSG_BIT(type);
+	}
+	for (i = 0; i < PROC_COUNT; i++) {
+		ATF_CHECK_MSG((t[i].takes & t[i].sends) == 0,
+		    "%s takes what it sends", t[i].title);
+		ATF_CHECK_MSG(((t[i].takes | t[i].sends) & ~all) == 0,
+		    "%s: a type with no row in proc_rules", t[i].title);
+	}
+	/* Control: the launcher takes a job, the keep-frontend does not. */
+	ATF_CHECK(t[PROC_LAUNCHER].takes & MSG_BIT(PROC_JOB_RUN));
+	ATF_CHECK(!(t[PROC_KEEPFE].takes & MSG_BIT(PROC_JOB_RUN)));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, core_sources_only);
@@ -199,5 +250,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, malformed);
 	ATF_TP_ADD_TC(tp, answer_crosses);
 	ATF_TP_ADD_TC(tp, answer_lies);
+	ATF_TP_ADD_TC(tp, routes);
 	return atf_no_error();
 }
