@@ -1,6 +1,6 @@
 /*
  * One job or one check in one box (job.h): the launcher's side of the
- * box protocol.  box.c moves the lines and keeps the box's bounds and
+ * box protocol.  boxrun.c moves the lines and keeps the box's bounds and
  * time; this file says what the lines mean and how the job ended.
  *
  * The input is never parsed here: its bytes are spliced into the job
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "box.h"
+#include "boxrun.h"
 #include "boxproto.h"
 #include "job.h"
 #include "json.h"

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "box.h"
+#include "boxrun.h"
 #include "log.h"
 #include "podman.h"
 

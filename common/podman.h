@@ -10,12 +10,12 @@
 
 #include <stddef.h>
 
-#include "box.h"
+#include "boxrun.h"
 
 /* podman's path from PATH, and HOME, XDG_RUNTIME_DIR and PATH for it. */
 int		 podman_init(char *why, size_t whysz);
 const char	*podman_path(void);
-/* Its environment: box.c execs podman run with it, beside its pipes. */
+/* Its environment: boxrun.c execs podman run with it, beside its pipes. */
 char *const	*podman_env(void);
 /*
  * Runs podman with args (args[0] is its first argument, NULL ends

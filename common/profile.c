@@ -33,7 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "box.h"
+#include "boxrun.h"
 #include "json.h"
 
 #define PROFILE_MAX	(1024 * 1024)

@@ -19,7 +19,7 @@
 #include "json.h"
 #include "keepcli.h"
 #include "paths.h"
-#include "box.h"
+#include "boxrun.h"
 #include "job.h"
 #include "podman.h"
 #include "check.h"

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "box.h"
+#include "boxrun.h"
 #include "build.h"
 #include "config.h"
 #include "job.h"

@@ -37,7 +37,7 @@ extern char **environ;
  *
  * The launcher has no Landlock ruleset (sandbox.c says why): its
  * sandbox is its filter alone.  Its waits on podman and the box are
- * box.c's (box_stop_when() gives them the channel and the stop), and its
+ * boxrun.c's (box_stop_when() gives them the channel and the stop), and its
  * wait for the keep's answer is child_await().
  */
 static struct proc procs[PROC_COUNT] = {

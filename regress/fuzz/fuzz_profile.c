@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "box.h"
+#include "boxrun.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

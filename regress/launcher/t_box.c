@@ -32,7 +32,7 @@
 
 #include <atf-c.h>
 
-#include "box.h"
+#include "boxrun.h"
 #include "podman.h"
 #include "../lib/account.h"
 

@@ -1,7 +1,7 @@
 /*
  * The box's Landlock ruleset inside a real box: the probe of t_box,
  * built with the box's own box_landlock() (regress/box/probe/llprobe.c),
- * run with the launcher's own argv (podman_run_argv()) and box.c, as
+ * run with the launcher's own argv (podman_run_argv()) and boxrun.c, as
  * the test account, under no_new_privs as the launcher's filter sets
  * it.  As "landlock" it puts the ruleset on before its first request,
  * as sandcastle-box does before the job's first byte, and exits 3 when
@@ -22,7 +22,7 @@
 #include <atf-c.h>
 
 #include "landlock.h"
-#include "box.h"
+#include "boxrun.h"
 #include "podman.h"
 #include "../lib/account.h"
 

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "box.h"
+#include "boxrun.h"
 #include "log.h"
 #include "podman.h"
 

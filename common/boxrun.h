@@ -1,13 +1,13 @@
 /*
  * One box: a rootless podman run of sandcastle-box for one job or one
  * check, its stdin, stdout and stderr as pipes, its limits and its time.
- * box.c moves lines and keeps the bounds; what the lines say is the box
+ * boxrun.c moves lines and keeps the bounds; what the lines say is the box
  * protocol's (common/boxproto.h), never read here.  podman.c (podman.h)
  * owns podman: its path, its environment, the argv of a box and the
  * small commands around it.
  */
-#ifndef SANDCASTLED_BOX_H
-#define SANDCASTLED_BOX_H
+#ifndef COMMON_BOXRUN_H
+#define COMMON_BOXRUN_H
 
 #include <sys/types.h>
 
@@ -81,7 +81,7 @@ struct box_end {
 	size_t		 errlen;
 };
 
-/* box.c */
+/* boxrun.c */
 int		 box_init(const char *build, char *why, size_t whysz);
 int		 box_prepare(char *why, size_t whysz);	/* before the filter */
 int		 box_cgroup_layer(void);	/* 1: cgroup v2 limits hold here */
