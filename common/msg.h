@@ -55,6 +55,7 @@ struct msgchan {
 	size_t		 rfdend;	/* its message's header starts in there */
 	struct msgoutq	 outq;
 	size_t		 outqlen;	/* messages queued */
+	int		 wipe;		/* zero every byte it lets go (a secret rides on it) */
 };
 
 /* What a receiver accepts of one type. */
@@ -67,6 +68,11 @@ struct msg_rule {
 };
 
 void	msgchan_init(struct msgchan *, int fd, size_t maxpayload);
+/*
+ * With wipe set after msgchan_init(), every buffer the channel lets go
+ * of, sent, read, moved or freed, is zeroed first; msg_free() is the
+ * caller's, who zeroes a message's data itself.
+ */
 void	msgchan_clear(struct msgchan *);	/* frees buffers, closes held fds, not chan->fd */
 int	msg_compose(struct msgchan *, uint32_t type, uint32_t id, int fd,
 	    const void *data, size_t len);	/* -1 and errno on failure (fd stays the caller's); else fd is passed on and closed after it is sent */
