@@ -431,6 +431,9 @@ msg_get(struct msgchan *chan, struct msg *m)
 		m->fd = chan->rfd;
 		chan->rfd = -1;
 	}
+	/* Taken: its bytes are the caller's alone now. */
+	if (chan->wipe)
+		explicit_bzero(chan->rbuf + chan->rpos, sizeof(hdr) + hdr.len);
 	chan->rpos += sizeof(hdr) + hdr.len;
 	return 1;
 }

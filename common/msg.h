@@ -69,9 +69,10 @@ struct msg_rule {
 
 void	msgchan_init(struct msgchan *, int fd, size_t maxpayload);
 /*
- * With wipe set after msgchan_init(), every buffer the channel lets go
- * of, sent, read, moved or freed, is zeroed first; msg_free() is the
- * caller's, who zeroes a message's data itself.
+ * With wipe set after msgchan_init(), every byte the channel lets go of
+ * is zeroed first: a message sent, a message taken by msg_get(), a
+ * buffer moved or freed.  The data msg_get() hands out is the caller's,
+ * who zeroes it before msg_free().
  */
 void	msgchan_clear(struct msgchan *);	/* frees buffers, closes held fds, not chan->fd */
 int	msg_compose(struct msgchan *, uint32_t type, uint32_t id, int fd,
