@@ -55,7 +55,7 @@ struct msgchan {
 	size_t		 rfdend;	/* its message's header starts in there */
 	struct msgoutq	 outq;
 	size_t		 outqlen;	/* messages queued */
-	int		 wipe;		/* zero every byte it lets go (a secret rides on it) */
+	int		 wipe;		/* zero what it lets go: see below */
 };
 
 /* What a receiver accepts of one type. */

@@ -49,7 +49,7 @@ struct fetch {
 	struct msgchan		 chan;
 	struct conn		 conn;
 	struct http_response	 resp;
-	char			*req;		/* the request, with its secret */
+	char			*req;		/* with its secret */
 	size_t			 reqlen;
 	int			 extra;		/* bytes came past the answer */
 	int			 bodyfd;	/* the body's memfd */

@@ -51,8 +51,9 @@ struct keep_dest {
 #define FETCH_MAXPAYLOAD	MSG_MAXPAYLOAD	/* an envelope, or a body */
 #define KEEP_REASON_MAX		512	/* bytes of a refusal's reason */
 #define CONN_HANDSHAKE_SECS	10	/* for a destination's TLS handshake */
-#define WARM_IDLE_SECONDS	5	/* a warm child waits this long, then ends */
-#define WARM_MAX		8	/* warm children at most (a gate tunnel each): the oldest ends */
+#define WARM_IDLE_SECONDS	5	/* a warm child waits, then ends */
+/* Warm children at most, a gate tunnel each: a ninth ends the oldest. */
+#define WARM_MAX		8
 
 /* dest.c */
 void		 dest_init(const struct config *);
@@ -80,7 +81,7 @@ int		 landlock_fetch(void);
 /* A request's child as keepd holds it: at work on a request, or warm. */
 struct fetcher {
 	TAILQ_ENTRY(fetcher)	 entry;		/* among the warm, while idle */
-	const struct keep_dest	*kd;		/* the one destination it serves */
+	const struct keep_dest	*kd;		/* its one destination */
 	pid_t			 pid;
 	struct msgchan		 chan;		/* its socketpair */
 	struct timespec		 idle_end;	/* ended then, while warm */
@@ -94,11 +95,13 @@ void		 fetcher_init(const char *gatepath);
  */
 struct fetcher	*fetcher_start(const struct keep_dest *kd, const void *env,
 		    size_t envlen, const struct secret *);
-void		 fetcher_end(struct fetcher *);	/* killed; reaped by serve_reap() */
+/* Killed: serve_reap() reaps it. */
+void		 fetcher_end(struct fetcher *);
 void		 fetcher_keep(struct fetcher *);	/* warm, or ended */
 size_t		 fetcher_warm_pollfds(struct pollfd *, struct fetcher **,
 		    size_t max);
-void		 fetcher_warm_input(struct fetcher *);	/* a warm child spoke: ended */
+/* A warm child spoke unasked, or ended: it is ended. */
+void		 fetcher_warm_input(struct fetcher *);
 void		 fetcher_warm_expire(const struct timespec *now);
 const struct timespec *fetcher_warm_first(void);
 void		 fetcher_end_all(void);
@@ -110,7 +113,7 @@ struct client {
 	pid_t			 peer;		/* SO_PEERCRED's, for the log */
 	int			 hello;		/* its KEEP_HELLO came */
 	int			 closing;	/* ends once its answers are sent */
-	struct fetcher		*f;		/* the request's child, or NULL */
+	struct fetcher		*f;		/* its child, or NULL */
 	int			 keep;		/* it sent FETCH_KEEP */
 	uint32_t		 id;		/* of the request being served */
 	struct timespec		 deadline;
@@ -164,7 +167,8 @@ int		 conn_start(struct conn *, int fd, const char *host,
 int		 conn_write(struct conn *, const char *, size_t);
 ssize_t		 conn_read(struct conn *, void *, size_t, char *why,
 		    size_t whysz);
-int		 conn_alive(struct conn *);	/* 1: nothing came since, not even its end */
+/* 1 when nothing came since the last answer, not even its end. */
+int		 conn_alive(struct conn *);
 void		 conn_close(struct conn *);
 const char	*conn_error(struct conn *);
 

@@ -477,7 +477,7 @@ ATF_TC_BODY(no_body, tc)
 /* Whether the connection may carry another request after each answer. */
 static const struct {
 	const char	*answer;
-	int		 eof;		/* the answer ends with the connection */
+	int		 eof;		/* it ends with the connection */
 	int		 reusable;
 } reuse_cases[] = {
 	{ "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", 0, 1 },
