@@ -64,6 +64,8 @@ msgchan_clear(struct msgchan *chan)
 
 	while ((mo = TAILQ_FIRST(&chan->outq)) != NULL)
 		msgout_free(chan, mo);
+	if (chan->wipe && chan->rbuf != NULL)
+		explicit_bzero(chan->rbuf, chan->rsize);
 	free(chan->rbuf);
 	chan->rbuf = NULL;
 	chan->rpos = chan->rlen = chan->rsize = 0;
@@ -131,6 +133,8 @@ msgout_free(struct msgchan *chan, struct msgout *mo)
 	chan->outqlen--;
 	if (mo->fd != -1)
 		close(mo->fd);
+	if (chan->wipe)
+		explicit_bzero(mo->buf, mo->size);
 	free(mo);
 }
 
@@ -224,12 +228,18 @@ msgchan_compact(struct msgchan *chan)
 
 	if (chan->rpos == 0)
 		return;
+	if (chan->wipe)
+		explicit_bzero(chan->rbuf, chan->rpos);
 	if (left == 0 && chan->rsize > MSG_RBUF_INIT) {
 		free(chan->rbuf);
 		chan->rbuf = NULL;
 		chan->rsize = 0;
-	} else if (left > 0)
+	} else if (left > 0) {
 		memmove(chan->rbuf, chan->rbuf + chan->rpos, left);
+		/* What was moved is still behind it, where it was. */
+		if (chan->wipe)
+			explicit_bzero(chan->rbuf + left, chan->rlen - left);
+	}
 	chan->rfdoff = chan->rfdoff > chan->rpos ?
 	    chan->rfdoff - chan->rpos : 0;
 	chan->rfdend = chan->rfdend > chan->rpos ?
@@ -256,7 +266,16 @@ msgchan_room(struct msgchan *chan)
 	want = chan->rsize == 0 ? MSG_RBUF_INIT : chan->rsize * 2;
 	if (want > cap)
 		want = cap;
-	if ((p = realloc(chan->rbuf, want)) == NULL)
+	if (chan->wipe) {
+		/* realloc() would leave the old bytes behind, unzeroed. */
+		if ((p = malloc(want)) == NULL)
+			return -1;
+		if (chan->rbuf != NULL) {
+			memcpy(p, chan->rbuf, chan->rlen);
+			explicit_bzero(chan->rbuf, chan->rsize);
+			free(chan->rbuf);
+		}
+	} else if ((p = realloc(chan->rbuf, want)) == NULL)
 		return -1;
 	chan->rbuf = p;
 	chan->rsize = want;
@@ -412,6 +431,9 @@ msg_get(struct msgchan *chan, struct msg *m)
 		m->fd = chan->rfd;
 		chan->rfd = -1;
 	}
+	/* Taken: its bytes are the caller's alone now. */
+	if (chan->wipe)
+		explicit_bzero(chan->rbuf + chan->rpos, sizeof(hdr) + hdr.len);
 	chan->rpos += sizeof(hdr) + hdr.len;
 	return 1;
 }

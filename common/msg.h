@@ -58,6 +58,7 @@ struct msgchan {
 	size_t		 rfdend;	/* its message's header starts in there */
 	struct msgoutq	 outq;
 	size_t		 outqlen;	/* messages queued */
+	int		 wipe;		/* zero what it lets go: see below */
 };
 
 /* One row of a protocol's table: what is accepted of one type. */
@@ -74,6 +75,12 @@ struct msg_rule {
 #define MSG_ANY		0xffffffffU
 
 void	msgchan_init(struct msgchan *, int fd, size_t maxpayload);
+/*
+ * With wipe set after msgchan_init(), every byte the channel lets go of
+ * is zeroed first: a message sent, a message taken by msg_get(), a
+ * buffer moved or freed.  The data msg_get() hands out is the caller's,
+ * who zeroes it before msg_free().
+ */
 void	msgchan_clear(struct msgchan *);	/* frees buffers, closes held fds, not chan->fd */
 int	msg_compose(struct msgchan *, uint32_t type, uint32_t id, int fd,
 	    const void *data, size_t len);	/* -1 and errno on failure (fd stays the caller's); else fd is passed on and closed after it is sent */

@@ -2,16 +2,14 @@
  * A client of keep.sock: the peer's uid checked before a byte is read,
  * its KEEP_HELLO, then one KEEP_REQUEST at a time.  Each request's
  * envelope is checked and its destination's secret read here, in the
- * keep; the call itself runs in a child of its own (fetch.c), which has
- * KEEP_CALL_SECONDS for all of it.  One log line per envelope.
+ * keep; the call itself runs in a child for its destination (fetch.c,
+ * fetcher.c), a warm one when there is, which has KEEP_CALL_SECONDS for
+ * all of it.  One log line per envelope.
  */
 #include <sys/types.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +30,7 @@ static const struct msg_rule client_rules[] = {
 
 static const struct msg_rule child_rules[] = {
 	{ FETCH_LOCATION, "FETCH_LOCATION", 0, FETCH_LOCATION_MAX, 0 },
+	{ FETCH_KEEP, "FETCH_KEEP", 0, 0, 0 },
 	{ KEEP_ANSWER, "KEEP_ANSWER", sizeof(struct keep_answer),
 	    sizeof(struct keep_answer) + KEEP_CTYPE_MAX, 2 },
 	{ KEEP_REFUSED, "KEEP_REFUSED", sizeof(struct keep_refused),
@@ -39,16 +38,14 @@ static const struct msg_rule child_rules[] = {
 };
 
 static int		 client_secretsfd = -1;
-static const char	*client_gatepath;
 static size_t		 client_count;
 
 static void	client_next(struct client *);
 
 void
-client_init(int secretsfd, const char *gatepath)
+client_init(int secretsfd)
 {
 	client_secretsfd = secretsfd;
-	client_gatepath = gatepath;
 }
 
 /* fd, when not -1, goes with the message and is closed once sent. */
@@ -137,24 +134,22 @@ client_accept(int listenfd, struct clientlist *clients)
 		return;
 	}
 	msgchan_init(&c->chan, fd, KEEP_MAXENVELOPE);
-	msgchan_init(&c->child, -1, MSG_MAXPAYLOAD);
 	c->peer = pid;
-	c->pid = -1;
 	TAILQ_INSERT_TAIL(clients, c, entry);
 	client_count++;
 	log_debug("keep.sock: client pid %d", (int)pid);
 }
 
+/* The request's child goes warm when it kept its connection, else ends. */
 static void
-client_child_end(struct client *c)
+client_child_end(struct client *c, int answered)
 {
-	if (c->pid != -1)
-		(void)kill(c->pid, SIGKILL);	/* reaped by serve_reap() */
-	c->pid = -1;
-	if (c->child.fd != -1)
-		close(c->child.fd);
-	msgchan_clear(&c->child);
-	msgchan_init(&c->child, -1, MSG_MAXPAYLOAD);
+	if (c->f != NULL && answered && c->keep)
+		fetcher_keep(c->f);
+	else if (c->f != NULL)
+		fetcher_end(c->f);
+	c->f = NULL;
+	c->keep = 0;
 	free(c->location);
 	c->location = NULL;
 }
@@ -162,7 +157,7 @@ client_child_end(struct client *c)
 void
 client_drop(struct clientlist *clients, struct client *c)
 {
-	client_child_end(c);
+	client_child_end(c, 0);
 	TAILQ_REMOVE(clients, c, entry);
 	close(c->chan.fd);
 	msgchan_clear(&c->chan);
@@ -196,39 +191,6 @@ client_what(struct client *c, const struct envelope *env)
 	    envelope_method_name(env->method), env->path);
 }
 
-/*
- * A request's child ends with keepd: killed outright, as it holds a
- * secret and a tunnel and has nothing to undo.  The signal is set
- * before the check, so that a keepd gone in between is seen either way.
- */
-static void
-client_fork(struct client *c, const struct keep_dest *kd,
-    const struct envelope *env, struct secret *s)
-{
-	pid_t	 pid, keepd = getpid();
-	int	 sp[2];
-
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1 ||
-	    (pid = fork()) == -1) {
-		log_warn("%s refused: cannot start its process", c->what);
-		client_refuse(c, KEEP_R_INTERNAL, "the keep cannot start a "
-		    "process for the request: try again");
-		return;
-	}
-	if (pid == 0) {
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
-		    getppid() != keepd)
-			_exit(1);
-		fetch_run(sp[1], kd, env, s, client_gatepath);
-	}
-	close(sp[1]);
-	(void)fcntl(sp[0], F_SETFL, O_NONBLOCK);
-	msgchan_init(&c->child, sp[0], MSG_MAXPAYLOAD);
-	c->pid = pid;
-	clock_gettime(CLOCK_MONOTONIC, &c->deadline);
-	c->deadline.tv_sec += KEEP_CALL_SECONDS;
-}
-
 static void
 client_request(struct client *c, const struct msg *m)
 {
@@ -256,8 +218,16 @@ client_request(struct client *c, const struct msg *m)
 		client_refuse(c, KEEP_R_SECRET, why);
 		return;
 	}
-	client_fork(c, kd, &env, &s);
+	c->f = fetcher_start(kd, m->data, m->len, &s);
 	secret_free(&s);
+	if (c->f == NULL) {
+		log_warn("%s refused: cannot start its process", c->what);
+		client_refuse(c, KEEP_R_INTERNAL, "the keep cannot start a "
+		    "process for the request: try again");
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &c->deadline);
+	c->deadline.tv_sec += KEEP_CALL_SECONDS;
 }
 
 static void
@@ -314,7 +284,7 @@ client_next(struct client *c)
 	struct msg	 m;
 	int		 r;
 
-	while (!c->closing && c->pid == -1 && c->child.fd == -1) {
+	while (!c->closing && c->f == NULL) {
 		if ((r = msg_get(&c->chan, &m)) == 0)
 			return;
 		if (r == -1) {
@@ -347,13 +317,14 @@ client_input(struct client *c)
 
 /* The request is over: its answer or refusal is queued for the client. */
 static void
-client_request_end(struct client *c)
+client_request_end(struct client *c, int answered)
 {
-	client_child_end(c);
+	client_child_end(c, answered);
 	client_next(c);
 }
 
-static void
+/* 1 when the answer went to the client. */
+static int
 client_answered(struct client *c, struct msg *m)
 {
 	uint32_t	 status;
@@ -363,7 +334,7 @@ client_answered(struct client *c, struct msg *m)
 		    c->what);
 		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
 		    "failed");
-		return;
+		return 0;
 	}
 	if (c->location != NULL)
 		log_info("%s %u (location %s, not followed)", c->what, status,
@@ -372,6 +343,7 @@ client_answered(struct client *c, struct msg *m)
 		log_info("%s %u", c->what, status);
 	client_send(c, KEEP_ANSWER, m->fd, m->data, m->len);
 	m->fd = -1;
+	return 1;
 }
 
 static void
@@ -392,29 +364,50 @@ client_refused(struct client *c, const struct msg *m)
 	client_send(c, KEEP_REFUSED, -1, m->data, m->len);
 }
 
-/* 1 when the message ended the request. */
+/*
+ * 0 while the request goes on; once the message ended it, 2 when it was
+ * answered (its child may go warm), else 1.
+ */
 static int
 client_child_message(struct client *c, struct msg *m)
 {
 	char	 why[128];
 
-	if (msg_check(child_rules, 3, m, why, sizeof(why)) == -1) {
+	if (msg_check(child_rules, 4, m, why, sizeof(why)) == -1) {
 		log_warnx("%s refused: its process sent a malformed message "
 		    "(type %u: %s)", c->what, m->type, why);
 		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
 		    "failed");
 		return 1;
 	}
-	if (m->type == FETCH_LOCATION) {
+	switch (m->type) {
+	case FETCH_LOCATION:
 		free(c->location);
 		c->location = strndup(m->data != NULL ? m->data : "", m->len);
 		return 0;
-	}
-	if (m->type == KEEP_ANSWER)
-		client_answered(c, m);
-	else
+	case FETCH_KEEP:
+		c->keep = 1;
+		return 0;
+	case KEEP_ANSWER:
+		return client_answered(c, m) ? 2 : 1;
+	default:
 		client_refused(c, m);
-	return 1;
+		return 1;
+	}
+}
+
+/* The rest of a large envelope, to its child. */
+void
+client_child_output(struct client *c)
+{
+	if (c->f == NULL || c->f->chan.outqlen == 0 ||
+	    msgchan_flush(&c->f->chan) != -1)
+		return;
+	log_warnx("%s refused: its process ended before it took the request",
+	    c->what);
+	client_refuse(c, KEEP_R_INTERNAL, "the keep's request process ended "
+	    "without an answer");
+	client_request_end(c, 0);
 }
 
 void
@@ -424,14 +417,14 @@ client_child_input(struct client *c)
 	ssize_t		 n;
 	int		 r;
 
-	if ((n = msgchan_read(&c->child)) == -1 && (errno == EAGAIN ||
+	if ((n = msgchan_read(&c->f->chan)) == -1 && (errno == EAGAIN ||
 	    errno == EINTR))
 		return;
-	while (n > 0 && (r = msg_get(&c->child, &m)) == 1) {
+	while (n > 0 && (r = msg_get(&c->f->chan, &m)) == 1) {
 		r = client_child_message(c, &m);
 		msg_free(&m);
 		if (r) {
-			client_request_end(c);
+			client_request_end(c, r == 2);
 			return;
 		}
 	}
@@ -440,7 +433,7 @@ client_child_input(struct client *c)
 		    c->what);
 		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
 		    "ended without an answer");
-		client_request_end(c);
+		client_request_end(c, 0);
 	}
 }
 
@@ -449,7 +442,7 @@ client_expire(struct client *c, const struct timespec *now)
 {
 	char	 why[64];
 
-	if (c->child.fd == -1 || now->tv_sec < c->deadline.tv_sec ||
+	if (c->f == NULL || now->tv_sec < c->deadline.tv_sec ||
 	    (now->tv_sec == c->deadline.tv_sec &&
 	    now->tv_nsec < c->deadline.tv_nsec))
 		return;
@@ -457,5 +450,5 @@ client_expire(struct client *c, const struct timespec *now)
 	    KEEP_CALL_SECONDS);
 	log_info("%s refused: %s", c->what, why);
 	client_refuse(c, KEEP_R_TIMEOUT, why);
-	client_request_end(c);
+	client_request_end(c, 0);
 }

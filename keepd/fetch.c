@@ -1,10 +1,21 @@
 /*
- * The per-request child.  It is forked for one envelope and holds one
- * secret, that destination's: it closes the secrets folder, keep.sock
- * and every client, puts on the stricter filter (no file, no fork, Unix
- * sockets only), and only then reads a byte from the gate or the
- * destination.  A flaw in TLS or in the HTTP parser reaches this
- * process alone.  What it learned goes back to keepd on fd FETCH_FD.
+ * A request's child.  keepd forks it for one destination (fetcher.c); it
+ * closes the secrets folder, keep.sock and every client, puts on its
+ * Landlock ruleset and the stricter filter (no file, no fork, Unix
+ * sockets only), and only then reads a byte from keepd, the gate or the
+ * destination.  A flaw in TLS or in the HTTP parser reaches this process
+ * alone, which holds its one destination's secret and never another's.
+ *
+ * Each request comes from keepd as its secret and its envelope, and is
+ * taken for this child's destination only.  The tunnel and TLS are
+ * opened for the first, and kept for the next when the answer left the
+ * connection open (http_response_reusable()): the child says so with
+ * FETCH_KEEP and waits, warm.  A kept connection the destination closed
+ * since is replaced before the request is written; one that ends after
+ * it, before a byte of the answer came, carries the request again on a
+ * new one; one that ends later fails the request, which is never sent
+ * twice once its answer began.  Without FETCH_KEEP the child ends once
+ * it answered.  What it learned goes back to keepd on FETCH_FD.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
@@ -25,12 +36,22 @@
 
 #define FETCH_FD	3
 #define FETCH_READSZ	(64 * 1024)
+#define FETCH_RETRY	2	/* beside HTTP_DONE and HTTP_ERROR */
+
+static const struct msg_rule fetch_rules[] = {
+	{ FETCH_SECRET, "FETCH_SECRET", 1, SECRET_MAX, 0 },
+	{ FETCH_REQUEST, "FETCH_REQUEST", 1, KEEP_MAXENVELOPE, 0 },
+};
 
 struct fetch {
-	struct secret		*secret;	/* zeroed once the request is built */
+	const struct keep_dest	*kd;
+	const char		*gatepath;
 	struct msgchan		 chan;
 	struct conn		 conn;
 	struct http_response	 resp;
+	char			*req;		/* with its secret */
+	size_t			 reqlen;
+	int			 extra;		/* bytes came past the answer */
 	int			 bodyfd;	/* the body's memfd */
 	void			*bodymap;	/* mapped, HTTP_BODY_MAX */
 	int			 populated;
@@ -56,15 +77,13 @@ fetch_isolate(int fd)
 	log_procname("fetch");
 }
 
-static __attribute__((noreturn)) void
+static void
 fetch_send(struct fetch *f, uint32_t type, int fd, const struct iovec *iov,
     int n)
 {
-	secret_free(f->secret);
 	if (msg_composev(&f->chan, type, 0, fd, iov, n) == -1 ||
 	    msgchan_flush_all(&f->chan) == -1)
 		_exit(1);
-	_exit(0);
 }
 
 static __attribute__((noreturn)) void
@@ -73,6 +92,8 @@ fetch_refuse(struct fetch *f, enum keep_refusal code)
 	struct keep_refused	 r;
 	struct iovec		 iov[2];
 
+	http_request_free(f->req, f->reqlen);
+	f->req = NULL;
 	r.code = code;
 	r.reason_len = strlen(f->why);
 	iov[0].iov_base = &r;
@@ -80,11 +101,15 @@ fetch_refuse(struct fetch *f, enum keep_refusal code)
 	iov[1].iov_base = f->why;
 	iov[1].iov_len = r.reason_len;
 	fetch_send(f, KEEP_REFUSED, -1, iov, 2);
+	_exit(0);
 }
 
-/* The body goes in a sealed memfd (keep.h), the rest in the message. */
-static __attribute__((noreturn)) void
-fetch_answer(struct fetch *f)
+/*
+ * The body goes in a sealed memfd (keep.h), the rest in the message;
+ * FETCH_KEEP before it when the connection stays for the next request.
+ */
+static void
+fetch_answer(struct fetch *f, int keep)
 {
 	struct http_response	*h = &f->resp;
 	struct keep_answer	 a;
@@ -104,6 +129,10 @@ fetch_answer(struct fetch *f)
 		fd = f->bodyfd;
 	else
 		close(f->bodyfd);
+	f->bodyfd = -1;
+	f->bodymap = NULL;
+	if (keep)
+		(void)msg_compose(&f->chan, FETCH_KEEP, 0, -1, NULL, 0);
 	a.status = h->status;
 	a.retry_after = answer_retry_after(h->retry_after, time(NULL));
 	a.ctype_len = h->content_type != NULL ? strlen(h->content_type) : 0;
@@ -113,31 +142,70 @@ fetch_answer(struct fetch *f)
 	iov[1].iov_base = h->content_type;
 	iov[1].iov_len = a.ctype_len;
 	fetch_send(f, KEEP_ANSWER, fd, iov, 2);
+	http_response_free(h);
+	if (!keep)
+		_exit(0);
 }
 
-/* The request is built, the secret zeroed and the request written. */
-static int
-fetch_request(struct fetch *f, const struct keep_dest *kd,
-    const struct envelope *env, struct secret *s)
+/* The next message from keepd, of type; keepd gone is the end. */
+static void
+fetch_get(struct fetch *f, uint32_t type, struct msg *m)
 {
-	const char	*why;
-	char		*req;
-	size_t		 reqlen;
-	int		 r;
+	int	 r;
 
-	r = http_request_build(kd->d, env, kd->auth, s->value, s->len, &req,
-	    &reqlen, &why);
-	secret_free(s);
+	if ((r = msg_read_one(&f->chan, m)) == 0)
+		_exit(0);
+	if (r == -1 || m->type != type ||
+	    msg_check(fetch_rules, 2, m, f->why, sizeof(f->why)) == -1)
+		_exit(1);
+}
+
+/*
+ * The next request, built with its secret, which is zeroed then: for
+ * this child's destination alone, whatever keepd sent.
+ */
+static void
+fetch_take(struct fetch *f)
+{
+	static struct envelope	 env;
+	struct msg		 sm, em;
+	const char		*why;
+	int			 r;
+
+	fetch_get(f, FETCH_SECRET, &sm);
+	fetch_get(f, FETCH_REQUEST, &em);
+	if (envelope_parse(&env, em.data, em.len, dest_known, NULL, f->why,
+	    sizeof(f->why)) == -1 || strcmp(env.destination,
+	    f->kd->d->name) != 0) {
+		explicit_bzero(sm.data, sm.len);
+		(void)snprintf(f->why, sizeof(f->why), "the keep's request "
+		    "process serves another destination");
+		fetch_refuse(f, KEEP_R_INTERNAL);
+	}
+	r = http_request_build(f->kd->d, &env, f->kd->auth, sm.data, sm.len,
+	    &f->req, &f->reqlen, &why);
+	explicit_bzero(sm.data, sm.len);
+	msg_free(&sm);
+	msg_free(&em);
 	if (r == -1) {
 		(void)snprintf(f->why, sizeof(f->why), "%s", why);
-		return -1;
+		fetch_refuse(f, KEEP_R_HTTP);
 	}
-	r = conn_write(&f->conn, req, reqlen);
-	http_request_free(req, reqlen);
-	if (r == -1)
-		(void)snprintf(f->why, sizeof(f->why), "writing the request: "
-		    "%s", conn_error(&f->conn));
-	return r;
+}
+
+/* A new tunnel through the gate, and TLS over it. */
+static void
+fetch_connect(struct fetch *f)
+{
+	const struct destination *d = f->kd->d;
+	uint32_t		 code;
+	int			 tfd;
+
+	if ((tfd = tunnel_open(f->gatepath, d->host, d->port, f->why,
+	    sizeof(f->why), &code)) == -1)
+		fetch_refuse(f, code);
+	if (conn_start(&f->conn, tfd, d->host, f->why, sizeof(f->why)) == -1)
+		fetch_refuse(f, KEEP_R_TLS);
 }
 
 /*
@@ -155,27 +223,35 @@ fetch_populate(struct fetch *f)
 }
 
 /*
- * HTTP_DONE, or HTTP_ERROR with the reason in f->why.  The body is
- * parsed straight into its memfd: no copy of it is made on the way.
+ * HTTP_DONE, or HTTP_ERROR with the reason in f->why, or FETCH_RETRY
+ * when a kept connection ended before a byte of the answer.  The body
+ * is parsed straight into its memfd: no copy of it is made on the way.
  */
 static int
-fetch_read(struct fetch *f, unsigned char *buf)
+fetch_read(struct fetch *f, unsigned char *buf, int reused)
 {
-	size_t	 used;
+	size_t	 used, got = 0;
 	ssize_t	 n;
 	int	 r = HTTP_MORE;
 
 	http_response_init(&f->resp, 0);
 	http_response_body_in(&f->resp, f->bodymap, HTTP_BODY_MAX);
+	f->populated = 0;
+	f->extra = 0;
 	while (r == HTTP_MORE) {
 		n = conn_read(&f->conn, buf, FETCH_READSZ, f->why,
 		    sizeof(f->why));
+		if (n <= 0 && got == 0 && reused)
+			return FETCH_RETRY;
 		if (n == -1)
 			return HTTP_ERROR;
 		if (n == 0)
 			r = http_response_eof(&f->resp);
-		else
+		else {
+			got += n;
 			r = http_response_feed(&f->resp, buf, n, &used);
+			f->extra = r == HTTP_DONE && used < (size_t)n;
+		}
 		fetch_populate(f);
 	}
 	if (r == HTTP_ERROR)
@@ -183,36 +259,66 @@ fetch_read(struct fetch *f, unsigned char *buf)
 	return r;
 }
 
-void
-fetch_run(int fd, const struct keep_dest *kd, const struct envelope *env,
-    struct secret *s, const char *gatepath)
+static int
+fetch_exchange(struct fetch *f, unsigned char *buf, int reused)
+{
+	if (conn_write(&f->conn, f->req, f->reqlen) == -1) {
+		if (reused)
+			return FETCH_RETRY;
+		(void)snprintf(f->why, sizeof(f->why), "writing the request: "
+		    "%s", conn_error(&f->conn));
+		return HTTP_ERROR;
+	}
+	return fetch_read(f, buf, reused);
+}
+
+/* One request, on the kept connection when it still stands. */
+static void
+fetch_one(struct fetch *f)
 {
 	static unsigned char	 buf[FETCH_READSZ];
+	int			 reused, r;
+
+	fetch_take(f);
+	if ((f->bodyfd = keepbody_open(HTTP_BODY_MAX, &f->bodymap)) == -1) {
+		(void)snprintf(f->why, sizeof(f->why), "the keep cannot hold "
+		    "a body: %s", strerror(errno));
+		fetch_refuse(f, KEEP_R_INTERNAL);
+	}
+	if ((reused = f->conn.fd != -1) && !conn_alive(&f->conn)) {
+		conn_close(&f->conn);
+		reused = 0;
+	}
+	do {
+		if (f->conn.fd == -1)
+			fetch_connect(f);
+		if ((r = fetch_exchange(f, buf, reused)) == FETCH_RETRY) {
+			conn_close(&f->conn);
+			reused = 0;
+		}
+	} while (r == FETCH_RETRY);
+	http_request_free(f->req, f->reqlen);
+	f->req = NULL;
+	if (r == HTTP_ERROR)
+		fetch_refuse(f, KEEP_R_HTTP);
+	fetch_answer(f, http_response_reusable(&f->resp) && !f->extra);
+}
+
+void
+fetch_run(int fd, const struct keep_dest *kd, const char *gatepath)
+{
 	static struct fetch	 f;
-	const struct destination *d = kd->d;
-	uint32_t		 code;
-	int			 tfd;
 
 	fetch_isolate(fd);
-	f.secret = s;
-	msgchan_init(&f.chan, FETCH_FD, MSG_MAXPAYLOAD);
+	f.kd = kd;
+	f.gatepath = gatepath;
+	f.bodyfd = -1;
+	msgchan_init(&f.chan, FETCH_FD, FETCH_MAXPAYLOAD);
+	f.chan.wipe = 1;
 	if (conn_prepare(&f.conn, kd, f.why, sizeof(f.why)) == -1)
 		fetch_refuse(&f, KEEP_R_INTERNAL);
 	landlock_fetch();
 	sandbox_fetch();
-	if ((f.bodyfd = keepbody_open(HTTP_BODY_MAX, &f.bodymap)) == -1) {
-		(void)snprintf(f.why, sizeof(f.why), "the keep cannot hold "
-		    "a body: %s", strerror(errno));
-		fetch_refuse(&f, KEEP_R_INTERNAL);
-	}
-	if ((tfd = tunnel_open(gatepath, d->host, d->port, f.why,
-	    sizeof(f.why), &code)) == -1)
-		fetch_refuse(&f, code);
-	if (conn_start(&f.conn, tfd, d->host, f.why, sizeof(f.why)) == -1)
-		fetch_refuse(&f, KEEP_R_TLS);
-	if (fetch_request(&f, kd, env, s) == -1)
-		fetch_refuse(&f, KEEP_R_HTTP);
-	if (fetch_read(&f, buf) == HTTP_ERROR)
-		fetch_refuse(&f, KEEP_R_HTTP);
-	fetch_answer(&f);
+	for (;;)
+		fetch_one(&f);
 }

@@ -56,6 +56,7 @@ static void	 resp_keep(struct http_response *, const char *, size_t,
 static int	 resp_once(struct http_response *, char **, const char *,
 		    const char *, size_t);
 static void	 resp_length(struct http_response *, const char *, size_t);
+static void	 resp_connection(struct http_response *, const char *, size_t);
 static void	 resp_head_end(struct http_response *);
 static void	 resp_chunk_size(struct http_response *, const char *, size_t);
 static int	 resp_grow(struct http_response *, size_t);
@@ -172,8 +173,7 @@ req_format(char *out, size_t outsz, const struct destination *d,
 	if (d->port != (d->tls ? 443 : 80))
 		(void)snprintf(port, sizeof(port), ":%u", (unsigned int)d->port);
 	return snprintf(out, outsz, "%s %s%s HTTP/1.1\r\nHost: %s%s\r\n"
-	    "User-Agent: sandcastle-keep\r\n%s%.*s\r\n%s"
-	    "Connection: close\r\n\r\n",
+	    "User-Agent: sandcastle-keep\r\n%s%.*s\r\n%s\r\n",
 	    env->method == ENVELOPE_GET ? "GET" : "POST",
 	    d->path != NULL ? d->path : "", env->path, d->host, port,
 	    auth == HTTP_AUTH_API_KEY ? "x-api-key: " :
@@ -345,6 +345,7 @@ resp_status(struct http_response *r, const char *s, size_t n)
 			return;
 		}
 	r->status = (s[9] - '0') * 100 + (s[10] - '0') * 10 + (s[11] - '0');
+	r->http11 = s[7] == '1';
 	if (r->status < 200)
 		resp_fail(r, "an informational answer");
 	else
@@ -408,6 +409,8 @@ resp_keep(struct http_response *r, const char *name, size_t nlen,
 		    v, vlen);
 	else if (IS("content-length"))
 		resp_length(r, v, vlen);
+	else if (IS("connection"))
+		resp_connection(r, v, vlen);
 	else if (IS("transfer-encoding")) {
 		if (r->chunked)
 			resp_fail(r, "two Transfer-Encoding headers");
@@ -443,6 +446,25 @@ resp_length(struct http_response *r, const char *v, size_t n)
 			len = (int64_t)HTTP_BODY_MAX + 1;
 	}
 	r->content_length = len;
+}
+
+/* Its comma-separated options: close among them, in any case, ends it. */
+static void
+resp_connection(struct http_response *r, const char *v, size_t n)
+{
+	size_t	 i = 0, start, end;
+
+	while (i < n) {
+		while (i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == ','))
+			i++;
+		for (start = i; i < n && v[i] != ','; i++)
+			;
+		for (end = i; end > start && (v[end - 1] == ' ' ||
+		    v[end - 1] == '\t'); end--)
+			;
+		if (end - start == 5 && strncasecmp(v + start, "close", 5) == 0)
+			r->close = 1;
+	}
 }
 
 static void
@@ -596,4 +618,16 @@ http_response_eof(struct http_response *r)
 		return HTTP_DONE;
 	}
 	return resp_fail(r, "the answer ended early");
+}
+
+int
+http_response_reusable(const struct http_response *r)
+{
+	if (r->state != HS_DONE || !r->http11 || r->close)
+		return 0;
+	if (r->status >= 300 && r->status < 400)
+		return 0;
+	if (r->nobody || r->status == 204)
+		return 1;
+	return r->chunked || r->content_length >= 0;
 }

@@ -13,6 +13,10 @@
  * the location and reads none of its body; the caller returns the
  * status (the keep never follows a redirect).  204, 304 and the answer
  * to a HEAD have no body either.
+ *
+ * The request asks for nothing about the connection: HTTP/1.1 keeps it
+ * open by default.  http_response_reusable() says whether the answer
+ * left it fit for another request.
  */
 #ifndef SANDCASTLE_HTTP_H
 #define SANDCASTLE_HTTP_H
@@ -58,6 +62,8 @@ struct http_response {
 	char		*location;		/* for the log line of a redirect */
 	int64_t		 content_length;	/* -1 when absent */
 	int		 chunked;
+	int		 http11;		/* the status line's HTTP/1.1 */
+	int		 close;			/* Connection: close */
 	unsigned char	*body;
 	size_t		 bodylen;
 	const char	*why;			/* after HTTP_ERROR */
@@ -92,6 +98,14 @@ int	http_response_feed(struct http_response *, const void *, size_t,
 	    size_t *used);
 /* The peer closed: HTTP_DONE for a body that ends there, else HTTP_ERROR. */
 int	http_response_eof(struct http_response *);
+/*
+ * After HTTP_DONE: 1 when the connection may carry the next request, an
+ * HTTP/1.1 answer without Connection: close whose end its framing gave
+ * (Content-Length, chunks, or none by its status) and whose body was
+ * read whole; 0 for an answer that ended with the connection, or a
+ * redirect, whose body the parser never reads.
+ */
+int	http_response_reusable(const struct http_response *);
 void	http_response_free(struct http_response *);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 #include <sys/queue.h>
 
+#include <poll.h>
 #include <time.h>
 
 #include <stddef.h>
@@ -32,15 +33,27 @@ struct keep_dest {
 };
 
 /*
- * Between a per-request child and keepd, on a socketpair, framed with
- * msg.h: at most one FETCH_LOCATION (a redirect's, for the log line),
- * then exactly one KEEP_ANSWER (with its body's memfd) or KEEP_REFUSED,
- * payloads as keep.h.
+ * Between a request's child and keepd, on a socketpair, framed with
+ * msg.h.  keepd sends each request as FETCH_SECRET (the destination's
+ * secret, read for this request) and FETCH_REQUEST (the envelope as the
+ * client sent it).  The child answers with at most one FETCH_LOCATION
+ * (a redirect's, for the log line), then FETCH_KEEP when its connection
+ * stays open for the next request, then exactly one KEEP_ANSWER (with
+ * its body's memfd) or KEEP_REFUSED, payloads as keep.h.  A child that
+ * sent no FETCH_KEEP ends once it answered; one that did waits, warm,
+ * for its destination's next request (fetcher.c).
  */
 #define FETCH_LOCATION		100
+#define FETCH_SECRET		101
+#define FETCH_REQUEST		102
+#define FETCH_KEEP		103
 #define FETCH_LOCATION_MAX	512
+#define FETCH_MAXPAYLOAD	MSG_MAXPAYLOAD	/* an envelope, or a body */
 #define KEEP_REASON_MAX		512	/* bytes of a refusal's reason */
 #define CONN_HANDSHAKE_SECS	10	/* for a destination's TLS handshake */
+#define WARM_IDLE_SECONDS	5	/* a warm child waits, then ends */
+/* Warm children at most, a gate tunnel each: a ninth ends the oldest. */
+#define WARM_MAX		8
 
 /* dest.c */
 void		 dest_init(const struct config *);
@@ -65,6 +78,34 @@ int		 landlock_keepd(int secretsfd, const char *secretsdir,
 		    const char *sockdir);
 int		 landlock_fetch(void);
 
+/* A request's child as keepd holds it: at work on a request, or warm. */
+struct fetcher {
+	TAILQ_ENTRY(fetcher)	 entry;		/* among the warm, while idle */
+	const struct keep_dest	*kd;		/* its one destination */
+	pid_t			 pid;
+	struct msgchan		 chan;		/* its socketpair */
+	struct timespec		 idle_end;	/* ended then, while warm */
+};
+
+/* fetcher.c */
+void		 fetcher_init(const char *gatepath);
+/*
+ * The request handed to kd's warm child, else to a new one: NULL when
+ * no child could take it.  The secret goes at once, never queued.
+ */
+struct fetcher	*fetcher_start(const struct keep_dest *kd, const void *env,
+		    size_t envlen, const struct secret *);
+/* Killed: serve_reap() reaps it. */
+void		 fetcher_end(struct fetcher *);
+void		 fetcher_keep(struct fetcher *);	/* warm, or ended */
+size_t		 fetcher_warm_pollfds(struct pollfd *, struct fetcher **,
+		    size_t max);
+/* A warm child spoke unasked, or ended: it is ended. */
+void		 fetcher_warm_input(struct fetcher *);
+void		 fetcher_warm_expire(const struct timespec *now);
+const struct timespec *fetcher_warm_first(void);
+void		 fetcher_end_all(void);
+
 /* One connection on keep.sock, and the request it waits on. */
 struct client {
 	TAILQ_ENTRY(client)	 entry;
@@ -72,8 +113,8 @@ struct client {
 	pid_t			 peer;		/* SO_PEERCRED's, for the log */
 	int			 hello;		/* its KEEP_HELLO came */
 	int			 closing;	/* ends once its answers are sent */
-	pid_t			 pid;		/* the request's child, or -1 */
-	struct msgchan		 child;		/* its socketpair; fd -1 when none */
+	struct fetcher		*f;		/* its child, or NULL */
+	int			 keep;		/* it sent FETCH_KEEP */
 	uint32_t		 id;		/* of the request being served */
 	struct timespec		 deadline;
 	char			*location;	/* a redirect's, for the log */
@@ -85,7 +126,7 @@ TAILQ_HEAD(clientlist, client);
 void		 serve(int listenfd, int secretsfd, const char *gatepath);
 
 /* client.c */
-void		 client_init(int secretsfd, const char *gatepath);
+void		 client_init(int secretsfd);
 void		 client_accept(int listenfd, struct clientlist *);
 void		 client_drop(struct clientlist *, struct client *);
 void		 client_input(struct client *);
@@ -94,10 +135,11 @@ void		 client_child_input(struct client *);
 void		 client_expire(struct client *, const struct timespec *);
 int		 client_done(const struct client *);
 
-/* fetch.c: the per-request child; never returns. */
+void		 client_child_output(struct client *);
+
+/* fetch.c: a request's child, for one destination; never returns. */
 __attribute__((noreturn)) void
 		 fetch_run(int fd, const struct keep_dest *,
-		    const struct envelope *, struct secret *,
 		    const char *gatepath);
 
 /* tunnel.c */
@@ -114,8 +156,9 @@ int		 tunnel_answer(const char *head, size_t len, char *why,
 /* tls.c: a connection inside the tunnel, TLS or plain. */
 struct tls;
 struct conn {
-	int		 fd;
-	struct tls	*tls;		/* NULL for plain HTTP */
+	int		 fd;		/* -1 when none is open */
+	struct tls	*tls;		/* NULL for plain HTTP, or none open */
+	struct tls_config *cfg;		/* the destination's; NULL for plain */
 };
 int		 conn_prepare(struct conn *, const struct keep_dest *,
 		    char *why, size_t whysz);
@@ -124,6 +167,9 @@ int		 conn_start(struct conn *, int fd, const char *host,
 int		 conn_write(struct conn *, const char *, size_t);
 ssize_t		 conn_read(struct conn *, void *, size_t, char *why,
 		    size_t whysz);
+/* 1 when nothing came since the last answer, not even its end. */
+int		 conn_alive(struct conn *);
+void		 conn_close(struct conn *);
 const char	*conn_error(struct conn *);
 
 /* what.c: "<destination> <METHOD> <path>" of a refused envelope, or "-". */

@@ -1,8 +1,9 @@
 /*
- * keepd's loop: keep.sock, its clients and their requests' children in
- * one ppoll(2), with the signals blocked everywhere else so that none is
- * lost between a check and the wait.  SIGTERM ends it: every child is
- * killed and keep.sock removed, and keepd exits 0.
+ * keepd's loop: keep.sock, its clients, their requests' children and
+ * the warm children in one ppoll(2), with the signals blocked everywhere
+ * else so that none is lost between a check and the wait.  SIGTERM ends
+ * it: every child, at work or warm, is killed and keep.sock removed, and
+ * keepd exits 0.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -18,11 +19,12 @@
 #include "keepd.h"
 #include "log.h"
 
-#define SERVE_MAXFDS	(1 + 2 * 64)
+#define SERVE_MAXFDS	(1 + 2 * 64 + WARM_MAX)
 
 struct slot {
-	struct client	*c;
+	struct client	*c;		/* NULL for a warm child */
 	int		 child;		/* the entry is the request's child */
+	struct fetcher	*warm;
 };
 
 static volatile sig_atomic_t	 serve_quit;
@@ -36,7 +38,7 @@ serve_signal(int sig)
 }
 
 
-/* Children are killed when their request ends: only another end is news. */
+/* Children are killed when done with: only another end is news. */
 static void
 serve_reap(void)
 {
@@ -57,36 +59,43 @@ serve_reap(void)
 static size_t
 serve_pollfds(int listenfd, struct pollfd *pfd, struct slot *slot)
 {
+	struct fetcher	*warm[WARM_MAX];
 	struct client	*c;
-	size_t		 n = 1;
+	size_t		 n = 1, i, k;
 
 	pfd[0].fd = listenfd;
 	pfd[0].events = POLLIN;
+	memset(slot, 0, SERVE_MAXFDS * sizeof(*slot));
 	TAILQ_FOREACH(c, &clients, entry) {
 		pfd[n].fd = c->chan.fd;
-		pfd[n].events = (c->child.fd == -1 && !c->closing ? POLLIN : 0) |
+		pfd[n].events = (c->f == NULL && !c->closing ? POLLIN : 0) |
 		    (c->chan.outqlen > 0 ? POLLOUT : 0);
-		slot[n].c = c;
-		slot[n++].child = 0;
-		if (c->child.fd != -1) {
-			pfd[n].fd = c->child.fd;
-			pfd[n].events = POLLIN;
+		slot[n++].c = c;
+		if (c->f != NULL) {
+			pfd[n].fd = c->f->chan.fd;
+			pfd[n].events = POLLIN |
+			    (c->f->chan.outqlen > 0 ? POLLOUT : 0);
 			slot[n].c = c;
 			slot[n++].child = 1;
 		}
 	}
+	k = fetcher_warm_pollfds(pfd + n, warm, WARM_MAX);
+	for (i = 0; i < k; i++)
+		slot[n++].warm = warm[i];
 	return n;
 }
 
-/* Until the nearest deadline of a request, or forever. */
+/* Until the nearest deadline of a request or a warm child, or forever. */
 static struct timespec *
 serve_timeout(struct timespec *ts)
 {
-	struct timespec	 now, *first = NULL;
-	struct client	*c;
+	struct timespec		 now;
+	const struct timespec	*first;
+	struct client		*c;
 
+	first = fetcher_warm_first();
 	TAILQ_FOREACH(c, &clients, entry)
-		if (c->child.fd != -1 && (first == NULL ||
+		if (c->f != NULL && (first == NULL ||
 		    c->deadline.tv_sec < first->tv_sec))
 			first = &c->deadline;
 	if (first == NULL)
@@ -105,12 +114,18 @@ serve_dispatch(int listenfd, struct pollfd *pfd, struct slot *slot,
 {
 	size_t	 i;
 
+	/* The warm first: a client's next request may take or end one. */
+	for (i = 1; i < n; i++)
+		if (slot[i].warm != NULL && pfd[i].revents != 0)
+			fetcher_warm_input(slot[i].warm);
 	if (pfd[0].revents & POLLIN)
 		client_accept(listenfd, &clients);
 	for (i = 1; i < n; i++) {
-		if (pfd[i].revents == 0)
+		if (pfd[i].revents == 0 || slot[i].warm != NULL)
 			continue;
-		if (slot[i].child)
+		if (slot[i].child && (pfd[i].revents & POLLOUT))
+			client_child_output(slot[i].c);
+		else if (slot[i].child)
 			client_child_input(slot[i].c);
 		else if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
 			client_input(slot[i].c);
@@ -131,6 +146,7 @@ serve_sweep(void)
 		if (client_done(c))
 			client_drop(&clients, c);
 	}
+	fetcher_warm_expire(&now);
 }
 
 static void
@@ -140,6 +156,7 @@ serve_end(void)
 
 	while ((c = TAILQ_FIRST(&clients)) != NULL)
 		client_drop(&clients, c);
+	fetcher_end_all();
 	keepsock_close();
 	serve_reap();
 	log_info("exiting on SIGTERM");
@@ -155,7 +172,8 @@ serve(int listenfd, int secretsfd, const char *gatepath)
 	size_t		 n;
 
 	daemon_signals(serve_signal, &waitmask);
-	client_init(secretsfd, gatepath);
+	client_init(secretsfd);
+	fetcher_init(gatepath);
 	while (!serve_quit) {
 		n = serve_pollfds(listenfd, pfd, slot);
 		if (ppoll(pfd, n, serve_timeout(&ts), &waitmask) == -1) {

@@ -23,23 +23,30 @@
 
 #include "keepd.h"
 
+static int
+conn_context(struct conn *c, char *why, size_t whysz)
+{
+	if (c->cfg == NULL || c->tls != NULL)
+		return 0;
+	if ((c->tls = tls_client()) == NULL) {
+		(void)snprintf(why, whysz, "cannot make a TLS context");
+		return -1;
+	}
+	if (tls_configure(c->tls, c->cfg) == -1) {
+		(void)snprintf(why, whysz, "TLS: %s", tls_error(c->tls));
+		return -1;
+	}
+	return 0;
+}
+
 int
 conn_prepare(struct conn *c, const struct keep_dest *kd, char *why,
     size_t whysz)
 {
 	c->fd = -1;
 	c->tls = NULL;
-	if (kd->tls == NULL)
-		return 0;
-	if ((c->tls = tls_client()) == NULL) {
-		(void)snprintf(why, whysz, "cannot make a TLS context");
-		return -1;
-	}
-	if (tls_configure(c->tls, kd->tls) == -1) {
-		(void)snprintf(why, whysz, "TLS: %s", tls_error(c->tls));
-		return -1;
-	}
-	return 0;
+	c->cfg = kd->tls;
+	return conn_context(c, why, whysz);
 }
 
 /* 0 when fd is ready for what libtls wants, -1 once the deadline passed. */
@@ -97,8 +104,10 @@ conn_start(struct conn *c, int fd, const char *host, char *why,
 	int	 flags, r;
 
 	c->fd = fd;
-	if (c->tls == NULL)
+	if (c->cfg == NULL)
 		return 0;
+	if (conn_context(c, why, whysz) == -1)
+		return -1;
 	if (tls_connect_socket(c->tls, fd, host) == -1) {
 		(void)snprintf(why, whysz, "TLS with %s: %s", host,
 		    tls_error(c->tls));
@@ -161,6 +170,49 @@ conn_read(struct conn *c, void *buf, size_t len, char *why, size_t whysz)
 		(void)snprintf(why, whysz, "reading the answer: %s",
 		    c->tls != NULL ? tls_error(c->tls) : strerror(errno));
 	return n;
+}
+
+/*
+ * Between two requests nothing may come: a byte, the end or an error
+ * each mean the connection is done.  TLS may still take what belongs
+ * to no answer, a session ticket, and want more: that is alive.
+ */
+int
+conn_alive(struct conn *c)
+{
+	unsigned char	 b;
+	int		 flags, alive;
+
+	if (c->fd == -1 || (flags = fcntl(c->fd, F_GETFL)) == -1 ||
+	    fcntl(c->fd, F_SETFL, flags | O_NONBLOCK) == -1)
+		return 0;
+	if (c->tls != NULL)
+		alive = tls_read(c->tls, &b, 1) == TLS_WANT_POLLIN;
+	else
+		alive = read(c->fd, &b, 1) == -1 && (errno == EAGAIN ||
+		    errno == EWOULDBLOCK);
+	if (fcntl(c->fd, F_SETFL, flags) == -1)
+		return 0;
+	return alive;
+}
+
+/* Without waiting: a close_notify that cannot go now is not sent. */
+void
+conn_close(struct conn *c)
+{
+	int	 flags;
+
+	if (c->fd == -1)
+		return;
+	if (c->tls != NULL) {
+		if ((flags = fcntl(c->fd, F_GETFL)) != -1)
+			(void)fcntl(c->fd, F_SETFL, flags | O_NONBLOCK);
+		(void)tls_close(c->tls);
+		tls_free(c->tls);
+		c->tls = NULL;
+	}
+	close(c->fd);
+	c->fd = -1;
 }
 
 const char *

@@ -64,7 +64,8 @@ chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 chmod -R a+rX "$SC_ROOT/ca"
 sc_secret claude bench-claude-key
 sc_secret notes bench-notes-token
-sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 0}}, "/api/worker/big": {"status": 200, "size": 33554432}}}'
+# The host keeps a connection open between requests, as a real one does.
+sc_scenario notes.example.com '{"keep_alive": true, "routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 0}}, "/api/worker/big": {"status": 200, "size": 33554432}}}'
 sc_fakehost notes.example.com "$SC_NS_WORLD" 198.20.5.10 443 tls
 sc_gate_up
 sc_keep_up

@@ -3,7 +3,8 @@
  * byte picks a step and whether the request was a HEAD; the rest is
  * the answer, fed whole and in steps (the steps' body in a buffer of the
  * caller's, as the keep's memfd), which must end the same way, having
- * taken the same bytes, with the same status and body.
+ * taken the same bytes, with the same status and body, and leaving the
+ * connection fit for another request or not alike.
  *
  * The same bytes, cut into a path, a header's value and a secret, go
  * to the request builder: it refuses them, or its head has exactly the
@@ -61,7 +62,7 @@ take(char *dst, size_t dstsz, const uint8_t **p, size_t *n)
 	return k;
 }
 
-/* Request line, Host, User-Agent, the secret, Accept, Connection, the end. */
+/* Request line, Host, User-Agent, the secret, Accept, the end. */
 static void
 request(const uint8_t *p, size_t n)
 {
@@ -95,7 +96,7 @@ request(const uint8_t *p, size_t n)
 			abort();
 		lines += *c == '\n';
 	}
-	if (lines != 7 || memcmp(end - 4, "\r\n\r\n", 4) != 0)
+	if (lines != 6 || memcmp(end - 4, "\r\n\r\n", 4) != 0)
 		abort();
 	http_request_free(req, len);
 }
@@ -118,6 +119,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rv2 = run(&steps, data + 1, size - 1, step, &off2);
 	if (rv1 != rv2 || (rv1 == HTTP_DONE && (off1 != off2 ||
 	    whole.status != steps.status || whole.bodylen != steps.bodylen ||
+	    http_response_reusable(&whole) != http_response_reusable(&steps) ||
 	    (whole.bodylen > 0 && memcmp(whole.body, steps.body,
 	    whole.bodylen) != 0))))
 		abort();

@@ -1,7 +1,8 @@
 /*
  * S2 S7: the keep's HTTP/1.1 (keepd/http.c).  Good answers parse the
  * same fed whole or a byte at a time; each malformed answer fails for
- * its own reason; the request never carries a line break it was handed.
+ * its own reason; the request never carries a line break it was handed;
+ * a connection is kept only after an answer that leaves it fit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -473,6 +474,71 @@ ATF_TC_BODY(no_body, tc)
 	done(r);
 }
 
+/* Whether the connection may carry another request after each answer. */
+static const struct {
+	const char	*answer;
+	int		 eof;		/* it ends with the connection */
+	int		 reusable;
+} reuse_cases[] = {
+	{ "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", 0, 1 },
+	{ "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", 0, 1 },
+	{ "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+	    "2\r\nok\r\n0\r\n\r\n", 0, 1 },
+	{ "HTTP/1.1 204 No Content\r\n\r\n", 0, 1 },
+	{ "HTTP/1.1 500 Oops\r\nContent-Length: 2\r\n\r\nno", 0, 1 },
+	{ "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n"
+	    "Content-Length: 2\r\n\r\nok", 0, 1 },
+	{ "HTTP/1.1 200 OK\r\nConnection: closed\r\n"
+	    "Content-Length: 2\r\n\r\nok", 0, 1 },
+	/* Said to close, in any case and place of the list. */
+	{ "HTTP/1.1 200 OK\r\nConnection: close\r\n"
+	    "Content-Length: 2\r\n\r\nok", 0, 0 },
+	{ "HTTP/1.1 200 OK\r\nconnection: Keep-Alive , CLOSE\t\r\n"
+	    "Content-Length: 2\r\n\r\nok", 0, 0 },
+	{ "HTTP/1.1 200 OK\r\nConnection: upgrade\r\nConnection: close\r\n"
+	    "Content-Length: 2\r\n\r\nok", 0, 0 },
+	/* HTTP/1.0 closes unless it says otherwise: the keep never asks. */
+	{ "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", 0, 0 },
+	/* Its end was the connection's. */
+	{ "HTTP/1.1 200 OK\r\n\r\nall of it", 1, 0 },
+	/* A redirect's body is never read: it is still on the connection. */
+	{ "HTTP/1.1 302 Found\r\nLocation: /x\r\nContent-Length: 2\r\n"
+	    "\r\nok", 0, 0 },
+};
+
+ATF_TC_WITHOUT_HEAD(reusable);
+ATF_TC_BODY(reusable, tc)
+{
+	struct http_response	*r;
+	const char		*s;
+	size_t			 i, used;
+
+	ATF_REQUIRE((r = malloc(sizeof(*r))) != NULL);
+	for (i = 0; i < sizeof(reuse_cases) / sizeof(reuse_cases[0]); i++) {
+		s = reuse_cases[i].answer;
+		http_response_init(r, 0);
+		if (reuse_cases[i].eof) {
+			ATF_CHECK_EQ(feed(r, s, strlen(s), 1, &used),
+			    HTTP_MORE);
+			ATF_CHECK_EQ(http_response_eof(r), HTTP_DONE);
+		} else
+			ATF_CHECK_EQ_MSG(feed(r, s, strlen(s), 1, &used),
+			    HTTP_DONE, "%s", s);
+		ATF_CHECK_EQ_MSG(http_response_reusable(r),
+		    reuse_cases[i].reusable, "%s", s);
+		http_response_free(r);
+	}
+	/* Not before its end, nor after an error. */
+	http_response_init(r, 0);
+	s = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nok";
+	ATF_CHECK_EQ(feed(r, s, strlen(s), 1, &used), HTTP_MORE);
+	ATF_CHECK_EQ(http_response_reusable(r), 0);
+	ATF_CHECK_EQ(http_response_eof(r), HTTP_ERROR);
+	ATF_CHECK_EQ(http_response_reusable(r), 0);
+	http_response_free(r);
+	free(r);
+}
+
 static void
 dest_init(struct destination *d, const char *host, int tls, uint16_t port,
     char *path)
@@ -510,7 +576,6 @@ ATF_TC_BODY(request, tc)
 	    "Authorization: Bearer tok\r\n"
 	    "Content-Type: application/json\r\n"
 	    "Content-Length: 11\r\n"
-	    "Connection: close\r\n"
 	    "\r\n"
 	    "{\"limit\":1}";
 	ATF_CHECK_EQ(len, strlen(want));
@@ -527,10 +592,11 @@ ATF_TC_BODY(request, tc)
 	    "Host: api.anthropic.com:8443\r\n"
 	    "User-Agent: sandcastle-keep\r\n"
 	    "x-api-key: k-1\r\n"
-	    "Connection: close\r\n"
 	    "\r\n";
 	ATF_CHECK(len == strlen(want) && memcmp(req, want, len) == 0);
 	ATF_CHECK(strstr(req, "ccept-Encoding") == NULL);
+	/* HTTP/1.1 keeps the connection: the request asks nothing of it. */
+	ATF_CHECK(strstr(req, "onnection") == NULL);
 	http_request_free(req, len);
 }
 
@@ -610,6 +676,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, body_in);
 	ATF_TP_ADD_TC(tp, until_eof);
 	ATF_TP_ADD_TC(tp, no_body);
+	ATF_TP_ADD_TC(tp, reusable);
 	ATF_TP_ADD_TC(tp, request);
 	ATF_TP_ADD_TC(tp, request_refusals);
 	return atf_no_error();

@@ -9,10 +9,12 @@
 . "$(atf_get_srcdir)/../lib/net.subr"
 
 NOTES_SECRET=tok-notes-0a1b2c3d
+TWIN_SECRET=tok-twin-8c9d0e1f
 CLAUDE_SECRET=key-claude-4e5f6a7b
 CANARY=CANARY-d41d8cd98f00b204
 
-# keep_config: claude, notes, and one source on each bad certificate.
+# keep_config: claude, notes, twin (another destination on notes'
+# address, with its own secret), and one source on each bad certificate.
 keep_config()
 {
 	cat > "$SC_CONFIG/config.yaml" <<EOC
@@ -26,6 +28,7 @@ capabilities:
     model: claude-sonnet-4-5
 EOC
 	sc_source_file notes https://notes.example.com/api/worker
+	sc_source_file twin https://notes.example.com/api/worker
 	sc_source_file other https://other.example.com/api
 	sc_source_file selfsigned https://notes.example.com:8441/api
 	sc_source_file wrongname https://notes.example.com:8442/api
@@ -60,6 +63,7 @@ keep_up()
 	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 3}}, "/api/worker/jobs/claim": {"status": 200, "json": {"jobs": []}}}}'
 	sc_scenario api.anthropic.com '{"routes": {"/v1/messages": {"status": 200, "json": {"type": "message"}}}}'
 	sc_secret notes "$NOTES_SECRET"
+	sc_secret twin "$TWIN_SECRET"
 	sc_secret claude "$CLAUDE_SECRET"
 	for s in other selfsigned wrongname expired silent; do
 		sc_secret "$s" "$NOTES_SECRET"
@@ -100,6 +104,36 @@ u.build_opener(u.ProxyHandler({})).open(sys.argv[1], timeout=5)' "$1" \
 }
 
 GET_PING='{"destination":"notes","method":"GET","path":"/ping"}'
+TWIN_PING='{"destination":"twin","method":"GET","path":"/ping"}'
+# notes' answer to a ping, the connection kept open between requests.
+KEPT='{"keep_alive": true, "routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 3}}}}'
+
+# seen HOST: one line per request that reached HOST, the number of its
+# connection and the secret it carried (a function: into a file for
+# atf_check).
+seen()
+{
+	sed -n 's/.*"Bearer \([^"]*\)".*"conn": \([0-9]*\)}$/\2 \1/p' \
+	    "$SC_ROOT/$1.requests"
+}
+
+# children: how many processes keepd has.
+children()
+{
+	pgrep -P "$(sc_pid keepd)" | wc -l
+}
+
+# children_gone: keepd's children are gone within 3 s.
+children_gone()
+{
+	_i=0
+	while [ "$(children)" -ne 0 ]; do
+		_i=$((_i + 1))
+		[ $_i -gt 30 ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
 
 atf_test_case authorized cleanup
 authorized_head()
@@ -406,7 +440,7 @@ answer_limits_cleanup()
 atf_test_case slow_answer cleanup
 slow_answer_head()
 {
-	atf_set "descr" "a destination that takes longer than 30 s ends the call as a timeout, and the keep serves on"
+	atf_set "descr" "a destination that takes longer than 30 s ends the call as a timeout, on the connection a warm request process kept too, and the keep serves on"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "120"
@@ -414,11 +448,16 @@ slow_answer_head()
 slow_answer_body()
 {
 	keep_up
-	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"delay": 40, "status": 200, "body": "late"}}}'
+	# A prompt answer first, so that the slow one is on a kept connection.
+	sc_scenario notes.example.com "$KEPT"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	sc_scenario notes.example.com '{"keep_alive": true, "routes": {"/api/worker/ping": {"delay": 40, "status": 200, "body": "late"}}}'
 	start=$(date +%s)
 	atf_check -o inline:"refused timeout no answer within 30 s\n" $ASK "$GET_PING"
 	took=$(( $(date +%s) - start ))
 	[ "$took" -ge 30 ] && [ "$took" -le 33 ] || atf_fail "the timeout came after $took s"
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n1 $NOTES_SECRET\n" cat seen
 	# Control: a prompt answer right after.
 	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "body": "prompt"}}}'
 	atf_check -o match:"^body prompt\$" $ASK "$GET_PING"
@@ -507,14 +546,17 @@ other_uid_cleanup()
 atf_test_case sigterm cleanup
 sigterm_head()
 {
-	atf_set "descr" "SIGTERM: keepd exits 0 and removes keep.sock"
+	atf_set "descr" "SIGTERM: keepd exits 0, removes keep.sock, and its warm request process ends too"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
 sigterm_body()
 {
 	keep_up
+	sc_scenario notes.example.com "$KEPT"
 	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	# A warm request process is there, and ends with keepd.
+	[ "$(children)" -eq 1 ] || atf_fail "keepd has $(children) children, not 1"
 	[ -S "$SC_RUN/sandcastle/keep.sock" ] || atf_fail "no keep.sock"
 	atf_check -o inline:"600\n" stat -c %a "$SC_RUN/sandcastle/keep.sock"
 	sc_stop keepd
@@ -524,6 +566,176 @@ sigterm_body()
 	return 0
 }
 sigterm_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case warm_reuse cleanup
+warm_reuse_head()
+{
+	atf_set "descr" "a second and a third request to a destination within its idle limit go on the connection the first opened, one tunnel for all, each through keep.sock anew; the control, a host that closes after each answer, sees a connection each"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+warm_reuse_body()
+{
+	keep_up
+	sc_scenario notes.example.com "$KEPT"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	atf_check -o match:'^body ."waiting": 3' $ASK "$GET_PING" "$GET_PING"
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n1 $NOTES_SECRET\n1 $NOTES_SECRET\n" cat seen
+	atf_check -o inline:"1\n" grep -c "tunnel notes: notes.example.com:443 via 198.20.5.10$" "$SC_ROOT/log/gated.log"
+	[ "$(grep -c '^keepd: notes GET /ping 200$' "$SC_ROOT/log/keepd.log")" -eq 3 ] ||
+	    { sc_log keepd; atf_fail "not three log lines"; }
+	# Control: the same host, closing after each answer from now on.
+	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 3}}}}'
+	for i in 1 2 3; do
+		atf_check -o match:"^status 200" $ASK "$GET_PING"
+	done
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n2 $NOTES_SECRET\n3 $NOTES_SECRET\n" tail -n 3 seen
+}
+warm_reuse_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case warm_closed cleanup
+warm_closed_head()
+{
+	atf_set "descr" "a kept connection the destination closed before the request, or after it but before a byte of the answer, is replaced and the request answered; one that closes once the answer began fails the request, which is not sent again"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+warm_closed_body()
+{
+	keep_up
+	# Closed after the answer, with no word: the next request finds it so.
+	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 3}}}}'
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	# Kept, but closed once the next request came, before any answer.
+	sc_scenario notes.example.com '{"keep_alive": true, "routes": {"/api/worker/ping": {"status": 200, "close_reused": true, "json": {"waiting": 3}}}}'
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	atf_check -o match:'^body ."waiting": 3' $ASK "$GET_PING"
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n2 $NOTES_SECRET\n3 $NOTES_SECRET\n3 $NOTES_SECRET\n4 $NOTES_SECRET\n" cat seen
+	# Kept, then closed half-way through the next answer: refused, once.
+	sc_scenario notes.example.com "$KEPT"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"raw": "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhalf"}}}'
+	atf_check -o match:"^refused http " $ASK "$GET_PING"
+	seen notes.example.com > seen
+	atf_check -o inline:"4 $NOTES_SECRET\n4 $NOTES_SECRET\n" tail -n 2 seen
+	atf_check -o inline:"7\n" grep -c . seen
+	if grep -E "killed by signal|exited [0-9]" "$SC_ROOT/log/keepd.log"; then
+		atf_fail "a request process failed"
+	fi
+}
+warm_closed_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case warm_connection_close cleanup
+warm_connection_close_head()
+{
+	atf_set "descr" "an answer with Connection: close leaves no warm request process, even from a host that keeps the connection open after it: the next request opens its own; the control, the same answers without it, share one"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+warm_connection_close_body()
+{
+	keep_up
+	sc_scenario notes.example.com '{"keep_alive": true, "routes": {"/api/worker/ping": {"status": 200, "headers": {"Connection": "close"}, "json": {"waiting": 3}}}}'
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	children_gone || atf_fail "a request process is left after Connection: close"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	# Control: without it, the next two share a connection.
+	sc_scenario notes.example.com "$KEPT"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	[ "$(children)" -eq 1 ] || atf_fail "keepd has $(children) children, not 1"
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n2 $NOTES_SECRET\n3 $NOTES_SECRET\n3 $NOTES_SECRET\n" cat seen
+}
+warm_connection_close_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case warm_other_destination cleanup
+warm_other_destination_head()
+{
+	atf_set "descr" "a warm request process serves its own destination alone: twin, on notes' very address, gets a process and a connection of its own with its own secret, and notes' warm one still serves notes"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+warm_other_destination_body()
+{
+	keep_up
+	sc_scenario notes.example.com "$KEPT"
+	for env in "$GET_PING" "$TWIN_PING" "$GET_PING" "$TWIN_PING"; do
+		atf_check -o match:"^status 200" $ASK "$env"
+	done
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n2 $TWIN_SECRET\n1 $NOTES_SECRET\n2 $TWIN_SECRET\n" cat seen
+	[ "$(children)" -eq 2 ] || atf_fail "keepd has $(children) children, not 2"
+}
+warm_other_destination_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case warm_idle cleanup
+warm_idle_head()
+{
+	atf_set "descr" "a warm request process not asked within its idle limit (5 s) is gone, and the next request opens a new connection; the control, asked within it, is served on the kept one"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+warm_idle_body()
+{
+	keep_up
+	sc_scenario notes.example.com "$KEPT"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	[ "$(children)" -eq 1 ] || atf_fail "keepd has $(children) children, not 1"
+	sleep 2
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	sleep 5
+	children_gone || atf_fail "the warm request process is still there"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n1 $NOTES_SECRET\n2 $NOTES_SECRET\n" cat seen
+}
+warm_idle_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case warm_secret cleanup
+warm_secret_head()
+{
+	atf_set "descr" "a secret replaced between two requests is the one the second carries, on the connection the warm request process kept; the control is the first, with the old one"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+warm_secret_body()
+{
+	keep_up
+	sc_scenario notes.example.com "$KEPT"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	sc_secret notes tok-second-99
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n1 tok-second-99\n" cat seen
+	# A broken one stops the request, warm process or not.
+	: > "$SC_SECRETS/notes"
+	atf_check -o inline:"refused secret unusable secret: notes\n" $ASK "$GET_PING"
+	atf_check -o inline:"2\n" grep -c . "$SC_ROOT/notes.example.com.requests"
+}
+warm_secret_cleanup()
 {
 	sc_net_cleanup
 }
@@ -543,4 +755,10 @@ atf_init_test_cases()
 	atf_add_test_case no_network
 	atf_add_test_case other_uid
 	atf_add_test_case sigterm
+	atf_add_test_case warm_reuse
+	atf_add_test_case warm_closed
+	atf_add_test_case warm_connection_close
+	atf_add_test_case warm_other_destination
+	atf_add_test_case warm_idle
+	atf_add_test_case warm_secret
 }

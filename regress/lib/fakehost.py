@@ -15,11 +15,20 @@ A route's answer may have: status, headers (an object), body (text),
 json (a value, sent as application/json), size (a body of that many
 bytes), chunks (a list of texts, sent chunked), raw (the exact bytes of
 the whole answer), delay (seconds before answering), trickle (seconds
-between bytes of raw), close (close without an answer).
+between bytes of raw), close (close without an answer), close_reused
+(the same, for a request that is not its connection's first).
+
+After an answer the connection is closed, without a word, unless the
+scenario has "keep_alive": true: then it stays open for the next
+request, whatever the answer's headers say, until the client closes it
+or asks for it to close.  Each request is logged with "conn", the
+number of its connection (1 for the host's first), so that a test sees
+which requests shared one.
 """
 
 import argparse
 import json
+import socket
 import sys
 import threading
 import time
@@ -37,17 +46,29 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, fmt, *args):
         pass
 
+    def setup(self):
+        super().setup()
+        # A kept connection must not hold an answer's last bytes back
+        # until the client acknowledges the first (Nagle's algorithm).
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with LOCK:
+            self.server.nconn = getattr(self.server, "nconn", 0) + 1
+            self.conn = self.server.nconn
+        self.nreq = 0
+
     def record(self, body):
         entry = {
             "method": self.command,
             "path": self.path,
             "headers": {k.lower(): v for k, v in self.headers.items()},
             "body": body.decode("utf-8", "replace"),
+            "conn": self.conn,
         }
         with LOCK, open(self.server.opts.log, "a") as f:
             f.write(json.dumps(entry) + "\n")
 
     def answer_for(self):
+        """The scenario and the route's answer."""
         try:
             with open(self.server.opts.scenario) as f:
                 sc = json.load(f)
@@ -55,15 +76,16 @@ class Handler(BaseHTTPRequestHandler):
             sc = {}
         routes = sc.get("routes", {})
         path = self.path.split("?", 1)[0]
-        return routes.get(path, sc.get("default", {"status": 404, "body": "no route\n"}))
+        return sc, routes.get(path, sc.get("default", {"status": 404, "body": "no route\n"}))
 
     def handle_any(self):
         n = int(self.headers.get("content-length") or 0)
         body = self.rfile.read(n) if n else b""
         self.record(body)
-        a = self.answer_for()
+        self.nreq += 1
+        sc, a = self.answer_for()
         time.sleep(a.get("delay", 0))
-        if a.get("close"):
+        if a.get("close") or (a.get("close_reused") and self.nreq > 1):
             self.close_connection = True
             return
         if "raw" in a:
@@ -114,7 +136,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(payload)
         except OSError:
             pass
-        self.close_connection = True
+        asked = self.headers.get("connection", "").lower() == "close"
+        self.close_connection = asked or not sc.get("keep_alive")
 
     do_GET = handle_any
     do_POST = handle_any

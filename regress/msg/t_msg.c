@@ -722,6 +722,45 @@ ATF_TC_BODY(verify_is_fatal, tc)
 	    "longer than the 8 bytes allowed\n");
 }
 
+/*
+ * A channel with wipe keeps no byte of a message once it is taken, even
+ * with the next one still in its buffer; the control, without wipe, does.
+ */
+ATF_TC_WITHOUT_HEAD(wipe_taken);
+ATF_TC_BODY(wipe_taken, tc)
+{
+	const char	*secret = "s3cret-0123456789";
+	struct msgchan	 out, in;
+	struct msg	 m;
+	int		 sv[2], wipe;
+
+	for (wipe = 0; wipe <= 1; wipe++) {
+		pair(sv, 0);
+		msgchan_init(&out, sv[0], 1024);
+		msgchan_init(&in, sv[1], 1024);
+		out.wipe = in.wipe = wipe;
+		ATF_REQUIRE(msg_compose(&out, T_STATUS, 1, -1, secret,
+		    strlen(secret)) == 0);
+		ATF_REQUIRE(msg_compose(&out, T_PING, 2, -1, NULL, 0) == 0);
+		ATF_REQUIRE(msgchan_flush_all(&out) == 0);
+		ATF_REQUIRE(msgchan_read(&in) > 0);
+		ATF_REQUIRE_EQ(msg_get(&in, &m), 1);
+		ATF_CHECK(m.len == strlen(secret) &&
+		    memcmp(m.data, secret, m.len) == 0);
+		explicit_bzero(m.data, m.len);
+		msg_free(&m);
+		ATF_CHECK_EQ_MSG(memmem(in.rbuf, in.rlen, secret,
+		    strlen(secret)) == NULL, wipe, "wipe %d", wipe);
+		ATF_REQUIRE_EQ(msg_get(&in, &m), 1);
+		ATF_CHECK_EQ(m.id, 2);
+		msg_free(&m);
+		msgchan_clear(&out);
+		msgchan_clear(&in);
+		close(sv[0]);
+		close(sv[1]);
+	}
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, round_trip);
@@ -743,5 +782,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, check_rules);
 	ATF_TP_ADD_TC(tp, check_set);
 	ATF_TP_ADD_TC(tp, verify_is_fatal);
+	ATF_TP_ADD_TC(tp, wipe_taken);
 	return atf_no_error();
 }

@@ -1,0 +1,215 @@
+/*
+ * The requests' children as keepd holds them.  A child is forked for
+ * one destination and serves that one alone (fetch.c).  Once a request
+ * ended with an answer that left its connection open (FETCH_KEEP), the
+ * child stays warm: the next request for its destination within
+ * WARM_IDLE_SECONDS goes to it, on its connection, and no other
+ * destination's ever does.  At most one child a destination is warm,
+ * WARM_MAX in all; a warm child that is not asked in time, that speaks
+ * unasked or that closes is killed, and so is every child at keepd's
+ * end.  Each request's secret, read for it by client.c, is written to
+ * the child at once and its buffer zeroed: none waits in a queue where
+ * a child forked later would find it.
+ */
+#include <sys/types.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "keepd.h"
+#include "log.h"
+#include "msg.h"
+
+TAILQ_HEAD(fetcherlist, fetcher);
+
+static struct fetcherlist	 warm = TAILQ_HEAD_INITIALIZER(warm);
+static size_t			 nwarm;
+static const char		*fetcher_gatepath;
+
+void
+fetcher_init(const char *gatepath)
+{
+	fetcher_gatepath = gatepath;
+}
+
+/*
+ * The child ends with keepd: killed outright, as it holds a secret and
+ * a tunnel and has nothing to undo.  The signal is set before the
+ * check, so that a keepd gone in between is seen either way.
+ */
+static struct fetcher *
+fetcher_fork(const struct keep_dest *kd)
+{
+	struct fetcher	*f;
+	pid_t		 pid, keepd = getpid();
+	int		 sp[2];
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		return NULL;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
+		free(f);
+		return NULL;
+	}
+	if ((pid = fork()) == -1) {
+		close(sp[0]);
+		close(sp[1]);
+		free(f);
+		return NULL;
+	}
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
+		    getppid() != keepd)
+			_exit(1);
+		fetch_run(sp[1], kd, fetcher_gatepath);
+	}
+	close(sp[1]);
+	(void)fcntl(sp[0], F_SETFL, O_NONBLOCK);
+	msgchan_init(&f->chan, sp[0], FETCH_MAXPAYLOAD);
+	f->chan.wipe = 1;
+	f->kd = kd;
+	f->pid = pid;
+	return f;
+}
+
+void
+fetcher_end(struct fetcher *f)
+{
+	if (f->pid != -1)
+		(void)kill(f->pid, SIGKILL);	/* reaped by serve_reap() */
+	close(f->chan.fd);
+	msgchan_clear(&f->chan);
+	free(f);
+}
+
+static void
+fetcher_unwarm(struct fetcher *f)
+{
+	TAILQ_REMOVE(&warm, f, entry);
+	nwarm--;
+}
+
+/* The secret goes and its buffer is zeroed; the envelope may wait. */
+static int
+fetcher_send(struct fetcher *f, const void *env, size_t envlen,
+    const struct secret *s)
+{
+	if (msg_compose(&f->chan, FETCH_SECRET, 0, -1, s->value,
+	    s->len) == -1 || msgchan_flush_all(&f->chan) == -1)
+		return -1;
+	if (msg_compose(&f->chan, FETCH_REQUEST, 0, -1, env, envlen) == -1 ||
+	    msgchan_flush(&f->chan) == -1)
+		return -1;
+	return 0;
+}
+
+struct fetcher *
+fetcher_start(const struct keep_dest *kd, const void *env, size_t envlen,
+    const struct secret *s)
+{
+	struct fetcher	*f;
+
+	TAILQ_FOREACH(f, &warm, entry)
+		if (f->kd == kd)
+			break;
+	if (f != NULL) {
+		fetcher_unwarm(f);
+		if (fetcher_send(f, env, envlen, s) == 0)
+			return f;
+		/* It ended while idle: a new child takes the request. */
+		fetcher_end(f);
+	}
+	if ((f = fetcher_fork(kd)) == NULL)
+		return NULL;
+	if (fetcher_send(f, env, envlen, s) == -1) {
+		fetcher_end(f);
+		return NULL;
+	}
+	return f;
+}
+
+void
+fetcher_keep(struct fetcher *f)
+{
+	struct fetcher	*o;
+
+	TAILQ_FOREACH(o, &warm, entry)
+		if (o->kd == f->kd)
+			break;
+	if (o == NULL && nwarm >= WARM_MAX)
+		o = TAILQ_FIRST(&warm);
+	if (o != NULL) {
+		fetcher_unwarm(o);
+		fetcher_end(o);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &f->idle_end);
+	f->idle_end.tv_sec += WARM_IDLE_SECONDS;
+	TAILQ_INSERT_TAIL(&warm, f, entry);
+	nwarm++;
+}
+
+size_t
+fetcher_warm_pollfds(struct pollfd *pfd, struct fetcher **slot, size_t max)
+{
+	struct fetcher	*f;
+	size_t		 n = 0;
+
+	TAILQ_FOREACH(f, &warm, entry) {
+		if (n == max)
+			break;
+		pfd[n].fd = f->chan.fd;
+		pfd[n].events = POLLIN;
+		slot[n++] = f;
+	}
+	return n;
+}
+
+/* A warm child has nothing to say: a byte or its end, and it is done. */
+void
+fetcher_warm_input(struct fetcher *f)
+{
+	log_debug("%s: its warm request process %d spoke or ended",
+	    f->kd->d->name, (int)f->pid);
+	fetcher_unwarm(f);
+	fetcher_end(f);
+}
+
+void
+fetcher_warm_expire(const struct timespec *now)
+{
+	struct fetcher	*f, *t;
+
+	TAILQ_FOREACH_SAFE(f, &warm, entry, t) {
+		if (now->tv_sec < f->idle_end.tv_sec ||
+		    (now->tv_sec == f->idle_end.tv_sec &&
+		    now->tv_nsec < f->idle_end.tv_nsec))
+			continue;
+		fetcher_unwarm(f);
+		fetcher_end(f);
+	}
+}
+
+/* The warm child to end first: the list is in the order they went idle. */
+const struct timespec *
+fetcher_warm_first(void)
+{
+	struct fetcher	*f;
+
+	return (f = TAILQ_FIRST(&warm)) != NULL ? &f->idle_end : NULL;
+}
+
+void
+fetcher_end_all(void)
+{
+	struct fetcher	*f;
+
+	while ((f = TAILQ_FIRST(&warm)) != NULL) {
+		fetcher_unwarm(f);
+		fetcher_end(f);
+	}
+}
