@@ -13,28 +13,7 @@ PREFIX=$1
 N=${BENCH_N:-40}
 ROUNDS=${BENCH_ROUNDS:-5}
 
-# The suite's helpers, outside Kyua.
-atf_fail() { echo "bench: $*" >&2; exit 1; }
-atf_config_get()
-{
-	case $1 in
-	prefix)		echo "$PREFIX" ;;
-	checkout)	echo "$TOP" ;;
-	esac
-}
-. "$TOP/regress/lib/helpers.subr"
-. "$TOP/regress/lib/net.subr"
-
-# sc_setup keeps a note of its tree in the working folder: one of ours.
-BENCH_WORK=$(mktemp -d /tmp/scbench.XXXXXXXX) || exit 1
-cd "$BENCH_WORK" || exit 1
-done_bench()
-{
-	sc_net_down
-	sc_cleanup
-	cd / && rm -rf "$BENCH_WORK"
-}
-trap done_bench EXIT
+. "$TOP/regress/bench/bench.subr"
 
 sc_setup
 sc_net_up
