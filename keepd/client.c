@@ -22,21 +22,6 @@
 
 #define CLIENT_MAX	64
 
-static const struct msg_rule client_rules[] = {
-	{ KEEP_HELLO, "KEEP_HELLO", sizeof(struct keep_hello),
-	    sizeof(struct keep_hello), 0 },
-	{ KEEP_REQUEST, "KEEP_REQUEST", 1, KEEP_MAXENVELOPE, 0 },
-};
-
-static const struct msg_rule child_rules[] = {
-	{ FETCH_LOCATION, "FETCH_LOCATION", 0, FETCH_LOCATION_MAX, 0 },
-	{ FETCH_KEEP, "FETCH_KEEP", 0, 0, 0 },
-	{ KEEP_ANSWER, "KEEP_ANSWER", sizeof(struct keep_answer),
-	    sizeof(struct keep_answer) + KEEP_CTYPE_MAX, 2 },
-	{ KEEP_REFUSED, "KEEP_REFUSED", sizeof(struct keep_refused),
-	    sizeof(struct keep_refused) + KEEP_REASON_MAX, 0 },
-};
-
 static int		 client_secretsfd = -1;
 static size_t		 client_count;
 
@@ -260,7 +245,8 @@ client_message(struct client *c, const struct msg *m)
 {
 	char	 why[128];
 
-	if (msg_check(client_rules, 2, m, why, sizeof(why)) == -1) {
+	if (msg_check_set(keep_rules, keep_nrules, KEEP_TO_KEEPD, m, why,
+	    sizeof(why)) == -1) {
 		log_warnx("client pid %d sent a malformed message (type %u, "
 		    "%zu bytes: %s): closed", (int)c->peer, m->type, m->len,
 		    why);
@@ -373,7 +359,8 @@ client_child_message(struct client *c, struct msg *m)
 {
 	char	 why[128];
 
-	if (msg_check(child_rules, 4, m, why, sizeof(why)) == -1) {
+	if (msg_check_set(fetch_rules, fetch_nrules, FETCH_TO_KEEPD, m, why,
+	    sizeof(why)) == -1) {
 		log_warnx("%s refused: its process sent a malformed message "
 		    "(type %u: %s)", c->what, m->type, why);
 		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "

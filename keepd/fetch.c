@@ -38,10 +38,18 @@
 #define FETCH_READSZ	(64 * 1024)
 #define FETCH_RETRY	2	/* beside HTTP_DONE and HTTP_ERROR */
 
-static const struct msg_rule fetch_rules[] = {
+/* The one table of the protocol between keepd and its request's child. */
+const struct msg_rule fetch_rules[] = {
 	{ FETCH_SECRET, "FETCH_SECRET", 1, SECRET_MAX, 0 },
 	{ FETCH_REQUEST, "FETCH_REQUEST", 1, KEEP_MAXENVELOPE, 0 },
+	{ FETCH_LOCATION, "FETCH_LOCATION", 0, FETCH_LOCATION_MAX, 0 },
+	{ FETCH_KEEP, "FETCH_KEEP", 0, 0, 0 },
+	{ KEEP_ANSWER, "KEEP_ANSWER", sizeof(struct keep_answer),
+	    sizeof(struct keep_answer) + KEEP_CTYPE_MAX, 2 },
+	{ KEEP_REFUSED, "KEEP_REFUSED", sizeof(struct keep_refused),
+	    sizeof(struct keep_refused) + KEEP_REASON_MAX, 0 },
 };
+const size_t fetch_nrules = sizeof(fetch_rules) / sizeof(fetch_rules[0]);
 
 struct fetch {
 	const struct keep_dest	*kd;
@@ -156,7 +164,8 @@ fetch_get(struct fetch *f, uint32_t type, struct msg *m)
 	if ((r = msg_read_one(&f->chan, m)) == 0)
 		_exit(0);
 	if (r == -1 || m->type != type ||
-	    msg_check(fetch_rules, 2, m, f->why, sizeof(f->why)) == -1)
+	    msg_check_set(fetch_rules, fetch_nrules, FETCH_TO_CHILD, m, f->why,
+	    sizeof(f->why)) == -1)
 		_exit(1);
 }
 

@@ -43,10 +43,16 @@ struct keep_dest {
  * sent no FETCH_KEEP ends once it answered; one that did waits, warm,
  * for its destination's next request (fetcher.c).
  */
-#define FETCH_LOCATION		100
-#define FETCH_SECRET		101
-#define FETCH_REQUEST		102
-#define FETCH_KEEP		103
+#define FETCH_LOCATION		16	/* past keep.h's types, within MSG_BIT() */
+#define FETCH_SECRET		17
+#define FETCH_REQUEST		18
+#define FETCH_KEEP		19
+/* fetch.c: every message's size between keepd and a request's child. */
+extern const struct msg_rule	fetch_rules[];
+extern const size_t		fetch_nrules;
+#define FETCH_TO_CHILD	(MSG_BIT(FETCH_SECRET) | MSG_BIT(FETCH_REQUEST))
+#define FETCH_TO_KEEPD	(MSG_BIT(FETCH_LOCATION) | MSG_BIT(FETCH_KEEP) | \
+			 MSG_BIT(KEEP_ANSWER) | MSG_BIT(KEEP_REFUSED))
 #define FETCH_LOCATION_MAX	512
 #define FETCH_MAXPAYLOAD	MSG_MAXPAYLOAD	/* an envelope, or a body */
 #define KEEP_REASON_MAX		512	/* bytes of a refusal's reason */

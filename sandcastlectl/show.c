@@ -25,17 +25,6 @@
 #include "show.h"
 #include "usock.h"
 
-static const struct msg_rule show_rules[] = {
-	{ CTL_HELLO,	   "hello",	  sizeof(struct ctl_hello),
-	    sizeof(struct ctl_hello), 0 },
-	{ CTL_ERROR,	   "error",	  1, CTL_MAXPAYLOAD, 0 },
-	{ CTL_END,	   "end",	  0, 0, 0 },
-	{ CTL_STATUS_PROC, "status proc", sizeof(struct ctl_proc),
-	    sizeof(struct ctl_proc), 0 },
-	{ CTL_SOURCE,	   "source",	  sizeof(struct ctl_source),
-	    sizeof(struct ctl_source), 0 },
-};
-
 struct show_conn {
 	struct msgchan	 chan;
 	char		 path[PATH_MAX];	/* control.sock, for the errors */
@@ -69,21 +58,19 @@ show_send(struct show_conn *sc, uint32_t type, const void *data, size_t len)
 static void
 show_get(struct show_conn *sc, struct msg *m)
 {
-	const struct msg_rule	*r;
 	const char		*path = sc->path;
+	char			 why[128];
 	int			 n;
 
 	if ((n = msg_read_one(&sc->chan, m)) == -1)
 		err(1, "%s", path);
 	if (n == 0)
 		errx(1, "%s: sandcastled closed the connection", path);
-	r = msg_rule_find(show_rules, sizeof(show_rules) /
-	    sizeof(show_rules[0]), m->type);
-	if (r == NULL || m->len < r->minlen || m->len > r->maxlen ||
-	    m->fd != -1)
+	if (msg_check_set(ctl_rules, ctl_nrules, CTL_TO_CLIENT, m, why,
+	    sizeof(why)) == -1)
 		errx(1, "%s: sandcastled sent a message of type %u and "
-		    "%zu bytes that this sandcastlectl does not take", path,
-		    m->type, m->len);
+		    "%zu bytes that this sandcastlectl does not take (%s)", path,
+		    m->type, m->len, why);
 	if (m->type == CTL_ERROR) {
 		((char *)m->data)[m->len - 1] = '\0';
 		errx(1, "sandcastled: %s", (char *)m->data);
