@@ -84,8 +84,6 @@ struct box_end {
 /* boxrun.c */
 int		 box_init(const char *build, char *why, size_t whysz);
 int		 box_prepare(char *why, size_t whysz);	/* before the filter */
-int		 box_cgroup_layer(void);	/* 1: cgroup v2 limits hold here */
-int		 box_remove_leftovers(char *why, size_t whysz);
 void		 box_stop_when(const volatile sig_atomic_t *, int fd);
 struct box	*box_start(enum cap_id, enum box_role,
 		    const struct box_limits *, uint32_t timeout,
@@ -104,8 +102,5 @@ void		 box_finish(struct box *, struct box_end *);
 int		 box_profile(char *why, size_t whysz);
 char		*box_profile_text(const char *podman, size_t plen, size_t *len,
 		    char *why, size_t whysz);
-
-/* What holds each limit, with or without cgroup v2 (box_cgroup_layer()). */
-const struct box_hold *box_holds(int cgroup, size_t *n);
 
 #endif

@@ -32,6 +32,13 @@ int		 podman_gone(const char *name);
 /* podman rm -f --time 0: 0 once the box is gone, -1 otherwise. */
 int		 podman_rm(const char *name);
 
+/* 1 when cgroup v2 limits hold here: podman passes --memory and the rest. */
+int		 box_cgroup_layer(void);
+/* What holds each limit, with or without cgroup v2 (box_cgroup_layer()). */
+const struct box_hold *box_holds(int cgroup, size_t *n);
+/* At a launcher's start, the core's boxes a crash left: 0, or -1 with why. */
+int		 box_remove_leftovers(char *why, size_t whysz);
+
 /* The argv of one box, podman's path first. */
 char		**podman_run_argv(const struct box_params *,
 		    const char *name);

@@ -34,6 +34,7 @@
 #include "log.h"
 #include "msg.h"
 #include "paths.h"
+#include "podman.h"
 #include "proto.h"
 #include "sandcastled.h"
 
