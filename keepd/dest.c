@@ -2,7 +2,9 @@
  * The destinations the keep serves, read from the configuration once:
  * claude's (x-api-key) and each source's (Authorization: Bearer).  Each
  * one's TLS is prepared here, before anything hostile is read: its CA
- * bundle is loaded into memory now, so that no file is opened later.
+ * bundle is loaded into memory now, so that no file is opened later,
+ * and its connection is made ready up to the handshake (tls.c), so that
+ * no request's child parses the bundle again.
  */
 #include <sys/types.h>
 
@@ -46,10 +48,15 @@ static void
 dest_add(const struct destination *d, enum http_auth auth)
 {
 	struct keep_dest	*k = &dests[ndests++];
+	char			 why[KEEP_REASON_MAX];
 
 	k->d = d;
 	k->auth = auth;
-	k->tls = d->tls ? dest_tls(d) : NULL;
+	if ((k->conn = calloc(1, sizeof(*k->conn))) == NULL)
+		fatal("destination %s", d->name);
+	if (conn_prepare(k->conn, d->tls ? dest_tls(d) : NULL, d->host, why,
+	    sizeof(why)) == -1)
+		fatalx("destination %s: %s", d->name, why);
 	log_debug("destination %s: %s:%u, %s", d->name, d->host,
 	    (unsigned int)d->port, d->tls ? "TLS" : "plain HTTP (internal)");
 }

@@ -8,7 +8,8 @@
  *
  * Each request comes from keepd as its secret and its envelope, and is
  * taken for this child's destination only.  The tunnel and TLS are
- * opened for the first, and kept for the next when the answer left the
+ * opened for the first (TLS from the connection keepd made ready at
+ * start, which the child inherited: tls.c), and kept for the next when the answer left the
  * connection open (http_response_reusable()): the child says so with
  * FETCH_KEEP and waits, warm.  A kept connection the destination closed
  * since is replaced before the request is written; one that ends after
@@ -55,7 +56,7 @@ struct fetch {
 	const struct keep_dest	*kd;
 	const char		*gatepath;
 	struct msgchan		 chan;
-	struct conn		 conn;
+	struct conn		*conn;		/* the destination's, ready */
 	struct http_response	 resp;
 	char			*req;		/* with its secret */
 	size_t			 reqlen;
@@ -213,7 +214,7 @@ fetch_connect(struct fetch *f)
 	if ((tfd = tunnel_open(f->gatepath, d->host, d->port, f->why,
 	    sizeof(f->why), &code)) == -1)
 		fetch_refuse(f, code);
-	if (conn_start(&f->conn, tfd, d->host, f->why, sizeof(f->why)) == -1)
+	if (conn_start(f->conn, tfd, f->why, sizeof(f->why)) == -1)
 		fetch_refuse(f, KEEP_R_TLS);
 }
 
@@ -248,7 +249,7 @@ fetch_read(struct fetch *f, unsigned char *buf, int reused)
 	f->populated = 0;
 	f->extra = 0;
 	while (r == HTTP_MORE) {
-		n = conn_read(&f->conn, buf, FETCH_READSZ, f->why,
+		n = conn_read(f->conn, buf, FETCH_READSZ, f->why,
 		    sizeof(f->why));
 		if (n <= 0 && got == 0 && reused)
 			return FETCH_RETRY;
@@ -271,11 +272,11 @@ fetch_read(struct fetch *f, unsigned char *buf, int reused)
 static int
 fetch_exchange(struct fetch *f, unsigned char *buf, int reused)
 {
-	if (conn_write(&f->conn, f->req, f->reqlen) == -1) {
+	if (conn_write(f->conn, f->req, f->reqlen) == -1) {
 		if (reused)
 			return FETCH_RETRY;
 		(void)snprintf(f->why, sizeof(f->why), "writing the request: "
-		    "%s", conn_error(&f->conn));
+		    "%s", conn_error(f->conn));
 		return HTTP_ERROR;
 	}
 	return fetch_read(f, buf, reused);
@@ -294,15 +295,15 @@ fetch_one(struct fetch *f)
 		    "a body: %s", strerror(errno));
 		fetch_refuse(f, KEEP_R_INTERNAL);
 	}
-	if ((reused = f->conn.fd != -1) && !conn_alive(&f->conn)) {
-		conn_close(&f->conn);
+	if ((reused = f->conn->fd != -1) && !conn_alive(f->conn)) {
+		conn_close(f->conn);
 		reused = 0;
 	}
 	do {
-		if (f->conn.fd == -1)
+		if (f->conn->fd == -1)
 			fetch_connect(f);
 		if ((r = fetch_exchange(f, buf, reused)) == FETCH_RETRY) {
-			conn_close(&f->conn);
+			conn_close(f->conn);
 			reused = 0;
 		}
 	} while (r == FETCH_RETRY);
@@ -322,10 +323,9 @@ fetch_run(int fd, const struct keep_dest *kd, const char *gatepath)
 	f.kd = kd;
 	f.gatepath = gatepath;
 	f.bodyfd = -1;
+	f.conn = kd->conn;
 	msgchan_init(&f.chan, FETCH_FD, FETCH_MAXPAYLOAD);
 	f.chan.wipe = 1;
-	if (conn_prepare(&f.conn, kd, f.why, sizeof(f.why)) == -1)
-		fetch_refuse(&f, KEEP_R_INTERNAL);
 	landlock_fetch();
 	sandbox_fetch();
 	for (;;)

@@ -24,12 +24,17 @@
 #include "secrets.h"
 
 struct tls_config;
+struct conn;
 
-/* A destination as the keep serves it: its auth, its TLS prepared at start. */
+/*
+ * A destination as the keep serves it: its auth, and its connection
+ * made ready at start up to the TLS handshake (tls.c), which each
+ * request's child inherits.
+ */
 struct keep_dest {
 	const struct destination *d;
 	enum http_auth		  auth;
-	struct tls_config	 *tls;		/* NULL for http:// */
+	struct conn		 *conn;
 };
 
 /*
@@ -163,13 +168,13 @@ int		 tunnel_answer(const char *head, size_t len, char *why,
 struct tls;
 struct conn {
 	int		 fd;		/* -1 when none is open */
-	struct tls	*tls;		/* NULL for plain HTTP, or none open */
+	struct tls	*tls;		/* NULL for plain HTTP, or none ready */
 	struct tls_config *cfg;		/* the destination's; NULL for plain */
+	const char	*host;		/* its SNI and the certificate's name */
 };
-int		 conn_prepare(struct conn *, const struct keep_dest *,
-		    char *why, size_t whysz);
-int		 conn_start(struct conn *, int fd, const char *host,
-		    char *why, size_t whysz);
+int		 conn_prepare(struct conn *, struct tls_config *,
+		    const char *host, char *why, size_t whysz);
+int		 conn_start(struct conn *, int fd, char *why, size_t whysz);
 int		 conn_write(struct conn *, const char *, size_t);
 ssize_t		 conn_read(struct conn *, void *, size_t, char *why,
 		    size_t whysz);

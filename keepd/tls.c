@@ -2,12 +2,22 @@
  * A connection to a destination inside the gate's tunnel: TLS with
  * libtls (always verified, SNI and the name checked against the
  * destination's host), or plain HTTP for a destination with an internal
- * exception and an http:// address.  The libtls context is made and
- * configured before the child's filter goes on; the handshake comes
- * after, and must end before a byte of the request is written, within
- * CONN_HANDSHAKE_SECS: a destination that takes the connection and
- * never answers the handshake ends as a TLS error that says so, well
- * inside the keep's 30 s, not as a request process the keep must kill.
+ * exception and an http:// address.  keepd makes each destination's
+ * connection ready at start (conn_prepare()), up to the handshake: its
+ * libtls context configured and connected to callbacks that speak on
+ * whatever tunnel the connection holds then.  That is where libtls
+ * builds its OpenSSL context and parses the CA bundle (some 20 ms for
+ * the system's), once in keepd instead of once a request: each
+ * request's child inherits the ready connection with its memory and
+ * only gives it its tunnel.  The child's randomness is its own:
+ * OpenSSL reseeds in a process other than the one that seeded it, and
+ * the handshake's random and key share are made in the child.  A
+ * connection closed is made ready again the same way, in the child.
+ * The handshake must end before a byte of the request is written,
+ * within CONN_HANDSHAKE_SECS: a destination that takes the connection
+ * and never answers the handshake ends as a TLS error that says so,
+ * well inside the keep's 30 s, not as a request process the keep must
+ * kill.
  */
 #include <sys/types.h>
 
@@ -23,8 +33,40 @@
 
 #include "keepd.h"
 
+/* The tunnel's bytes, for libtls: want when the call would block. */
+static ssize_t
+conn_cbret(ssize_t n, int want)
+{
+	if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return want;
+	return n;
+}
+
+static ssize_t
+conn_rcb(struct tls *tls, void *buf, size_t len, void *arg)
+{
+	const struct conn	*c = arg;
+	ssize_t			 n;
+
+	while ((n = read(c->fd, buf, len)) == -1 && errno == EINTR)
+		;
+	return conn_cbret(n, TLS_WANT_POLLIN);
+}
+
+static ssize_t
+conn_wcb(struct tls *tls, const void *buf, size_t len, void *arg)
+{
+	const struct conn	*c = arg;
+	ssize_t			 n;
+
+	while ((n = write(c->fd, buf, len)) == -1 && errno == EINTR)
+		;
+	return conn_cbret(n, TLS_WANT_POLLOUT);
+}
+
+/* A libtls context up to the handshake, on the callbacks: no fd yet. */
 static int
-conn_context(struct conn *c, char *why, size_t whysz)
+conn_ready(struct conn *c, char *why, size_t whysz)
 {
 	if (c->cfg == NULL || c->tls != NULL)
 		return 0;
@@ -32,21 +74,26 @@ conn_context(struct conn *c, char *why, size_t whysz)
 		(void)snprintf(why, whysz, "cannot make a TLS context");
 		return -1;
 	}
-	if (tls_configure(c->tls, c->cfg) == -1) {
-		(void)snprintf(why, whysz, "TLS: %s", tls_error(c->tls));
+	if (tls_configure(c->tls, c->cfg) == -1 ||
+	    tls_connect_cbs(c->tls, conn_rcb, conn_wcb, c, c->host) == -1) {
+		(void)snprintf(why, whysz, "TLS with %s: %s", c->host,
+		    tls_error(c->tls));
+		tls_free(c->tls);
+		c->tls = NULL;
 		return -1;
 	}
 	return 0;
 }
 
 int
-conn_prepare(struct conn *c, const struct keep_dest *kd, char *why,
-    size_t whysz)
+conn_prepare(struct conn *c, struct tls_config *cfg, const char *host,
+    char *why, size_t whysz)
 {
 	c->fd = -1;
 	c->tls = NULL;
-	c->cfg = kd->tls;
-	return conn_context(c, why, whysz);
+	c->cfg = cfg;
+	c->host = host;
+	return conn_ready(c, why, whysz);
 }
 
 /* 0 when fd is ready for what libtls wants, -1 once the deadline passed. */
@@ -98,31 +145,25 @@ conn_handshake(struct conn *c, const char *host, char *why, size_t whysz)
 }
 
 int
-conn_start(struct conn *c, int fd, const char *host, char *why,
-    size_t whysz)
+conn_start(struct conn *c, int fd, char *why, size_t whysz)
 {
 	int	 flags, r;
 
 	c->fd = fd;
 	if (c->cfg == NULL)
 		return 0;
-	if (conn_context(c, why, whysz) == -1)
+	if (conn_ready(c, why, whysz) == -1)
 		return -1;
-	if (tls_connect_socket(c->tls, fd, host) == -1) {
-		(void)snprintf(why, whysz, "TLS with %s: %s", host,
-		    tls_error(c->tls));
-		return -1;
-	}
 	/* The handshake alone is non-blocking, to keep its deadline. */
 	if ((flags = fcntl(fd, F_GETFL)) == -1 ||
 	    fcntl(fd, F_SETFL, flags | O_NONBLOCK) == -1) {
-		(void)snprintf(why, whysz, "TLS with %s: %s", host,
+		(void)snprintf(why, whysz, "TLS with %s: %s", c->host,
 		    strerror(errno));
 		return -1;
 	}
-	r = conn_handshake(c, host, why, whysz);
+	r = conn_handshake(c, c->host, why, whysz);
 	if (fcntl(fd, F_SETFL, flags) == -1 && r == 0) {
-		(void)snprintf(why, whysz, "TLS with %s: %s", host,
+		(void)snprintf(why, whysz, "TLS with %s: %s", c->host,
 		    strerror(errno));
 		return -1;
 	}
