@@ -30,7 +30,9 @@ sc_keep_up
 sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
 sc_wait_log sandcastled "the keep answers" 30 ||
     { sc_log sandcastled; atf_fail "sandcastled did not start"; }
-sleep 5
+# At rest: past the first claim's warm child in keepd and its tunnel in
+# gated, which wait 5 s for the destination's next request (keepd(8)).
+sleep 8
 
 # procs: gated, keepd, sandcastled and every process under them (the
 # children, gated's helper and its pasta), one "pid name" a line.
