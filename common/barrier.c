@@ -49,8 +49,9 @@ ip4(uint32_t h)
 	return a;
 }
 
-static struct in_addr
-ip4_str(const char *s)
+/* One of the namespace's own addresses (BARRIER_*), for the kernel. */
+struct in_addr
+barrier_ip4(const char *s)
 {
 	struct in_addr	a;
 
@@ -318,7 +319,7 @@ route_is(const struct barrier_route *r, struct in_addr dst, uint32_t table,
 {
 	return r->err == 0 && r->type == RTN_UNICAST && r->len == 32 &&
 	    r->dst.s_addr == dst.s_addr && r->has_gw &&
-	    r->gw.s_addr == ip4_str(BARRIER_PEER).s_addr && r->oif == oif &&
+	    r->gw.s_addr == barrier_ip4(BARRIER_PEER).s_addr && r->oif == oif &&
 	    r->table == table;
 }
 
@@ -376,13 +377,13 @@ barrier_verify(int nlfd, const struct barrier *b, char *why, size_t whysz)
 	for (i = 0; i < b->nexc; i++)
 		probe_add(p, &n, b->exc[i].ip, IPPROTO_TCP, 0,
 		    EXPECT_EXCEPTION, "an internal exception");
-	probe_add(p, &n, ip4_str(BARRIER_PEER), IPPROTO_TCP, 0,
+	probe_add(p, &n, barrier_ip4(BARRIER_PEER), IPPROTO_TCP, 0,
 	    EXPECT_PROHIBIT, "pasta's side of the link");
-	probe_add(p, &n, ip4_str(BARRIER_DNS), IPPROTO_TCP, 53,
+	probe_add(p, &n, barrier_ip4(BARRIER_DNS), IPPROTO_TCP, 53,
 	    EXPECT_PROHIBIT, "the resolver's address, by TCP");
-	probe_add(p, &n, ip4_str(BARRIER_DNS), IPPROTO_UDP, 54,
+	probe_add(p, &n, barrier_ip4(BARRIER_DNS), IPPROTO_UDP, 54,
 	    EXPECT_PROHIBIT, "the resolver's address, UDP to another port");
-	probe_add(p, &n, ip4_str(BARRIER_DNS), IPPROTO_UDP, 53, EXPECT_DNS,
+	probe_add(p, &n, barrier_ip4(BARRIER_DNS), IPPROTO_UDP, 53, EXPECT_DNS,
 	    "the resolver");
 	for (i = 0; i < n; i++) {
 		if (probe_check(nlfd, b, &p[i], oif, why, whysz) == -1)

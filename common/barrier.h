@@ -56,6 +56,8 @@ struct barrier_route {
 	uint32_t	 table;
 };
 
+/* One of the namespace's own addresses above, parsed (fatal if not one). */
+struct in_addr barrier_ip4(const char *);
 /* Adds the machine's own IPv4 addresses and its default routers. */
 void	barrier_machine(struct barrier *);
 /* Adds one of the machine's addresses, or one of its routers. */

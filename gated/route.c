@@ -28,16 +28,6 @@
 #include "netlink.h"
 #include "policy.h"
 
-static struct in_addr
-ip4_str(const char *s)
-{
-	struct in_addr	a;
-
-	if (inet_pton(AF_INET, s, &a) != 1)
-		fatalx("%s: not an IPv4 address", s);
-	return a;
-}
-
 static void
 pasta_alive(pid_t pasta)
 {
@@ -111,7 +101,7 @@ link_address(int fd, int ifindex)
 {
 	struct nlreq		req;
 	struct ifaddrmsg	ifa;
-	struct in_addr		a = ip4_str(BARRIER_ADDR);
+	struct in_addr		a = barrier_ip4(BARRIER_ADDR);
 
 	memset(&ifa, 0, sizeof(ifa));
 	ifa.ifa_family = AF_INET;
@@ -132,7 +122,7 @@ route_add(int fd, unsigned char type, struct in_addr dst, int len,
 {
 	struct nlreq	req;
 	struct rtmsg	rtm;
-	struct in_addr	gw = ip4_str(BARRIER_PEER);
+	struct in_addr	gw = barrier_ip4(BARRIER_PEER);
 	int		r;
 
 	memset(&rtm, 0, sizeof(rtm));
@@ -227,7 +217,7 @@ routes_dns(int fd, int ifindex)
 	struct nlreq			req;
 	struct fib_rule_hdr		frh;
 	struct fib_rule_port_range	port = { 53, 53 };
-	struct in_addr			dns = ip4_str(BARRIER_DNS);
+	struct in_addr			dns = barrier_ip4(BARRIER_DNS);
 	uint32_t			table = BARRIER_DNS_TABLE;
 	uint32_t			pref = BARRIER_DNS_PREF;
 	uint8_t				proto = IPPROTO_UDP;
@@ -256,7 +246,7 @@ route_install(const struct gate *g, int ifindex)
 	fd = nl_open();
 	link_up(fd, ifindex);
 	link_address(fd, ifindex);
-	route_add(fd, RTN_UNICAST, ip4_str(BARRIER_PEER), 0, ifindex,
+	route_add(fd, RTN_UNICAST, barrier_ip4(BARRIER_PEER), 0, ifindex,
 	    RT_TABLE_MAIN, "default via " BARRIER_PEER);
 	routes_prohibit(fd, &g->barrier);
 	routes_exceptions(fd, &g->barrier, ifindex);
