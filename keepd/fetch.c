@@ -13,9 +13,9 @@
  * connection open (http_response_reusable()): the child says so with
  * FETCH_KEEP and waits, warm.  A kept connection the destination closed
  * since is replaced before the request is written; one that ends after
- * it, before a byte of the answer came, carries a GET again on a new
- * one (a write refused means the destination closed before it: any
- * request goes again); otherwise the request fails, never sent twice.  Without FETCH_KEEP the child ends once
+ * it, before a byte of the answer came, carries the request again on a
+ * new one; one that ends later fails the request, which is never sent
+ * twice once its answer began.  Without FETCH_KEEP the child ends once
  * it answered.  What it learned goes back to keepd on FETCH_FD.
  */
 #include <sys/types.h>
@@ -61,7 +61,6 @@ struct fetch {
 	char			*req;		/* with its secret */
 	size_t			 reqlen;
 	int			 extra;		/* bytes came past the answer */
-	int			 get;		/* a GET: it may be sent again */
 	int			 bodyfd;	/* the body's memfd */
 	void			*bodymap;	/* mapped, HTTP_BODY_MAX */
 	int			 populated;
@@ -193,7 +192,6 @@ fetch_take(struct fetch *f)
 		    "process serves another destination");
 		fetch_refuse(f, KEEP_R_INTERNAL);
 	}
-	f->get = env.method == ENVELOPE_GET;
 	r = http_request_build(f->kd->d, &env, f->kd->auth, sm.data, sm.len,
 	    &f->req, &f->reqlen, &why);
 	explicit_bzero(sm.data, sm.len);
@@ -236,10 +234,8 @@ fetch_populate(struct fetch *f)
 
 /*
  * HTTP_DONE, or HTTP_ERROR with the reason in f->why, or FETCH_RETRY
- * when a kept connection ended before a byte of the answer to a GET: a
- * POST the destination may have taken (a claim, a result) is never sent
- * twice.  The body is parsed straight into its memfd: no copy of it is
- * made on the way.
+ * when a kept connection ended before a byte of the answer.  The body
+ * is parsed straight into its memfd: no copy of it is made on the way.
  */
 static int
 fetch_read(struct fetch *f, unsigned char *buf, int reused)
@@ -255,7 +251,7 @@ fetch_read(struct fetch *f, unsigned char *buf, int reused)
 	while (r == HTTP_MORE) {
 		n = conn_read(f->conn, buf, FETCH_READSZ, f->why,
 		    sizeof(f->why));
-		if (n <= 0 && got == 0 && reused && f->get)
+		if (n <= 0 && got == 0 && reused)
 			return FETCH_RETRY;
 		if (n == -1)
 			return HTTP_ERROR;
