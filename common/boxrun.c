@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "boxrun.h"
+#include "deadline.h"
 #include "log.h"
 #include "podman.h"
 
@@ -35,7 +36,6 @@ static const volatile sig_atomic_t *box_stop_flag;
 static int	 box_stop_fd = -1;
 
 static int	 box_pump(struct box *, int);
-static int	 box_ms_left(const struct box *);
 static void	 box_read_err(struct box *);
 static int	 box_read_out(struct box *);
 static void	 box_reap(struct box *, int);
@@ -195,8 +195,7 @@ box_spawn(const struct box_params *p, char *const argv[], const char *name)
 	(void)strlcpy(b->name, name, sizeof(b->name));
 	b->max_line = p->max_line;
 	b->max_total = p->max_total;
-	clock_gettime(CLOCK_MONOTONIC, &b->deadline);
-	b->deadline.tv_sec += p->timeout;
+	deadline_set(&b->deadline, p->timeout);
 	return b;
 fail:
 	e = errno;
@@ -208,17 +207,6 @@ fail:
 	return NULL;
 }
 
-static int
-box_ms_left(const struct box *b)
-{
-	struct timespec	 now;
-	long long	 ms;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (long long)(b->deadline.tv_sec - now.tv_sec) * 1000 +
-	    (b->deadline.tv_nsec - now.tv_nsec) / 1000000;
-	return ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
-}
 
 /* Its stderr: the first BOX_ERR_HEAD bytes kept, the rest read and dropped. */
 static void
@@ -336,7 +324,7 @@ box_pump(struct box *b, int writing)
 	pfd[2].events = POLLIN;
 	pfd[3].fd = box_stop_fd;
 	pfd[3].events = 0;
-	if ((n = box_poll(pfd, 4, box_ms_left(b))) == -1) {
+	if ((n = box_poll(pfd, 4, deadline_ms(&b->deadline))) == -1) {
 		if (errno != EINTR)
 			fatal("box: poll");
 		for (i = 0; i < 4; i++)
@@ -537,7 +525,7 @@ box_finish(struct box *b, struct box_end *o)
 		(void)box_pump(b, 0);
 	}
 	if (!b->failed && !b->timed_out && !b->stopped) {
-		box_reap(b, box_ms_left(b));
+		box_reap(b, deadline_ms(&b->deadline));
 		if (b->pid != -1) {
 			b->timed_out = 1;
 			(void)snprintf(b->why, sizeof(b->why), "the box ran past "

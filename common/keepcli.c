@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "deadline.h"
 #include "keepbody.h"
 #include "keepcli.h"
 #include "msg.h"
@@ -25,18 +26,6 @@ struct keepcli {
 	int		 broken;
 };
 
-static int
-ms_left(const struct timespec *deadline)
-{
-	struct timespec	 now;
-	long long	 ms;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 +
-	    (deadline->tv_nsec - now.tv_nsec) / 1000000;
-	return ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
-}
-
 /* One message of the table by the deadline: 0, or -1 and why. */
 static int
 keepcli_read(struct keepcli *k, unsigned int seconds, struct msg *m,
@@ -48,10 +37,9 @@ keepcli_read(struct keepcli *k, unsigned int seconds, struct msg *m,
 	ssize_t		 n;
 	int		 r;
 
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += seconds;
+	deadline_set(&deadline, seconds);
 	while ((r = msg_get(&k->chan, m)) == 0) {
-		if ((r = poll(&pfd, 1, ms_left(&deadline))) == -1 &&
+		if ((r = poll(&pfd, 1, deadline_ms(&deadline))) == -1 &&
 		    errno == EINTR)
 			continue;
 		if (r <= 0) {

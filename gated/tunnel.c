@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "connect.h"
+#include "deadline.h"
 #include "gate.h"
 #include "log.h"
 #include "policy.h"
@@ -75,18 +76,6 @@ peer_check(int fd)
 	_exit(0);
 }
 
-static int
-ms_left(const struct timespec *deadline)
-{
-	struct timespec	now;
-	long		ms;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (deadline->tv_sec - now.tv_sec) * 1000 +
-	    (deadline->tv_nsec - now.tv_nsec) / 1000000;
-	return ms < 0 ? 0 : (int)ms;
-}
-
 /* Feeds one read to the parser; what follows the request is kept. */
 static enum connect_state
 request_feed(struct ask *a, const char *buf, size_t n)
@@ -112,11 +101,10 @@ request_read(int fd, struct ask *a)
 	ssize_t			n;
 	int			ms;
 
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += GATE_REQUEST_SECS;
+	deadline_set(&deadline, GATE_REQUEST_SECS);
 	connect_init(&a->req);
 	while (st == CONNECT_MORE) {
-		if ((ms = ms_left(&deadline)) == 0 || poll(&pfd, 1, ms) == 0)
+		if ((ms = deadline_ms(&deadline)) == 0 || poll(&pfd, 1, ms) == 0)
 			bad_request(fd, "408 Request Timeout",
 			    "no whole request within 10 s");
 		if ((n = recv(fd, buf, sizeof(buf), 0)) == -1 &&

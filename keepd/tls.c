@@ -31,6 +31,7 @@
 
 #include <tls.h>
 
+#include "deadline.h"
 #include "keepd.h"
 
 /* The tunnel's bytes, for libtls: want when the call would block. */
@@ -101,19 +102,14 @@ static int
 conn_wait(int fd, int want, const struct timespec *deadline)
 {
 	struct pollfd	 pfd;
-	struct timespec	 now;
-	long		 ms;
-	int		 n;
+	int		 ms, n;
 
 	pfd.fd = fd;
 	pfd.events = want == TLS_WANT_POLLIN ? POLLIN : POLLOUT;
 	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		ms = (deadline->tv_sec - now.tv_sec) * 1000 +
-		    (deadline->tv_nsec - now.tv_nsec) / 1000000;
-		if (ms <= 0)
+		if ((ms = deadline_ms(deadline)) == 0)
 			return -1;
-		if ((n = poll(&pfd, 1, (int)ms)) > 0)
+		if ((n = poll(&pfd, 1, ms)) > 0)
 			return 0;
 		if (n == -1 && errno != EINTR)
 			return -1;
@@ -126,8 +122,7 @@ conn_handshake(struct conn *c, const char *host, char *why, size_t whysz)
 	struct timespec	 deadline;
 	int		 r;
 
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += CONN_HANDSHAKE_SECS;
+	deadline_set(&deadline, CONN_HANDSHAKE_SECS);
 	while ((r = tls_handshake(c->tls)) == TLS_WANT_POLLIN ||
 	    r == TLS_WANT_POLLOUT) {
 		if (conn_wait(c->fd, r, &deadline) == -1) {
