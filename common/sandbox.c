@@ -28,9 +28,12 @@
 
 /*
  * What every daemon process needs, whatever its work: its descriptors
- * (a channel, a socket it was given, its log), its memory (mprotect is
- * not here: keepd does without it), its clock and its sleeps, its
- * signals' handlers and their return, its own ids, and its end.
+ * (a channel, a socket it was given, its log), its memory (mmap is
+ * added apart, never executable; mprotect is not here: keepd does
+ * without it), its clock and its sleeps, its signals' handlers and their
+ * return, a call the kernel restarts after a stop and continue (a poll
+ * with a timeout is restarted as restart_syscall(2)), its own ids, and
+ * its end.
  * sandcastled's children, keepd, its request child, gated and a tunnel
  * child all hold it; the box's filter does not (box/sandbox.c).
  */
@@ -41,10 +44,10 @@ static const int sandbox_base[] = {
 	SCMP_SYS(fcntl), SCMP_SYS(lseek), SCMP_SYS(fstat), SCMP_SYS(newfstatat),
 	SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(time),
 	SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep),
-	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap),
+	SCMP_SYS(brk), SCMP_SYS(munmap), SCMP_SYS(mremap),
 	SCMP_SYS(madvise), SCMP_SYS(futex), SCMP_SYS(getrandom),
 	SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigaction),
-	SCMP_SYS(rt_sigprocmask),
+	SCMP_SYS(rt_sigprocmask), SCMP_SYS(restart_syscall),
 	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getuid),
 	SCMP_SYS(geteuid),
 	SCMP_SYS(exit), SCMP_SYS(exit_group),
@@ -112,6 +115,13 @@ sandbox_allow_list(void)
 
 	ctx = sandbox_new(SANDBOX_DEFAULT_KILL);
 	sandbox_add(ctx, SCMP_ACT_ALLOW, sandbox_base, NCALLS(sandbox_base));
+	/*
+	 * Memory mapped, never executable: no daemon process loads code
+	 * once its filter is on, so a page it maps, from a file or a memfd
+	 * it wrote, can never be run.
+	 */
+	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 2,
+	    PROT_EXEC, 0);
 	return ctx;
 }
 
@@ -159,6 +169,26 @@ sandbox_add_noexec(scmp_filter_ctx ctx)
 {
 	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 2,
 	    PROT_EXEC, 0);
+}
+
+/*
+ * For a filter that allows by default (the box launcher's, a gate
+ * tunnel's): no memory both writable and executable, by mmap(2) or
+ * mprotect(2), refused with EACCES as the kernel's own W^X policies
+ * refuse it.  Executable alone stays: podman, conmon and the runtime
+ * load their libraries under the launcher's filter.
+ */
+void
+sandbox_add_wx_refused(scmp_filter_ctx ctx)
+{
+	sandbox_add_arg_masked(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(mmap), 2,
+	    PROT_WRITE | PROT_EXEC, PROT_WRITE | PROT_EXEC);
+	sandbox_add_arg_masked(ctx, SCMP_ACT_ERRNO(EACCES),
+	    SCMP_SYS(mprotect), 2, PROT_WRITE | PROT_EXEC,
+	    PROT_WRITE | PROT_EXEC);
+	sandbox_add_arg_masked(ctx, SCMP_ACT_ERRNO(EACCES),
+	    SCMP_SYS(pkey_mprotect), 2, PROT_WRITE | PROT_EXEC,
+	    PROT_WRITE | PROT_EXEC);
 }
 
 /*

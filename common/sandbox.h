@@ -46,6 +46,7 @@ void		sandbox_load(scmp_filter_ctx, const char *procname);
 
 /* Rules a daemon's allow list may add to the base, by what they are for. */
 void		sandbox_add_noexec(scmp_filter_ctx);	/* mprotect, never PROT_EXEC */
+void		sandbox_add_wx_refused(scmp_filter_ctx); /* EACCES for W|X */
 void		sandbox_add_stdio(scmp_filter_ctx);	/* isatty(stderr), abort(3) */
 void		sandbox_add_no_clone3(scmp_filter_ctx);	/* clone3 is ENOSYS */
 

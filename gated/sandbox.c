@@ -48,7 +48,7 @@ static const int filter_allowed[] = {
 	SCMP_SYS(accept4), SCMP_SYS(connect), SCMP_SYS(shutdown),
 	SCMP_SYS(getsockopt), SCMP_SYS(setsockopt), SCMP_SYS(getsockname),
 	SCMP_SYS(getpeername), SCMP_SYS(recvfrom), SCMP_SYS(sendmmsg),
-	SCMP_SYS(alarm), SCMP_SYS(restart_syscall), SCMP_SYS(wait4),
+	SCMP_SYS(alarm), SCMP_SYS(wait4),
 	SCMP_SYS(kill), SCMP_SYS(unlink), SCMP_SYS(getppid),
 	SCMP_SYS(set_robust_list), SCMP_SYS(capget), SCMP_SYS(pipe2),
 	SCMP_SYS(splice),

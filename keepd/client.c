@@ -97,6 +97,21 @@ client_peer_ok(int fd, pid_t *pid)
 	return 0;
 }
 
+/*
+ * A request's child reads a destination's bytes and holds its secret
+ * alone: it has no socket(2) to reach keep.sock, and were it to get one,
+ * keepd would not serve it, or it would ask for every destination.
+ */
+static int
+client_own_child(pid_t pid)
+{
+	if (!fetcher_is_child(pid))
+		return 0;
+	log_warnx("keep.sock: refused pid %d: one of keepd's request "
+	    "processes", (int)pid);
+	return 1;
+}
+
 void
 client_accept(int listenfd, struct clientlist *clients)
 {
@@ -110,7 +125,8 @@ client_accept(int listenfd, struct clientlist *clients)
 			log_warn("keep.sock: accept");
 		return;
 	}
-	if (!client_peer_ok(fd, &pid) || client_count >= CLIENT_MAX ||
+	if (!client_peer_ok(fd, &pid) || client_own_child(pid) ||
+	    client_count >= CLIENT_MAX ||
 	    (c = calloc(1, sizeof(*c))) == NULL) {
 		if (client_count >= CLIENT_MAX)
 			log_warnx("keep.sock: %d clients already: refused pid "
@@ -203,6 +219,7 @@ client_request(struct client *c, const struct msg *m)
 		client_refuse(c, KEEP_R_SECRET, why);
 		return;
 	}
+	c->tunnels = 0;
 	c->f = fetcher_start(kd, m->data, m->len, &s);
 	secret_free(&s);
 	if (c->f == NULL) {
@@ -350,6 +367,26 @@ client_refused(struct client *c, const struct msg *m)
 	client_send(c, KEEP_REFUSED, -1, m->data, m->len);
 }
 
+/* The child's FETCH_TUNNEL: empty, at most FETCH_TUNNELS_MAX a request. */
+static int
+client_child_tunnel(struct client *c, const struct msg *m)
+{
+	const char	*why = NULL;
+
+	if (m->fd != -1 || m->len != 0)
+		why = "a tunnel asked with a payload";
+	else if (++c->tunnels > FETCH_TUNNELS_MAX)
+		why = "a third tunnel for one request";
+	else if (fetcher_tunnel(c->f) == -1)
+		why = "it cannot be handed its tunnel";
+	if (why == NULL)
+		return 0;
+	log_warnx("%s refused: its process asked %s", c->what, why);
+	client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
+	    "failed");
+	return 1;
+}
+
 /*
  * 0 while the request goes on; once the message ended it, 2 when it was
  * answered (its child may go warm), else 1.
@@ -375,6 +412,8 @@ client_child_message(struct client *c, struct msg *m)
 	case FETCH_KEEP:
 		c->keep = 1;
 		return 0;
+	case FETCH_TUNNEL:
+		return client_child_tunnel(c, m);
 	case KEEP_ANSWER:
 		return client_answered(c, m) ? 2 : 1;
 	default:

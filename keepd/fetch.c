@@ -45,6 +45,7 @@ const struct msg_rule fetch_rules[] = {
 	{ FETCH_REQUEST, "FETCH_REQUEST", 1, KEEP_MAXENVELOPE, 0 },
 	{ FETCH_LOCATION, "FETCH_LOCATION", 0, FETCH_LOCATION_MAX, 0 },
 	{ FETCH_KEEP, "FETCH_KEEP", 0, 0, 0 },
+	{ FETCH_TUNNEL, "FETCH_TUNNEL", 0, KEEP_REASON_MAX, 2 },
 	{ KEEP_ANSWER, "KEEP_ANSWER", sizeof(struct keep_answer),
 	    sizeof(struct keep_answer) + KEEP_CTYPE_MAX, 2 },
 	{ KEEP_REFUSED, "KEEP_REFUSED", sizeof(struct keep_refused),
@@ -54,7 +55,6 @@ const size_t fetch_nrules = sizeof(fetch_rules) / sizeof(fetch_rules[0]);
 
 struct fetch {
 	const struct keep_dest	*kd;
-	const char		*gatepath;
 	struct msgchan		 chan;
 	struct conn		*conn;		/* the destination's, ready */
 	struct http_response	 resp;
@@ -203,16 +203,29 @@ fetch_take(struct fetch *f)
 	}
 }
 
-/* A new tunnel through the gate, and TLS over it. */
+/*
+ * A new tunnel through the gate, asked of keepd, which connects to
+ * gate.sock and writes the CONNECT for this child's destination: the
+ * child has no socket(2) and no connect(2) of its own.  Then TLS over it.
+ */
 static void
 fetch_connect(struct fetch *f)
 {
-	const struct destination *d = f->kd->d;
-	uint32_t		 code;
-	int			 tfd;
+	struct msg	 m;
+	uint32_t	 code;
+	int		 tfd;
 
-	if ((tfd = tunnel_open(f->gatepath, d->host, d->port, f->why,
-	    sizeof(f->why), &code)) == -1)
+	fetch_send(f, FETCH_TUNNEL, -1, NULL, 0);
+	fetch_get(f, FETCH_TUNNEL, &m);
+	if ((tfd = m.fd) == -1) {
+		(void)snprintf(f->why, sizeof(f->why), "%.*s", (int)m.len,
+		    m.data != NULL ? (const char *)m.data : "");
+		msg_free(&m);
+		fetch_refuse(f, KEEP_R_GATE);
+	}
+	m.fd = -1;
+	msg_free(&m);
+	if (tunnel_await(tfd, f->why, sizeof(f->why), &code) == -1)
 		fetch_refuse(f, code);
 	if (conn_start(f->conn, tfd, f->why, sizeof(f->why)) == -1)
 		fetch_refuse(f, KEEP_R_TLS);
@@ -311,17 +324,18 @@ fetch_one(struct fetch *f)
 	f->req = NULL;
 	if (r == HTTP_ERROR)
 		fetch_refuse(f, KEEP_R_HTTP);
-	fetch_answer(f, http_response_reusable(&f->resp) && !f->extra);
+	/* A capability's request is never sent twice: its connection goes. */
+	fetch_answer(f, http_response_reusable(&f->resp) && !f->extra &&
+	    f->kd->d->cap < 0);
 }
 
 void
-fetch_run(int fd, const struct keep_dest *kd, const char *gatepath)
+fetch_run(int fd, const struct keep_dest *kd)
 {
 	static struct fetch	 f;
 
 	fetch_isolate(fd);
 	f.kd = kd;
-	f.gatepath = gatepath;
 	f.bodyfd = -1;
 	f.conn = kd->conn;
 	msgchan_init(&f.chan, FETCH_FD, FETCH_MAXPAYLOAD);

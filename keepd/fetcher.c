@@ -28,9 +28,72 @@
 
 TAILQ_HEAD(fetcherlist, fetcher);
 
+/* Every child keepd has forked and not yet reaped, at work or warm. */
+#define FETCHER_PIDS_MAX	(64 + WARM_MAX)
+
 static struct fetcherlist	 warm = TAILQ_HEAD_INITIALIZER(warm);
 static size_t			 nwarm;
 static const char		*fetcher_gatepath;
+static pid_t			 fetcher_pids[FETCHER_PIDS_MAX];
+
+static void
+fetcher_pid_add(pid_t pid)
+{
+	size_t	 i;
+
+	for (i = 0; i < FETCHER_PIDS_MAX; i++)
+		if (fetcher_pids[i] == 0) {
+			fetcher_pids[i] = pid;
+			return;
+		}
+	/* More children than clients and warm ones together: a bug. */
+	fatalx("request process %d: no room to hold its pid", (int)pid);
+}
+
+void
+fetcher_reaped(pid_t pid)
+{
+	size_t	 i;
+
+	for (i = 0; i < FETCHER_PIDS_MAX; i++)
+		if (fetcher_pids[i] == pid)
+			fetcher_pids[i] = 0;
+}
+
+int
+fetcher_is_child(pid_t pid)
+{
+	size_t	 i;
+
+	for (i = 0; pid > 0 && i < FETCHER_PIDS_MAX; i++)
+		if (fetcher_pids[i] == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * The child's tunnel: gate.sock connected and the CONNECT for its own
+ * destination written here, the descriptor handed over (fetch.c), or
+ * the reason it could not be.
+ */
+int
+fetcher_tunnel(struct fetcher *f)
+{
+	const struct destination *d = f->kd->d;
+	char			 why[KEEP_REASON_MAX];
+	int			 fd, r;
+
+	if ((fd = tunnel_request(fetcher_gatepath, d->host, d->port, why,
+	    sizeof(why))) == -1)
+		r = msg_compose(&f->chan, FETCH_TUNNEL, 0, -1, why,
+		    strlen(why));
+	else if ((r = msg_compose(&f->chan, FETCH_TUNNEL, 0, fd, NULL,
+	    0)) == -1)
+		close(fd);
+	if (r == -1 || msgchan_flush(&f->chan) == -1)
+		return -1;
+	return 0;
+}
 
 void
 fetcher_init(const char *gatepath)
@@ -66,8 +129,9 @@ fetcher_fork(const struct keep_dest *kd)
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
 		    getppid() != keepd)
 			_exit(1);
-		fetch_run(sp[1], kd, fetcher_gatepath);
+		fetch_run(sp[1], kd);
 	}
+	fetcher_pid_add(pid);
 	close(sp[1]);
 	(void)fcntl(sp[0], F_SETFL, O_NONBLOCK);
 	msgchan_init(&f->chan, sp[0], FETCH_MAXPAYLOAD);

@@ -41,7 +41,11 @@ struct keep_dest {
  * Between a request's child and keepd, on a socketpair, framed with
  * msg.h.  keepd sends each request as FETCH_SECRET (the destination's
  * secret, read for this request) and FETCH_REQUEST (the envelope as the
- * client sent it).  The child answers with at most one FETCH_LOCATION
+ * client sent it).  When the child needs a connection it sends an empty
+ * FETCH_TUNNEL; keepd answers FETCH_TUNNEL with the gate's socket, the
+ * CONNECT for the child's destination already written, or with no
+ * descriptor and the reason: the child makes no socket of its own.
+ * The child answers with at most one FETCH_LOCATION
  * (a redirect's, for the log line), then FETCH_KEEP when its connection
  * stays open for the next request, then exactly one KEEP_ANSWER (with
  * its body's memfd) or KEEP_REFUSED, payloads as keep.h.  A child that
@@ -52,12 +56,20 @@ struct keep_dest {
 #define FETCH_SECRET		17
 #define FETCH_REQUEST		18
 #define FETCH_KEEP		19
+#define FETCH_TUNNEL		20
 /* fetch.c: every message's size between keepd and a request's child. */
 extern const struct msg_rule	fetch_rules[];
 extern const size_t		fetch_nrules;
-#define FETCH_TO_CHILD	(MSG_BIT(FETCH_SECRET) | MSG_BIT(FETCH_REQUEST))
+#define FETCH_TO_CHILD	(MSG_BIT(FETCH_SECRET) | MSG_BIT(FETCH_REQUEST) | \
+			 MSG_BIT(FETCH_TUNNEL))
 #define FETCH_TO_KEEPD	(MSG_BIT(FETCH_LOCATION) | MSG_BIT(FETCH_KEEP) | \
-			 MSG_BIT(KEEP_ANSWER) | MSG_BIT(KEEP_REFUSED))
+			 MSG_BIT(KEEP_ANSWER) | MSG_BIT(KEEP_REFUSED) | \
+			 MSG_BIT(FETCH_TUNNEL))
+/*
+ * A request's tunnels at most: its first, and one more when a kept
+ * connection had ended; a child that asks a third is ended.
+ */
+#define FETCH_TUNNELS_MAX	2
 #define FETCH_LOCATION_MAX	512
 #define FETCH_MAXPAYLOAD	MSG_MAXPAYLOAD	/* an envelope, or a body */
 #define KEEP_REASON_MAX		512	/* bytes of a refusal's reason */
@@ -116,6 +128,11 @@ void		 fetcher_warm_input(struct fetcher *);
 void		 fetcher_warm_expire(const struct timespec *now);
 const struct timespec *fetcher_warm_first(void);
 void		 fetcher_end_all(void);
+/* The tunnel asked by f's child, sent to it: -1 when it cannot be. */
+int		 fetcher_tunnel(struct fetcher *f);
+/* Whether pid is a request's child not yet reaped; reaped, it is not. */
+int		 fetcher_is_child(pid_t pid);
+void		 fetcher_reaped(pid_t pid);
 
 /* One connection on keep.sock, and the request it waits on. */
 struct client {
@@ -126,6 +143,7 @@ struct client {
 	int			 closing;	/* ends once its answers are sent */
 	struct fetcher		*f;		/* its child, or NULL */
 	int			 keep;		/* it sent FETCH_KEEP */
+	int			 tunnels;	/* its child asked this request */
 	uint32_t		 id;		/* of the request being served */
 	struct timespec		 deadline;
 	char			*location;	/* a redirect's, for the log */
@@ -150,13 +168,18 @@ void		 client_child_output(struct client *);
 
 /* fetch.c: a request's child, for one destination; never returns. */
 __attribute__((noreturn)) void
-		 fetch_run(int fd, const struct keep_dest *,
-		    const char *gatepath);
+		 fetch_run(int fd, const struct keep_dest *);
 
 /* tunnel.c */
-/* The tunnel, or -1 with why and *code (KEEP_R_REFUSED or KEEP_R_GATE). */
-int		 tunnel_open(const char *gatepath, const char *host,
-		    uint16_t port, char *why, size_t whysz, uint32_t *code);
+/* keepd's half: gate.sock connected and the CONNECT written, or -1 with why. */
+int		 tunnel_request(const char *gatepath, const char *host,
+		    uint16_t port, char *why, size_t whysz);
+/*
+ * The child's half: 0 once the gate opened the tunnel on fd, or -1 with
+ * why and *code (KEEP_R_REFUSED or KEEP_R_GATE), fd closed.
+ */
+int		 tunnel_await(int fd, char *why, size_t whysz,
+		    uint32_t *code);
 /*
  * The gate's answer to CONNECT: 0 when it opened; KEEP_R_REFUSED when
  * the gate refused by its rules (403), KEEP_R_GATE otherwise, with why.

@@ -3,9 +3,11 @@
  * serves keep.sock, reads secrets and forks a child per request; it may
  * make Unix sockets only, and open files read-only and only under the
  * secrets folder's descriptor.  sandbox_fetch(): that child, which
- * speaks TLS and HTTP with a destination: no file at all, no fork, Unix
- * sockets only, and a memfd (no path) for the answer's body.  Neither
- * may exec.  The child's filter stacks on the keep's, so it can only
+ * speaks TLS and HTTP with a destination: no file at all, no fork, no
+ * socket(2) and no connect(2) (keepd hands it its tunnel to the gate,
+ * already asked for its one destination: keep.sock and every other
+ * destination are out of its reach), and a memfd (no path) for the
+ * answer's body.  Neither may exec.  The child's filter stacks on the keep's, so it can only
  * take away.
  *
  * Beside them, their Landlock rulesets: the keep sees the secrets
@@ -31,17 +33,21 @@
 
 /*
  * What any process of the keep adds to the daemons' base
- * (common/sandbox.c): its connections, its group ids, and a sealed memfd
- * for an answer's body.
+ * (common/sandbox.c): its connections' reads and ends, its group ids,
+ * and a sealed memfd for an answer's body.
  */
 static const int keep_calls[] = {
-	SCMP_SYS(connect), SCMP_SYS(recvfrom), SCMP_SYS(getsockopt),
+	SCMP_SYS(recvfrom), SCMP_SYS(getsockopt),
 	SCMP_SYS(shutdown), SCMP_SYS(getgid), SCMP_SYS(getegid),
 	SCMP_SYS(memfd_create), SCMP_SYS(ftruncate),
 };
 
-/* The keep's own: the secrets, its clients, its children, keep.sock's end. */
+/*
+ * The keep's own: the secrets, its clients, the gate's tunnels it hands
+ * its children, its children, keep.sock's end.
+ */
 static const int keepd_calls[] = {
+	SCMP_SYS(connect),
 	SCMP_SYS(accept4), SCMP_SYS(accept), SCMP_SYS(wait4), SCMP_SYS(kill),
 	SCMP_SYS(close_range), SCMP_SYS(dup2), SCMP_SYS(dup3),
 	SCMP_SYS(unlink), SCMP_SYS(set_robust_list), SCMP_SYS(getppid),
@@ -65,7 +71,6 @@ sandbox_common(void)
 
 	ctx = sandbox_allow_list();
 	sandbox_add(ctx, SCMP_ACT_ALLOW, keep_calls, NCALLS(keep_calls));
-	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 0, AF_UNIX);
 	return ctx;
 }
 
@@ -88,6 +93,7 @@ sandbox_keepd(int secretsfd)
 
 	ctx = sandbox_common();
 	sandbox_add(ctx, SCMP_ACT_ALLOW, keepd_calls, NCALLS(keepd_calls));
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 0, AF_UNIX);
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socketpair), 0,
 	    AF_UNIX);
 	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 0,
@@ -131,7 +137,7 @@ landlock_keepd(int secretsfd, const char *secretsdir, const char *sockdir)
 	return sandbox_landlock(LANDLOCK_KEEPD, paths, 2, 1);
 }
 
-/* No file at all: the child connects to gate.sock, which no ABI holds. */
+/* No file at all: its one socket, to the gate, is handed to it. */
 int
 landlock_fetch(void)
 {

@@ -46,6 +46,7 @@ serve_reap(void)
 	int	 st;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		fetcher_reaped(pid);
 		if (WIFSIGNALED(st) && WTERMSIG(st) != SIGKILL)
 			log_warnx("request process %d was killed by signal %d%s",
 			    (int)pid, WTERMSIG(st), WTERMSIG(st) == SIGSYS ?

@@ -1,9 +1,16 @@
 /*
  * The way out: a CONNECT through the gate on gate.sock, for the
  * destination's name and port as configured (the gate maps a name with
- * an internal exception to its ip:port itself).  The gate's answer is
- * read a byte at a time up to its blank line, so that not one byte of
- * the destination's (the TLS handshake) is taken with it.
+ * an internal exception to its ip:port itself).
+ *
+ * It is made in two halves, so that a request's child, which reads a
+ * destination's bytes, has no way to keep.sock or to another
+ * destination: keepd connects to gate.sock and writes the CONNECT for
+ * the child's one destination (tunnel_request()), then hands the child
+ * the descriptor; the child reads the gate's answer (tunnel_await()),
+ * a byte at a time up to its blank line, so that not one byte of the
+ * destination's (the TLS handshake) is taken with it.  The gate takes
+ * one CONNECT a connection: the child cannot name another.
  */
 #include <sys/types.h>
 
@@ -118,14 +125,12 @@ tunnel_answer(const char *head, size_t len, char *why, size_t whysz)
 }
 
 int
-tunnel_open(const char *gatepath, const char *host, uint16_t port,
-    char *why, size_t whysz, uint32_t *code)
+tunnel_request(const char *gatepath, const char *host, uint16_t port,
+    char *why, size_t whysz)
 {
-	char	 req[HOST_LEN * 2 + 64], head[TUNNEL_HEAD_MAX];
-	ssize_t	 n;
-	int	 fd, len, r;
+	char	 req[HOST_LEN * 2 + 64];
+	int	 fd, len;
 
-	*code = KEEP_R_GATE;
 	if ((fd = tunnel_connect(gatepath, why, whysz)) == -1)
 		return -1;
 	len = snprintf(req, sizeof(req), "CONNECT %s:%u HTTP/1.1\r\n"
@@ -134,8 +139,20 @@ tunnel_open(const char *gatepath, const char *host, uint16_t port,
 	if (tunnel_write(fd, req, (size_t)len) == -1) {
 		(void)snprintf(why, whysz, "cannot write to the gate: %s",
 		    strerror(errno));
-		goto fail;
+		close(fd);
+		return -1;
 	}
+	return fd;
+}
+
+int
+tunnel_await(int fd, char *why, size_t whysz, uint32_t *code)
+{
+	char	 head[TUNNEL_HEAD_MAX];
+	ssize_t	 n;
+	int	 r;
+
+	*code = KEEP_R_GATE;
 	if ((n = tunnel_read_head(fd, head, sizeof(head))) == -1) {
 		(void)snprintf(why, whysz, "the gate closed or sent an answer "
 		    "over 4 KiB");
@@ -145,7 +162,7 @@ tunnel_open(const char *gatepath, const char *host, uint16_t port,
 		*code = r;
 		goto fail;
 	}
-	return fd;
+	return 0;
 fail:
 	close(fd);
 	return -1;

@@ -24,10 +24,10 @@
 
 /*
  * What the core and the keep frontend add to the daemons' base
- * (common/sandbox.c): a call restarted after a stop, and the parent's pid.
+ * (common/sandbox.c): the parent's pid.
  */
 static const int sandbox_child[] = {
-	SCMP_SYS(restart_syscall), SCMP_SYS(getppid),
+	SCMP_SYS(getppid),
 };
 
 /* The core writes its job records under data_dir. */
@@ -122,6 +122,7 @@ sandbox_launcher(void)
 	    NCALLS(sandbox_launcher_eperm));
 	sandbox_add(ctx, SCMP_ACT_ERRNO(ENOSYS), sandbox_launcher_enosys,
 	    NCALLS(sandbox_launcher_enosys));
+	sandbox_add_wx_refused(ctx);
 	sandbox_load(ctx, "box launcher");
 }
 

@@ -177,6 +177,26 @@ ATF_TC_BODY(capabilities, tc)
 	require_exit(filtered_run(gate_filter, do_caps), 0, "do_caps under the gate's filter");
 }
 
+/*
+ * T2: neither the gate nor a tunnel's child (whose filter
+ * stacks on the gate's) maps a page both writable and executable, nor
+ * executable at all, nor makes one so; the control, read and write, is
+ * allowed, and W|X in the same user namespace without a filter.
+ */
+ATF_TC_WITHOUT_HEAD(wx_killed);
+ATF_TC_BODY(wx_killed, tc)
+{
+	require_ok(filtered_run(in_userns, call_mmap_wx), "control: mmap W|X");
+	require_killed(filtered_run(gate_filter, call_mmap_wx), "gate: mmap W|X");
+	require_killed(filtered_run(gate_filter, call_mmap_x), "gate: mmap X");
+	require_killed(filtered_run(gate_filter, call_mprotect_wx), "gate: mprotect W|X");
+	require_ok(filtered_run(gate_filter, call_mmap_rw), "gate: mmap R|W");
+	require_killed(filtered_run(tunnel_filter, call_mmap_wx), "tunnel: mmap W|X");
+	require_killed(filtered_run(tunnel_filter, call_mprotect_wx),
+	    "tunnel: mprotect W|X");
+	require_ok(filtered_run(tunnel_filter, call_mmap_rw), "tunnel: mmap R|W");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, exec_killed);
@@ -184,5 +204,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, open_refused);
 	ATF_TP_ADD_TC(tp, fork_and_namespaces);
 	ATF_TP_ADD_TC(tp, capabilities);
+	ATF_TP_ADD_TC(tp, wx_killed);
 	return atf_no_error();
 }

@@ -104,6 +104,7 @@ u.build_opener(u.ProxyHandler({})).open(sys.argv[1], timeout=5)' "$1" \
 }
 
 GET_PING='{"destination":"notes","method":"GET","path":"/ping"}'
+CLAUDE_POST='{"destination":"claude","method":"POST","path":"/v1/messages","headers":{"content-type":"application/json","anthropic-version":"2023-06-01"},"body":{"model":"m"}}'
 TWIN_PING='{"destination":"twin","method":"GET","path":"/ping"}'
 # notes' answer to a ping, the connection kept open between requests.
 KEPT='{"keep_alive": true, "routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 3}}}}'
@@ -740,6 +741,123 @@ warm_secret_cleanup()
 	sc_net_cleanup
 }
 
+# stop_continue PID: PID and each of its own processes below it (keepd's
+# or gated's, not pasta) stopped, then continued, as a debugger or a
+# job control would.
+stop_continue()
+{
+	for _p in "$1" $(pgrep -P "$1" -x keepd) $(pgrep -P "$1" -x gated); do
+		kill -STOP "$_p" && sleep 0.3 && kill -CONT "$_p"
+	done
+}
+
+# inject PID CALL: CALL (a C expression of libc's) made inside the
+# running process PID by a debugger, as an attacker who took it would;
+# prints what it returned, or nothing when the process died of it.
+inject()
+{
+	gdb -p "$1" -batch -nx -ex "print (int)$2" 2>/dev/null |
+	    sed -n 's/^\$1 = \(-*[0-9]*\)$/\1/p'
+}
+
+atf_test_case taken_child cleanup
+taken_child_head()
+{
+	atf_set "descr" "T1: a running request's child, made by a debugger to call socket(2) as a taken one would to reach keep.sock, is killed by its filter (SIGSYS, in keepd's log) and the request fails; the control, the same call made in keepd, gets a socket; the next request goes on"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "60"
+}
+taken_child_body()
+{
+	keep_up
+	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"delay": 4, "status": 200, "body": "late"}}}'
+	$ASK "$GET_PING" > answer 2>&1 &
+	asked=$!
+	sleep 1.5
+	child=$(pgrep -P "$(sc_pid keepd)" -x keepd) || atf_fail "no request process waits"
+	# Control: keepd itself may make a Unix socket (it connects to the gate).
+	fd=$(inject "$(sc_pid keepd)" "socket(1, 1, 0)")
+	[ -n "$fd" ] && [ "$fd" -ge 0 ] || atf_fail "the control: keepd made no socket ($fd)"
+	inject "$child" "socket(1, 1, 0)" > made
+	wait "$asked"
+	sc_wait_log keepd "request process $child was killed by signal 31 (its seccomp filter)" 5 ||
+	    { sc_log keepd; cat made; atf_fail "the request's child was not killed by its filter"; }
+	atf_check -o match:"^refused internal " cat answer
+	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "body": "prompt"}}}'
+	atf_check -o match:"^body prompt\$" $ASK "$GET_PING"
+}
+taken_child_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case stopped_mid_poll cleanup
+stopped_mid_poll_head()
+{
+	atf_set "descr" "F4: keepd, its request's child, the gate and its tunnel's child, each stopped and continued while they wait in poll for a slow answer, go on (the kernel restarts the wait as restart_syscall(2), which each filter allows): the answer comes, nothing was killed; the control, the same request not stopped"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "60"
+}
+stopped_mid_poll_body()
+{
+	keep_up
+	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"delay": 4, "status": 200, "body": "late"}}}'
+	# Control: the slow answer, not stopped.
+	atf_check -o match:"^body late\$" $ASK "$GET_PING"
+	$ASK "$GET_PING" > answer 2>&1 &
+	asked=$!
+	sleep 1.5
+	[ "$(children)" -eq 1 ] || atf_fail "no request process waits"
+	stop_continue "$(sc_pid keepd)"
+	stop_continue "$(sc_pid gated)"
+	wait "$asked"
+	atf_check -o match:"^body late\$" cat answer
+	if grep -E "killed by signal|seccomp|exited [0-9]" "$SC_ROOT/log/keepd.log" \
+	    "$SC_ROOT/log/gated.log"; then
+		atf_fail "a process was killed or failed"
+	fi
+	kill -0 "$(sc_pid keepd)" && kill -0 "$(sc_pid gated)" ||
+	    atf_fail "keepd or gated is gone"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+}
+stopped_mid_poll_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case warm_capability cleanup
+warm_capability_head()
+{
+	atf_set "descr" "R2: a capability's request (claude's) is never sent twice: its connection is not kept after the answer, so a connection the API closes quietly is never the reason for a second POST; two requests take two connections, one each, and no process stays warm; the control, a source on the same kind of host, shares one"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+warm_capability_body()
+{
+	keep_up
+	# Kept open after each answer, and closed when a kept one is used
+	# again before any answer: the case that once sent a request twice.
+	sc_scenario api.anthropic.com '{"keep_alive": true, "routes": {"/v1/messages": {"status": 200, "close_reused": true, "json": {"type": "message"}}}}'
+	for i in 1 2; do
+		atf_check -o match:"^status 200" $ASK "$CLAUDE_POST"
+		children_gone || atf_fail "a request process stayed after claude's answer"
+	done
+	sed -n 's/.*"conn": \([0-9]*\)}$/\1/p' "$SC_ROOT/api.anthropic.com.requests" > conns
+	atf_check -o inline:"1\n2\n" cat conns
+	# Control: notes, kept, shares one connection for two.
+	sc_scenario notes.example.com "$KEPT"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n1 $NOTES_SECRET\n" cat seen
+}
+warm_capability_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case authorized
@@ -757,6 +875,9 @@ atf_init_test_cases()
 	atf_add_test_case sigterm
 	atf_add_test_case warm_reuse
 	atf_add_test_case warm_closed
+	atf_add_test_case warm_capability
+	atf_add_test_case stopped_mid_poll
+	atf_add_test_case taken_child
 	atf_add_test_case warm_connection_close
 	atf_add_test_case warm_other_destination
 	atf_add_test_case warm_idle

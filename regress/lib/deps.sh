@@ -8,7 +8,7 @@ PKGS="gcc make pkg-config git
 libtls-dev libbsd-dev libmd-dev libyaml-dev libjsmn-dev libseccomp-dev
 kyua atf-sh libatf-dev mandoc
 clang libclang-rt-14-dev
-util-linux bsdutils procps passwd iproute2 strace python3 openssl bc
+util-linux bsdutils procps passwd iproute2 strace gdb python3 openssl bc
 passt dnsmasq-base
 libpng-dev libjpeg-dev libwebp-dev libtesseract-dev tesseract-ocr-eng
 podman runc uidmap fuse-overlayfs catatonit

@@ -10,8 +10,10 @@
 #define REGRESS_FILTERED_H
 
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
+#include <errno.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -60,6 +62,51 @@ static void __attribute__((unused))
 require_ok(int status, const char *what)
 {
 	require_exit(status, 0, what);
+}
+
+/* A W^X probe's exit when the kernel said EACCES (a deny list's answer). */
+#define WX_EACCES	3
+
+/* Exit 0 when a private page was mapped with prot, WX_EACCES when refused so. */
+static int __attribute__((unused))
+wx_mmap(int prot)
+{
+	if (mmap(NULL, 4096, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) !=
+	    MAP_FAILED)
+		return 0;
+	return errno == EACCES ? WX_EACCES : 1;
+}
+
+static int __attribute__((unused))
+call_mmap_wx(void)
+{
+	return wx_mmap(PROT_READ | PROT_WRITE | PROT_EXEC);
+}
+
+static int __attribute__((unused))
+call_mmap_x(void)
+{
+	return wx_mmap(PROT_READ | PROT_EXEC);
+}
+
+static int __attribute__((unused))
+call_mmap_rw(void)
+{
+	return wx_mmap(PROT_READ | PROT_WRITE);
+}
+
+/* A written page made executable too. */
+static int __attribute__((unused))
+call_mprotect_wx(void)
+{
+	void	*p;
+
+	if ((p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
+		return 2;
+	if (mprotect(p, 4096, PROT_READ | PROT_WRITE | PROT_EXEC) == 0)
+		return 0;
+	return errno == EACCES ? WX_EACCES : 1;
 }
 
 #endif

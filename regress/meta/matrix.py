@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-ID = r"[SBRANIF][0-9]+"
+ID = r"[SBRANIFT][0-9]+"
 LEVELS = ("U", "I", "R", "M")
 # The reference machine's suite (level R) lives here alone.
 REFERENCE = "regress/reference/"

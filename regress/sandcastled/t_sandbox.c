@@ -159,6 +159,44 @@ ATF_TC_BODY(launcher_no_new_privs, tc)
 	    "box launcher: no_new_privs on");
 }
 
+/*
+ * T2: the core and the keep frontend map no page both
+ * writable and executable, nor executable at all, and make none so;
+ * the control, read and write, is allowed, and W|X without a filter.
+ */
+ATF_TC_WITHOUT_HEAD(children_wx_killed);
+ATF_TC_BODY(children_wx_killed, tc)
+{
+	require_ok(filtered_run(NULL, call_mmap_wx), "control: mmap W|X");
+	require_ok(filtered_run(NULL, call_mprotect_wx), "control: mprotect W|X");
+	require_killed(filtered_run(sandbox_core, call_mmap_wx), "core: mmap W|X");
+	require_killed(filtered_run(sandbox_core, call_mmap_x), "core: mmap X");
+	require_killed(filtered_run(sandbox_core, call_mprotect_wx), "core: mprotect W|X");
+	require_ok(filtered_run(sandbox_core, call_mmap_rw), "core: mmap R|W");
+	require_killed(filtered_run(sandbox_keepfe, call_mmap_wx),
+	    "keep-frontend: mmap W|X");
+	require_killed(filtered_run(sandbox_keepfe, call_mprotect_wx),
+	    "keep-frontend: mprotect W|X");
+	require_ok(filtered_run(sandbox_keepfe, call_mmap_rw), "keep-frontend: mmap R|W");
+}
+
+/*
+ * T2: the launcher's deny list refuses W|X with EACCES, by mmap(2) and by
+ * mprotect(2); executable alone stays (podman and the runtime load their
+ * libraries under it), and so does read and write.
+ */
+ATF_TC_WITHOUT_HEAD(launcher_wx_refused);
+ATF_TC_BODY(launcher_wx_refused, tc)
+{
+	require_exit(filtered_run(sandbox_launcher, call_mmap_wx), WX_EACCES,
+	    "box launcher: mmap W|X refused with EACCES");
+	require_exit(filtered_run(sandbox_launcher, call_mprotect_wx), WX_EACCES,
+	    "box launcher: mprotect W|X refused with EACCES");
+	require_ok(filtered_run(sandbox_launcher, call_mmap_x), "box launcher: mmap X");
+	require_ok(filtered_run(sandbox_launcher, call_mmap_rw), "box launcher: mmap R|W");
+	require_ok(filtered_run(NULL, call_mmap_wx), "control: mmap W|X");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, core_socket_killed);
@@ -170,5 +208,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, launcher_ptrace_refused);
 	ATF_TP_ADD_TC(tp, launcher_execve_allowed);
 	ATF_TP_ADD_TC(tp, launcher_no_new_privs);
+	ATF_TP_ADD_TC(tp, children_wx_killed);
+	ATF_TP_ADD_TC(tp, launcher_wx_refused);
 	return atf_no_error();
 }
