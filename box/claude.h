@@ -10,9 +10,10 @@
 #include <stdint.h>
 
 #include "box.h"
+#include "capreq.h"
 
 #define CLAUDE_MODEL_MAX	128
-#define CLAUDE_API_VERSION	"2023-06-01"
+#define CLAUDE_API_VERSION	CAPREQ_ANTHROPIC_VERSION
 #define CLAUDE_MESSAGE_MAX	200	/* bytes of the API's message kept */
 
 struct claude_settings {

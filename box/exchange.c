@@ -28,7 +28,8 @@ static int	job_run(const struct box_env *, struct box_io *,
 		    struct proto_msg *);
 static char	*last_text(const struct box_outcome *, int);
 #ifdef BOX_TEST_HOOKS
-static int	 test_hook(const struct box_job *, struct box_outcome *);
+static int	 test_hook(struct box_job *, struct box_outcome *);
+static void	 test_request(struct box_job *, struct box_outcome *);
 #endif
 
 void
@@ -351,10 +352,13 @@ box_exchange(struct box_job *job, const char *req, size_t len,
  * "sandcastle_test" of "open", "socket" or "execve" makes that call
  * once the filter is on, as code a job's content took over would, and
  * the job fails saying it succeeded.  execve(2) runs the box again with
- * no argument: its usage on stderr says it ran.  1 when there was one.
+ * no argument: its usage on stderr says it ran.  "request" sends the
+ * input's "sandcastle_request" (method, path, headers, body) as the
+ * box's request, as a taken box would choose its own.  1 when there
+ * was one.
  */
 static int
-test_hook(const struct box_job *job, struct box_outcome *o)
+test_hook(struct box_job *job, struct box_outcome *o)
 {
 	char	*const argv[] = { "sandcastle-box", NULL }, *const envp[] = {
 		    NULL };
@@ -370,7 +374,10 @@ test_hook(const struct box_job *job, struct box_outcome *o)
 		fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	else if (json_streq(job->j, k, "execve"))
 		(void)execve("/sandcastle-box", argv, envp);
-	else
+	else if (json_streq(job->j, k, "request")) {
+		test_request(job, o);
+		return 1;
+	} else
 		return 0;
 	if (fd == -1)
 		box_fail(o, 0, "test: the call failed: %s", strerror(errno));
@@ -379,5 +386,36 @@ test_hook(const struct box_job *job, struct box_outcome *o)
 	if (fd != -1)
 		(void)close(fd);
 	return 1;
+}
+
+/* The request line of the input's object, and the job fails saying how it went. */
+static void
+test_request(struct box_job *job, struct box_outcome *o)
+{
+	struct proto_msg	 a;
+	const char		*raw;
+	char			*line;
+	size_t			 n;
+	long			 r;
+	int			 len;
+
+	if ((r = json_find(job->j, job->input, "sandcastle_request")) == -1 ||
+	    job->j->toks[r].type != JSON_OBJECT ||
+	    job->j->toks[r].size == 0) {
+		box_fail(o, 0, "test: no sandcastle_request");
+		return;
+	}
+	raw = json_raw(job->j, r, &n);
+	if ((line = malloc(n + 32)) == NULL) {
+		box_fail(o, 0, "test: out of memory");
+		return;
+	}
+	len = snprintf(line, n + 32, "{\"type\":\"request\",%.*s",
+	    (int)(n - 1), raw + 1);
+	if (box_exchange(job, line, len, &a, o) == 0) {
+		box_fail(o, 0, "test: the request was answered");
+		proto_msg_free(&a);
+	}
+	free(line);
 }
 #endif

@@ -16,6 +16,7 @@
 
 #include "boxproto.h"
 #include "cap.h"
+#include "capreq.h"
 #include "confparse.h"
 #include "json.h"
 #include "log.h"
@@ -416,6 +417,7 @@ const struct cap_row cap_table[] = {
 		.print = claude_print,
 		.free = claude_free,
 		.destination = claude_destination,
+		.request_check = capreq_claude,
 		.settings = claude_settings,
 		.image = NULL,
 		.proved = claude_proved,
@@ -432,6 +434,7 @@ const struct cap_row cap_table[] = {
 		.print = ocr_print,
 		.free = ocr_free,
 		.destination = NULL,
+		.request_check = NULL,
 		.settings = ocr_settings,
 		.image = ocr_image,
 		.proved = ocr_proved,

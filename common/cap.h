@@ -19,6 +19,7 @@ enum cap_id {
 };
 #define CAP_BIT(c)	(1U << (c))
 
+struct capreq;
 struct config;
 struct destination;
 struct json_writer;
@@ -73,6 +74,14 @@ struct cap_row {
 	void		(*free)(struct config *);
 	/* Its destination in the configuration, or NULL: it reaches nothing. */
 	const struct destination *(*destination)(const struct config *);
+	/*
+	 * NULL when its box makes no request; else the request check
+	 * (capreq.h): 0 when a box's request is the one its box sends
+	 * under the configuration, -1 and what differed.
+	 */
+	int		(*request_check)(const struct config *,
+			    unsigned int roles, const struct capreq *,
+			    char *why, size_t whysz);
 	/* The job line's "settings" object, for the box. */
 	void		(*settings)(struct json_writer *,
 			    const struct config *);

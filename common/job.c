@@ -20,6 +20,7 @@
 
 #include "boxrun.h"
 #include "boxproto.h"
+#include "capreq.h"
 #include "job.h"
 #include "json.h"
 #include "log.h"
@@ -47,7 +48,8 @@ static int	 job_hello(struct job_ctx *);
 static int	 job_send(struct job_ctx *, const char *, size_t);
 static void	 job_lines(struct job_ctx *);
 static int	 job_line_one(struct job_ctx *, const char *, size_t);
-static void	 job_request(struct job_ctx *, const char *, size_t);
+static void	 job_request(struct job_ctx *, const struct proto_msg *,
+		    const char *, size_t);
 static void	 job_last(struct job_ctx *, const struct proto_msg *);
 static void	 job_usage(struct job_usage *, const char *);
 static void	 job_end(struct job_ctx *, const struct box_end *);
@@ -325,7 +327,7 @@ job_line_one(struct job_ctx *x, const char *line, size_t len)
 	if (job_parse(x, line, len, "a line from the box", &m) == -1)
 		return -1;
 	if (m.type == PROTO_REQUEST)
-		job_request(x, line, len);
+		job_request(x, &m, line, len);
 	else
 		job_last(x, &m);
 	proto_msg_free(&m);
@@ -441,16 +443,29 @@ job_answer_line(const struct keepcli_answer *a, int ok, const char *why,
 	return json_writer_finish(&w, len);
 }
 
-/* claude's one request: to the keep, and its answer back to the box. */
+/*
+ * claude's one request, if it is the one the box sends (capreq.c): to
+ * the keep, and its answer back to the box.  Any other, a taken box's,
+ * ends the job before the keep is asked.
+ */
 static void
-job_request(struct job_ctx *x, const char *line, size_t len)
+job_request(struct job_ctx *x, const struct proto_msg *m, const char *line,
+    size_t len)
 {
 	struct keepcli_answer	 a;
+	struct capreq		 r;
 	const char		*why = "no keep is configured", *swhy;
-	char			*env, *ans;
+	char			*env, *ans, bad[PROTO_WHY_MAX];
 	size_t			 elen, alen;
 	int			 ok = 0;
 
+	capreq_of(&r, &m->j, 0);
+	if (capreq_check(x->conf, x->cap, x->mode == JOB_RUN ? CAPREQ_RUN :
+	    CAPREQ_CHECK, &r, bad, sizeof(bad)) == -1) {
+		job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's request is "
+		    "not the one its box sends: %s", bad);
+		return;
+	}
 	memset(&a, 0, sizeof(a));
 	if ((env = job_envelope(x->cap, line, len, &elen, &why)) != NULL &&
 	    x->keep != NULL)

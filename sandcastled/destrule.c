@@ -1,14 +1,17 @@
 /*
  * Which destination a caller of the keep-frontend may name: the core
  * a source's (its claims and results), the box launcher a capability's
- * (the one request of a claude job).  A taken core cannot reach claude's
- * key through the keep, nor a taken launcher a source's token.
+ * (the one request of a claude job), and only with the request that
+ * capability's box sends (capreq.c), as the launcher checked it.  A
+ * taken core cannot reach claude's key through the keep, nor a taken
+ * launcher a source's token, another model or a tool.
  */
 #include <sys/types.h>
 
 #include <stdio.h>
 #include <string.h>
 
+#include "capreq.h"
 #include "config.h"
 #include "json.h"
 #include "sandcastled.h"
@@ -26,6 +29,23 @@ destrule_allowed(const struct config *conf, const char *dest, int launcher)
 		if (strcmp(dest, src->dest.name) == 0)
 			return 1;
 	return 0;
+}
+
+/* The launcher's envelope: the request its capability's box sends. */
+static int
+destrule_request(const struct config *conf, const struct json *j,
+    const char *dest, char *why, size_t whysz)
+{
+	struct capreq	 r;
+	char		 bad[256];
+
+	capreq_of(&r, j, 0);
+	if (capreq_check(conf, cap_from_name(dest), CAPREQ_ANY, &r, bad,
+	    sizeof(bad)) == 0)
+		return 0;
+	(void)snprintf(why, whysz, "the box launcher's request is not the "
+	    "one the box of %s sends: %s", dest, bad);
+	return -1;
 }
 
 int
@@ -48,9 +68,11 @@ keepfe_may(const struct config *conf, const char *envelope, size_t len,
 	    (t = json_find(&j, 0, "destination")) != -1 &&
 	    json_string_copy(&j, t, dest, sizeof(dest), &n) == 0 &&
 	    n == strlen(dest) && destrule_allowed(conf, dest, launcher);
-	json_free(&j);
 	if (!ok)
 		(void)snprintf(why, whysz, "the envelope names no destination "
 		    "the %s may use", launcher ? "box launcher" : "core");
+	else if (launcher)
+		ok = destrule_request(conf, &j, dest, why, whysz) == 0;
+	json_free(&j);
 	return ok ? 0 : -1;
 }

@@ -1,7 +1,8 @@
 /*
  * The keep-frontend: the only process that talks to keepd over
  * keep.sock.  It checks that an envelope names a destination its caller
- * may use (the core a source's, the launcher claude's), forwards it and
+ * may use (the core a source's, the launcher claude's, with the request
+ * claude's box sends: destrule.c), forwards it and
  * returns the answer, the keep's refusal, or PROC_KEEP_DOWN when the
  * keep gave neither.  A connection that broke is made again at the next
  * call.  Its filter allows Unix sockets only (sandbox_keepfe()), and its

@@ -697,6 +697,103 @@ body_filters(void)
 	    launcher);
 }
 
+/*
+ * B11: a taken box's request of its own choosing, sent by the test
+ * build's marker "request": another model, more tokens, a tool, another
+ * path, a batch.  Each ends the job as a protocol failure naming what
+ * differed, before the keep is asked.
+ */
+#define PIN_BODY(model, tokens, extra) "{\"model\":\"" model "\"," \
+	"\"max_tokens\":" tokens ",\"system\":\"Be brief.\"," extra \
+	"\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]," \
+	"\"output_config\":{\"format\":{\"type\":\"json_schema\",\"schema\":" \
+	"{\"type\":\"object\"}},\"effort\":\"medium\"}}"
+#define PIN_REQ(path, body) "{\"method\":\"POST\",\"path\":\"" path "\"," \
+	"\"headers\":{\"content-type\":\"application/json\"," \
+	"\"anthropic-version\":\"2023-06-01\"},\"body\":" body "}"
+
+static const struct pin_case {
+	const char	*name;
+	const char	*request;
+	const char	*error;		/* in the error; NULL: the keep is asked */
+} pin_cases[] = {
+	{ "the box's own", PIN_REQ("/v1/messages", PIN_BODY("claude-test-1",
+	    "1024", "")), NULL },
+	{ "another model", PIN_REQ("/v1/messages", PIN_BODY("claude-opus-9",
+	    "1024", "")), "the box asked for model claude-opus-9, the "
+	    "configuration says claude-test-1" },
+	{ "more tokens", PIN_REQ("/v1/messages", PIN_BODY("claude-test-1",
+	    "64000", "")), "the box asked for max_tokens 64000, the "
+	    "configuration says 1024" },
+	{ "a tool", PIN_REQ("/v1/messages", PIN_BODY("claude-test-1", "1024",
+	    "\"tools\":[{\"type\":\"web_fetch_20250910\",\"name\":"
+	    "\"web_fetch\"}],")), "the body: tools is a key the box never "
+	    "sends" },
+	{ "another path", PIN_REQ("/v1/complete", PIN_BODY("claude-test-1",
+	    "1024", "")), "path /v1/complete is not the Messages API" },
+	{ "a batch", PIN_REQ("/v1/messages/batches", "{\"requests\":[{"
+	    "\"custom_id\":\"a\",\"params\":" PIN_BODY("claude-test-1",
+	    "64000", "") "}]}"), "path /v1/messages/batches is not the "
+	    "Messages API" },
+};
+
+static void
+pin_one(struct config *conf, const struct pin_case *pc)
+{
+	struct job_outcome	 o;
+	struct stub		 s = { 0, 200, 0, REPLY("end_turn",
+				    "{\\\"tag\\\":\\\"x\\\"}"), NULL, 0 };
+	char			*in;
+
+	REQUIRE(asprintf(&in, "{\"prompt\": \"x\", \"schema\": {\"type\": "
+	    "\"object\"}, \"sandcastle_test\": \"request\", "
+	    "\"sandcastle_request\": %s}", pc->request) != -1, "%s",
+	    "asprintf");
+	job_run(conf, CAP_CLAUDE, JOB_RUN, in, strlen(in), 0, stub_keep, &s,
+	    &o);
+	if (pc->error == NULL)
+		CHECK(s.calls == 1 && o.status == JOB_FAILED && strstr(o.error,
+		    "test: the request was answered") != NULL, "%s: %d calls, "
+		    "%s: %s (stderr %.*s)", pc->name, s.calls,
+		    job_status_name(o.status), o.error, (int)o.stderr_len,
+		    o.stderr_head);
+	else
+		CHECK(s.calls == 0 && o.status == JOB_FAILED &&
+		    o.word == JW_PROTOCOL && strstr(o.error, "the box's "
+		    "request is not the one its box sends") != NULL &&
+		    strstr(o.error, pc->error) != NULL, "%s: %d calls, %s "
+		    "(%s): %s", pc->name, s.calls, job_status_name(o.status),
+		    job_word_name(o.word), o.error);
+	free(s.envelope);
+	free(in);
+	job_outcome_free(&o);
+}
+
+static void
+body_pinned(void)
+{
+	struct config		*conf = setup(NULL);
+	struct job_outcome	 o;
+	struct stub		 s = { 0, 200, 0, REPLY("end_turn",
+				    "{\\\"tag\\\":\\\"x\\\"}"), NULL, 0 };
+	char			 tbuild[BUILD_ID_LEN + 1], why[256];
+	size_t			 i;
+
+	free(conf->claude.system_prompt);
+	conf->claude.system_prompt = strdup("Be brief.");
+	test_image("sandcastle-box-test", "claude", tbuild);
+	REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
+	/* The control: the same build's own request, unmarked, succeeds. */
+	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
+	    0, stub_keep, &s, &o);
+	CHECK(o.status == JOB_SUCCEEDED && s.calls == 1, "the control: %s: %s",
+	    job_status_name(o.status), o.error);
+	free(s.envelope);
+	job_outcome_free(&o);
+	for (i = 0; i < sizeof(pin_cases) / sizeof(pin_cases[0]); i++)
+		pin_one(conf, &pin_cases[i]);
+}
+
 #define ACCOUNT_TC(name, what, secs)					\
 ATF_TC(name);								\
 ATF_TC_HEAD(name, tc)							\
@@ -724,6 +821,24 @@ ACCOUNT_TC(missing_image, "a missing image releases the job, naming it",
 ACCOUNT_TC(claude, "claude through a keep stub: a good reply succeeds with "
     "usage; refusal, max_tokens and a schema mismatch fail; 401, 429, "
     "billing, 500, a refusal of the keep and no answer release", "300")
+
+/* B11: a box's request of its own fails its job; the box's own goes. */
+ATF_TC(pinned);
+ATF_TC_HEAD(pinned, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A test build's box that asks for "
+	    "another model, more tokens, a tool, another path or a batch "
+	    "fails as a protocol failure naming what differed, and the keep "
+	    "is not asked; the control, the request the box sends, reaches "
+	    "the keep");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "require.config", "prefix");
+	atf_tc_set_md_var(tc, "timeout", "300");
+}
+ATF_TC_BODY(pinned, tc)
+{
+	in_account(tc, body_pinned);
+}
 
 /* B8: the box's own filter kills each call it does not allow. */
 ATF_TC(filter);
@@ -903,5 +1018,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, real_keep);
 	ATF_TP_ADD_TC(tp, filter);
 	ATF_TP_ADD_TC(tp, filters);
+	ATF_TP_ADD_TC(tp, pinned);
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "log.h"
 #include "msg.h"
 #include "contract.h"
+#include "job.h"
 #include "../../sandcastled/proto.h"
 #include "../../sandcastled/sandcastled.h"
 
@@ -42,6 +43,9 @@ conf_with(const char *source, int claude)
 	conf->nsources = 1;
 	conf->caps[CAP_CLAUDE].enabled = claude;
 	conf->caps[CAP_OCR].enabled = 1;
+	conf->claude.model = strdup("claude-test-1");
+	free(conf->claude.system_prompt);
+	conf->claude.system_prompt = strdup("");
 	return conf;
 }
 
@@ -76,18 +80,103 @@ ATF_TC_BODY(core_sources_only, tc)
 	config_free(conf);
 }
 
-/* R2: the launcher, which carries a box's request, may name claude alone. */
+/* claude's request as its box sends it, for conf_with()'s settings. */
+#define CLAUDE_REQUEST(path, model) "{\"type\":\"request\",\"method\":" \
+	"\"POST\",\"path\":\"" path "\",\"headers\":{\"content-type\":" \
+	"\"application/json\",\"anthropic-version\":\"2023-06-01\"}," \
+	"\"body\":{\"model\":\"" model "\",\"max_tokens\":1024," \
+	"\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]," \
+	"\"output_config\":{\"format\":{\"type\":\"json_schema\"," \
+	"\"schema\":{\"type\":\"object\"}},\"effort\":\"medium\"}}}"
+
+/* The launcher's envelope of a box's request line, as job.c makes it. */
+static char *
+envelope(enum cap_id cap, const char *request)
+{
+	const char	*why;
+	char		*e;
+	size_t		 len;
+
+	e = job_envelope(cap, request, strlen(request), &len, &why);
+	ATF_REQUIRE_MSG(e != NULL, "%s", why);
+	return e;
+}
+
+/* The envelope e with its destination made dest. */
+static char *
+redirect(const char *e, const char *dest)
+{
+	static const char	 claude[] = "{\"destination\":\"claude\"";
+	char			*s;
+
+	ATF_REQUIRE(strncmp(e, claude, strlen(claude)) == 0);
+	ATF_REQUIRE(asprintf(&s, "{\"destination\":\"%s\"%s", dest,
+	    e + strlen(claude)) != -1);
+	return s;
+}
+
+/*
+ * R2: the launcher, which carries a box's request, may name claude
+ * alone, and only with the request claude's box sends.
+ */
 ATF_TC_WITHOUT_HEAD(launcher_claude_only);
 ATF_TC_BODY(launcher_claude_only, tc)
 {
 	struct config	*conf = conf_with("notes", 1);
+	char		*e, *s;
 
-	ATF_CHECK(may(conf, "{\"destination\":\"claude\"}", LAUNCHER) == 0);
-	/* A source's token is not the launcher's to use. */
-	ATF_CHECK(may(conf, "{\"destination\":\"notes\"}", LAUNCHER) == -1);
+	e = envelope(CAP_CLAUDE, CLAUDE_REQUEST("/v1/messages",
+	    "claude-test-1"));
+	ATF_CHECK(may(conf, e, LAUNCHER) == 0);
+	/* A source's token is not the launcher's to use, nor the core's claude. */
+	s = redirect(e, "notes");
+	ATF_CHECK(may(conf, s, LAUNCHER) == -1);
+	ATF_CHECK(may(conf, s, CORE) == 0);
+	ATF_CHECK(may(conf, e, CORE) == -1);
+	free(s);
 	config_free(conf);
 	/* claude not enabled: not even claude. */
 	conf = conf_with("notes", 0);
+	ATF_CHECK(may(conf, e, LAUNCHER) == -1);
+	free(e);
+	config_free(conf);
+}
+
+/*
+ * B11: the launcher's claude request is the one its box sends: a
+ * taken launcher can ask for no other model, path or tool.  The control
+ * is the box's request, and the core's calls are not held to it.
+ */
+ATF_TC_WITHOUT_HEAD(launcher_request);
+ATF_TC_BODY(launcher_request, tc)
+{
+	struct config	*conf = conf_with("notes", 1);
+	char		 why[256], *e, *s;
+
+	e = envelope(CAP_CLAUDE, CLAUDE_REQUEST("/v1/messages",
+	    "claude-test-1"));
+	ATF_CHECK(keepfe_may(conf, e, strlen(e), LAUNCHER, why,
+	    sizeof(why)) == 0);
+	free(e);
+	e = envelope(CAP_CLAUDE, CLAUDE_REQUEST("/v1/messages",
+	    "claude-opus-9"));
+	ATF_CHECK(keepfe_may(conf, e, strlen(e), LAUNCHER, why,
+	    sizeof(why)) == -1);
+	ATF_CHECK_MSG(strstr(why, "the box asked for model claude-opus-9, "
+	    "the configuration says claude-test-1") != NULL, "%s", why);
+	free(e);
+	e = envelope(CAP_CLAUDE, CLAUDE_REQUEST("/v1/messages/batches",
+	    "claude-test-1"));
+	ATF_CHECK(keepfe_may(conf, e, strlen(e), LAUNCHER, why,
+	    sizeof(why)) == -1);
+	ATF_CHECK_MSG(strstr(why, "path /v1/messages/batches is not the "
+	    "Messages API") != NULL, "%s", why);
+	/* The core's call to its source is its own: no request check. */
+	s = redirect(e, "notes");
+	ATF_CHECK(may(conf, s, CORE) == 0);
+	free(s);
+	free(e);
+	/* An envelope with nothing but a destination asks nothing. */
 	ATF_CHECK(may(conf, "{\"destination\":\"claude\"}", LAUNCHER) == -1);
 	config_free(conf);
 }
@@ -247,6 +336,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, core_sources_only);
 	ATF_TP_ADD_TC(tp, launcher_claude_only);
+	ATF_TP_ADD_TC(tp, launcher_request);
 	ATF_TP_ADD_TC(tp, malformed);
 	ATF_TP_ADD_TC(tp, answer_crosses);
 	ATF_TP_ADD_TC(tp, answer_lies);
