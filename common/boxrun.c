@@ -513,17 +513,77 @@ box_decode(const struct box *b, struct box_end *o)
 		    o->code);
 }
 
-/* Ends the box and says how: the handle is freed. */
+/*
+ * After its last line: its stdin closed, what it still says on stdout
+ * and stderr read to their end (dropped, but for stderr's head), within
+ * its time.
+ */
 void
-box_finish(struct box *b, struct box_end *o)
+box_drain(struct box *b)
 {
-	memset(o, 0, sizeof(*o));
 	(void)box_close_input(b);
 	while (!b->failed && !b->timed_out && !b->stopped &&
 	    (b->out != -1 || b->err != -1)) {
 		b->taken = b->buflen;	/* what it says after its last line */
 		(void)box_pump(b, 0);
 	}
+}
+
+/*
+ * In the launcher, once the box's reader holds its pipes: the
+ * launcher's ends closed, so that the box sees its stdin end when the
+ * reader closes it, and no byte of the box's comes here.
+ */
+void
+box_hand_off(struct box *b)
+{
+	(void)box_close_input(b);
+	if (b->out != -1)
+		close(b->out);
+	if (b->err != -1)
+		close(b->err);
+	b->out = b->err = -1;
+}
+
+/*
+ * In the launcher: waits for fd (its reader's channel) within the box's
+ * time and the launcher's stop.  1 when fd is readable or hung up, -1
+ * when the time ran out or the launcher stops (b says which).
+ */
+int
+box_await(struct box *b, int fd)
+{
+	struct pollfd	 pfd[2];
+	int		 n;
+
+	if (b->timed_out || b->failed || b->stopped)
+		return -1;
+	pfd[0].fd = fd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = box_stop_fd;
+	pfd[1].events = 0;
+	if ((n = box_poll(pfd, 2, deadline_ms(&b->deadline))) == -1) {
+		if (errno != EINTR)
+			fatal("box: poll");
+		pfd[0].revents = pfd[1].revents = 0;
+	}
+	if (box_stopped(b, pfd[1].revents))
+		return -1;
+	if (n == 0) {
+		b->timed_out = 1;
+		(void)snprintf(b->why, sizeof(b->why), "the box ran past its "
+		    "time");
+		return -1;
+	}
+	return (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) ? 1 : 0;
+}
+
+/* Ends the box and says how: the handle is freed. */
+void
+box_finish(struct box *b, struct box_end *o)
+{
+	memset(o, 0, sizeof(*o));
+	box_drain(b);
 	if (!b->failed && !b->timed_out && !b->stopped) {
 		box_reap(b, deadline_ms(&b->deadline));
 		if (b->pid != -1) {

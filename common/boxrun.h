@@ -96,6 +96,9 @@ struct box	*box_spawn(const struct box_params *, char *const argv[],
 int		 box_write_line(struct box *, const char *, size_t);
 int		 box_close_input(struct box *);
 int		 box_read_line(struct box *, const char **line, size_t *len);
+void		 box_drain(struct box *);
+void		 box_hand_off(struct box *);
+int		 box_await(struct box *, int fd);
 void		 box_finish(struct box *, struct box_end *);
 
 /* profile.c */

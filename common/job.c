@@ -22,28 +22,13 @@
 #include "boxproto.h"
 #include "capreq.h"
 #include "job.h"
+#include "jobread.h"
 #include "json.h"
 #include "log.h"
-
-struct job_ctx {
-	const struct config	*conf;
-	enum cap_id		 cap;
-	enum job_mode		 mode;
-	struct box		*box;
-	struct proto_seq	 seq;
-	job_keep_fn		*keep;
-	void			*arg;
-	int			 hello;		/* the box's hello came */
-	int			 last;		/* its last line came */
-	int			 decided;	/* the launcher's verdict stands */
-	struct job_outcome	*o;
-};
 
 static char	 job_build_id[BUILD_ID_LEN + 1];
 static char	 job_init_why[256] = "job_init() was not called";
 
-static void	 job_decide(struct job_ctx *, enum job_status, enum job_word,
-		    const char *, ...) __attribute__((format(printf, 4, 5)));
 static int	 job_hello(struct job_ctx *);
 static int	 job_send(struct job_ctx *, const char *, size_t);
 static void	 job_lines(struct job_ctx *);
@@ -93,7 +78,7 @@ job_outcome_free(struct job_outcome *o)
 }
 
 /* The launcher's verdict: the box's last line, if any, no longer counts. */
-static void
+void
 job_decide(struct job_ctx *x, enum job_status st, enum job_word word,
     const char *fmt, ...)
 {
@@ -157,12 +142,22 @@ job_run(const struct config *conf, enum cap_id cap, enum job_mode mode,
 		    "(%s): install podman", strerror(errno));
 	if (x.box != NULL) {
 		o->box_started = 1;
-		if (job_hello(&x) == 0 && job_send(&x, input, inputlen) == 0)
-			job_lines(&x);
+		jobread_run(&x, input, inputlen);
 		box_finish(x.box, &bo);
 		job_end(&x, &bo);
 	}
 	o->seconds = job_since(&t0);
+}
+
+/*
+ * The box's side of the protocol, in its reader (jobread.c): its hello,
+ * the job line, its request and its last line, up to its stdout's end.
+ */
+void
+job_talk(struct job_ctx *x, const char *input, size_t inputlen)
+{
+	if (job_hello(x) == 0 && job_send(x, input, inputlen) == 0)
+		job_lines(x);
 }
 
 /*

@@ -48,6 +48,11 @@ void		 job_run(const struct config *, enum cap_id, enum job_mode,
 		    const char *input, size_t inputlen, unsigned int timeout,
 		    job_keep_fn *keep, void *arg, struct job_outcome *o);
 void		 job_outcome_free(struct job_outcome *);
+/*
+ * What each box's reader (jobread.c) puts on before it reads a byte of
+ * the box: sandcastled's filter and ruleset for it; none by default.
+ */
+void		 job_reader_lock(void (*)(void));
 const char	*job_status_name(enum job_status);
 
 /* word.c: the word's name; the word for the error of a box's failure line. */

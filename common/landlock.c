@@ -67,6 +67,7 @@ static const struct {
 const struct landlock_view landlock_views[LANDLOCK_NPROCS] = {
 	[LANDLOCK_CORE] = { "core", "data_dir, read and write", SCOPES },
 	[LANDLOCK_KEEPFE] = { "keep frontend", "no file", SCOPES },
+	[LANDLOCK_READER] = { "box reader", "no file", SCOPES },
 	[LANDLOCK_KEEPD] = { "keepd", "the secrets folder, read only, and "
 	    "keep.sock to remove", LANDLOCK_WANT_NO_TCP | SCOPES },
 	[LANDLOCK_FETCH] = { "keepd's request child", "no file",

@@ -2,7 +2,10 @@
  * The box launcher: the only process that runs a program, podman, for
  * each job the core hands it (job_run()), and removes the boxes a crash
  * left behind.  Its filter is a deny list (sandbox_launcher()): podman
- * inherits it.
+ * inherits it.  It reads no byte of a box: each box's lines are read by
+ * a reader child (common/jobread.c) under its own filter and ruleset
+ * (reader_lock()), and the launcher's input is the parent's messages
+ * and its reader's, whose sizes it checks.
  *
  * Everything podman needs from outside the filter's reach is done
  * first: the build id that names the images, podman's path, and
@@ -304,6 +307,7 @@ launcher_init(struct config *conf, struct msgchan *chan)
 {
 	launcher_conf = conf;
 	launcher_chan = chan;
+	job_reader_lock(reader_lock);
 	launcher_podman_ok = launcher_prepare() == 0;
 	if (!launcher_podman_ok)
 		log_warnx("no box can run: %s; every job is released and its "

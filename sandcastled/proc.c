@@ -36,7 +36,8 @@ extern char **environ;
  * at every step), SIGTERM for the launcher, which removes its box.
  *
  * The launcher has no Landlock ruleset (sandbox.c says why): its
- * sandbox is its filter alone.  Its waits on podman and the box are
+ * sandbox is its filter alone, and it reads no byte of a box: a reader
+ * child of its own, locked, does (common/jobread.c).  Its waits on podman and the box are
  * boxrun.c's (box_stop_when() gives them the channel and the stop), and its
  * wait for the keep's answer is child_await().
  */

@@ -46,7 +46,18 @@ static const int sandbox_records[] = {
  * gets for most of these anyway, and what the tools under it are
  * written to handle: a kill would turn a tool's probe into a failed
  * job.  ptrace is here because an unprivileged process may trace its
- * own children: podman, and through it the boxes.
+ * own children: podman, and through it the boxes.  fanotify_init, which
+ * an unprivileged process may call since Linux 5.13, would let it watch
+ * the account's files; name_to_handle_at is open_by_handle_at's other
+ * half; vhangup is a terminal's: none of podman, conmon, crun or a box
+ * calls them (t_job_e2e runs boxes under this list).
+ *
+ * What the list cannot hold: socket(2) of AF_INET or AF_INET6 (podman
+ * speaks netlink and Unix sockets, and a box's network, none, is made
+ * by podman under the same filter), mount(2), setns(2) and unshare(2)
+ * (the box's namespaces and root), execve(2) (podman, conmon, crun).
+ * The launcher reads no byte of a box (common/jobread.c), which is what
+ * leaves it exposed to the parent's messages alone.
  */
 static const int sandbox_launcher_eperm[] = {
 	SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
@@ -59,7 +70,8 @@ static const int sandbox_launcher_eperm[] = {
 	SCMP_SYS(acct), SCMP_SYS(settimeofday), SCMP_SYS(clock_settime),
 	SCMP_SYS(clock_adjtime), SCMP_SYS(adjtimex), SCMP_SYS(syslog),
 	SCMP_SYS(lookup_dcookie), SCMP_SYS(uselib), SCMP_SYS(kcmp),
-	SCMP_SYS(quotactl), SCMP_SYS(pidfd_getfd),
+	SCMP_SYS(quotactl), SCMP_SYS(pidfd_getfd), SCMP_SYS(fanotify_init),
+	SCMP_SYS(name_to_handle_at), SCMP_SYS(vhangup),
 };
 
 /*
@@ -112,6 +124,18 @@ sandbox_keepfe(void)
 	sandbox_load(ctx, "keep-frontend");
 }
 
+/*
+ * The box's reader (common/jobread.c): the daemons' base and nothing
+ * else of a file or a process: no socket, no connect, no open, no exec,
+ * no fork, no memory made executable.  Its pipes and its channel were
+ * open before.
+ */
+void
+sandbox_reader(void)
+{
+	sandbox_load(sandbox_child_list(), "box reader");
+}
+
 void
 sandbox_launcher(void)
 {
@@ -148,6 +172,25 @@ int
 landlock_keepfe(void)
 {
 	return sandbox_landlock(LANDLOCK_KEEPFE, NULL, 0, 1);
+}
+
+/* No file at all: the box's reader has its descriptors. */
+int
+landlock_reader(void)
+{
+	return sandbox_landlock(LANDLOCK_READER, NULL, 0, 0);
+}
+
+/*
+ * The box's reader's lock, put on in the reader before it reads a byte
+ * of the box: the ruleset first (it needs prctl(2) and Landlock's
+ * calls, which the filter then denies), then the filter.
+ */
+void
+reader_lock(void)
+{
+	(void)landlock_reader();
+	sandbox_reader();
 }
 
 /*

@@ -142,8 +142,11 @@ int		 keepfe_may(const struct config *, const char *envelope,
 void		 sandbox_core(void);
 void		 sandbox_keepfe(void);
 void		 sandbox_launcher(void);
+void		 sandbox_reader(void);
+void		 reader_lock(void);
 /* The Landlock rulesets beside them: each the ABI it used, 0 for none. */
 int		 landlock_core(int datafd, const char *datadir);
 int		 landlock_keepfe(void);
+int		 landlock_reader(void);
 
 #endif

@@ -6,6 +6,7 @@
  * through the real keepd and gated.  Each refusal has its control.
  */
 #include <sys/types.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <grp.h>
@@ -25,6 +26,13 @@
 #include "../../sandcastled/sandcastled.h"
 #include "boxproto.h"
 #include "../lib/account.h"
+
+/* A sanitizer's runtime makes calls the reader's filter kills. */
+#ifdef __SANITIZE_ADDRESS__
+#define READER_LOCK	NULL
+#else
+#define READER_LOCK	reader_lock
+#endif
 
 #define OTHER_BUILD	"aaaaaaaaaaaa"
 #define NO_BUILD	"bbbbbbbbbbbb"
@@ -95,6 +103,8 @@ setup(const char *with_build)
 
 	become_account();
 	images();
+	/* Every case's box through its reader, locked as the launcher's is. */
+	job_reader_lock(READER_LOCK);
 	REQUIRE(job_init(with_build != NULL ? with_build : build, why,
 	    sizeof(why)) == 0, "%s", why);
 	REQUIRE((conf = config_new("/nonexistent")) != NULL, "%s", "config");
@@ -794,6 +804,117 @@ body_pinned(void)
 		pin_one(conf, &pin_cases[i]);
 }
 
+#ifndef __SANITIZE_ADDRESS__
+/*
+ * The keep of reader: called in the launcher while the box and its
+ * reader wait for the answer; the reader, the child of this process
+ * that runs this program (not podman, not popen's shell), has its
+ * Seccomp: and Seccomp_filters: read.
+ */
+static int
+reader_keep(const char *env, size_t len, struct keepcli_answer *a, void *arg,
+    const char **why)
+{
+	char	 cmd[512], line[128];
+	FILE	*f;
+	int	*seen = arg;
+
+	seen[0] = seen[1] = -1;
+	(void)snprintf(cmd, sizeof(cmd), "for p in $(cat /proc/%d/task/%d/"
+	    "children); do [ \"$(cat /proc/$p/comm)\" = \"$(cat /proc/%d/"
+	    "comm)\" ] && grep '^Seccomp' /proc/$p/status; done", (int)getpid(),
+	    (int)getpid(), (int)getpid());
+	if ((f = popen(cmd, "r")) != NULL) {
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "Seccomp: %d", &seen[0]) != 1)
+				(void)sscanf(line, "Seccomp_filters: %d",
+				    &seen[1]);
+		pclose(f);
+	}
+	a->status = 200;
+	a->ctype = strdup("application/json");
+	a->body = strdup(REPLY("end_turn", "{\\\"tag\\\":\\\"x\\\"}"));
+	a->body_len = strlen(a->body);
+	return 0;
+}
+
+/* A claude job, its reader's seccomp mode and filters into seen. */
+static void
+reader_job(struct config *conf, int seen[2], struct job_outcome *o)
+{
+	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
+	    0, reader_keep, seen, o);
+}
+
+/*
+ * T3: the box's reader reads the box under its filter (Seccomp: 2, one
+ * filter of its own); the control, a reader with no lock, has none.
+ */
+static void
+body_reader(void)
+{
+	struct config		*conf = setup(NULL);
+	struct job_outcome	 o;
+	int			 seen[2];
+
+	job_reader_lock(reader_lock);
+	reader_job(conf, seen, &o);
+	CHECK(o.status == JOB_SUCCEEDED && seen[0] == 2 && seen[1] == 1,
+	    "locked reader: %s: %s; Seccomp: %d, Seccomp_filters: %d",
+	    job_status_name(o.status), o.error, seen[0], seen[1]);
+	job_outcome_free(&o);
+	job_reader_lock(NULL);
+	reader_job(conf, seen, &o);
+	CHECK(o.status == JOB_SUCCEEDED && seen[0] == 0,
+	    "control: %s: %s; Seccomp: %d", job_status_name(o.status), o.error,
+	    seen[0]);
+	job_outcome_free(&o);
+}
+
+/* A taken reader: what it tries after its lock is on, before the box. */
+static void
+taken_socket(void)
+{
+	reader_lock();
+	(void)socket(AF_INET, SOCK_STREAM, 0);
+}
+
+/* Its control: the same call without the lock. */
+static void
+taken_control(void)
+{
+	(void)socket(AF_INET, SOCK_STREAM, 0);
+}
+
+/*
+ * T3: a taken reader that opens a socket is killed by its filter; the job
+ * fails as the box's break of the protocol and the box is removed.
+ * The control makes the socket and the job succeeds.
+ */
+static void
+body_reader_taken(void)
+{
+	struct config		*conf = setup(NULL);
+	struct job_outcome	 o;
+	int			 seen[2];
+
+	job_reader_lock(taken_socket);
+	reader_job(conf, seen, &o);
+	CHECK(o.status == JOB_FAILED && o.word == JW_PROTOCOL &&
+	    strstr(o.error, "reader failed") != NULL &&
+	    strstr(o.error, "signal 31") != NULL && o.box_removed,
+	    "taken reader: %s (%s): %s; removed %d", job_status_name(o.status),
+	    job_word_name(o.word), o.error, o.box_removed);
+	job_outcome_free(&o);
+	job_reader_lock(taken_control);
+	reader_job(conf, seen, &o);
+	CHECK(o.status == JOB_SUCCEEDED, "control: %s: %s",
+	    job_status_name(o.status), o.error);
+	job_outcome_free(&o);
+}
+
+#endif
+
 #define ACCOUNT_TC(name, what, secs)					\
 ATF_TC(name);								\
 ATF_TC_HEAD(name, tc)							\
@@ -875,6 +996,40 @@ ATF_TC_BODY(filters, tc)
 {
 	in_account(tc, body_filters);
 }
+
+#ifndef __SANITIZE_ADDRESS__
+/* T3: the reader of a real box is under its filter. */
+ATF_TC(reader);
+ATF_TC_HEAD(reader, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "the box's reader reads the box under "
+	    "its seccomp filter (Seccomp: 2, one filter); the control, with no "
+	    "lock, has none");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "require.config", "prefix");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(reader, tc)
+{
+	in_account(tc, body_reader);
+}
+
+/* T3: a taken reader is killed, and its job fails. */
+ATF_TC(reader_taken);
+ATF_TC_HEAD(reader_taken, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a reader that makes a socket after "
+	    "its lock is killed: the job fails as a break of the protocol and "
+	    "its box is removed; the control, unlocked, succeeds");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "require.config", "prefix");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(reader_taken, tc)
+{
+	in_account(tc, body_reader_taken);
+}
+#endif
 
 /* R2: one model request per job, none for ocr. */
 ATF_TC_WITHOUT_HEAD(one_request);
@@ -1006,6 +1161,10 @@ ATF_TC_BODY(lines, tc)
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, one_request);
+#ifndef __SANITIZE_ADDRESS__
+	ATF_TP_ADD_TC(tp, reader);
+	ATF_TP_ADD_TC(tp, reader_taken);
+#endif
 	ATF_TP_ADD_TC(tp, lines);
 	ATF_TP_ADD_TC(tp, words);
 	ATF_TP_ADD_TC(tp, png);

@@ -458,6 +458,7 @@ landlock_expect()
 	cat <<EOF
 ok    landlock: core sees data_dir, read and write$scopes
 ok    landlock: keep frontend sees no file$scopes
+ok    landlock: box reader sees no file$scopes
 ok    landlock: keepd sees the secrets folder, read only, and keep.sock to remove$tcp$scopes
 ok    landlock: keepd's request child sees no file$tcp$scopes
 ok    landlock: gated sees no file but gate.sock to remove$gscope
@@ -468,7 +469,7 @@ EOF
 	[ "$abi" -lt 3 ] && echo "warn  landlock: ABI $abi has no truncate(2) rule (ABI 3) for every process: every seccomp filter but the box's refuses truncate(2), and a box sees no file of the machine's"
 	[ "$abi" -lt 4 ] && echo "warn  landlock: ABI $abi has no TCP rule (ABI 4) for keepd, keepd's request child and sandcastle-box: keepd and its requests make Unix sockets only, in a network namespace of their own, and a box has no network"
 	[ "$abi" -lt 6 ] && echo "warn  landlock: ABI $abi has no abstract socket scoping (ABI 6) for every process: only the keep frontend is in the machine's network namespace with Unix sockets, and could reach an abstract socket there"
-	[ "$abi" -lt 6 ] && echo "warn  landlock: ABI $abi has no signal scoping (ABI 6) for core, keep frontend, keepd, keepd's request child, gated's tunnel child and sandcastle-box: keepd's filter lets it kill(2), for its requests, and it could signal the account's other processes"
+	[ "$abi" -lt 6 ] && echo "warn  landlock: ABI $abi has no signal scoping (ABI 6) for core, keep frontend, box reader, keepd, keepd's request child, gated's tunnel child and sandcastle-box: keepd's filter lets it kill(2), for its requests, and it could signal the account's other processes"
 	return 0
 }
 

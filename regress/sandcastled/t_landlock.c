@@ -249,6 +249,26 @@ ATF_TC_BODY(keepfe_no_file, tc)
 }
 
 /*
+ * T3: a taken box reader opens no file at all, reading nor writing;
+ * the control, without its ruleset, opens each.
+ */
+ATF_TC_WITHOUT_HEAD(reader_no_file);
+ATF_TC_BODY(reader_no_file, tc)
+{
+	layout();
+	require_done(landlocked_run(NULL, read_secret), "control: a secret");
+	require_refused(landlocked_run(landlock_reader, read_secret), EACCES,
+	    "the box reader: a secret");
+	require_done(landlocked_run(NULL, read_passwd), "control: /etc/passwd");
+	require_refused(landlocked_run(landlock_reader, read_passwd), EACCES,
+	    "the box reader: /etc/passwd");
+	require_done(landlocked_run(NULL, write_outside),
+	    "control: a new file");
+	require_refused(landlocked_run(landlock_reader, write_outside), EACCES,
+	    "the box reader: a new file");
+}
+
+/*
  * Where Landlock is missing (a filter makes the kernel's call fail, as
  * a kernel without it does), the process says so in its log and goes on
  * with what it has: never open silently.
@@ -300,6 +320,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, core_keeps_records);
 	ATF_TP_ADD_TC(tp, core_scopes);
 	ATF_TP_ADD_TC(tp, keepfe_no_file);
+	ATF_TP_ADD_TC(tp, reader_no_file);
 	ATF_TP_ADD_TC(tp, none_said);
 	ATF_TP_ADD_TC(tp, abi_used);
 	return atf_no_error();

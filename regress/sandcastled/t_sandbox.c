@@ -7,6 +7,7 @@
  * a filter kills.
  */
 #include <sys/types.h>
+#include <sys/fanotify.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -16,6 +17,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -134,6 +136,96 @@ ATF_TC_BODY(keepfe_execve_killed, tc)
 	    "keep-frontend: execve(/bin/true)");
 }
 
+static int
+call_open(void)
+{
+	return open("/etc/passwd", O_RDONLY) == -1;
+}
+
+static int
+call_fork(void)
+{
+	pid_t	 pid;
+
+	if ((pid = fork()) == 0)
+		_exit(0);
+	return pid == -1;
+}
+
+/* What a reader does: a pipe read and written, memory taken. */
+static int
+call_pipe_io(void)
+{
+	char	 buf[5], *p;
+
+	if (write(probe_pipe[1], "hello", 5) != 5 ||
+	    read(probe_pipe[0], buf, 5) != 5 || memcmp(buf, "hello", 5) != 0)
+		return 1;
+	if ((p = malloc(1 << 20)) == NULL)
+		return 2;
+	free(p);
+	return 0;
+}
+
+/* T3: a taken box reader makes no socket, of any family. */
+ATF_TC_WITHOUT_HEAD(reader_socket_killed);
+ATF_TC_BODY(reader_socket_killed, tc)
+{
+	require_exit(filtered_run(NULL, call_socket_unix), 0,
+	    "control: socket(AF_UNIX)");
+	require_killed(filtered_run(sandbox_reader, call_socket_unix),
+	    "box reader: socket(AF_UNIX)");
+	require_killed(filtered_run(sandbox_reader, call_socket_inet),
+	    "box reader: socket(AF_INET)");
+}
+
+/* T3: nor opens a file, runs a program or starts a process. */
+ATF_TC_WITHOUT_HEAD(reader_open_exec_fork_killed);
+ATF_TC_BODY(reader_open_exec_fork_killed, tc)
+{
+	require_exit(filtered_run(NULL, call_open), 0, "control: open");
+	require_killed(filtered_run(sandbox_reader, call_open),
+	    "box reader: open(/etc/passwd)");
+	require_exit(filtered_run(NULL, call_execve), 0,
+	    "control: execve(/bin/true)");
+	require_killed(filtered_run(sandbox_reader, call_execve),
+	    "box reader: execve(/bin/true)");
+	require_exit(filtered_run(NULL, call_fork), 0, "control: fork");
+	require_killed(filtered_run(sandbox_reader, call_fork),
+	    "box reader: fork");
+}
+
+/* T3: its work, the control of the two above: pipes and memory. */
+ATF_TC_WITHOUT_HEAD(reader_allows_pipes);
+ATF_TC_BODY(reader_allows_pipes, tc)
+{
+	ATF_REQUIRE(pipe(probe_pipe) == 0);
+	require_exit(filtered_run(sandbox_reader, call_pipe_io), 0,
+	    "box reader: read, write, malloc");
+}
+
+/* An unprivileged fanotify group (Linux 5.13), as the launcher could make. */
+static int
+call_fanotify(void)
+{
+	int	 fd;
+
+	if ((fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID, 0)) != -1) {
+		close(fd);
+		return 0;
+	}
+	return errno == EPERM ? REFUSED_EPERM : 1;
+}
+
+ATF_TC_WITHOUT_HEAD(launcher_fanotify_refused);
+ATF_TC_BODY(launcher_fanotify_refused, tc)
+{
+	require_exit(filtered_run(NULL, call_fanotify), 0,
+	    "control: fanotify_init");
+	require_exit(filtered_run(sandbox_launcher, call_fanotify),
+	    REFUSED_EPERM, "box launcher: fanotify_init refused with EPERM");
+}
+
 ATF_TC_WITHOUT_HEAD(launcher_ptrace_refused);
 ATF_TC_BODY(launcher_ptrace_refused, tc)
 {
@@ -205,6 +297,10 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, keepfe_socket_inet_killed);
 	ATF_TP_ADD_TC(tp, keepfe_socket_unix_allowed);
 	ATF_TP_ADD_TC(tp, keepfe_execve_killed);
+	ATF_TP_ADD_TC(tp, reader_socket_killed);
+	ATF_TP_ADD_TC(tp, reader_open_exec_fork_killed);
+	ATF_TP_ADD_TC(tp, reader_allows_pipes);
+	ATF_TP_ADD_TC(tp, launcher_fanotify_refused);
 	ATF_TP_ADD_TC(tp, launcher_ptrace_refused);
 	ATF_TP_ADD_TC(tp, launcher_execve_allowed);
 	ATF_TP_ADD_TC(tp, launcher_no_new_privs);

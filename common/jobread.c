@@ -1,0 +1,407 @@
+/*
+ * The box's reader (jobread.h): the launcher never reads a byte of a
+ * box.  For each box, once podman run has started and its pipes exist,
+ * the launcher forks a reader that keeps the three pipes and a
+ * socketpair to the launcher, closes everything else, puts on its lock
+ * and speaks the box protocol (job.c's job_talk()).  The launcher, its
+ * own ends of the pipes closed, waits on the socketpair within the
+ * box's time and its stop, carries the box's one request to the keep
+ * unparsed and takes the outcome, whose sizes and framing it checks.
+ * A reader that dies, or sends what the table refuses, fails the job as
+ * the box's break of the protocol, and its box is removed.
+ */
+#include <sys/types.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobread.h"
+#include "keep.h"
+#include "log.h"
+
+/* The reader's descriptors, once it has closed the rest. */
+#define JR_FD_IN	3
+#define JR_FD_OUT	4
+#define JR_FD_ERR	5
+#define JR_FD_CHAN	6
+
+#define JR_EXIT_CHAN	3	/* the reader's exit: its channel failed */
+
+/* The one table of the protocol between the launcher and a reader. */
+const struct msg_rule jobread_rules[] = {
+	{ JR_KEEP, "JR_KEEP", 2, KEEP_MAXENVELOPE, 0 },
+	{ JR_ANSWER, "JR_ANSWER", sizeof(struct jobread_answer),
+	    MSG_MAXPAYLOAD, 0 },
+	{ JR_DOWN, "JR_DOWN", 1, JR_DOWN_MAX, 0 },
+	{ JR_DONE, "JR_DONE", sizeof(struct jobread_done), MSG_MAXPAYLOAD, 0 },
+};
+const size_t jobread_nrules = sizeof(jobread_rules) /
+    sizeof(jobread_rules[0]);
+
+static void	(*jobread_lock)(void);
+
+void
+job_reader_lock(void (*lock)(void))
+{
+	jobread_lock = lock;
+}
+
+/* In the reader: job_keep_fn, through the launcher. */
+static int
+jobread_keep(const char *env, size_t len, struct keepcli_answer *a,
+    void *arg, const char **why)
+{
+	static char		 down[JR_DOWN_MAX + 1];
+	struct msgchan		*chan = arg;
+	struct jobread_answer	 h;
+	struct msg		 m;
+	const char		*p;
+	char			 mwhy[128];
+
+	if (msg_compose(chan, JR_KEEP, 0, -1, env, len) == -1 ||
+	    msgchan_flush_all(chan) == -1 || msg_read_one(chan, &m) != 1 ||
+	    msg_check_set(jobread_rules, jobread_nrules, JR_TO_READER, &m,
+	    mwhy, sizeof(mwhy)) == -1)
+		_exit(JR_EXIT_CHAN);
+	if (m.type == JR_DOWN) {
+		memcpy(down, m.data, m.len);
+		down[m.len] = '\0';
+		*why = down;
+		msg_free(&m);
+		return -1;
+	}
+	memcpy(&h, m.data, sizeof(h));
+	p = (const char *)m.data + sizeof(h);
+	if (h.reason_len >= sizeof(a->reason) || (uint64_t)sizeof(h) +
+	    h.ctype_len + h.reason_len + h.body_len != m.len)
+		_exit(JR_EXIT_CHAN);
+	memset(a, 0, sizeof(*a));
+	a->refused = h.refused != 0;
+	a->status = h.status;
+	a->retry_after = h.retry_after;
+	a->code = h.code;
+	if ((a->ctype = strndup(p, h.ctype_len)) == NULL ||
+	    (a->body = malloc(h.body_len + 1)) == NULL)
+		_exit(JR_EXIT_CHAN);
+	memcpy(a->reason, p + h.ctype_len, h.reason_len);
+	memcpy(a->body, p + h.ctype_len + h.reason_len, h.body_len);
+	a->body[h.body_len] = '\0';
+	a->body_len = h.body_len;
+	msg_free(&m);
+	return 0;
+}
+
+static size_t
+jobread_len(const char *s)
+{
+	return s != NULL ? strlen(s) : 0;
+}
+
+/* In the reader: what became of the job, for the launcher. */
+static void
+jobread_done(struct msgchan *chan, const struct job_ctx *x)
+{
+	static struct jobread_done	 d;
+	const struct job_outcome	*o = x->o;
+	const struct box		*b = x->box;
+	struct iovec			 iov[4];
+
+	memset(&d, 0, sizeof(d));
+	d.status = o->status;
+	d.word = o->word;
+	d.hello = x->hello;
+	d.last = x->last;
+	d.decided = x->decided;
+	d.failed = b->failed;
+	d.timed_out = b->timed_out;
+	(void)strlcpy(d.why, b->why, sizeof(d.why));
+	(void)strlcpy(d.error, o->error, sizeof(d.error));
+	d.errlen = b->errlen;
+	memcpy(d.errhead, b->errhead, b->errlen);
+	d.usage = o->usage;
+	d.output_len = jobread_len(o->output);
+	d.reply_len = jobread_len(o->reply);
+	d.record_len = jobread_len(o->record);
+	iov[0].iov_base = &d;
+	iov[0].iov_len = sizeof(d);
+	iov[1].iov_base = o->output;
+	iov[1].iov_len = d.output_len;
+	iov[2].iov_base = o->reply;
+	iov[2].iov_len = d.reply_len;
+	iov[3].iov_base = o->record;
+	iov[3].iov_len = d.record_len;
+	if (msg_composev(chan, JR_DONE, 0, -1, iov, 4) == -1 ||
+	    msgchan_flush_all(chan) == -1)
+		_exit(JR_EXIT_CHAN);
+}
+
+/* fd to want, which is free or one of the reader's own above it. */
+static void
+jobread_fd(int fd, int want)
+{
+	if (fd != want && dup2(fd, want) == -1)
+		_exit(JR_EXIT_CHAN);
+}
+
+/*
+ * The reader: the box's pipes and its channel on 3 to 6, stderr kept
+ * for its log, everything else closed; its lock on; then the protocol.
+ */
+static __attribute__((noreturn)) void
+jobread_child(struct job_ctx *x, const char *input, size_t inputlen,
+    int sock, pid_t parent)
+{
+	struct box	*b = x->box;
+	struct msgchan	 chan;
+	int		 fds[4], i;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
+		_exit(JR_EXIT_CHAN);
+	/* Above every target first, so that no dup2 closes one still wanted. */
+	fds[0] = fcntl(b->in, F_DUPFD_CLOEXEC, JR_FD_CHAN + 1);
+	fds[1] = fcntl(b->out, F_DUPFD_CLOEXEC, JR_FD_CHAN + 1);
+	fds[2] = fcntl(b->err, F_DUPFD_CLOEXEC, JR_FD_CHAN + 1);
+	fds[3] = fcntl(sock, F_DUPFD_CLOEXEC, JR_FD_CHAN + 1);
+	for (i = 0; i < 4; i++)
+		if (fds[i] == -1)
+			_exit(JR_EXIT_CHAN);
+	for (i = 0; i < 4; i++)
+		jobread_fd(fds[i], JR_FD_IN + i);
+	(void)close(STDIN_FILENO);
+	(void)close(STDOUT_FILENO);
+	closefrom(JR_FD_CHAN + 1);
+	b->in = JR_FD_IN;
+	b->out = JR_FD_OUT;
+	b->err = JR_FD_ERR;
+	/* The launcher's stop and its parent's channel are the launcher's. */
+	box_stop_when(NULL, -1);
+	/* Its log on stderr: syslog(3) would open a socket. */
+	log_init(getprogname(), 1, log_verbose());
+	log_procname("box reader");
+	if (jobread_lock != NULL)
+		jobread_lock();
+	msgchan_init(&chan, JR_FD_CHAN, MSG_MAXPAYLOAD);
+	if (x->keep != NULL) {
+		x->keep = jobread_keep;
+		x->arg = &chan;
+	}
+	job_talk(x, input, inputlen);
+	box_drain(b);
+	jobread_done(&chan, x);
+	_exit(0);
+}
+
+static char *
+jobread_text(const char *p, size_t len)
+{
+	char	*s;
+
+	if (len == 0)
+		return NULL;
+	if ((s = malloc(len + 1)) == NULL)
+		fatal("the box's reader");
+	memcpy(s, p, len);
+	s[len] = '\0';
+	return s;
+}
+
+/* In the launcher: the reader's outcome, its sizes checked.  0, or -1. */
+static int
+jobread_take(struct job_ctx *x, const struct msg *m, char *why, size_t whysz)
+{
+	struct jobread_done	 d;
+	struct job_outcome	*o = x->o;
+	struct box		*b = x->box;
+	const char		*p = (const char *)m->data + sizeof(d);
+
+	memcpy(&d, m->data, sizeof(d));
+	if ((uint64_t)sizeof(d) + d.output_len + d.reply_len + d.record_len !=
+	    m->len || d.status > JOB_RELEASED || d.word >= JW_COUNT ||
+	    d.errlen > sizeof(d.errhead) ||
+	    memchr(d.why, '\0', sizeof(d.why)) == NULL ||
+	    memchr(d.error, '\0', sizeof(d.error)) == NULL ||
+	    memchr(d.usage.model, '\0', sizeof(d.usage.model)) == NULL) {
+		(void)snprintf(why, whysz, "its outcome does not add up");
+		return -1;
+	}
+	x->hello = d.hello != 0;
+	x->last = d.last != 0;
+	x->decided = d.decided != 0;
+	o->status = d.status;
+	o->word = d.word;
+	(void)strlcpy(o->error, d.error, sizeof(o->error));
+	o->usage = d.usage;
+	o->usage.has = d.usage.has != 0;
+	o->output = jobread_text(p, d.output_len);
+	o->reply = jobread_text(p + d.output_len, d.reply_len);
+	o->record = jobread_text(p + d.output_len + d.reply_len,
+	    d.record_len);
+	memcpy(b->errhead, d.errhead, d.errlen);
+	b->errlen = d.errlen;
+	if (d.failed || d.timed_out) {
+		b->failed = d.failed != 0;
+		b->timed_out = d.timed_out != 0;
+		(void)strlcpy(b->why, d.why, sizeof(b->why));
+	}
+	return 0;
+}
+
+/* In the launcher: the box's one request to the keep, its answer back. */
+static int
+jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
+    int *calls, char *why, size_t whysz)
+{
+	struct keepcli_answer	 a;
+	struct jobread_answer	 h;
+	struct iovec		 iov[4];
+	const char		*kwhy = "no keep is configured";
+	int			 r;
+
+	if (x->keep == NULL || !cap_table[x->cap].request || ++*calls > 1) {
+		(void)snprintf(why, whysz, "a request the box may not make");
+		return -1;
+	}
+	memset(&a, 0, sizeof(a));
+	if (x->keep(m->data, m->len, &a, x->arg, &kwhy) == -1)
+		r = msg_compose(chan, JR_DOWN, 0, -1, kwhy,
+		    strnlen(kwhy, JR_DOWN_MAX - 1) + 1);
+	else {
+		memset(&h, 0, sizeof(h));
+		h.refused = a.refused;
+		h.status = a.status;
+		h.retry_after = a.retry_after;
+		h.code = a.code;
+		h.ctype_len = jobread_len(a.ctype);
+		h.reason_len = strnlen(a.reason, sizeof(a.reason) - 1);
+		h.body_len = a.body_len;
+		iov[0].iov_base = &h;
+		iov[0].iov_len = sizeof(h);
+		iov[1].iov_base = a.ctype;
+		iov[1].iov_len = h.ctype_len;
+		iov[2].iov_base = a.reason;
+		iov[2].iov_len = h.reason_len;
+		iov[3].iov_base = a.body;
+		iov[3].iov_len = h.body_len;
+		r = msg_composev(chan, JR_ANSWER, 0, -1, iov, 4);
+	}
+	keepcli_answer_free(&a);
+	if (r == -1 || msgchan_flush_all(chan) == -1) {
+		(void)snprintf(why, whysz, "the keep's answer could not go to "
+		    "it: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * In the launcher: serves the reader until its outcome, the box's time,
+ * the launcher's stop, or its end.  1 with the outcome in x, 0 when the
+ * box's time or the stop ended it (b says which), -1 with why.
+ */
+static int
+jobread_serve(struct job_ctx *x, struct msgchan *chan, char *why,
+    size_t whysz)
+{
+	struct msg	 m;
+	ssize_t		 n;
+	int		 calls = 0, r, got;
+
+	for (;;) {
+		if ((r = box_await(x->box, chan->fd)) == -1)
+			return 0;
+		if (r == 0)
+			continue;
+		if ((n = msgchan_read(chan)) == 0) {
+			(void)snprintf(why, whysz, "it ended without an "
+			    "outcome");
+			return -1;
+		}
+		if (n == -1 && errno != EAGAIN && errno != EINTR) {
+			(void)snprintf(why, whysz, "its channel: %s",
+			    strerror(errno));
+			return -1;
+		}
+		while ((got = msg_get(chan, &m)) == 1) {
+			if (msg_check_set(jobread_rules, jobread_nrules,
+			    JR_TO_LAUNCHER, &m, why, whysz) == -1)
+				r = -1;
+			else if (m.type == JR_KEEP)
+				r = jobread_call(x, chan, &m, &calls, why,
+				    whysz);
+			else
+				r = jobread_take(x, &m, why, whysz) == 0 ? 1 :
+				    -1;
+			msg_free(&m);
+			if (r != 0)
+				return r;
+		}
+		if (got == -1) {
+			(void)snprintf(why, whysz, "its messages: %s",
+			    strerror(errno));
+			return -1;
+		}
+	}
+}
+
+static void
+jobread_status(int status, char *buf, size_t bufsz)
+{
+	if (WIFSIGNALED(status))
+		(void)snprintf(buf, bufsz, "killed by signal %d%s",
+		    WTERMSIG(status), WTERMSIG(status) == SIGSYS ? ", its "
+		    "filter denied a call" : "");
+	else
+		(void)snprintf(buf, bufsz, "exit %d", WEXITSTATUS(status));
+}
+
+void
+jobread_run(struct job_ctx *x, const char *input, size_t inputlen)
+{
+	struct msgchan	 chan;
+	struct box	*b = x->box;
+	char		 why[256], how[64];
+	pid_t		 pid, self = getpid();
+	int		 sv[2], status, r;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1 ||
+	    (pid = fork()) == -1) {
+		job_decide(x, JOB_RELEASED, JW_RELEASED, "the box's reader "
+		    "cannot start: %s", strerror(errno));
+		b->failed = 1;
+		(void)snprintf(b->why, sizeof(b->why), "no reader");
+		return;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		jobread_child(x, input, inputlen, sv[1], self);
+	}
+	close(sv[1]);
+	box_hand_off(b);
+	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1)
+		fatal("the box's reader: O_NONBLOCK");
+	msgchan_init(&chan, sv[0], MSG_MAXPAYLOAD);
+	r = jobread_serve(x, &chan, why, sizeof(why));
+	(void)kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	msgchan_clear(&chan);
+	close(sv[0]);
+	if (r != -1)
+		return;
+	jobread_status(status, how, sizeof(how));
+	log_warnx("the reader of box %s: %s (%s): the job fails", b->name, why,
+	    how);
+	job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's reader failed: %s "
+	    "(%s)", why, how);
+	b->failed = 1;
+	(void)snprintf(b->why, sizeof(b->why), "its reader failed");
+}
