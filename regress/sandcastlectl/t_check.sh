@@ -456,6 +456,7 @@ landlock_expect()
 		echo "ok    landlock: ABI $abi"
 	fi
 	cat <<EOF
+ok    landlock: sandcastled's parent sees no file but control.sock to remove$gscope
 ok    landlock: core sees data_dir, read and write$scopes
 ok    landlock: keep frontend sees no file$scopes
 ok    landlock: keepd sees the secrets folder, read only, and keep.sock to remove$tcp$scopes
