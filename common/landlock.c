@@ -62,9 +62,12 @@ static const struct {
 /*
  * Each process's view, which sandcastle(7) and check say in these
  * words.  gated does not scope its signals: it ends pasta's helper,
- * which it forked before its ruleset went on.
+ * which it forked before its ruleset went on; nor does sandcastled's
+ * parent, which signals its children, each in a domain of its own.
  */
 const struct landlock_view landlock_views[LANDLOCK_NPROCS] = {
+	[LANDLOCK_PARENT] = { "sandcastled's parent", "no file but "
+	    "control.sock to remove", LANDLOCK_WANT_UNIX },
 	[LANDLOCK_CORE] = { "core", "data_dir, read and write", SCOPES },
 	[LANDLOCK_KEEPFE] = { "keep frontend", "no file", SCOPES },
 	[LANDLOCK_READER] = { "box reader", "no file", SCOPES },

@@ -59,6 +59,7 @@
 
 /* The processes with a ruleset, each a view of the files. */
 enum landlock_proc {
+	LANDLOCK_PARENT,
 	LANDLOCK_CORE,
 	LANDLOCK_KEEPFE,
 	LANDLOCK_READER,

@@ -316,12 +316,13 @@ parent_loop(int sfd)
 	}
 }
 
+/* The runtime folder, which the ruleset keeps for control.sock's removal. */
 static void
-parent_control(void)
+parent_control(char *dir, size_t dirsz)
 {
-	char	 dir[PATH_MAX], sock[PATH_MAX], why[512];
+	char	 sock[PATH_MAX], why[512];
 
-	if (path_runtime_dir(dir, sizeof(dir)) == -1)
+	if (path_runtime_dir(dir, dirsz) == -1)
 		fatalx("%s: it holds sandcastled's control socket", path_why());
 	if (path_private_dir(dir, why, sizeof(why)) == -1)
 		fatalx("%s: the runtime folder must be the operator's alone "
@@ -331,12 +332,18 @@ parent_control(void)
 	control_open(sock);
 }
 
+/*
+ * Locked once every child runs, before a message of theirs is read:
+ * what the parent still does is route, answer the control socket,
+ * signal and reap its children, log and end (sandbox.c).
+ */
 void
 parent_main(struct config *conf, const struct options *opts, int exefd)
 {
+	char	 rundir[PATH_MAX];
 	int	 sfd;
 
-	parent_control();
+	parent_control(rundir, sizeof(rundir));
 	summary_init(conf);
 	parent_pid = getpid();
 	if (atexit(parent_atexit) != 0)
@@ -350,6 +357,8 @@ parent_main(struct config *conf, const struct options *opts, int exefd)
 	sfd = parent_signalfd();
 	proc_start_all(exefd, opts);
 	close(exefd);
+	landlock_parent(rundir);
+	sandbox_parent();
 	log_info("started with %zu sources", conf->nsources);
 	parent_loop(sfd);
 }

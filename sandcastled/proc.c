@@ -4,6 +4,7 @@
  * with its channel on fd 3 and nothing else open above stderr.
  */
 #include <sys/types.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -50,21 +51,21 @@ static struct proc procs[PROC_COUNT] = {
 	    .sends = P(READY) | P(KEEP_PROBE) | P(KEEP_CALL) | P(JOB_RUN) |
 	    P(SOURCES) | P(ROUND_DONE),
 	    .parent_dispatch = parent_dispatch_core, .deathsig = SIGKILL,
-	    .pid = -1, .chan = { .fd = -1 } },
+	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 	{ .id = PROC_KEEPFE, .title = "keep-frontend",
 	    .init = keepfe_init, .sandbox = keepfe_sandbox,
 	    .ready = keepfe_ready, .dispatch = keepfe_dispatch,
 	    .takes = P(KEEP_PROBE) | P(KEEP_CALL),
 	    .sends = P(READY) | P(KEEP_STATE) | P(KEEP_ANSWER) | P(KEEP_DOWN),
 	    .parent_dispatch = parent_dispatch_keepfe, .deathsig = SIGKILL,
-	    .pid = -1, .chan = { .fd = -1 } },
+	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 	{ .id = PROC_LAUNCHER, .title = "box launcher",
 	    .init = launcher_init, .sandbox = sandbox_launcher,
 	    .ready = launcher_ready, .dispatch = launcher_dispatch,
 	    .takes = P(JOB_RUN) | P(KEEP_ANSWER) | P(KEEP_DOWN),
 	    .sends = P(READY) | P(KEEP_CALL) | P(JOB_DONE),
 	    .parent_dispatch = parent_dispatch_launcher, .deathsig = SIGTERM,
-	    .pid = -1, .chan = { .fd = -1 } },
+	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 };
 
 struct proc *
@@ -162,6 +163,9 @@ proc_start(struct proc *p, int exefd, const struct options *opts)
 		proc_exec(p, sv[1], exefd, opts, parent);
 	}
 	close(sv[1]);
+	/* Not yet reaped, the child still has its pid: this is the child's. */
+	if ((p->pidfd = pidfd_open(p->pid, 0)) == -1)
+		fatal("pidfd_open for %s", p->title);
 	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1)
 		fatal("%s: O_NONBLOCK", p->title);
 	msgchan_init(&p->chan, sv[0], PROC_MAXPAYLOAD);
@@ -179,14 +183,24 @@ proc_start_all(int exefd, const struct options *opts)
 		proc_start(&procs[i], exefd, opts);
 }
 
+/*
+ * By its pidfd, never by its pid: the parent's filter refuses kill(2),
+ * so that a taken parent signals its own children and nothing else.
+ */
+void
+proc_signal(struct proc *p, int sig)
+{
+	if (p->pid > 0 && p->pidfd != -1)
+		(void)pidfd_send_signal(p->pidfd, sig, NULL, 0);
+}
+
 void
 proc_kill_all(int sig)
 {
 	size_t	 i;
 
 	for (i = 0; i < PROC_COUNT; i++)
-		if (procs[i].pid > 0)
-			kill(procs[i].pid, sig);
+		proc_signal(&procs[i], sig);
 }
 
 int
@@ -227,6 +241,10 @@ proc_gone(struct proc *p)
 {
 	p->pid = -1;
 	p->is_ready = 0;
+	if (p->pidfd != -1) {
+		close(p->pidfd);
+		p->pidfd = -1;
+	}
 	if (p->chan.fd != -1) {
 		close(p->chan.fd);
 		msgchan_clear(&p->chan);

@@ -1,13 +1,10 @@
 /*
- * The seccomp filters of sandcastled's children, one each, installed
- * before a child reads anything that came from another process, and
- * beside them the core's and the keep frontend's Landlock rulesets.
- *
- * The parent has none (yet): it forks and re-executes its children,
- * binds and serves the control socket and reads the configuration, so
- * an allow list for it would hold most of what the children are
- * denied, and it reads nothing hostile but the control socket's
- * messages from the operator's own uid.
+ * The seccomp filters of sandcastled's processes, one each, installed
+ * before a process reads anything that came from another, and beside
+ * them the parent's, the core's and the keep frontend's Landlock
+ * rulesets.  The parent's go on once its children run: it forks no
+ * more, and what it reads after (the children's messages, the control
+ * socket's) could be a taken child's or a hostile client's.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -84,6 +81,19 @@ static const int sandbox_launcher_enosys[] = {
 	SCMP_SYS(io_uring_register),
 };
 
+/*
+ * What the parent adds to the base once its children run: the control
+ * socket's clients accepted, their peer checked (getsockopt, SO_PEERCRED
+ * alone) and a refused one shut; its children signalled by their pidfds
+ * and reaped; control.sock removed at the end.  kill(2) is not here: by
+ * a pid it would reach any process of the operator's account.
+ */
+static const int sandbox_parent_calls[] = {
+	SCMP_SYS(restart_syscall), SCMP_SYS(accept), SCMP_SYS(accept4),
+	SCMP_SYS(shutdown), SCMP_SYS(pidfd_send_signal), SCMP_SYS(wait4),
+	SCMP_SYS(unlink), SCMP_SYS(unlinkat),
+};
+
 /* The rules both allow lists share, on the daemons' base. */
 static scmp_filter_ctx
 sandbox_child_list(void)
@@ -136,6 +146,29 @@ sandbox_reader(void)
 	sandbox_load(sandbox_child_list(), "box reader");
 }
 
+/*
+ * No exec, no fork, no ptrace, no open, no connect, no socket.  A Unix
+ * socket is refused (EACCES) rather than killed: syslog(3) makes one to
+ * reconnect when its own to syslogd failed, and the parent goes on
+ * without its log rather than end the daemon for a syslogd restarted.
+ */
+void
+sandbox_parent(void)
+{
+	scmp_filter_ctx	 ctx;
+
+	ctx = sandbox_allow_list();
+	sandbox_add(ctx, SCMP_ACT_ALLOW, sandbox_parent_calls,
+	    NCALLS(sandbox_parent_calls));
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(getsockopt), 2,
+	    SO_PEERCRED);
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0,
+	    AF_UNIX);
+	sandbox_add_noexec(ctx);
+	sandbox_add_stdio(ctx);
+	sandbox_load(ctx, "parent");
+}
+
 void
 sandbox_launcher(void)
 {
@@ -148,6 +181,21 @@ sandbox_launcher(void)
 	    NCALLS(sandbox_launcher_enosys));
 	sandbox_add_wx_refused(ctx);
 	sandbox_load(ctx, "box launcher");
+}
+
+/*
+ * No file but control.sock, which the parent removes at its end: the
+ * runtime folder for removal alone.  The configuration was read and the
+ * children exec'd before; nothing else is opened after.  Its signals
+ * are not scoped: its children, which it signals, are outside its
+ * domain.
+ */
+int
+landlock_parent(const char *rundir)
+{
+	const struct landlock_path run = { -1, rundir, LANDLOCK_REMOVE };
+
+	return sandbox_landlock(LANDLOCK_PARENT, &run, 1, 1);
 }
 
 /*

@@ -59,6 +59,7 @@ struct proc {
 	void		(*parent_dispatch)(struct proc *, struct msg *);
 	int		 deathsig;	/* sent to it when the parent dies */
 	pid_t		 pid;
+	int		 pidfd;		/* the parent signals it by this alone */
 	int		 is_ready;	/* PROC_READY came: its filter is on */
 	time_t		 started;
 	struct msgchan	 chan;
@@ -70,6 +71,7 @@ struct proc	*proc_by_title(const char *);
 struct proc	*proc_by_pid(pid_t);
 void		 proc_start_all(int exefd, const struct options *);
 void		 proc_kill_all(int sig);
+void		 proc_signal(struct proc *, int sig);
 int		 proc_reap(int stopping);
 int		 proc_running(void);
 void		 proc_describe_exit(const struct proc *, int status, char *, size_t);
@@ -148,5 +150,7 @@ void		 reader_lock(void);
 int		 landlock_core(int datafd, const char *datadir);
 int		 landlock_keepfe(void);
 int		 landlock_reader(void);
+void		 sandbox_parent(void);
+int		 landlock_parent(const char *rundir);
 
 #endif

@@ -132,10 +132,7 @@ stop_running(void)
 static void
 stop_signal(enum proc_id id, int sig)
 {
-	struct proc	*p = &proc_table()[id];
-
-	if (p->pid > 0)
-		(void)kill(p->pid, sig);
+	proc_signal(&proc_table()[id], sig);
 }
 
 void

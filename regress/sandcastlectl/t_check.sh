@@ -456,6 +456,7 @@ landlock_expect()
 		echo "ok    landlock: ABI $abi"
 	fi
 	cat <<EOF
+ok    landlock: sandcastled's parent sees no file but control.sock to remove$gscope
 ok    landlock: core sees data_dir, read and write$scopes
 ok    landlock: keep frontend sees no file$scopes
 ok    landlock: box reader sees no file$scopes

@@ -88,6 +88,41 @@ start_status_stop_cleanup()
 	sc_cleanup
 }
 
+atf_test_case parent_locked cleanup
+parent_locked_head()
+{
+	atf_set "descr" "N5: once its children run, the parent is under its seccomp filter and no_new_privs, as the kernel shows it, and its Landlock ruleset; SIGTERM still stops the children and removes control.sock"
+	atf_set "require.config" "prefix checkout"
+}
+parent_locked_body()
+{
+	start_daemon
+	$AS_USER "$(sc_bin sandcastlectl)" show status > status ||
+	    { cat status; atf_fail "show status"; }
+	parent=$(awk '$1 == "parent" { print $2 }' status)
+	[ -n "$parent" ] || { cat status; atf_fail "no parent in show status"; }
+	atf_check -o inline:"1\n" awk '/^NoNewPrivs:/ { print $2 }' \
+	    "/proc/$parent/status"
+	atf_check -o inline:"2\n" awk '/^Seccomp:/ { print $2 }' \
+	    "/proc/$parent/status"
+	grep -Eq "^sandcastled: landlock ABI [0-9]+: sandcastled's parent sees no file but control.sock to remove" \
+	    "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "no line of the parent's ruleset"; }
+	pids="$(child_pid core) $(child_pid keep-frontend) $(child_pid 'box launcher')"
+	stop_daemon "$parent" > stopped
+	st=$(cat stopped)
+	[ "$st" -eq 0 ] || { sc_log sandcastled; atf_fail "exit $st after SIGTERM"; }
+	for p in $pids; do
+		kill -0 "$p" 2>/dev/null && atf_fail "child $p outlived the parent"
+	done
+	[ -e "$SC_RUN/sandcastle/control.sock" ] && atf_fail "control.sock left"
+	return 0
+}
+parent_locked_cleanup()
+{
+	sc_cleanup
+}
+
 atf_test_case root_refused cleanup
 root_refused_head()
 {
@@ -280,6 +315,7 @@ other_programs_cleanup()
 atf_init_test_cases()
 {
 	atf_add_test_case start_status_stop
+	atf_add_test_case parent_locked
 	atf_add_test_case root_refused
 	atf_add_test_case child_killed
 	atf_add_test_case control_other_uid

@@ -1,8 +1,8 @@
 /*
- * The core's and the keep frontend's Landlock rulesets, the real
- * functions of libsandcastled.a (landlock_core(), landlock_keepfe()),
- * each put on alone in a forked child, with no seccomp filter: what a
- * taken core or frontend would try is refused with EACCES (EPERM for a
+ * The parent's, the core's and the keep frontend's Landlock rulesets,
+ * the real functions of libsandcastled.a (landlock_parent(),
+ * landlock_core(), landlock_keepfe()), each put on alone in a forked
+ * child, with no seccomp filter: what a taken process would try is refused with EACCES (EPERM for a
  * scope) by Landlock and nothing else, and its control, the same call
  * without the ruleset, succeeds.  Built twice: t_landlock on this
  * kernel's ABI, t_landlock.abi1 on ABI 1, where the rights of later
@@ -248,6 +248,79 @@ ATF_TC_BODY(keepfe_no_file, tc)
 	close(abs);
 }
 
+/* The runtime folder, control.sock in it, as the parent leaves it at start. */
+static void
+runtime(void)
+{
+	int	 fd;
+
+	ATF_REQUIRE(mkdir("run", 0700) == 0);
+	ATF_REQUIRE((fd = open("run/control.sock", O_WRONLY | O_CREAT,
+	    0600)) != -1);
+	close(fd);
+	ATF_REQUIRE((fd = open("outside/file", O_WRONLY | O_CREAT,
+	    0600)) != -1);
+	close(fd);
+}
+
+static int
+parent_ruleset(void)
+{
+	return landlock_parent("run");
+}
+
+static int
+remove_control(void)
+{
+	return landlocked_result(unlink("run/control.sock"));
+}
+
+static int
+remove_outside(void)
+{
+	return landlocked_result(unlink("outside/file"));
+}
+
+static int
+make_in_runtime(void)
+{
+	return landlocked_result(open("run/new", O_WRONLY | O_CREAT, 0600));
+}
+
+/* N5: a taken parent opens no file: no secret, no configuration, none of the machine's. */
+ATF_TC_WITHOUT_HEAD(parent_no_file);
+ATF_TC_BODY(parent_no_file, tc)
+{
+	layout();
+	runtime();
+	require_done(landlocked_run(NULL, read_secret), "control: a secret");
+	require_refused(landlocked_run(parent_ruleset, read_secret), EACCES,
+	    "the parent: a secret");
+	require_refused(landlocked_run(parent_ruleset, read_config), EACCES,
+	    "the parent: the configuration");
+	require_refused(landlocked_run(parent_ruleset, read_passwd), EACCES,
+	    "the parent: /etc/passwd");
+	require_refused(landlocked_run(parent_ruleset, make_in_runtime), EACCES,
+	    "the parent: a new file in the runtime folder");
+	require_refused(landlocked_run(parent_ruleset, remove_outside), EACCES,
+	    "the parent: a file removed outside the runtime folder");
+	require_done(landlocked_run(NULL, remove_outside),
+	    "control: the file outside removed");
+}
+
+/* N5: its end: control.sock removed, and a process outside its domain signalled. */
+ATF_TC_WITHOUT_HEAD(parent_removes_control);
+ATF_TC_BODY(parent_removes_control, tc)
+{
+	layout();
+	runtime();
+	require_done(landlocked_run(parent_ruleset, remove_control),
+	    "the parent: control.sock removed");
+	ATF_REQUIRE(access("run/control.sock", F_OK) == -1 && errno == ENOENT);
+	require_done(landlocked_run(parent_ruleset, landlocked_signal),
+	    "the parent: a signal to a process outside its domain");
+}
+
 /*
  * T3: a taken box reader opens no file at all, reading nor writing;
  * the control, without its ruleset, opens each.
@@ -321,6 +394,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, core_scopes);
 	ATF_TP_ADD_TC(tp, keepfe_no_file);
 	ATF_TP_ADD_TC(tp, reader_no_file);
+	ATF_TP_ADD_TC(tp, parent_no_file);
+	ATF_TP_ADD_TC(tp, parent_removes_control);
 	ATF_TP_ADD_TC(tp, none_said);
 	ATF_TP_ADD_TC(tp, abi_used);
 	return atf_no_error();
