@@ -838,7 +838,7 @@ time_cmp(const void *a, const void *b)
  */
 int
 records_starts(int dfd, const char *source, time_t since, time_t now,
-    time_t **starts, size_t *n, char *why, size_t whysz)
+    time_t **starts, size_t *n, size_t *unreadable, char *why, size_t whysz)
 {
 	struct records_meta	 m;
 	struct names		 ids;
@@ -849,6 +849,7 @@ records_starts(int dfd, const char *source, time_t since, time_t now,
 
 	*starts = NULL;
 	*n = 0;
+	*unreadable = 0;
 	if ((sfd = openat(dfd, source, DIRFLAGS)) == -1) {
 		if (errno == ENOENT)
 			return 0;
@@ -863,14 +864,18 @@ records_starts(int dfd, const char *source, time_t since, time_t now,
 	for (i = 0; i < ids.n; i++) {
 		if ((jfd = openat(sfd, ids.v[i], DIRFLAGS)) == -1)
 			continue;
-		if (fstat(jfd, &st) == -1 || st.st_mtime < since ||
-		    records_read(dfd, source, ids.v[i], &m, NULL, 0) == -1 ||
-		    strcmp(m.source, source) != 0 || m.started_at < since ||
-		    m.started_at > now) {
+		if (fstat(jfd, &st) == -1 || st.st_mtime < since) {
 			(void)close(jfd);
 			continue;
 		}
 		(void)close(jfd);
+		if (records_read(dfd, source, ids.v[i], &m, NULL, 0) == -1 ||
+		    strcmp(m.source, source) != 0) {
+			(*unreadable)++;
+			continue;
+		}
+		if (m.started_at < since || m.started_at > now)
+			continue;
 		if ((nv = reallocarray(v, nv_len + 1, sizeof(*v))) == NULL) {
 			free(v);
 			names_clear(&ids);

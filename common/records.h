@@ -111,11 +111,15 @@ int	 records_unfinished(int dfd, struct records_ref **refs, size_t *n,
 	    size_t *unreadable, char *why, size_t whysz);
 /*
  * The starts (wall-clock) of the source's jobs started from since to
- * now, oldest first: what max_jobs_per_hour counted before a restart.
- * A new array in *starts (free() it), its length in *n; -1 with why.
+ * now, oldest first: what max_jobs_per_hour counted before a restart or
+ * in an earlier round of sandcastled -1.  A new array in *starts (free()
+ * it), its length in *n; the records of the time that cannot be read
+ * (meta.json malformed, or naming another source) are skipped and
+ * counted in *unreadable.  -1 with why.
  */
 int	 records_starts(int dfd, const char *source, time_t since, time_t now,
-	    time_t **starts, size_t *n, char *why, size_t whysz);
+	    time_t **starts, size_t *n, size_t *unreadable, char *why,
+	    size_t whysz);
 /*
  * Deletes the job folders finished more than days ago at now (by
  * finished_at, else the folder's mtime), and nothing else: not a

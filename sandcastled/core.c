@@ -179,9 +179,38 @@ core_claim(struct core *c, time_t now)
 }
 
 /*
+ * sandcastled -1: 1 when the source is not asked this round, said in
+ * the log: each of its capabilities rests, or its window is full, as
+ * the daemon would not ask it (SCHEDULING).  The window holds the
+ * earlier rounds' jobs: core_seed_window() read them back.
+ */
+static int
+core_once_skip(struct core *c, size_t i, time_t now, unsigned int *caps)
+{
+	char	 at[32];
+	time_t	 free_at;
+
+	if ((*caps = sched_caps(c->sched, i, now)) == 0) {
+		log_info("source %s: not asked: each of its capabilities "
+		    "rests", core_source(c, i));
+		return 1;
+	}
+	if ((free_at = sched_rate_free(c->sched, i, now)) <= now)
+		return 0;
+	if (records_time(time(NULL) + (free_at - now), at, sizeof(at)) == -1)
+		(void)strlcpy(at, "unknown", sizeof(at));
+	log_info("source %s: not asked: its max_jobs_per_hour (%u) jobs "
+	    "started in the last hour; it may be asked again in %lld s, at %s",
+	    core_source(c, i), c->sched->srcs[i].src->max_jobs_per_hour,
+	    (long long)(free_at - now), at);
+	return 1;
+}
+
+/*
  * sandcastled -1: each source once, in name order, for one job at most,
  * with those of its capabilities that do not rest; a source whose every
- * capability rests is not asked.  Then the round is over.
+ * capability rests, or whose window is full, is not asked.  Then the
+ * round is over.
  */
 static void
 core_once_claim(struct core *c, time_t now)
@@ -191,11 +220,8 @@ core_once_claim(struct core *c, time_t now)
 	char		*env;
 
 	while (c->once_next < c->sched->n &&
-	    (caps = sched_caps(c->sched, c->once_next, now)) == 0) {
-		log_info("source %s: not asked: each of its capabilities "
-		    "rests", core_source(c, c->once_next));
+	    core_once_skip(c, c->once_next, now, &caps))
 		c->once_next++;
-	}
 	if (c->once_next == c->sched->n) {
 		core_once_done(c);
 		return;
@@ -520,29 +546,35 @@ core_lock(int dfd, const char *dir)
 }
 
 /*
- * max_jobs_per_hour outlives a restart: each source's jobs started in
- * the last hour, read back from their records, fill its window again.
- * The window runs on the monotonic clock, the records on the wall's.
+ * max_jobs_per_hour outlives a restart and a round of sandcastled -1:
+ * each source's jobs started in the last hour, read back from their
+ * records, fill its window again.  The window runs on the monotonic
+ * clock, the records on the wall's.  A record is data_dir's, but holds
+ * what a source sent: one that cannot be read is not counted.
  */
 static void
 core_seed_window(struct core *c)
 {
 	struct source	*src;
 	time_t		 wall = time(NULL), mono = core_now(), *starts;
-	size_t		 i = 0, j, n;
-	char		 why[256];
+	size_t		 i = 0, n, bad, kept;
+	char		 why[RECORDS_WHY_MAX];
 
 	TAILQ_FOREACH(src, &c->conf->sources, entry) {
 		if (records_starts(c->dfd, src->name, wall - SCHED_WINDOW,
-		    wall, &starts, &n, why, sizeof(why)) == -1)
+		    wall, &starts, &n, &bad, why, sizeof(why)) == -1)
 			log_warnx("source %s: its jobs of the last hour are "
 			    "not known: %s", src->name, why);
-		else if (n > 0) {
-			for (j = 0; j < n; j++)
-				sched_started(c->sched, i, mono -
-				    (wall - starts[j]));
-			log_info("source %s: %zu job(s) started in the last "
-			    "hour, counted from the records", src->name, n);
+		else {
+			if (bad > 0)
+				log_warnx("source %s: %zu record(s) of the "
+				    "last hour cannot be read: not counted in "
+				    "its max_jobs_per_hour", src->name, bad);
+			kept = sched_seed(c->sched, i, starts, n, wall, mono);
+			if (kept > 0)
+				log_info("source %s: %zu job(s) started in "
+				    "the last hour, counted from the records",
+				    src->name, kept);
 		}
 		free(starts);
 		i++;

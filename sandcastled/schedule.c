@@ -236,6 +236,25 @@ sched_started(struct sched *s, size_t i, time_t now)
 	ss->head = (ss->head + 1) % max;
 }
 
+/*
+ * A start is in the window while it is less than SCHED_WINDOW seconds
+ * old, as sched_jobs_hour() counts it: one exactly that old has left.
+ */
+size_t
+sched_seed(struct sched *s, size_t i, const time_t *starts, size_t n,
+    time_t wall, time_t now)
+{
+	size_t	 k, kept = 0;
+
+	for (k = 0; k < n; k++) {
+		if (starts[k] <= wall - SCHED_WINDOW || starts[k] > wall)
+			continue;
+		sched_started(s, i, now - (wall - starts[k]));
+		kept++;
+	}
+	return kept;
+}
+
 void
 sched_rest(struct sched *s, enum cap_id c, time_t now)
 {

@@ -67,6 +67,15 @@ void		 sched_asked(struct sched *, size_t, time_t now,
 		    enum sched_result);
 /* A job claimed from the source at now counts in its window. */
 void		 sched_started(struct sched *, size_t, time_t now);
+/*
+ * The source's window filled again from the starts its records hold, on
+ * the wall clock and oldest first, wall being the wall clock's now: a
+ * restarted core, or a round of sandcastled -1, counts the jobs of the
+ * last SCHED_WINDOW seconds before it.  Those older, or later than wall,
+ * are left out; the number counted.
+ */
+size_t		 sched_seed(struct sched *, size_t, const time_t *starts,
+		    size_t n, time_t wall, time_t now);
 /* The capability rests for its cooldown from now. */
 void		 sched_rest(struct sched *, enum cap_id, time_t now);
 /* Why the source's call failed at now; cleared by its next SCHED_OK. */

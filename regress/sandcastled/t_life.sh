@@ -576,13 +576,15 @@ hostile_cleanup()
 	sc_net_cleanup
 }
 
-# once_run STATUS: sandcastled -1, to its end, which must be STATUS.
+# once_run STATUS: sandcastled -1, to its end, which must be STATUS
+# (any, with -: it is left in once_status).
 once_run()
 {
 	sc_start_in_host sandcastled -1 -c "$SC_CONFIG" -s "$SC_SECRETS"
 	wait "$(sc_pid sandcastled)"
 	_st=$?
-	[ "$_st" -eq "$1" ] ||
+	once_status=$_st
+	[ "$1" = - ] || [ "$_st" -eq "$1" ] ||
 	    { sc_log sandcastled; atf_fail "sandcastled -1 exited $_st, not $1"; }
 	grep -q 'the round is over' "$SC_ROOT/log/sandcastled.log" ||
 	    { sc_log sandcastled; atf_fail "sandcastled -1 ended before its round"; }
@@ -626,6 +628,54 @@ once_body()
 	has '"status": "succeeded"' "$OCR_TEXT" -- result notes n2
 }
 once_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case once_rate cleanup
+once_rate_head()
+{
+	atf_set "descr" "S5: sandcastled -1 run three times within the hour keeps max_jobs_per_hour as the daemon does: a source capped at 2 is claimed twice, then skipped with a line saying when it may be asked again (the records of the earlier rounds count); control: a source with a larger cap is claimed in each round"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "180"
+}
+once_rate_body()
+{
+	life_up notes.example.com other.example.com
+	source_config notes notes.example.com 2
+	source_config other other.example.com 10
+	# Jobs with no input fail at once, without a box: fast.
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    '[{"id": "n1", "capability": "ocr"}, {"id": "n2", "capability": "ocr"}, {"id": "n3", "capability": "ocr"}]'
+	sc_fakesource other other.example.com 198.20.5.12 "$TOKEN_OTHER" \
+	    '[{"id": "o1", "capability": "ocr"}, {"id": "o2", "capability": "ocr"}]'
+	sc_secret notes "$TOKEN_NOTES"
+	sc_secret other "$TOKEN_OTHER"
+	keep_up
+	once_run 1
+	once_run 1
+	[ "$(posts notes /jobs/claim)" -eq 2 ] && [ "$(posts other /jobs/claim)" -eq 2 ] ||
+	    { sc_log sandcastled; atf_fail "a source was not asked in each of the first two rounds"; }
+	# The third round: notes has had its 2 of the hour, and is not asked;
+	# other's claim finds nothing, so nothing of the round fails.
+	once_run -
+	[ "$(posts notes /jobs/claim)" -eq 2 ] ||
+	    { cat "$SC_ROOT/notes.requests"; atf_fail "sandcastled -1 claimed past max_jobs_per_hour"; }
+	atf_check -s exit:1 grep -q '"id": "n3"' "$SC_ROOT/notes.results"
+	grep -q 'source notes: 2 job(s) started in the last hour, counted from the records' "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "the earlier rounds' records were not counted"; }
+	grep -q 'source notes: not asked: its max_jobs_per_hour (2) jobs started in the last hour; it may be asked again in [0-9]* s, at 20[0-9-]*T[0-9:]*Z$' "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "no line for notes' full window"; }
+	# Control: other, with room, was asked in the third round too.
+	[ "$(posts other /jobs/claim)" -eq 3 ] ||
+	    { sc_log sandcastled; atf_fail "other was not asked in the third round"; }
+	atf_check -s exit:1 grep -q 'source other: not asked' "$SC_ROOT/log/sandcastled.log"
+	# A source skipped for its window fails nothing of the round.
+	[ "$once_status" -eq 0 ] ||
+	    { sc_log sandcastled; atf_fail "sandcastled -1 exited $once_status, not 0"; }
+}
+once_rate_cleanup()
 {
 	sc_net_cleanup
 }
@@ -701,5 +751,6 @@ atf_init_test_cases()
 	atf_add_test_case rate
 	atf_add_test_case keep_wait
 	atf_add_test_case once
+	atf_add_test_case once_rate
 	atf_add_test_case hostile
 }

@@ -647,9 +647,24 @@ ATF_TC_BODY(times, tc)
 	ATF_CHECK(records_time_parse("yesterday", &t) == -1);
 }
 
+/* path holds text, 0600. */
+static void
+put(const char *path, const char *text)
+{
+	int	 fd;
+
+	ATF_REQUIRE_MSG((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC,
+	    0600)) != -1, "%s: %s", path, strerror(errno));
+	ATF_REQUIRE(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	ATF_REQUIRE(close(fd) == 0);
+}
+
 /*
  * S5: the jobs started in the last hour, read back at a restart, oldest
  * first; older ones, later ones and another source's are not counted.
+ * A record that cannot be read (meta.json malformed, or naming another
+ * source than its folder's) is skipped and counted apart, the others
+ * read all the same.
  */
 ATF_TC_WITHOUT_HEAD(starts);
 ATF_TC_BODY(starts, tc)
@@ -659,8 +674,8 @@ ATF_TC_BODY(starts, tc)
 	static const char *const ids[] = { "old", "b", "a", "c", "future" };
 	struct records_job	 j;
 	time_t			*v;
-	size_t			 i, n;
-	char			 why[256];
+	size_t			 i, n, bad;
+	char			 why[256], *meta;
 	int			 dfd = data_dir();
 
 	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
@@ -674,16 +689,33 @@ ATF_TC_BODY(starts, tc)
 	ATF_REQUIRE(records_begin(dfd, &j, why, sizeof(why)) == 0);
 
 	ATF_REQUIRE_MSG(records_starts(dfd, "notes", NOW - 3600, NOW, &v, &n,
-	    why, sizeof(why)) == 0, "%s", why);
+	    &bad, why, sizeof(why)) == 0, "%s", why);
 	ATF_REQUIRE_EQ_MSG(n, 3, "%zu starts", n);
+	ATF_CHECK_EQ(bad, 0);
 	ATF_CHECK_EQ(v[0], NOW - 3599);
 	ATF_CHECK_EQ(v[1], NOW - 600);
 	ATF_CHECK_EQ(v[2], NOW - 10);
 	free(v);
+
+	ATF_REQUIRE(mkdir("data/notes/broken", 0700) == 0);
+	put("data/notes/broken/meta.json", "{\"source\": \"notes\", \"job\": ");
+	ATF_REQUIRE(mkdir("data/notes/liar", 0700) == 0);
+	ATF_REQUIRE((meta = slurp("data/other/x/meta.json")) != NULL);
+	put("data/notes/liar/meta.json", meta);
+	ATF_REQUIRE(mkdir("data/notes/nometa", 0700) == 0);
+	ATF_REQUIRE_MSG(records_starts(dfd, "notes", NOW - 3600, NOW, &v, &n,
+	    &bad, why, sizeof(why)) == 0, "%s", why);
+	ATF_CHECK_EQ_MSG(bad, 3, "%zu unreadable", bad);
+	ATF_REQUIRE_EQ_MSG(n, 3, "%zu starts", n);
+	ATF_CHECK_EQ(v[0], NOW - 3599);
+	ATF_CHECK_EQ(v[2], NOW - 10);
+	free(v);
+
 	/* Control: a source with no folder yet has none, and no error. */
-	ATF_REQUIRE(records_starts(dfd, "new", NOW - 3600, NOW, &v, &n, why,
-	    sizeof(why)) == 0);
+	ATF_REQUIRE(records_starts(dfd, "new", NOW - 3600, NOW, &v, &n, &bad,
+	    why, sizeof(why)) == 0);
 	ATF_CHECK_EQ(n, 0);
+	ATF_CHECK_EQ(bad, 0);
 	free(v);
 }
 

@@ -2,8 +2,9 @@
  * The scheduler (sandcastled/schedule.c) on a simulated clock: the rate
  * limit held over every 60 minutes, the back-off and its reset, a
  * resting capability left out of the claim, a hanging source,
- * fairness between sources that are due together, and a backlog drained
- * job after job, taking turns.  The core's loop is
+ * fairness between sources that are due together, a backlog drained
+ * job after job, taking turns, and the window filled again from the
+ * records' starts at a restart or a round of -1.  The core's loop is
  * played here: ask sched_next(), make the call, say how it ended.
  */
 #include <stdlib.h>
@@ -530,11 +531,99 @@ ATF_TC_BODY(job_limit, tc)
 	ATF_CHECK_EQ(sched_job_limit(&src, &cap), 120);
 }
 
+#define WALL	1780000000	/* the wall clock's now, at T0 */
+
+/*
+ * S5: a window filled again from the records' starts (wall clock) at a
+ * restart or a round of sandcastled -1: full, the source is not due
+ * until the oldest start is an hour old on the scheduler's own clock,
+ * and no more than its cap starts in that hour, the seeded included.
+ */
+ATF_TC_WITHOUT_HEAD(seed_full);
+ATF_TC_BODY(seed_full, tc)
+{
+	static const time_t	 at[] = { WALL - 3000, WALL - 1200, WALL - 60 };
+	struct config		*conf = new_config();
+	struct sched		*s;
+	unsigned int		 caps;
+	time_t			 wake, starts[64];
+	size_t			 n;
+
+	add_source(conf, "notes", 30, 3, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	ATF_CHECK_EQ(sched_seed(s, 0, at, 3, WALL, T0), 3);
+	ATF_CHECK_EQ(sched_jobs_hour(s, 0, T0), 3);
+	ATF_CHECK_EQ(sched_next(s, T0, &caps, &wake), -1);
+	ATF_CHECK_EQ(wake, T0 + 600);
+	ATF_CHECK_EQ(sched_rate_free(s, 0, T0), T0 + 600);
+	/* Then one start each time an old one leaves the hour. */
+	n = run_jobs(s, T0 + 3600, 0, starts, 64);
+	ATF_CHECK_EQ(n, 3);
+	ATF_CHECK_EQ(starts[0], T0 + 600);
+	ATF_CHECK_EQ(starts[1], T0 + 2400);
+	ATF_CHECK_EQ(starts[2], T0 + 3540);
+	sched_free(s);
+	config_free(conf);
+}
+
+/*
+ * S5: the control: seeded below its cap, the source is due at once;
+ * starts an hour old or older, or later than now, are not counted.
+ */
+ATF_TC_WITHOUT_HEAD(seed_room);
+ATF_TC_BODY(seed_room, tc)
+{
+	static const time_t	 at[] = { WALL - 7200, WALL - 3600,
+	    WALL - 3599, WALL - 5, WALL + 30 };
+	struct config		*conf = new_config();
+	struct sched		*s;
+	unsigned int		 caps;
+	time_t			 wake;
+
+	add_source(conf, "notes", 30, 3, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	ATF_CHECK_EQ(sched_seed(s, 0, at, 5, WALL, T0), 2);
+	ATF_CHECK_EQ(sched_jobs_hour(s, 0, T0), 2);
+	ATF_CHECK_EQ(sched_next(s, T0, &caps, &wake), 0);
+	ATF_CHECK_EQ(caps, CLAUDE);
+	/* The third start fills it, until WALL - 3599 is an hour old. */
+	sched_asked(s, 0, T0, SCHED_JOB);
+	sched_started(s, 0, T0);
+	ATF_CHECK_EQ(sched_rate_free(s, 0, T0), T0 + 1);
+	sched_free(s);
+	config_free(conf);
+}
+
+/* S5: more starts than the cap: the newest are those that count. */
+ATF_TC_WITHOUT_HEAD(seed_more);
+ATF_TC_BODY(seed_more, tc)
+{
+	static const time_t	 at[] = { WALL - 3500, WALL - 3000,
+	    WALL - 2000, WALL - 1000 };
+	struct config		*conf = new_config();
+	struct sched		*s;
+
+	add_source(conf, "notes", 30, 2, CLAUDE);
+	add_source(conf, "other", 30, 2, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	ATF_CHECK_EQ(sched_seed(s, 0, at, 4, WALL, T0), 4);
+	ATF_CHECK_EQ(sched_jobs_hour(s, 0, T0), 2);
+	ATF_CHECK_EQ(sched_rate_free(s, 0, T0), T0 + 1600);
+	/* The other source's window is its own. */
+	ATF_CHECK_EQ(sched_jobs_hour(s, 1, T0), 0);
+	ATF_CHECK_EQ(sched_rate_free(s, 1, T0), T0);
+	sched_free(s);
+	config_free(conf);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, rate_limit);
 	ATF_TP_ADD_TC(tp, rate_limit_control);
 	ATF_TP_ADD_TC(tp, rate_limit_sliding);
+	ATF_TP_ADD_TC(tp, seed_full);
+	ATF_TP_ADD_TC(tp, seed_room);
+	ATF_TP_ADD_TC(tp, seed_more);
 	ATF_TP_ADD_TC(tp, backoff);
 	ATF_TP_ADD_TC(tp, backoff_long_interval);
 	ATF_TP_ADD_TC(tp, resting);
