@@ -404,9 +404,10 @@ ATF_TC_BODY(launcher_no_new_privs, tc)
 }
 
 /*
- * T2: the core and the keep frontend map no page both
- * writable and executable, nor executable at all, and make none so;
- * the control, read and write, is allowed, and W|X without a filter.
+ * T2: the core, the keep frontend, the box reader and the parent map
+ * no page both writable and executable, nor executable at all, and
+ * make none so; the control, read and write, is allowed, and W|X
+ * without a filter.
  */
 ATF_TC_WITHOUT_HEAD(children_wx_killed);
 ATF_TC_BODY(children_wx_killed, tc)
@@ -422,6 +423,13 @@ ATF_TC_BODY(children_wx_killed, tc)
 	require_killed(filtered_run(sandbox_keepfe, call_mprotect_wx),
 	    "keep-frontend: mprotect W|X");
 	require_ok(filtered_run(sandbox_keepfe, call_mmap_rw), "keep-frontend: mmap R|W");
+	require_killed(filtered_run(sandbox_reader, call_mmap_wx), "box reader: mmap W|X");
+	require_killed(filtered_run(sandbox_reader, call_mprotect_wx),
+	    "box reader: mprotect W|X");
+	require_ok(filtered_run(sandbox_reader, call_mmap_rw), "box reader: mmap R|W");
+	require_killed(filtered_run(parent_prepare, call_mmap_wx), "parent: mmap W|X");
+	require_killed(filtered_run(parent_prepare, call_mprotect_wx), "parent: mprotect W|X");
+	require_ok(filtered_run(parent_prepare, call_mmap_rw), "parent: mmap R|W");
 }
 
 /*
