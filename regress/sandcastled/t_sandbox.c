@@ -289,13 +289,13 @@ ATF_TC_BODY(keepfe_execve_killed, tc)
 }
 
 static int
-call_open(void)
+call_open_passwd(void)
 {
 	return open("/etc/passwd", O_RDONLY) == -1;
 }
 
 static int
-call_fork(void)
+call_fork_nowait(void)
 {
 	pid_t	 pid;
 
@@ -335,15 +335,15 @@ ATF_TC_BODY(reader_socket_killed, tc)
 ATF_TC_WITHOUT_HEAD(reader_open_exec_fork_killed);
 ATF_TC_BODY(reader_open_exec_fork_killed, tc)
 {
-	require_exit(filtered_run(NULL, call_open), 0, "control: open");
-	require_killed(filtered_run(sandbox_reader, call_open),
+	require_exit(filtered_run(NULL, call_open_passwd), 0, "control: open");
+	require_killed(filtered_run(sandbox_reader, call_open_passwd),
 	    "box reader: open(/etc/passwd)");
 	require_exit(filtered_run(NULL, call_execve), 0,
 	    "control: execve(/bin/true)");
 	require_killed(filtered_run(sandbox_reader, call_execve),
 	    "box reader: execve(/bin/true)");
-	require_exit(filtered_run(NULL, call_fork), 0, "control: fork");
-	require_killed(filtered_run(sandbox_reader, call_fork),
+	require_exit(filtered_run(NULL, call_fork_nowait), 0, "control: fork");
+	require_killed(filtered_run(sandbox_reader, call_fork_nowait),
 	    "box reader: fork");
 }
 
