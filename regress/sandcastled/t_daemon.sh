@@ -123,6 +123,40 @@ parent_locked_cleanup()
 	sc_cleanup
 }
 
+atf_test_case stopped_mid_poll cleanup
+stopped_mid_poll_head()
+{
+	atf_set "descr" "F4: the parent, the core, the keep frontend and the box launcher, each stopped and continued while it waits in poll (the core's with its timer), go on: the kernel restarts the wait as restart_syscall(2), which every filter allows; show status answers after, no child died, and SIGTERM still ends them with 0; the control is show status before the stops"
+	atf_set "require.config" "prefix checkout"
+}
+stopped_mid_poll_body()
+{
+	start_daemon
+	$AS_USER "$(sc_bin sandcastlectl)" show status > status ||
+	    { cat status; atf_fail "show status before"; }
+	parent=$(awk '$1 == "parent" { print $2 }' status)
+	pids="$(child_pid core) $(child_pid keep-frontend) $(child_pid 'box launcher')"
+	for p in $parent $pids; do
+		kill -STOP "$p" && sleep 0.3 && kill -CONT "$p"
+	done
+	sleep 1
+	for p in $parent $pids; do
+		kill -0 "$p" 2>/dev/null || { sc_log sandcastled; atf_fail "process $p died of a stop"; }
+	done
+	$AS_USER "$(sc_bin sandcastlectl)" show status > status ||
+	    { cat status; sc_log sandcastled; atf_fail "show status after the stops"; }
+	if grep -E "killed by signal|filter denied" "$SC_ROOT/log/sandcastled.log"; then
+		atf_fail "a process was killed"
+	fi
+	stop_daemon "$parent" > stopped
+	st=$(cat stopped)
+	[ "$st" -eq 0 ] || { sc_log sandcastled; atf_fail "exit $st after SIGTERM"; }
+}
+stopped_mid_poll_cleanup()
+{
+	sc_cleanup
+}
+
 atf_test_case root_refused cleanup
 root_refused_head()
 {
@@ -316,6 +350,7 @@ atf_init_test_cases()
 {
 	atf_add_test_case start_status_stop
 	atf_add_test_case parent_locked
+	atf_add_test_case stopped_mid_poll
 	atf_add_test_case root_refused
 	atf_add_test_case child_killed
 	atf_add_test_case control_other_uid
