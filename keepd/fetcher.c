@@ -36,18 +36,20 @@ static size_t			 nwarm;
 static const char		*fetcher_gatepath;
 static pid_t			 fetcher_pids[FETCHER_PIDS_MAX];
 
-static void
-fetcher_pid_add(pid_t pid)
+/*
+ * A free place for a child's pid, or -1: killed children hold theirs
+ * until they are reaped, so a burst of requests may fill them all, and
+ * the request is then refused (try again), never keepd ended.
+ */
+static int
+fetcher_pid_slot(void)
 {
-	size_t	 i;
+	int	 i;
 
 	for (i = 0; i < FETCHER_PIDS_MAX; i++)
-		if (fetcher_pids[i] == 0) {
-			fetcher_pids[i] = pid;
-			return;
-		}
-	/* More children than clients and warm ones together: a bug. */
-	fatalx("request process %d: no room to hold its pid", (int)pid);
+		if (fetcher_pids[i] == 0)
+			return i;
+	return -1;
 }
 
 void
@@ -111,9 +113,10 @@ fetcher_fork(const struct keep_dest *kd)
 {
 	struct fetcher	*f;
 	pid_t		 pid, keepd = getpid();
-	int		 sp[2];
+	int		 sp[2], slot;
 
-	if ((f = calloc(1, sizeof(*f))) == NULL)
+	if ((slot = fetcher_pid_slot()) == -1 ||
+	    (f = calloc(1, sizeof(*f))) == NULL)
 		return NULL;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
 		free(f);
@@ -131,7 +134,7 @@ fetcher_fork(const struct keep_dest *kd)
 			_exit(1);
 		fetch_run(sp[1], kd);
 	}
-	fetcher_pid_add(pid);
+	fetcher_pids[slot] = pid;
 	close(sp[1]);
 	(void)fcntl(sp[0], F_SETFL, O_NONBLOCK);
 	msgchan_init(&f->chan, sp[0], FETCH_MAXPAYLOAD);

@@ -62,12 +62,7 @@ static void (*const locks[NPROCS])(void) = { lock_gated, lock_tunnel };
 static void
 row(enum taken_proc p)
 {
-	int	 t;
-
-	layout();
-	for (t = 0; t < NTRIES; t++)
-		require_cell(attempt(locks[p], t), taken[p][t], proc_names[p],
-		    try_names[t]);
+	taken_row(locks[p], taken[p], proc_names[p]);
 }
 
 /*
@@ -78,12 +73,7 @@ row(enum taken_proc p)
 ATF_TC_WITHOUT_HEAD(controls);
 ATF_TC_BODY(controls, tc)
 {
-	int	 t;
-
-	layout();
-	for (t = 0; t < NTRIES; t++)
-		require_cell(attempt(t == PTRACE ? NULL : in_userns, t),
-		    ALLOWED, "control", try_names[t]);
+	taken_controls(in_userns, PTRACE);
 }
 
 /* T4: gated, its filter on its ruleset of gate.sock's folder. */

@@ -47,24 +47,14 @@ static void (*const locks[NPROCS])(void) = { lock_keepd, lock_fetch };
 static void
 row(enum taken_proc p)
 {
-	int	 t;
-
-	layout();
-	for (t = 0; t < NTRIES; t++)
-		require_cell(attempt(locks[p], t), taken[p][t], proc_names[p],
-		    try_names[t]);
+	taken_row(locks[p], taken[p], proc_names[p]);
 }
 
 /* T4: every attempt with no lock succeeds, each cell's control. */
 ATF_TC_WITHOUT_HEAD(controls);
 ATF_TC_BODY(controls, tc)
 {
-	int	 t;
-
-	layout();
-	for (t = 0; t < NTRIES; t++)
-		require_cell(attempt(NULL, t), ALLOWED, "control",
-		    try_names[t]);
+	taken_controls(NULL, -1);
 }
 
 /* T4: keepd, its filter on its ruleset of the secrets, read only. */

@@ -239,4 +239,30 @@ require_cell(int status, int want, const char *proc, const char *what)
 		require_refused(status, want, msg);
 }
 
+/* A process's row: each attempt under lock(), held to its cell of cells. */
+static void __attribute__((unused))
+taken_row(void (*lock)(void), const int *cells, const char *proc)
+{
+	int	 t;
+
+	layout();
+	for (t = 0; t < NTRIES; t++)
+		require_cell(attempt(lock, t), cells[t], proc, try_names[t]);
+}
+
+/*
+ * Each cell's control: the attempt under lock() (none when NULL)
+ * succeeds; attempt bare, when not -1, with no lock at all.
+ */
+static void __attribute__((unused))
+taken_controls(void (*lock)(void), int bare)
+{
+	int	 t;
+
+	layout();
+	for (t = 0; t < NTRIES; t++)
+		require_cell(attempt(t == bare ? NULL : lock, t), ALLOWED,
+		    "control", try_names[t]);
+}
+
 #endif

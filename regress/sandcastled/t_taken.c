@@ -63,23 +63,13 @@ static void (*const locks[NPROCS])(void) = {
 ATF_TC_WITHOUT_HEAD(controls);
 ATF_TC_BODY(controls, tc)
 {
-	int	 t;
-
-	layout();
-	for (t = 0; t < NTRIES; t++)
-		require_cell(attempt(NULL, t), ALLOWED, "control",
-		    try_names[t]);
+	taken_controls(NULL, -1);
 }
 
 static void
 row(enum taken_proc p)
 {
-	int	 t;
-
-	layout();
-	for (t = 0; t < NTRIES; t++)
-		require_cell(attempt(locks[p], t), taken[p][t], proc_names[p],
-		    try_names[t]);
+	taken_row(locks[p], taken[p], proc_names[p]);
 }
 
 /* T4: the parent, its filter on its ruleset of control.sock's folder. */
