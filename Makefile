@@ -95,7 +95,7 @@ FUZZ_SECONDS ?= 20
 MANS = $(wildcard man/*.[1-9])
 TESTPREFIX ?= /var/tmp/sandcastle-regress
 
-.PHONY: FORCE all units clean deps test run-tests fuzz install demo bench check-man \
+.PHONY: FORCE all units clean deps test run-tests run-units fuzz install demo bench check-man \
 	reference
 all: $(PROGS)
 
@@ -211,6 +211,12 @@ run-tests:
 	    sandcastlectl/sandcastlectl-abi1 $(TESTPREFIX)/libexec/
 	sh regress/lib/run.sh $(TESTPREFIX) $(TESTS)
 
+# make run-units: make test's unit programs alone, the C ones (their
+# hardened, sanitized and ABI 1 builds), as a root of another release
+# runs them (regress/release/units.sh).
+run-units:
+	$(MAKE) --no-print-directory run-tests TESTS="$(patsubst regress/%,%,\
+	    $(UNITS) $(SAN_UNITS) $(ABI1_UNITS))"
 
 fuzz: $(FUZZERS)
 	sh regress/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
@@ -246,17 +252,23 @@ demo: deps
 	$(MAKE) --no-print-directory all
 	sh regress/demo/demo.sh $(DEMOPREFIX)
 
-# make reference: level R of sandcastle(7), the reference machine: a
-# Debian 12 guest under qemu (TCG, no network), built once from Debian
-# packages and cached under /var/tmp, with this build on a 9p share;
-# the suite inside as an operator does it, the Test-runs record in
+# make reference: level R of sandcastle(7), the reference machine, on
+# each Debian release of RELEASES (bookworm trixie testing): a guest of
+# the release under qemu (TCG, no network), built once from its packages
+# and cached under /var/tmp, with this source built for the release on a
+# 9p share (in a root of the release when it is not this machine's); the
+# suite inside as an operator does it, the Test-runs records in
 # regress/reference.md and "N passed, N failed".  As root; like make
 # test, it installs the Debian packages it lacks first.
+RELEASES ?= bookworm trixie testing
 reference: deps
 	$(MAKE) --no-print-directory all
-	sh regress/reference/run.sh
+	RELEASES="$(RELEASES)" sh regress/reference/all.sh
 
 # make bench: measurements, never tests; each prints what it measured.
+# make bench BENCHES=keep runs those alone (the keep and the gate's, in a
+# root of another release for its pasta: sandcastle(7), Supported systems).
+BENCHES ?= $(patsubst regress/bench/bench_%.sh,%,$(wildcard regress/bench/bench_*.sh))
 # bench_landlock runs the rulesets' own functions, from the programs' libraries.
 BENCH_LANDLOCK_LIBS = sandcastled/libsandcastled.a keepd/libkeepd.a \
 	box/libbox.a common/libcommon.a
@@ -270,7 +282,7 @@ bench: all $(BOX_TESTS) regress/bench/bench_landlock
 	install -d $(TESTPREFIX)/libexec
 	install -m 0755 $(BOX_TESTS) $(TESTPREFIX)/libexec/
 	sh regress/lib/accounts.sh && sh regress/lib/podman.sh
-	for b in regress/bench/bench_*.sh; do sh $$b $(TESTPREFIX) || exit 1; done
+	for b in $(BENCHES:%=regress/bench/bench_%.sh); do sh $$b $(TESTPREFIX) || exit 1; done
 
 check-man:
 	mandoc -Tlint -Wwarning $(MANS)

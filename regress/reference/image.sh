@@ -1,7 +1,8 @@
 #!/bin/sh
-# image.sh CACHE: the reference machine's guest, built once and kept in
-# CACHE/guest-<key>/, where key is the SHA-256 of the package list and of
-# this file: disk.img (a raw ext4 root, sparse), vmlinuz and initrd.img
+# image.sh CACHE [RELEASE]: the reference machine's guest of a Debian
+# release (bookworm, the default, trixie or testing), built once and kept
+# in CACHE/guest-<release>-<key>/, where key is the SHA-256 of the
+# release, the package list and this file: disk.img (a raw ext4 root, sparse), vmlinuz and initrd.img
 # (the guest's own kernel, given to qemu with -kernel), packages.txt
 # (what dpkg installed).  Prints that folder.  As root.
 #
@@ -15,14 +16,15 @@ set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=$1
 HERE=$TOP/regress/reference
-SUITE=bookworm
+SUITE=${2:-bookworm}
 say() { echo "reference: $*" >&2; }
 die() { echo "reference: $*" >&2; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || die "image.sh runs as root (debootstrap)"
 
-key=$(cat "$HERE/packages" "$HERE/image.sh" | sha256sum | cut -c1-12)
-dir=$CACHE/guest-$key
+key=$({ echo "$SUITE"; cat "$HERE/packages" "$HERE/image.sh" "$HERE/libs.awk"; } |
+    sha256sum | cut -c1-12)
+dir=$CACHE/guest-$SUITE-$key
 if [ -f "$dir/disk.img" ] && [ -f "$dir/vmlinuz" ] && [ -f "$dir/initrd.img" ]; then
 	say "the guest image is cached: $dir"
 	echo "$dir"
@@ -30,27 +32,26 @@ if [ -f "$dir/disk.img" ] && [ -f "$dir/vmlinuz" ] && [ -f "$dir/initrd.img" ]; 
 fi
 
 # The mirror apt uses here, so that the guest's libraries are this
-# machine's: the first deb line or deb822 URIs of Debian's main archive.
-mirror()
-{
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '/^URIs:/ && $2 ~ /\/debian\/?$/ { print $2; exit }' "$f"
-	done | head -n 1 | grep . && return 0
-	awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' \
-	    /etc/apt/sources.list 2>/dev/null | grep . && return 0
-	echo http://deb.debian.org/debian
-}
-
-MIRROR=$(mirror)
+# machine's.
+. "$TOP/regress/release/mirror.subr"
 mkdir -p "$CACHE"
 work=$(mktemp -d "$CACHE/build.XXXXXXXX")
 trap 'rm -rf "$work"' EXIT
 root=$work/root
 
-pkgs=$(grep -v '^#' "$HERE/packages" | grep . | paste -sd, -)
+# The libraries, as this release names them, from its Packages index.
+/usr/lib/apt/apt-helper download-file \
+    "$MIRROR/dists/$SUITE/main/binary-amd64/Packages.xz" "$work/Packages.xz" \
+    > "$work/apt-helper.log" 2>&1 ||
+    { cat "$work/apt-helper.log" >&2; die "$MIRROR has no Packages index of $SUITE"; }
+libs=$(xz -dc "$work/Packages.xz" | awk -f "$HERE/libs.awk" \
+    -v WANT="$(sed -n 's/^@//p' "$HERE/packages" | paste -sd' ' -)")
+lack=$(echo "$libs" | sed -n 's/^?//p')
+[ -z "$lack" ] || die "$SUITE: $(echo "$lack" | paste -sd';' -)"
+pkgs=$({ grep -v '^[#@]' "$HERE/packages" | grep .; echo "$libs"; } | paste -sd, -)
 say "debootstrap $SUITE from $MIRROR into $root (a few minutes)"
 debootstrap --variant=minbase --include="$pkgs" "$SUITE" "$root" "$MIRROR" \
+    "$(debootstrap_script "$SUITE")" \
     > "$work/debootstrap.log" 2>&1 ||
     { tail -n 30 "$work/debootstrap.log" >&2; die "debootstrap failed"; }
 
@@ -131,10 +132,18 @@ for u in systemd-networkd-wait-online.service getty@tty1.service \
 done
 # An initrd of what this machine boots from alone: emulated, unpacking
 # one of most modules takes longer than the rest of the kernel's start.
-sed -i 's/^MODULES=.*/MODULES=list/' "$root/etc/initramfs-tools/initramfs.conf"
-printf 'virtio_pci\nvirtio_blk\next4\n' >> "$root/etc/initramfs-tools/modules"
-chroot "$root" update-initramfs -u -k all > "$work/initramfs.log" 2>&1 ||
-    { cat "$work/initramfs.log" >&2; die "update-initramfs failed"; }
+# The kernel's package picks its maker: initramfs-tools on Debian 12 and
+# 13, dracut on testing.
+kver=$(ls "$root/lib/modules" | sort -V | tail -n 1)
+if [ -f "$root/etc/initramfs-tools/initramfs.conf" ]; then
+	sed -i 's/^MODULES=.*/MODULES=list/' "$root/etc/initramfs-tools/initramfs.conf"
+	printf 'virtio_pci\nvirtio_blk\next4\n' >> "$root/etc/initramfs-tools/modules"
+	chroot "$root" update-initramfs -u -k all > "$work/initramfs.log" 2>&1
+else
+	chroot "$root" dracut --force --no-hostonly --no-hostonly-cmdline \
+	    --drivers "virtio_pci virtio_blk ext4" --kver "$kver" \
+	    "/boot/initrd.img-$kver" > "$work/initramfs.log" 2>&1
+fi || { cat "$work/initramfs.log" >&2; die "the initrd could not be made"; }
 
 chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' > "$work/packages.txt"
 cp "$(ls "$root"/boot/vmlinuz-* | sort -V | tail -n 1)" "$work/vmlinuz"
@@ -146,8 +155,8 @@ mkfs.ext4 -q -F -L reference -d "$root" "$work/disk.img" ||
     die "mkfs.ext4 -d could not make the disk"
 rm -rf "$root"
 
-# Only the newest guest is kept.
-for old in "$CACHE"/guest-*; do
+# Only the newest guest of each release is kept.
+for old in "$CACHE/guest-$SUITE"-*; do
 	[ -d "$old" ] && [ "$old" != "$dir" ] && rm -rf "$old"
 done
 rm -rf "$dir"

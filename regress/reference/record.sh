@@ -26,7 +26,7 @@ ids_of()
 		sub(/.*atf_set "descr" "/, ""); sub(/:.*/, ""); print; exit }' "$T"
 }
 
-echo "## Reference run of ${COMMIT%"${COMMIT#????????????}"}"
+echo "## Reference run of ${COMMIT%"${COMMIT#????????????}"} on Debian $(v debian)"
 echo
 echo "- **Date**: $(date -u +%Y-%m-%d)"
 echo "- **Commit**: $COMMIT (and, for the upgrade, the same source built as $COMMIT+upgrade)"

@@ -1,37 +1,43 @@
 #!/bin/sh
-# make reference: level R of sandcastle(7), on the reference machine.
+# Level R of sandcastle(7) on the reference machine of one Debian
+# release (make reference runs it for each, regress/reference/all.sh).
 # As root, from the checkout, after make (it installs what it lacks):
 #
-#   sh regress/reference/run.sh
+#   sh regress/reference/run.sh [RELEASE]
 #
-# builds this checkout twice (the build, and a second one for the
-# upgrade: the same source, another commit label, so another build id),
-# the hostile box, and the guest (image.sh, cached under REFCACHE by its
-# package list); puts the builds on a 9p share; boots the guest with no
-# network, under TCG, as many times as the suite reboots it; and writes
-# the Test-runs record of the run (sandcastle(7), TEST RUNS) to REFRECORD,
-# then "N passed, N failed".  It exits 1 when a row failed.
+# builds this checkout twice for RELEASE (bookworm, the default, trixie
+# or testing): the build, and a second one for the upgrade, the same
+# source with another commit label, so another build id.  On this
+# machine's own release it builds here; on another, in a root of that
+# release (regress/release/root.sh, then make deps and make install in
+# it at this machine's speed).  Then the hostile box, and the guest of
+# RELEASE (image.sh, cached under REFCACHE by release and package list);
+# puts the builds on a 9p share; boots the guest with no network, under
+# TCG, as many times as the suite reboots it; and writes the Test-runs
+# record of the run (sandcastle(7), TEST RUNS) to REFRECORD, then "N
+# passed, N failed".  It exits 1 when a row failed.
 #
-#   REFCACHE          where the guest image is kept
+#   REFCACHE          where the guest images are kept
 #                     (/var/tmp/sandcastle-reference)
-#   REFRECORD         the record (regress/reference.md)
+#   REFRECORD         the record (regress/reference-RELEASE.md)
 #   REFERENCE_CASES   only these cases of t_reference.sh, in this order
 #   REFERENCE_KEEP=1  the guest's disk of the run before, not a fresh one
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$TOP/regress/reference
+RELEASE=${1:-bookworm}
 CACHE=${REFCACHE:-/var/tmp/sandcastle-reference}
-RECORD=${REFRECORD:-$TOP/regress/reference.md}
-RUN=$CACHE/run
+RECORD=${REFRECORD:-$TOP/regress/reference-$RELEASE.md}
+RUN=$CACHE/run-$RELEASE
 SHARE=$RUN/share
 # Each boot's time: the suite's cases before the reboot, then after it.
 BOOT_TIMEOUT=${REFERENCE_BOOT_TIMEOUT:-3600}
 MAX_BOOTS=3
 PKGS="qemu-system-x86 qemu-utils debootstrap"
 
-say() { echo "reference: $*"; }
-die() { echo "reference: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+say() { echo "reference $RELEASE: $*"; }
+die() { echo "reference $RELEASE: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 TIMES=
 # part NAME SINCE: NAME took from SINCE until now.
@@ -55,10 +61,24 @@ t=$(date +%s)
 COMMIT=$(git -C "$TOP" rev-parse HEAD 2>/dev/null || echo unknown)
 rm -rf "$SHARE"
 mkdir -p "$SHARE/in/reference" "$SHARE/out"
-make -s -C "$TOP" install PREFIX="$SHARE/in/second" COMMIT="$COMMIT+upgrade" \
-    > "$RUN.build.log" 2>&1 &&
-    make -s -C "$TOP" install PREFIX="$SHARE/in/prefix" \
-    >> "$RUN.build.log" 2>&1 || { cat "$RUN.build.log"; die "make install failed"; }
+if [ "$RELEASE" = "$(. /etc/os-release; echo "$VERSION_CODENAME")" ]; then
+	make -s -C "$TOP" install PREFIX="$SHARE/in/second" COMMIT="$COMMIT+upgrade" \
+	    > "$RUN.build.log" 2>&1 &&
+	    make -s -C "$TOP" install PREFIX="$SHARE/in/prefix" COMMIT="$COMMIT" \
+	    >> "$RUN.build.log" 2>&1 || { cat "$RUN.build.log"; die "make install failed"; }
+else
+	# The root of the release is kept between runs: make deps there
+	# asks apt only for what it lacks, make builds only what changed.
+	root=$(RELEASE_KEEP=1 sh "$TOP/regress/release/root.sh" "$RELEASE") ||
+	    die "no root of $RELEASE to build in"
+	rm -rf "$root/var/tmp/reference-build"
+	sh "$TOP/regress/release/in.sh" "$RELEASE" "make deps &&
+	    make -s install PREFIX=/var/tmp/reference-build/second COMMIT='$COMMIT+upgrade' &&
+	    make -s install PREFIX=/var/tmp/reference-build/prefix COMMIT='$COMMIT'" \
+	    > "$RUN.build.log" 2>&1 || { tail -n 40 "$RUN.build.log"; die "the build in the root of $RELEASE failed"; }
+	mv "$root/var/tmp/reference-build/second" "$root/var/tmp/reference-build/prefix" \
+	    "$SHARE/in/"
+fi
 cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static \
     -o "$SHARE/in/reference/hostile" "$HERE/hostile.c" ||
     die "the hostile box does not build"
@@ -71,7 +91,8 @@ chmod -R a+rX "$SHARE/in"
 part builds "$t"
 
 t=$(date +%s)
-GUEST=$(sh "$HERE/image.sh" "$CACHE") || die "the guest image could not be built"
+GUEST=$(sh "$HERE/image.sh" "$CACHE" "$RELEASE") ||
+    die "the guest image of $RELEASE could not be built"
 part image "$t"
 
 # A fresh disk each run: a copy-on-write layer over the cached image.
