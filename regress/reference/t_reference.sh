@@ -733,8 +733,8 @@ boot_head()
 }
 boot_body()
 {
-	s=$(loginctl list-sessions --no-legend | wc -l)
-	[ "$s" -eq 0 ] || fail "someone is logged in: $(loginctl list-sessions --no-legend)"
+	s=$(logins)
+	[ -z "$s" ] || fail "someone is logged in: $(echo "$s" | paste -sd';' -)"
 	wait_for 300 active sandcastle.service ||
 	    fail "sandcastle.service is not active after the boot"
 	for u in sandcastle.target sandcastle-gate.service \
@@ -742,7 +742,7 @@ boot_body()
 		st=$(op_do systemctl --user is-active "$u")
 		[ "$st" = active ] || fail "$u is $st"
 	done
-	seen "nobody logged in ($(loginctl list-sessions --no-legend | wc -l) sessions); up $(cut -d' ' -f1 /proc/uptime) s: user@$OPUID.service $(systemctl is-active user@$OPUID.service), sandcastle.target and its three services active through lingering"
+	seen "nobody logged in ($(loginctl list-sessions --no-legend | wc -l) sessions, none a login); up $(cut -d' ' -f1 /proc/uptime) s: user@$OPUID.service $(systemctl is-active user@$OPUID.service), sandcastle.target and its three services active through lingering"
 	scans_start
 	check_clean
 	op_login "systemctl --user restart sandcastle" || fail "restart sandcastle"
