@@ -1,21 +1,21 @@
 #!/bin/sh
 # in.sh RELEASE COMMAND: COMMAND (sh -c) as root in the root of RELEASE
-# that root.sh made, in its /src, with /proc, /sys and /dev of this
-# machine and its own /tmp and /run, in a mount namespace of its own
-# whose root it is: nothing stays mounted when it ends.  As root.
+# that root.sh made (RELEASE_ROOT, as root.sh takes it), in its /src,
+# with /proc, /sys and /dev of this machine and its own /tmp and /run,
+# in a mount namespace of its own whose root it is: nothing stays
+# mounted when it ends.  As root.
 #
-# /src is this checkout's files (those git tracks or would) as they
-# are in the work tree,
-# copied over the last copy with their times (make then builds again
-# only what changed); RELEASE_SRC=clone makes it a fresh git clone of
-# HEAD instead, as a new user's is.
+# /src is this checkout's files (those git tracks or would) as they are
+# in the work tree, copied over the last copy with their times (make
+# then builds again only what changed); RELEASE_SRC=clone makes it a
+# fresh git clone of HEAD instead, as a new user's is.
 set -eu
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 RELEASE=$1
 shift
 ROOTS=${RELEASE_ROOTS:-/var/tmp/sandcastle-roots}
-root=$ROOTS/$RELEASE
+root=$ROOTS/${RELEASE_ROOT:-$RELEASE}
 die() { echo "release: $*" >&2; exit 1; }
 
 [ -f "$root/.made" ] || die "no root of $RELEASE in $root: run root.sh $RELEASE first"

@@ -9,7 +9,9 @@
 #
 # A root is a fresh copy of the one debootstrap made once (kept in
 # ROOTS/<release>.base): RELEASE_KEEP=1 takes the root of the run
-# before, with what its make deps installed.
+# before, with what its make deps installed.  RELEASE_ROOT names the
+# root (<release>, make reference's build; units.sh's is
+# <release>-clean), so that two never share one.
 set -eu
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +28,7 @@ esac
 
 . "$TOP/regress/release/mirror.subr"
 base=$ROOTS/$RELEASE.base
-root=$ROOTS/$RELEASE
+root=$ROOTS/${RELEASE_ROOT:-$RELEASE}
 mkdir -p "$ROOTS"
 if [ ! -f "$base/.made" ]; then
 	rm -rf "$base"
@@ -38,8 +40,9 @@ if [ ! -f "$base/.made" ]; then
 	apt_setup "$base"
 	touch "$base/.made"
 fi
-if [ "${RELEASE_KEEP:-0}" != 1 ] || [ ! -d "$root" ]; then
-	rm -rf "$root"
-	cp -a "$base" "$root"
+if [ "${RELEASE_KEEP:-0}" != 1 ] || [ ! -f "$root/.made" ]; then
+	rm -rf "$root" "$root.new"
+	cp -a "$base" "$root.new"
+	mv "$root.new" "$root"
 fi
 echo "$root"

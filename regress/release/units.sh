@@ -8,6 +8,9 @@ set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 RELEASE=$1
+# A root of its own, never make reference's.
+RELEASE_ROOT=$RELEASE-clean
+export RELEASE_ROOT
 t=$(date +%s)
 sh "$TOP/regress/release/root.sh" "$RELEASE" > /dev/null ||
     { echo "0 passed, 1 failed"; exit 1; }
