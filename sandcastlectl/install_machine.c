@@ -362,7 +362,8 @@ machine_cgroup(void)
 		    "empty");
 	if (!ok)
 		printf("install: box.cpus is then held by nothing but the "
-		    "launcher's time limit\n");
+		    "launcher's time limit: sandcastle(7), Delegate the cgroup "
+		    "controllers, has the steps\n");
 }
 
 int

@@ -6,6 +6,7 @@
  */
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <err.h>
 #include <errno.h>
@@ -15,12 +16,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <unistd.h>
 
+#include "build.h"
+#include "cap.h"
 #include "config.h"
 #include "daemon.h"
 #include "log.h"
 #include "paths.h"
+#include "podman.h"
 #include "sandcastled.h"
 
 extern char **environ;
@@ -34,7 +39,7 @@ static const struct option longopts[] = {
 static __attribute__((noreturn)) void
 usage(void)
 {
-	fprintf(stderr, "usage: sandcastled [-1dnv] [-c dir] [-s dir]\n");
+	fprintf(stderr, "usage: sandcastled [-1dinv] [-c dir] [-s dir]\n");
 	exit(1);
 }
 
@@ -84,17 +89,57 @@ load_config(const char *dir, int noaction, int verbose)
 	return conf;
 }
 
+/*
+ * -i, the units' way: no start of a build whose images install has not
+ * made, such as binaries that make install put under the running pieces
+ * before sandcastlectl install.  EX_CONFIG, which the unit does not
+ * restart; podman that cannot answer is 1, which it does.
+ */
+static void
+images_present(const struct config *conf)
+{
+	char		 dir[PATH_MAX], id[BUILD_ID_LEN + 1], why[PATH_MAX + 128];
+	char		 image[64], out[256];
+	const char	*args[] = { "image", "exists", image, NULL };
+	int		 c, status;
+
+	if (self_bindir(dir, sizeof(dir)) == -1)
+		err(EX_CONFIG, "the folder of this binary");
+	if (build_id(dir, id, why, sizeof(why)) == -1)
+		errx(EX_CONFIG, "the build id: %s", why);
+	if (podman_init(why, sizeof(why)) == -1)
+		errx(1, "%s", why);
+	for (c = 0; c < CAP_COUNT; c++) {
+		if (!conf->caps[c].enabled)
+			continue;
+		(void)snprintf(image, sizeof(image), "sandcastle-%s:%s",
+		    cap_name(c), id);
+		if (podman_cmd(args, out, sizeof(out), &status) == -1)
+			err(1, "podman image exists %s", image);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			continue;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 1) {
+			out[strcspn(out, "\n")] = '\0';
+			errx(1, "podman image exists %s did not answer (status "
+			    "%d): %s", image, status, out);
+		}
+		errx(EX_CONFIG, "the image %s of this build is missing, so "
+		    "this build does not start: run sandcastlectl install, "
+		    "which makes its images before it starts it", image);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct options	 opts;
 	struct config	*conf;
 	const char	*confflag = NULL, *secretsflag = NULL, *title = NULL;
-	int		 ch, noaction = 0, exefd;
+	int		 ch, noaction = 0, images = 0, exefd;
 
 	setproctitle_init(argc, argv, environ);
 	memset(&opts, 0, sizeof(opts));
-	while ((ch = getopt_long(argc, argv, "1c:dnP:s:v", longopts,
+	while ((ch = getopt_long(argc, argv, "1c:dinP:s:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case '1':
@@ -107,6 +152,9 @@ main(int argc, char *argv[])
 			break;
 		case 'd':
 			opts.foreground = 1;
+			break;
+		case 'i':
+			images = 1;
 			break;
 		case 'n':
 			noaction = 1;
@@ -138,6 +186,8 @@ main(int argc, char *argv[])
 	if (title != NULL)
 		child_main(title, &opts);
 	conf = load_config(opts.confdir, noaction, opts.verbose);
+	if (images)
+		images_present(conf);
 	/* Each child is a fresh exec of this very binary, even if it is replaced on disk. */
 	if ((exefd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) == -1)
 		fatal("/proc/self/exe");

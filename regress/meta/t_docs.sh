@@ -64,7 +64,7 @@ readme_commands_body()
 atf_test_case plain_make
 plain_make_head()
 {
-	atf_set "descr" "plain make builds the five programs an operator runs (the box one per capability), and nothing else first; the tree holds a LICENSE and no build or interpreter leftover"
+	atf_set "descr" "plain make builds the six binaries an operator runs (the box one per capability), and nothing else first; the tree holds a LICENSE and no build or interpreter leftover"
 	atf_set "require.config" "checkout"
 }
 plain_make_body()
@@ -123,6 +123,124 @@ hacking_body()
 	atf_check -o inline:"common/nothere.c\ngone.c\n" cat missing
 }
 
+# binaries_wrong FILE COUNT: each "<number> binaries" of FILE whose
+# number is not COUNT's word, one a line.
+binaries_wrong()
+{
+	set -- "$1" "$(echo "$2" | awk '{ split("one two three four five six seven eight nine ten", w); print w[$1] }')"
+	tr '\n' ' ' < "$1" |
+	    grep -oiE '\b(one|two|three|four|five|six|seven|eight|nine|ten|[0-9]+) (installed )?binaries' |
+	    grep -viE "^$2 " || true
+}
+
+atf_test_case binaries_counted
+binaries_counted_head()
+{
+	atf_set "descr" "every page and the README count the binaries as the Makefile's PROGS has them, and sandcastle(7)'s Install names each; a page that says five is caught (the control)"
+	atf_set "require.config" "checkout"
+}
+binaries_counted_body()
+{
+	src=$(sc_srcdir)
+	make -C "$src" -s -n -p 2>/dev/null | sed -n 's/^all: //p' | tr ' ' '\n' |
+	    sed '/^$/d; s|.*/||' | sort > progs
+	n=$(wc -l < progs)
+	[ "$n" -ge 6 ] || atf_fail "the Makefile builds $n programs"
+	for f in "$src"/man/*.[1-9] "$src/README.md"; do
+		binaries_wrong "$f" "$n" > wrong
+		[ -s wrong ] && atf_fail "${f##*/} says $(head -n 1 wrong); PROGS has $n"
+	done
+	sed -n '/^\.Ss Install$/,/^\.Ss /p' "$src/man/sandcastle.7" > install
+	grep -oE '(^\.| )Nm [a-z-]+' install | awk '{ print $2 }' | sort -u > named
+	comm -23 progs named > unnamed
+	[ -s unnamed ] && atf_fail "sandcastle(7) Install does not name $(tr '\n' ' ' < unnamed)"
+	# The control: a page that counts five is found.
+	printf '.Pp\ntakes the five binaries from\n' > bad.7
+	binaries_wrong bad.7 "$n" > wrong
+	atf_check -o inline:"five binaries\n" cat wrong
+}
+
+# recipe FILE: sandcastle(7)'s section Delegate the cgroup controllers.
+recipe()
+{
+	sed -n '/^\.Ss Delegate the cgroup controllers$/,/^\.S[sh] /p' "$1"
+}
+
+# dropin_verify DIR TEXT: systemd-analyze verify of user@.service with
+# TEXT as its drop-in delegate.conf (in DIR); its stderr.
+dropin_verify()
+{
+	mkdir -p "$1/user@.service.d"
+	printf '%s\n' "$2" > "$1/user@.service.d/delegate.conf"
+	SYSTEMD_UNIT_PATH="$1:" systemd-analyze verify --man=no \
+	    user@1000.service 2>&1 >/dev/null
+}
+
+atf_test_case delegation_recipe
+delegation_recipe_head()
+{
+	atf_set "descr" "sandcastle(7)'s delegation recipe: its drop-in is user@.service's, systemd-analyze verify takes it without a word (a wrong controller name is named, the control), and the check lines it promises are the rows of common/podman.c that check prints under cgroup v2 (a changed line is not found, the control)"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "systemd-analyze"
+	atf_set "require.files" "/lib/systemd/system/user@.service"
+}
+delegation_recipe_body()
+{
+	src=$(sc_srcdir)
+	recipe "$src/man/sandcastle.7" > recipe
+	[ -s recipe ] || atf_fail "sandcastle(7) has no Delegate the cgroup controllers"
+	atf_check -o inline:"/etc/systemd/system/user@.service.d/delegate.conf\n" \
+	    sed -n "s|^# cat > \([^ ]*\) <<'EOF'\$|\1|p" recipe
+	drop=$(sed -n "/^# cat > .* <<'EOF'\$/,/^EOF\$/p" recipe | sed '1d;$d')
+	atf_check -o inline:"[Service]\nDelegate=cpu cpuset io memory pids\n" \
+	    echo "$drop"
+	dropin_verify units "$drop" > verify
+	atf_check -o empty cat verify
+	dropin_verify badunits "$(echo "$drop" | sed 's/cpuset/cpuz/')" > verify
+	atf_check -o match:"Invalid controller name 'cpuz'" cat verify
+	for s in 'systemctl daemon-reload' 'systemctl restart user@'; do
+		grep -q "^\.Dl # $s" recipe || atf_fail "the recipe lacks $s"
+	done
+	grep '^ok    toolbox: ' recipe > lines
+	[ "$(wc -l < lines)" -eq 3 ] || atf_fail "the recipe shows $(wc -l < lines) check lines"
+	holds_missing "$src/common/podman.c" lines > missing
+	atf_check -o empty cat missing
+	# The control: a line check never prints is found.
+	echo 'ok    toolbox: box.cpus held by cgroup v3 (--cpus)' > bad
+	holds_missing "$src/common/podman.c" bad > missing
+	atf_check -o inline:"box.cpus held by cgroup v3 (--cpus)\n" cat missing
+}
+
+# holds_missing PODMAN_C LINES: each "ok    toolbox: L held by H" of
+# LINES that is no row { "L", "H" of the cgroup v2 table, one a line.
+holds_missing()
+{
+	sed -n '/box_holds_cgroup\[\] = {/,/^};/p' "$1" | tr -d '\n\t' |
+	    sed 's/},/}\n/g' > table
+	sed 's/^ok    toolbox: //' "$2" | while read -r l; do
+		k=${l%% held by *}; h=${l#* held by }
+		grep -qF "{ \"$k\", \"$h\"" table || echo "$l"
+	done
+}
+
+atf_test_case flaw_reporting
+flaw_reporting_head()
+{
+	atf_set "descr" "sandcastle(7) says how to report a flaw privately, what counts and what to expect, and the README points at it"
+	atf_set "require.config" "checkout"
+}
+flaw_reporting_body()
+{
+	src=$(sc_srcdir)
+	sed -n '/^\.Sh REPORTING A FLAW$/,/^\.Sh /p' "$src/man/sandcastle.7" > section
+	for l in '^Report a flaw privately' '^\.Ss What counts$' \
+	    '^\.Sx THE PROMISE' '^\.Ss What to expect$' '^An acknowledgement' \
+	    'credits you'; do
+		grep -q "$l" section || atf_fail "REPORTING A FLAW lacks $l"
+	done
+	atf_check -o ignore grep -q 'sandcastle(7), REPORTING A FLAW' "$src/README.md"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case hacking
@@ -130,4 +248,7 @@ atf_init_test_cases()
 	atf_add_test_case man_lint
 	atf_add_test_case man_every_program
 	atf_add_test_case readme_commands
+	atf_add_test_case binaries_counted
+	atf_add_test_case delegation_recipe
+	atf_add_test_case flaw_reporting
 }

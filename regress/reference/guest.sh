@@ -11,8 +11,8 @@
 # the run is, "done" at its end, when the machine powers off.
 set -u
 
-ORDER="install units first_job a1 a3 cgroup a2 a4 restart upgrade @reboot
-boot reinstall traffic"
+ORDER="install units first_job a1 a3 cgroup a2 a4 restart upgrade
+upgrade_window @reboot boot reinstall traffic delegation"
 
 IN=/share/in
 OUT=/share/out

@@ -679,9 +679,13 @@ upgrade_body()
 	wait_for 300 box_running || fail "no box started"
 	t0=$(date +%s)
 	since=$(date -u '+%Y-%m-%dT%H:%M:%SZ')
-	# make install PREFIX=~/.local of the new build, then install.
-	stamped install.out "install -m 0755 $IN/second/bin/* ~/.local/bin/ &&
-	    sandcastlectl install"
+	# The new build installed into a folder of its own, then its
+	# sandcastlectl install, then the folder removed (sandcastle(7),
+	# Upgrade): nothing in ~/.local/bin changes before the images.
+	stamped install.out "mkdir -p ~/.local/share/sandcastle-new &&
+	    install -m 0755 $IN/second/bin/* ~/.local/share/sandcastle-new/ &&
+	    ~/.local/share/sandcastle-new/sandcastlectl install &&
+	    rm -r ~/.local/share/sandcastle-new"
 	st=$?
 	t1=$(date +%s)
 	cat install.out
@@ -691,6 +695,7 @@ upgrade_body()
 	[ "$st" -eq 0 ] || fail "install exited $st"
 	seen "install of build $new over $old, a job running: $((t1 - t0)) s, exit 0"
 	in_order install.out '^install: images ready$' \
+	    '^install: the binaries are in .*/\.local/bin, each put there by a rename$' \
 	    '^install: sandcastle.target is restarted$' \
 	    '^install: the keep is ready at ' \
 	    "^install: removing localhost/sandcastle-ocr:$old\$" \
@@ -860,6 +865,83 @@ except OSError: pass"
 	seen "$(wc -l < flows) connections in $(ls "$STATE"/capture-*.pcap | wc -l) captures: $(grep -v "$PRINTER:9" flows.count | awk '{ printf "%s%s x%s", s, $3, $1; s = ", " }'); outside the allowed, only the control's $PRINTER:9"
 }
 
+atf_test_case upgrade_window
+upgrade_window_head()
+{
+	atf_set "descr" "I1: binaries put in ~/.local/bin before install made their images (a make install PREFIX=~/.local over the running pieces) never run: the core started then exits 78 with sandcastled(8)'s line naming the missing image and sandcastlectl install, and systemd leaves it stopped; control: the installed build's binaries back, the target restarts and the core runs"
+	atf_set "timeout" "600"
+}
+upgrade_window_body()
+{
+	old=$(build)
+	# A new build as make install puts it: sandcastle-box-ocr changed,
+	# put in place by a rename (a running binary cannot be written).
+	op_login "mkdir -p ~/window && cp -p ~/.local/bin/* ~/window/ &&
+	    cp ~/.local/bin/sandcastle-box-ocr ~/.local/bin/.new &&
+	    printf '\n' >> ~/.local/bin/.new &&
+	    mv ~/.local/bin/.new ~/.local/bin/sandcastle-box-ocr" ||
+	    fail "the new binaries"
+	new=$(build)
+	[ "$new" != "$old" ] || fail "the changed binary kept the build id"
+	since=$(date '+%Y-%m-%d %H:%M:%S')
+	op_do systemctl --user restart sandcastle
+	wait_for 60 exited_78 || fail "the core of build $new did not exit 78"
+	# Past RestartSec=2s: not started again.
+	sleep 10
+	[ "$(op_do systemctl --user is-active sandcastle)" != active ] ||
+	    fail "systemd started the core of build $new again"
+	op_do journalctl --user -u sandcastle --since "$since" --no-pager \
+	    -o cat > journal
+	has journal "^sandcastled: the image sandcastle-(claude|ocr):$new of this build is missing, so this build does not start: run sandcastlectl install, which makes its images before it starts it\$" ||
+	    { cat journal; fail "the journal does not name the missing image"; }
+	seen "build $new in ~/.local/bin without its images: the core exited 78, $(grep -c '^sandcastled: the image' journal) start(s), not restarted; the journal: $(grep '^sandcastled: the image' journal | head -n 1)"
+	# The control: the installed build's binaries back, each by a rename.
+	op_login 'for f in ~/window/*; do
+	    cp -p "$f" ~/.local/bin/.back &&
+	    mv ~/.local/bin/.back ~/.local/bin/"${f##*/}" || exit 1; done &&
+	    rm -r ~/window' || fail "the installed binaries back"
+	[ "$(build)" = "$old" ] || fail "the binaries back are not build $old"
+	op_do systemctl --user restart sandcastle.target || fail "restart"
+	wait_for 60 active sandcastle || fail "the core of build $old does not run"
+	sleep 5
+	active sandcastle || fail "the core of build $old ended"
+	seen "build $old back: the target restarted and the core runs"
+}
+
+exited_78()
+{
+	[ "$(op_do systemctl --user show -p ExecMainStatus --value sandcastle)" = 78 ] &&
+	    ! active sandcastle
+}
+
+atf_test_case delegation
+delegation_head()
+{
+	atf_set "descr" "sandcastle(7) Delegate the cgroup controllers, step by step on the real user manager: the drop-in, daemon-reload, the manager restarted; its controllers then name cpuset and io beside cpu, memory and pids, sandcastle.target comes back with it, and check prints the recipe's three lines"
+	atf_set "timeout" "600"
+}
+delegation_body()
+{
+	uid=$(id -u "$OP")
+	mkdir -p /etc/systemd/system/user@.service.d
+	cat > /etc/systemd/system/user@.service.d/delegate.conf <<'EOF'
+[Service]
+Delegate=cpu cpuset io memory pids
+EOF
+	systemctl daemon-reload || fail "systemctl daemon-reload"
+	systemctl restart "user@$uid.service" || fail "restart user@$uid.service"
+	held=$(cat "/sys/fs/cgroup/user.slice/user-$uid.slice/user@$uid.service/cgroup.controllers")
+	for c in cpuset cpu io memory pids; do
+		echo " $held " | grep -q " $c " || fail "user@$uid.service holds $held: no $c"
+	done
+	seen "user@$uid.service holds: $held"
+	wait_for 120 active sandcastle ||
+	    fail "sandcastle did not come back with the manager"
+	ctl check
+	cgroup_holds ctl.out
+	seen "check: $(grep '^ok    toolbox: box\.\(memory\|cpus\|pids\)' ctl.out | tr '\n' ';')"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case install
@@ -872,7 +954,9 @@ atf_init_test_cases()
 	atf_add_test_case a4
 	atf_add_test_case restart
 	atf_add_test_case upgrade
+	atf_add_test_case upgrade_window
 	atf_add_test_case boot
 	atf_add_test_case reinstall
 	atf_add_test_case traffic
+	atf_add_test_case delegation
 }

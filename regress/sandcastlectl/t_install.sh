@@ -65,11 +65,26 @@ lacks_body()
 	cp "$SC_CONFIG/config.yaml" config.good
 	echo "no_such_key: 1" >> "$SC_CONFIG/config.yaml"
 	in_state > before
-	atf_check -s exit:1 -o match:'^install: the machine serves: podman [0-9.]+ with (runc|crun), systemd 252' \
+	atf_check -s exit:1 -o save:machine.out \
 	    -e match:'^install: the configuration is not valid, nothing was changed$' \
 	    ./ctl install
+	atf_check -o match:'^install: the machine serves: podman [0-9.]+ with (runc|crun), systemd 252' \
+	    cat machine.out
 	in_state > after
 	diff before after || atf_fail "a refused configuration changed something"
+	# Without delegation, the line after points at sandcastle(7)'s steps.
+	if grep -q '^install: the cgroup controllers cpu, memory and pids are not delegated' machine.out; then
+		grep -A1 '^install: the cgroup controllers cpu, memory and pids are not delegated' machine.out |
+		    tail -n 1 > pointer
+		atf_check -o inline:"install: box.cpus is then held by nothing but the launcher's time limit: sandcastle(7), Delegate the cgroup controllers, has the steps\n" \
+		    cat pointer
+		grep -q '^\.Ss Delegate the cgroup controllers$' \
+		    "$(sc_srcdir)/man/sandcastle.7" ||
+		    atf_fail "sandcastle(7) has no section Delegate the cgroup controllers"
+	else
+		atf_check -o match:'^install: the cgroup controllers cpu, memory and pids are delegated' \
+		    cat machine.out
+	fi
 	cp config.good "$SC_CONFIG/config.yaml"
 
 	echo 4.2.0 > "$SC_ROOT/answer/podman-version"

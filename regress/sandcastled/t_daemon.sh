@@ -346,6 +346,58 @@ other_programs_cleanup()
 	sc_cleanup
 }
 
+atf_test_case images_of_build cleanup
+images_of_build_head()
+{
+	atf_set "descr" "I1: sandcastled -i, as the units run it, refuses with 78 and a line naming sandcastlectl install to start a build whose images are missing: before any image, and after an upgrade put new binaries where the images are the old build's; with its build's images it starts (the control)"
+	atf_set "require.config" "prefix checkout"
+	atf_set "timeout" "900"
+}
+images_of_build_body()
+{
+	sc_setup
+	as_accounts
+	sc_fixture "$FIXTURES/valid"
+	# A copy of the binaries, the account's: the upgrade changes it.
+	bin=$SC_ROOT/bin
+	mkdir -p "$bin"
+	for b in sandcastled sandcastlectl keepd gated sandcastle-box-claude \
+	    sandcastle-box-ocr; do
+		cp "$(sc_bin "$b")" "$bin/" || atf_fail "no installed $b"
+	done
+	chown -R "$SC_USER:$SC_USER" "$bin"
+	old=$(sc_as_user "$bin/sandcastlectl" version | sed -n 's/^build   //p')
+	daemon="$bin/sandcastled -d -i -c $SC_CONFIG -s $SC_SECRETS"
+	# No image yet: refused before any child, and not restarted (78).
+	atf_check -s exit:78 -o empty -e inline:"sandcastled: the image sandcastle-claude:$old of this build is missing, so this build does not start: run sandcastlectl install, which makes its images before it starts it\n" \
+	    timeout 60 $AS_USER $daemon
+	sc_as_user "$bin/sandcastlectl" -c "$SC_CONFIG" install --images \
+	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+	# The control: with its build's images, it starts.
+	: > "$SC_ROOT/log/sandcastled.log"
+	setpriv --reuid="$SC_USER" --regid="$SC_USER" --init-groups \
+	    --inh-caps=-all -- env -i HOME="$SC_HOME" \
+	    XDG_RUNTIME_DIR="$SC_RUN" PATH=/usr/bin:/bin:/usr/sbin:/sbin \
+	    LC_ALL=C.UTF-8 $daemon > "$SC_ROOT/log/sandcastled.log" 2>&1 &
+	echo $! > "$SC_ROOT/log/sandcastled.pid"
+	sc_wait_log sandcastled "$READY" 30 ||
+	    { sc_log sandcastled; atf_fail "the children never were ready"; }
+	sc_stop sandcastled
+	[ "$SC_STATUS" -eq 0 ] ||
+	    { sc_log sandcastled; atf_fail "exit $SC_STATUS after SIGTERM"; }
+	# An upgrade's make install: new binaries beside the old build's images.
+	printf '\n' >> "$bin/gated"
+	new=$(sc_as_user "$bin/sandcastlectl" version | sed -n 's/^build   //p')
+	[ "$new" != "$old" ] || atf_fail "the build id did not change"
+	atf_check -s exit:78 -o empty -e inline:"sandcastled: the image sandcastle-claude:$new of this build is missing, so this build does not start: run sandcastlectl install, which makes its images before it starts it\n" \
+	    timeout 60 $AS_USER $daemon
+	atf_check $AS_USER podman image exists "sandcastle-claude:$old"
+}
+images_of_build_cleanup()
+{
+	sc_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case start_status_stop
@@ -357,4 +409,5 @@ atf_init_test_cases()
 	atf_add_test_case control_protocol
 	atf_add_test_case check_config
 	atf_add_test_case other_programs
+	atf_add_test_case images_of_build
 }
