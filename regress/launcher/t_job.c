@@ -325,14 +325,18 @@ static void
 runtime_check(struct config *conf, const char *dir, const char *rt,
     struct job_outcome *o)
 {
-	char	 cmd[4 * PATH_MAX], path[2 * PATH_MAX], why[256];
-	FILE	*f;
+	static char	 real[PATH_MAX];
+	char		 cmd[4 * PATH_MAX], path[2 * PATH_MAX], why[256];
+	FILE		*f;
 
+	/* The real podman, found before any of ours is first in PATH. */
+	if (real[0] == '\0')
+		(void)strlcpy(real, podman_path(), sizeof(real));
 	(void)snprintf(cmd, sizeof(cmd), "%s/podman", dir);
 	REQUIRE((f = fopen(cmd, "w")) != NULL, "%s", cmd);
 	fprintf(f, "#!/bin/sh\n[ \"$1\" = run ] && [ -n '%s' ] && "
-	    "exec %s --runtime='%s' \"$@\"\nexec %s \"$@\"\n", rt,
-	    podman_path(), rt, podman_path());
+	    "exec %s --runtime='%s' \"$@\"\nexec %s \"$@\"\n", rt, real,
+	    rt, real);
 	REQUIRE(fclose(f) == 0 && chmod(cmd, 0755) == 0, "%s", cmd);
 	(void)snprintf(path, sizeof(path), "%s:/usr/bin:/bin", dir);
 	REQUIRE(setenv("PATH", path, 1) == 0, "%s", "setenv");
