@@ -47,7 +47,7 @@ struct box_params {
 struct box_hold {
 	const char	*limit;			/* box.memory, box.cpus, ... */
 	const char	*held;
-	int		 none;
+	int		 warn;			/* said with a warning: it holds less than the key says */
 };
 
 struct box {

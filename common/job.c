@@ -25,6 +25,7 @@
 #include "jobread.h"
 #include "json.h"
 #include "log.h"
+#include "podman.h"
 
 static char	 job_build_id[BUILD_ID_LEN + 1];
 static char	 job_init_why[256] = "job_init() was not called";
@@ -37,6 +38,7 @@ static void	 job_request(struct job_ctx *, const struct proto_msg *,
 		    const char *, size_t);
 static void	 job_last(struct job_ctx *, const struct proto_msg *);
 static void	 job_usage(struct job_usage *, const char *);
+static void	 job_podman(struct job_ctx *, const struct box_end *);
 static void	 job_end(struct job_ctx *, const struct box_end *);
 
 const char *
@@ -548,6 +550,35 @@ job_usage(struct job_usage *u, const char *text)
 	json_free(&j);
 }
 
+/* The step that fixes each cause podman gives: its words before the hello. */
+static const char *const podman_steps[] = {
+	[PODMAN_CGROUP] = "podman says a cgroup limit cannot be set here: "
+	    "delegate cpu, cpuset, io, memory and pids to your user manager "
+	    "(sandcastle(7)), then run sandcastlectl check",
+	[PODMAN_RUNTIME] = "podman says its OCI runtime is not found: "
+	    "install runc or crun, or name one installed as runtime in "
+	    "~/.config/containers/containers.conf",
+	[PODMAN_IMAGE] = "podman says the image is missing: run "
+	    "sandcastlectl install --images",
+	[PODMAN_RUNTIME_FAILED] = "podman says its OCI runtime failed: its "
+	    "words are the record's stderr; podman info names the runtime",
+	[PODMAN_OTHER] = "its words are the record's stderr",
+};
+
+/*
+ * podman could not run the box, before its hello: podman's own words,
+ * and those of its runtime, are all the box's stderr holds then.  They
+ * choose a fixed line; none of their bytes goes into it.
+ */
+static void
+job_podman(struct job_ctx *x, const struct box_end *bo)
+{
+	job_decide(x, JOB_RELEASED, JW_PODMAN, "podman could not run the "
+	    "image sandcastle-%s:%s (exit %d): %s", cap_name(x->cap),
+	    job_build_id, bo->code,
+	    podman_steps[podman_said(bo->errhead, bo->errlen)]);
+}
+
 /* How the box ended: a broken limit or a bad end overrules its last line. */
 static void
 job_end(struct job_ctx *x, const struct box_end *bo)
@@ -569,10 +600,7 @@ job_end(struct job_ctx *x, const struct box_end *bo)
 	else if (bo->output_failed)
 		job_decide(x, JOB_FAILED, JW_OUTPUT, "%s", bo->why);
 	else if (!x->hello && !x->last && bo->release)
-		job_decide(x, JOB_RELEASED, JW_PODMAN, "podman could not run "
-		    "the image sandcastle-%s:%s (exit %d): run sandcastlectl "
-		    "install --images", cap_name(x->cap), job_build_id,
-		    bo->code);
+		job_podman(x, bo);
 	else if (bo->signal == SIGSYS)
 		job_decide(x, JOB_FAILED, JW_FILTER, "the box broke its "
 		    "filter: killed by SIGSYS for a call its seccomp filter "

@@ -146,8 +146,9 @@ static const struct box_hold box_holds_cgroup[] = {
 	{ "timeout", "the launcher's time limit and the cpu rlimit", 0 },
 };
 static const struct box_hold box_holds_rlimits[] = {
-	{ "box.memory", "the data rlimit (private memory; the box's seccomp "
-	    "profile refuses shared memory)", 0 },
+	{ "box.memory", "the data rlimit alone, which bounds each process's "
+	    "data, so a box may use up to box.pids times it (no cgroup v2 "
+	    "memory controller delegated here)", 1 },
 	{ "box.cpus", "nothing but the time limit (no cgroup v2 cpu "
 	    "controller delegated here)", 1 },
 	{ "box.pids", "the nproc rlimit", 0 },
@@ -391,6 +392,30 @@ podman_rm(const char *name)
 	return podman_gone(name) == 1 ? 0 : -1;
 }
 
+/* 1 when word is one of the line's words: "cpu" is not in "cpuset". */
+static int
+cgroup_word(const char *line, const char *word)
+{
+	size_t		 n = strlen(word), len;
+	const char	*p = line;
+
+	while (*p != '\0') {
+		p += strspn(p, " \t\n");
+		len = strcspn(p, " \t\n");
+		if (len == n && strncmp(p, word, n) == 0)
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+int
+cgroup_words_hold(const char *line)
+{
+	return cgroup_word(line, "memory") && cgroup_word(line, "pids") &&
+	    cgroup_word(line, "cpu");
+}
+
 /* 1 when the cgroup folder's controllers hold memory, pids and cpu. */
 static int
 cgroup_controllers_hold(const char *dir)
@@ -403,8 +428,7 @@ cgroup_controllers_hold(const char *dir)
 	    dir);
 	if ((f = fopen(path, "re")) == NULL)
 		return 0;
-	ok = fgets(ctl, sizeof(ctl), f) != NULL && strstr(ctl, "memory") &&
-	    strstr(ctl, "pids") && strstr(ctl, "cpu");
+	ok = fgets(ctl, sizeof(ctl), f) != NULL && cgroup_words_hold(ctl);
 	fclose(f);
 	return ok;
 }
@@ -447,6 +471,54 @@ box_cgroup_layer(void)
 		}
 	fclose(f);
 	return found && cgroup_controllers_hold(line + 3);
+}
+
+/*
+ * What one of podman's "Error: " lines blames, by its own words; the
+ * worst of the lines is the cause.  Each pattern is of podman 4.3 to 5,
+ * runc and crun.  A cgroup error comes first: it is said inside the
+ * runtime's own error.  A command the runtime cannot find in the box is
+ * the image's fault, though its words name the runtime.
+ */
+static enum podman_cause
+podman_line_cause(const char *l, size_t len)
+{
+	static const struct {
+		const char		*words;
+		enum podman_cause	 cause;
+	} said[] = {
+		{ "cgroup",				PODMAN_CGROUP },
+		{ "OCI runtime attempted to invoke a command", PODMAN_IMAGE },
+		{ "no valid executable found for OCI runtime", PODMAN_RUNTIME },
+		{ "default OCI runtime",		PODMAN_RUNTIME },
+		{ "image not known",			PODMAN_IMAGE },
+		{ "OCI runtime",			PODMAN_RUNTIME_FAILED },
+		{ "create failed",			PODMAN_RUNTIME_FAILED },
+		{ "conmon",				PODMAN_RUNTIME_FAILED },
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof(said) / sizeof(said[0]); i++)
+		if (memmem(l, len, said[i].words, strlen(said[i].words)))
+			return said[i].cause;
+	return PODMAN_OTHER;
+}
+
+enum podman_cause
+podman_said(const char *err, size_t len)
+{
+	enum podman_cause	 worst = PODMAN_OTHER, c;
+	const char		*p = err, *end = err + len, *nl;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', end - p)) == NULL)
+			nl = end;
+		if (nl - p > 7 && memcmp(p, "Error: ", 7) == 0 &&
+		    (c = podman_line_cause(p, nl - p)) != PODMAN_OTHER &&
+		    (worst == PODMAN_OTHER || c < worst))
+			worst = c;
+	}
+	return worst;
 }
 
 /* A name podman gave back is used only when it is a core's box of ours. */

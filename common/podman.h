@@ -32,10 +32,22 @@ int		 podman_gone(const char *name);
 /* podman rm -f --time 0: 0 once the box is gone, -1 otherwise. */
 int		 podman_rm(const char *name);
 
+/* 1 when a line of cgroup.controllers names memory, pids and cpu, as words. */
+int		 cgroup_words_hold(const char *line);
 /* 1 when cgroup v2 limits hold here: podman passes --memory and the rest. */
 int		 box_cgroup_layer(void);
 /* What holds each limit, with or without cgroup v2 (box_cgroup_layer()). */
 const struct box_hold *box_holds(int cgroup, size_t *n);
+/* What podman's stderr blames when it could not run a box: worst first. */
+enum podman_cause {
+	PODMAN_CGROUP,		/* a cgroup limit or mount */
+	PODMAN_RUNTIME,		/* the OCI runtime it is set to is not found */
+	PODMAN_IMAGE,		/* the image is missing, or lacks the box */
+	PODMAN_RUNTIME_FAILED,	/* the OCI runtime or conmon failed */
+	PODMAN_OTHER
+};
+/* The cause of podman's "Error: " lines in its stderr (len bytes). */
+enum podman_cause podman_said(const char *err, size_t len);
 /* At a launcher's start, the core's boxes a crash left: 0, or -1 with why. */
 int		 box_remove_leftovers(char *why, size_t whysz);
 

@@ -1,6 +1,8 @@
 /*
  * sandcastlectl check: one line per item, "<mark>  <item>: <text>", in
- * the order of the sections below; exit 1 when any line is FAIL.
+ * the order of the sections below; exit 1 when any line is FAIL.  A
+ * section that stops check is followed by one line naming the sections
+ * not checked.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,6 +48,22 @@ check_line(struct check *c, enum check_mark mark, const char *fmt, ...)
 	putchar('\n');
 }
 
+/* After sections[i] stopped check: one line naming what was not checked. */
+static void
+check_skipped(size_t i)
+{
+	size_t	n = sizeof(sections) / sizeof(sections[0]), k;
+
+	if (i + 1 >= n)
+		return;
+	printf("%-6s", marks[MARK_WARN]);
+	printf("check: not checked until the %s line above passes: ",
+	    sections[i].name);
+	for (k = i + 1; k < n; k++)
+		printf("%s%s", sections[k].name, k + 1 == n ? "\n" :
+		    k + 2 == n ? " and " : ", ");
+}
+
 int
 ctl_check(const struct parse_result *res, const struct ctl_env *env)
 {
@@ -53,8 +71,10 @@ ctl_check(const struct parse_result *res, const struct ctl_env *env)
 	size_t		i;
 
 	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		if (sections[i].run(&c) == -1)
+		if (sections[i].run(&c) == -1) {
+			check_skipped(i);
 			break;
+		}
 	}
 	if (c.conf != NULL)
 		config_free(c.conf);

@@ -25,6 +25,9 @@ struct check {
 void	check_line(struct check *, enum check_mark, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 
+/* 1 when install wrote the unit (check_units.c): its advice is systemctl's. */
+int	check_unit_installed(const char *);
+
 int	check_keep(struct check *);
 int	check_landlock(struct check *);	/* needs nothing before it */
 int	check_configuration(struct check *);

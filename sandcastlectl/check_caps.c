@@ -134,7 +134,7 @@ toolbox_init(struct check *c)
 	return 0;
 }
 
-/* Each box limit and what holds it here; one held by nothing warns. */
+/* Each box limit and what holds it here; one that holds less than its key says warns. */
 static void
 check_holds(struct check *c)
 {
@@ -143,7 +143,7 @@ check_holds(struct check *c)
 
 	h = box_holds(box_cgroup_layer(), &n);
 	for (i = 0; i < n; i++)
-		check_line(c, h[i].none ? MARK_WARN : MARK_OK, "toolbox: %s "
+		check_line(c, h[i].warn ? MARK_WARN : MARK_OK, "toolbox: %s "
 		    "held by %s", h[i].limit, h[i].held);
 }
 

@@ -1,5 +1,7 @@
 /*
- * check: the running gate, last.  First its network, held to the same
+ * check: the running gate, last.  First its network, where a gate
+ * answers (and a line that none does where the keep answers: the advice
+ * is the unit's where install wrote it, gated's where not), held to the same
  * route lookups the gate made before it served (common/barrier.c): a
  * process of check's joins the gate's user and network namespaces,
  * which the operator owns, and asks the kernel's route lookup there, so
@@ -31,7 +33,10 @@
 #include "check.h"
 #include "sandcastlectl.h"
 
+#define GATE_UNIT	"sandcastle-gate.service"
 #define GATE_RESTART	"restart it: systemctl --user restart sandcastle-gate"
+#define GATE_START	"start it: systemctl --user start sandcastle-gate; " \
+			"its log: journalctl --user -u sandcastle-gate"
 
 static void
 check_refusal(const struct refusal_sum *sum, void *arg)
@@ -142,15 +147,22 @@ check_gate_network(struct check *c)
 	char			 out[640];
 	pid_t			 pid;
 	size_t			 i;
+	int			 units = check_unit_installed(GATE_UNIT);
 
 	if (path_runtime_file(GATE_SOCK, sock, sizeof(sock)) == -1) {
-		check_line(c, MARK_FAIL, "gate: %s", path_why());
+		if (c->keep)
+			check_line(c, MARK_FAIL, "gate: %s", path_why());
 		return;
 	}
-	/* A warn: each destination's line already fails without a gate. */
+	/*
+	 * A warn: each destination's line already fails without a gate.
+	 * Without the keep too, nothing runs: the keep's line says so.
+	 */
 	if (gate_pid(sock, &pid, why, sizeof(why)) == -1) {
-		check_line(c, MARK_WARN, "gate: %s; its network was not looked "
-		    "at; start it: systemctl --user start sandcastle-gate", why);
+		if (c->keep)
+			check_line(c, MARK_WARN, "gate: %s; its network was not "
+			    "looked at; %s", why, units ? GATE_START :
+			    "start it with gated");
 		return;
 	}
 	memset(&b, 0, sizeof(b));
@@ -167,7 +179,7 @@ check_gate_network(struct check *c)
 		    "and this machine (%s route lookups)", out + 2);
 	else if (out[0] == 'F')
 		check_line(c, MARK_FAIL, "gate: its network lets through: %s; "
-		    GATE_RESTART, out + 2);
+		    "%s", out + 2, units ? GATE_RESTART : "restart gated");
 	else
 		check_line(c, MARK_FAIL, "gate: %s", out + 2);
 }
@@ -177,8 +189,7 @@ check_gate(struct check *c)
 {
 	char	 path[PATH_MAX];
 
-	if (c->keep)
-		check_gate_network(c);
+	check_gate_network(c);
 	if (path_state_dir(path, sizeof(path)) == -1 ||
 	    strlcat(path, "/" REFUSAL_FILE, sizeof(path)) >= sizeof(path)) {
 		check_line(c, MARK_WARN, "gate: the refusals cannot be read: "

@@ -2,6 +2,7 @@
  * check: the keep.  It answers on keep.sock with its protocol version and
  * the number of destinations it knows; without it, check goes on with
  * what it can read itself and stops before anything that needs the keep.
+ * Where install wrote the units, the keep is started by its unit.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -38,7 +39,11 @@ check_keep(struct check *c)
 		c->keep = 1;
 		check_line(c, MARK_OK, "keep: ready at %s, with %u "
 		    "destination(s)", path, (unsigned)n);
-	} else
+	} else if (check_unit_installed("sandcastle-keep.service"))
+		check_line(c, MARK_FAIL, "keep: the keep does not answer at "
+		    "%s (%s); start it: systemctl --user start sandcastle-keep; "
+		    "its log: journalctl --user -u sandcastle-keep", path, why);
+	else
 		check_line(c, MARK_FAIL, "keep: the keep does not answer at "
 		    "%s (%s); start it with keepd", path, why);
 	return 0;

@@ -238,6 +238,24 @@ dropins_of(struct check *c, const char *unit, const char *text)
 	dropin_free(&mine);
 }
 
+/* 1 when install wrote the unit: it carries install's marker. */
+int
+check_unit_installed(const char *unit)
+{
+	char	 dir[PATH_MAX], path[PATH_MAX + 64], build[BUILD_ID_LEN + 1];
+	char	*text;
+	int	 yes;
+
+	if (units_dir(dir, sizeof(dir)) == -1)
+		return 0;
+	(void)snprintf(path, sizeof(path), "%s/%s", dir, unit);
+	if ((text = file_read(path, 65536, NULL)) == NULL)
+		return 0;
+	yes = unit_marker(text, build);
+	free(text);
+	return yes;
+}
+
 int
 check_units(struct check *c)
 {

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "podman.h"
 #include "install.h"
 
 #define PODMAN_LEAST	"4.3.1"		/* Debian 12's: what the suite runs */
@@ -345,8 +346,7 @@ machine_cgroup(void)
 	if ((f = fopen(path, "re")) != NULL) {
 		if (fgets(ctl, sizeof(ctl), f) != NULL) {
 			ctl[strcspn(ctl, "\n")] = '\0';
-			ok = strstr(ctl, "cpu") && strstr(ctl, "memory") &&
-			    strstr(ctl, "pids");
+			ok = cgroup_words_hold(ctl);
 		}
 		fclose(f);
 	}
@@ -360,10 +360,14 @@ machine_cgroup(void)
 		    "boxes are held by rlimits and the launcher's time limit "
 		    "only\n", path, f == NULL ? "missing" : ctl[0] ? ctl :
 		    "empty");
-	if (!ok)
-		printf("install: box.cpus is then held by nothing but the "
-		    "launcher's time limit: sandcastle(7), Delegate the cgroup "
-		    "controllers, has the steps\n");
+	if (ok)
+		return;
+	printf("install: box.cpus is then held by nothing but the "
+	    "launcher's time limit: sandcastle(7), Delegate the cgroup "
+	    "controllers, has the steps\n");
+	printf("install: box.memory is then held by the data rlimit alone, "
+	    "which bounds each process's data, so a box may use up to "
+	    "box.pids times it\n");
 }
 
 int

@@ -203,7 +203,7 @@ launcher_holds(void)
 
 	h = box_holds(box_cgroup_layer(), &n);
 	for (i = 0; i < n; i++)
-		if (h[i].none)
+		if (h[i].warn)
 			log_warnx("%s is held by %s", h[i].limit, h[i].held);
 		else
 			log_info("%s is held by %s", h[i].limit, h[i].held);

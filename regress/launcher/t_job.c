@@ -7,6 +7,7 @@
  */
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <grp.h>
@@ -25,6 +26,7 @@
 #include "job.h"
 #include "../../sandcastled/sandcastled.h"
 #include "boxproto.h"
+#include "podman.h"
 #include "../lib/account.h"
 
 /* A sanitizer's runtime makes calls the reader's filter kills. */
@@ -308,10 +310,75 @@ body_missing_image(void)
 	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, NULL, NULL, &o);
 	CHECK(o.status == JOB_RELEASED && strstr(o.error,
 	    "sandcastle-ocr:" NO_BUILD) != NULL && strstr(o.error,
-	    "sandcastlectl install --images") != NULL, "%s: %s",
+	    "podman says the image is missing: run sandcastlectl install "
+	    "--images") != NULL, "%s: %s",
 	    job_status_name(o.status), o.error);
 	CHECK(o.stderr_len > 0, "%s", "podman's stderr is not kept");
 	job_outcome_free(&o);
+}
+
+/*
+ * podman run through a podman of PATH that swaps the OCI runtime for
+ * rt (none: podman's own), then the check of ocr.
+ */
+static void
+runtime_check(struct config *conf, const char *dir, const char *rt,
+    struct job_outcome *o)
+{
+	static char	 real[PATH_MAX];
+	char		 cmd[4 * PATH_MAX], path[2 * PATH_MAX], why[256];
+	FILE		*f;
+
+	/* The real podman, found before any of ours is first in PATH. */
+	if (real[0] == '\0')
+		(void)strlcpy(real, podman_path(), sizeof(real));
+	(void)snprintf(cmd, sizeof(cmd), "%s/podman", dir);
+	REQUIRE((f = fopen(cmd, "w")) != NULL, "%s", cmd);
+	fprintf(f, "#!/bin/sh\n[ \"$1\" = run ] && [ -n '%s' ] && "
+	    "exec %s --runtime='%s' \"$@\"\nexec %s \"$@\"\n", rt, real,
+	    rt, real);
+	REQUIRE(fclose(f) == 0 && chmod(cmd, 0755) == 0, "%s", cmd);
+	(void)snprintf(path, sizeof(path), "%s:/usr/bin:/bin", dir);
+	REQUIRE(setenv("PATH", path, 1) == 0, "%s", "setenv");
+	REQUIRE(job_init(build, why, sizeof(why)) == 0, "%s", why);
+	REQUIRE(strcmp(podman_path(), cmd) == 0, "podman is %s",
+	    podman_path());
+	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, NULL, NULL, o);
+}
+
+/*
+ * Podman's own words name the cause: an OCI runtime that is not there,
+ * or one that fails, is said as such, never as a missing image; the
+ * control, the same podman of PATH with its own runtime, succeeds.
+ */
+static void
+body_runtime(void)
+{
+	struct job_outcome	 o;
+	struct config		*conf = setup(NULL);
+	char			 dir[] = "/tmp/sc-job-runtime.XXXXXX";
+	char			 cmd[PATH_MAX + 32];
+
+	REQUIRE(mkdtemp(dir) != NULL, "%s", "mkdtemp");
+	runtime_check(conf, dir, "/nonexistent/sc-runtime", &o);
+	CHECK(o.status == JOB_RELEASED && strstr(o.error, "podman says its "
+	    "OCI runtime is not found: install runc or crun") != NULL &&
+	    strstr(o.error, "--images") == NULL, "not found: %s: %s: %.*s",
+	    job_status_name(o.status), o.error, (int)o.stderr_len,
+	    o.stderr_head);
+	job_outcome_free(&o);
+	runtime_check(conf, dir, "/bin/false", &o);
+	CHECK(o.status == JOB_RELEASED && strstr(o.error, "podman says its "
+	    "OCI runtime failed") != NULL && strstr(o.error, "--images") ==
+	    NULL, "failing: %s: %s: %.*s", job_status_name(o.status),
+	    o.error, (int)o.stderr_len, o.stderr_head);
+	job_outcome_free(&o);
+	runtime_check(conf, dir, "", &o);
+	CHECK(o.status == JOB_SUCCEEDED, "the control: %s: %s",
+	    job_status_name(o.status), o.error);
+	job_outcome_free(&o);
+	(void)snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	(void)sh(cmd);
 }
 
 /* claude's keep, a stub: one canned answer, and what the box asked kept. */
@@ -939,6 +1006,9 @@ ACCOUNT_TC(other_build, "a box of another build is released, naming both "
     "builds; the control from this build succeeds", "120")
 ACCOUNT_TC(missing_image, "a missing image releases the job, naming it",
     "120")
+ACCOUNT_TC(runtime, "an OCI runtime podman cannot find, or one that "
+    "fails, is named with its step, not the image; the control, podman's "
+    "own runtime, succeeds", "300")
 ACCOUNT_TC(claude, "claude through a keep stub: a good reply succeeds with "
     "usage; refusal, max_tokens and a schema mismatch fail; 401, 429, "
     "billing, 500, a refusal of the keep and no answer release", "300")
@@ -1173,6 +1243,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, max_input);
 	ATF_TP_ADD_TC(tp, other_build);
 	ATF_TP_ADD_TC(tp, missing_image);
+	ATF_TP_ADD_TC(tp, runtime);
 	ATF_TP_ADD_TC(tp, claude);
 	ATF_TP_ADD_TC(tp, real_keep);
 	ATF_TP_ADD_TC(tp, filter);

@@ -189,7 +189,7 @@ check_lines_body()
 	if grep -q '^ok    toolbox: box.cpus held by cgroup v2' check.out; then
 		has_line "ok    toolbox: box.memory held by cgroup v2 (--memory, no swap) and the data rlimit"
 	else
-		has_line "ok    toolbox: box.memory held by the data rlimit (private memory; the box's seccomp profile refuses shared memory)"
+		has_line "warn  toolbox: box.memory held by the data rlimit alone, which bounds each process's data, so a box may use up to box.pids times it (no cgroup v2 memory controller delegated here)"
 		has_line "warn  toolbox: box.cpus held by nothing but the time limit (no cgroup v2 cpu controller delegated here)"
 		has_line "ok    toolbox: box.pids held by the nproc rlimit"
 	fi

@@ -209,7 +209,7 @@ secret_rules_cleanup()
 atf_test_case secrets_folder cleanup
 secrets_folder_head()
 {
-	atf_set "descr" "a secrets folder others can open is one FAIL, and check stops there"
+	atf_set "descr" "a secrets folder others can open is one FAIL, and check stops there, saying in one line what it did not check"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -222,6 +222,7 @@ $KEEP_OK
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
 $DATA_OK
 FAIL  secrets: $SC_SECRETS: group or others have access (mode 0755): chmod 700 $SC_SECRETS
+warn  check: not checked until the secrets line above passes: internal exceptions, toolbox and images, sources, capabilities and gate
 EOF
 	atf_check -s exit:1 -o file:expout -e empty ./sections check
 	# Control: as the line says.
@@ -233,10 +234,67 @@ secrets_folder_cleanup()
 	sc_cleanup
 }
 
+# holds_expect: the toolbox's lines of what holds each limit, written from
+# the design: the cgroup's where cgroup v2 has memory, pids and cpu as
+# whole words of the user manager's cgroup.controllers, or of check's
+# own cgroup without one; the rlimits' elsewhere.
+holds_expect()
+{
+	uid=$(id -u "$SC_USER")
+	mgr=/sys/fs/cgroup/user.slice/user-$uid.slice/user@$uid.service/cgroup.controllers
+	own=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)/cgroup.controllers
+	held=no
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		for f in "$mgr" "$own"; do
+			[ -r "$f" ] || continue
+			w=$(tr ' ' '\n' < "$f")
+			echo "$w" | grep -qx memory && echo "$w" | grep -qx pids &&
+			    echo "$w" | grep -qx cpu && { held=yes; break; }
+		done
+	fi
+	if [ "$held" = yes ]; then
+		cat <<EOF
+ok    toolbox: box.memory held by cgroup v2 (--memory, no swap) and the data rlimit
+ok    toolbox: box.cpus held by cgroup v2 (--cpus)
+ok    toolbox: box.pids held by cgroup v2 (--pids-limit) and the nproc rlimit
+EOF
+	else
+		cat <<EOF
+warn  toolbox: box.memory held by the data rlimit alone, which bounds each process's data, so a box may use up to box.pids times it (no cgroup v2 memory controller delegated here)
+warn  toolbox: box.cpus held by nothing but the time limit (no cgroup v2 cpu controller delegated here)
+ok    toolbox: box.pids held by the nproc rlimit
+EOF
+	fi
+	cat <<EOF
+ok    toolbox: box.tmp held by the size of its tmpfs and the fsize rlimit
+ok    toolbox: timeout held by the launcher's time limit and the cpu rlimit
+EOF
+}
+
+atf_test_case holds cleanup
+holds_head()
+{
+	atf_set "descr" "the toolbox's lines of what holds each box limit, word for word: without cgroup v2's controllers, box.memory, the data rlimit of each process, warns as box.cpus does"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+holds_body()
+{
+	good_setup
+	holds_expect > expout
+	./ctl check > all 2>&1
+	atf_check -o file:expout grep '^[a-zA-Z]* *toolbox: [a-z.]* held by ' all
+}
+holds_cleanup()
+{
+	sc_cleanup
+}
+
 atf_test_case configuration cleanup
 configuration_head()
 {
-	atf_set "descr" "a broken configuration: one FAIL line per problem, then nothing"
+	atf_set "descr" "a broken configuration: one FAIL line per problem, then one line saying what was not checked"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -254,7 +312,9 @@ configuration_body()
 	# naming the file and the line.
 	head -n 1 out | grep -q '^FAIL  keep: the keep does not answer at ' ||
 	    atf_fail "the first line is not the keep's"
-	sed 1d out | grep -v '^FAIL  configuration: ' && atf_fail "a line of another kind"
+	sed 1d out | grep -v '^FAIL  configuration: ' > others
+	atf_check -o inline:"warn  check: not checked until the configuration line above passes: units, secrets, internal exceptions, toolbox and images, sources, capabilities and gate\n" \
+	    cat others
 	grep -q "^FAIL  configuration: $SC_CONFIG/config.yaml:[0-9]*: .*colour" out ||
 	    atf_fail "the unknown key is not named"
 	grep -q "^FAIL  configuration: $SC_CONFIG/config.yaml:[0-9]*: .*retention_days" out ||
@@ -264,7 +324,7 @@ configuration_body()
 	# No configuration folder at all.
 	rm -rf "$SC_CONFIG"
 	atf_check -s exit:1 -o match:"^FAIL  configuration: $SC_CONFIG" \
-	    -o not-match:secret ./sections check
+	    -o not-match:"^[a-zA-Z]* *secret" ./sections check
 	# Control: the good fixture passes in the same tree.
 	sc_fixture regress/sandcastlectl/fixtures/good
 	atf_check -s exit:1 -o match:"^ok    configuration: " \
@@ -278,7 +338,7 @@ configuration_cleanup()
 atf_test_case keep cleanup
 keep_head()
 {
-	atf_set "descr" "no keep: a FAIL line that says how to start it, and the lines that need no keep still come; control: with keepd, ok"
+	atf_set "descr" "no keep: a FAIL line that says how to start it, and the lines that need no keep still come, no gate line; control: with keepd, ok, and a gate line naming gated where no unit is"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -311,10 +371,16 @@ EOF
 	atf_check -s exit:1 -o match:"^FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock \(" ./sections check
 	wait
 	rm -f "$SC_RUN/sandcastle/keep.sock"
+	# Without the keep, nothing runs: no line of the gate's network.
+	./ctl check > all 2>&1
+	grep -q '^[a-zA-Z]* *gate: ' all && { cat all; atf_fail "a gate line without the keep"; }
 	# Control: keepd answers.
 	start_keep
 	atf_check -s exit:0 -o save:out ./sections check
 	grep -qxF "$KEEP_OK" out || atf_fail "no ok line for the keep"
+	# No units here: the gate's line names gated, not a unit.
+	grep -qxF "warn  gate: no gate answers at $SC_RUN/sandcastle/gate.sock: No such file or directory; its network was not looked at; start it with gated" sections.all ||
+	    { cat sections.all; atf_fail "no gate line naming gated"; }
 }
 keep_cleanup()
 {
@@ -521,6 +587,7 @@ atf_init_test_cases()
 	atf_add_test_case missing_and_unused
 	atf_add_test_case secret_rules
 	atf_add_test_case secrets_folder
+	atf_add_test_case holds
 	atf_add_test_case configuration
 	atf_add_test_case data_dir_full
 }

@@ -242,18 +242,18 @@ EOS
 	has_prefix "ok    gate: its network refuses every bogon and this machine ("
 	nsenter -t "$gate" -n ip route del prohibit 172.16.0.0/12
 	run_check
-	has_line "FAIL  gate: its network lets through: 172.16.0.0 (the first of 172.16.0.0/12) is answered by default via 169.254.77.1 dev egress, not prohibit; restart it: systemctl --user restart sandcastle-gate"
+	has_line "FAIL  gate: its network lets through: 172.16.0.0 (the first of 172.16.0.0/12) is answered by default via 169.254.77.1 dev egress, not prohibit; restart gated"
 	[ "$(cat check.status)" = 1 ] || atf_fail "check did not exit 1"
 	nsenter -t "$gate" -n ip route add prohibit 172.16.0.0/12
 	run_check
 	has_prefix "ok    gate: its network refuses every bogon and this machine ("
 	nsenter -t "$gate" -n ip route add 192.168.1.0/24 dev egress
 	run_check
-	has_line "FAIL  gate: its network lets through: $SC_HOME_ADDR (this machine's address) is answered by 192.168.1.0/24 dev egress, not prohibit; restart it: systemctl --user restart sandcastle-gate"
+	has_line "FAIL  gate: its network lets through: $SC_HOME_ADDR (this machine's address) is answered by 192.168.1.0/24 dev egress, not prohibit; restart gated"
 	nsenter -t "$gate" -n ip route del 192.168.1.0/24 dev egress
 	nsenter -t "$gate" -n ip route del "$SC_NAS/32"
 	run_check
-	has_line "FAIL  gate: its network lets through: $SC_NAS (the internal exception of files) is answered by prohibit, not by its /32 through 169.254.77.1; restart it: systemctl --user restart sandcastle-gate"
+	has_line "FAIL  gate: its network lets through: $SC_NAS (the internal exception of files) is answered by prohibit, not by its /32 through 169.254.77.1; restart gated"
 }
 gate_network_cleanup()
 {

@@ -193,6 +193,13 @@ full_body()
 	    '^install: running sandcastlectl check$' \
 	    '^ok    keep: ready' \
 	    "^ok    units: sandcastle.target and its three services are this build's\$"
+	# Without the controllers, what then holds box.cpus and box.memory.
+	if grep -q '^install: the cgroup controllers cpu, memory and pids are not delegated' out; then
+		grep -qxF "install: box.cpus is then held by nothing but the launcher's time limit" out ||
+		    atf_fail "no line for box.cpus"
+		grep -qxF "install: box.memory is then held by the data rlimit alone, which bounds each process's data, so a box may use up to box.pids times it" out ||
+		    atf_fail "no line for box.memory"
+	fi
 	# check's status is install's.
 	./ctl check > check.out 2>&1
 	[ "$st" -eq $? ] || atf_fail "install exited $st, check another"

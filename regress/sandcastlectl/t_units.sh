@@ -2,7 +2,8 @@
 # I1: the units install writes are valid for systemd (systemd-analyze
 # verify, as the account, with no manager running), and check warns of a
 # unit changed by hand or of another build, and of every drop-in line
-# that removes a lock; a harmless drop-in (Environment=) does not warn.
+# that removes a lock; a harmless drop-in (Environment=) does not warn;
+# where the units are, the keep's and the gate's lines say systemctl's.
 # install runs with install.subr's fakes and a podman whose build
 # succeeds at once: these tests are about the units, not the images.
 
@@ -98,6 +99,51 @@ drift_cleanup()
 	sc_cleanup
 }
 
+atf_test_case advice cleanup
+advice_head()
+{
+	atf_set "descr" "where install wrote the units, the keep's and the gate's lines say systemctl --user start and the journal to read; no keep, no gate line; control: without the units, keepd and gated"
+	atf_set "require.user" "root"
+	atf_set "timeout" "120"
+}
+advice_body()
+{
+	un_install
+	keep="$SC_RUN/sandcastle/keep.sock" gate="$SC_RUN/sandcastle/gate.sock"
+	# install started the keep (the fake systemctl), and no gate.
+	./ctl check > check.out 2>&1
+	cat check.out
+	grep -qxF "warn  gate: no gate answers at $gate: No such file or directory; its network was not looked at; start it: systemctl --user start sandcastle-gate; its log: journalctl --user -u sandcastle-gate" check.out ||
+	    atf_fail "no gate line of the units"
+	pid=$(cat "$SC_ROOT/log/keepd.pid")
+	kill "$pid"
+	n=0
+	while kill -0 "$pid" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+	rm -f "$keep"
+	./ctl check > check.out 2>&1
+	cat check.out
+	grep -qxF "FAIL  keep: the keep does not answer at $keep (No such file or directory); start it: systemctl --user start sandcastle-keep; its log: journalctl --user -u sandcastle-keep" check.out ||
+	    atf_fail "no keep line of the units"
+	# Nothing runs: the keep's line says what to start, the gate's none.
+	grep -q '^[a-zA-Z]* *gate: ' check.out && atf_fail "a gate line without the keep"
+	# Control: without the units, the daemons' own names.
+	rm -f "$units"/sandcastle*.service "$units"/sandcastle.target
+	./ctl check > check.out 2>&1
+	cat check.out
+	grep -qxF "FAIL  keep: the keep does not answer at $keep (No such file or directory); start it with keepd" check.out ||
+	    atf_fail "no keep line without the units"
+	sc_start keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_file "$keep" 10 || { sc_log keepd; atf_fail "keepd does not serve"; }
+	./ctl check > check.out 2>&1
+	cat check.out
+	grep -qxF "warn  gate: no gate answers at $gate: No such file or directory; its network was not looked at; start it with gated" check.out ||
+	    atf_fail "no gate line without the units"
+}
+advice_cleanup()
+{
+	sc_cleanup
+}
+
 atf_test_case dropins cleanup
 dropins_head()
 {
@@ -160,5 +206,6 @@ atf_init_test_cases()
 {
 	atf_add_test_case verify
 	atf_add_test_case drift
+	atf_add_test_case advice
 	atf_add_test_case dropins
 }
