@@ -94,7 +94,7 @@ main(int argc, char *argv[])
 
 	setproctitle_init(argc, argv, environ);
 	memset(&opts, 0, sizeof(opts));
-	while ((ch = getopt_long(argc, argv, "1c:dnP:s:v", longopts,
+	while ((ch = getopt_long(argc, argv, "1c:D:dnP:s:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case '1':
@@ -104,6 +104,11 @@ main(int argc, char *argv[])
 			break;
 		case 'c':
 			confflag = optarg;
+			break;
+		case 'D':
+			/* Copied: setproctitle(3) writes over argv. */
+			if ((opts.digests = strdup(optarg)) == NULL)
+				err(1, "-D");
 			break;
 		case 'd':
 			opts.foreground = 1;
@@ -138,6 +143,7 @@ main(int argc, char *argv[])
 	if (title != NULL)
 		child_main(title, &opts);
 	conf = load_config(opts.confdir, noaction, opts.verbose);
+	opts.digests = config_digests(conf);
 	/* Each child is a fresh exec of this very binary, even if it is replaced on disk. */
 	if ((exefd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) == -1)
 		fatal("/proc/self/exe");
