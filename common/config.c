@@ -541,6 +541,7 @@ config_free(struct config *cfg)
 	for (c = 0; c < CAP_COUNT; c++)
 		cap_table[c].free(cfg);
 	free(cfg->dests);
+	free(cfg->files);
 	free(cfg->data_dir);
 	free(cfg->dir);
 	free(cfg);
@@ -750,11 +751,13 @@ static void
 load_source(struct config *cfg, int fd, const char *name, const char *path,
     struct conferrs *errs)
 {
-	char	*buf, *stem;
+	char	*buf, *stem, rel[NAME_LEN + 16];
 	size_t	 len;
 
 	if (read_file(fd, name, path, &buf, &len, errs) == -1)
 		return;
+	(void)snprintf(rel, sizeof(rel), "sources/%s", name);
+	config_file_add(cfg, rel, buf, len);
 	stem = conf_strdup(name);
 	stem[strlen(stem) - 5] = '\0';
 	config_parse_source(cfg, path, stem, buf, len, errs);
@@ -848,6 +851,7 @@ config_load(const char *dir, struct conferrs *errs)
 	}
 	snprintf(path, sizeof(path), "%s/config.yaml", dir);
 	if (read_file(dfd, "config.yaml", path, &buf, &len, errs) == 0) {
+		config_file_add(cfg, "config.yaml", buf, len);
 		parse_main(cfg, path, buf, len, errs, &read);
 		free(buf);
 	}

@@ -63,6 +63,12 @@ struct source {
 };
 TAILQ_HEAD(sourcelist, source);
 
+/* A file read: its name in the folder and the SHA-256 of its bytes, in hex. */
+struct config_file {
+	char		 name[NAME_LEN + 16];	/* config.yaml, sources/<name>.yaml */
+	char		 sha256[64 + 1];
+};
+
 struct config {
 	char		*dir;			/* the configuration folder */
 	char		*data_dir;		/* absolute, ~ expanded */
@@ -80,6 +86,9 @@ struct config {
 	 */
 	const struct destination **dests;
 	size_t		 ndests;
+	/* Each file read, in the order read: a child of sandcastled checks them. */
+	struct config_file *files;
+	size_t		 nfiles;
 };
 
 /* Problems found, each one line "file:line: key: what is wrong". */
@@ -110,6 +119,18 @@ struct config	*config_new(const char *dir);	/* defaults, no sources */
 
 /* -nv: the configuration as parsed, every default written out. */
 void		 config_print(FILE *, const struct config *);
+
+/*
+ * confdigest.c: the files read and their digests as one line, and the
+ * first file that differs from such a line, with how (changed, added,
+ * removed).  sandcastled hands its children its line: each refuses a
+ * configuration other than the one its parent read.
+ */
+void		 config_file_add(struct config *, const char *name,
+		    const char *buf, size_t len);
+char		*config_digests(const struct config *);
+int		 config_digests_differ(const struct config *, const char *line,
+		    char *name, size_t namesz, const char **how);
 
 const struct destination *config_destination(const struct config *, const char *name);
 

@@ -214,13 +214,20 @@ dial(const struct sockaddr_in *sin, int *err)
 static __attribute__((noreturn)) void
 open_tunnel(int fd, const struct ask *a)
 {
-	char	ip[INET_ADDRSTRLEN], why[128];
+	char	ip[INET_ADDRSTRLEN], why[192];
 	int	s, err;
 
 	inet_ntop(AF_INET, &a->chosen.sin_addr, ip, sizeof(ip));
 	if ((s = dial(&a->chosen, &err)) == -1) {
-		snprintf(why, sizeof(why), "connect %s:%u: %s", ip,
-		    ntohs(a->chosen.sin_port), strerror(err));
+		/* pasta's reset of a refused connect lacks ACK: it is dropped. */
+		if (err == ETIMEDOUT)
+			snprintf(why, sizeof(why), "connect %s:%u: no answer "
+			    "in %d s (through pasta, a port that refuses the "
+			    "connection looks the same)", ip,
+			    ntohs(a->chosen.sin_port), GATE_CONNECT_SECS);
+		else
+			snprintf(why, sizeof(why), "connect %s:%u: %s", ip,
+			    ntohs(a->chosen.sin_port), strerror(err));
 		log_warnx("cannot reach %s: %s:%u: %s", a->dest->name,
 		    a->req.host, a->req.port, why);
 		answer(fd, "502 Bad Gateway", "Sandcastle-Error", why);

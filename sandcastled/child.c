@@ -36,15 +36,27 @@ child_sigterm(int sig)
 	child_stop = 1;
 }
 
+/*
+ * The configuration the parent read, or none: a file changed, added or
+ * removed since would give this child settings the others lack.
+ */
 static struct config *
 child_config(const struct options *opts)
 {
 	struct conferrs	 errs = TAILQ_HEAD_INITIALIZER(errs);
 	struct conferr	*e;
 	struct config	*conf;
+	const char	*how;
+	char		 name[NAME_LEN + 16];
 
 	if ((conf = config_load(opts->confdir, &errs)) != NULL) {
 		conferrs_free(&errs);
+		if (config_digests_differ(conf, opts->digests, name,
+		    sizeof(name), &how))
+			fatalx("%s/%s: %s since sandcastled started, which "
+			    "read the configuration before: restart sandcastled "
+			    "to run with the configuration as it is now",
+			    opts->confdir, name, how);
 		return conf;
 	}
 	TAILQ_FOREACH(e, &errs, entry)
@@ -185,7 +197,7 @@ child_main(const char *title, const struct options *opts)
 	struct stat	 st;
 
 	if ((child_proc = proc_by_title(title)) == NULL ||
-	    fstat(PROC_FD, &st) == -1 || !S_ISSOCK(st.st_mode))
+	    opts->digests == NULL || fstat(PROC_FD, &st) == -1 || !S_ISSOCK(st.st_mode))
 		fatalx("-P is for sandcastled's own children only");
 	setproctitle("%s", title);
 	/*

@@ -424,8 +424,6 @@ core_step(struct core *c)
 			core_probe(c);
 		return;
 	}
-	if (now >= c->prune_at)
-		core_prune(c, now);
 	if (core_result_next(c, now))
 		return;
 	/* A record that cannot be written would be the next job's too. */
@@ -450,7 +448,7 @@ core_idle_wake(const struct core *c)
 
 	if (!c->keep_up)
 		return c->probe_at;
-	wake = core_wake < c->prune_at ? core_wake : c->prune_at;
+	wake = core_wake;
 	if ((r = core_result_wake(c)) != -1 && r < wake)
 		wake = r;
 	return wake;
@@ -466,6 +464,8 @@ core_timeout(const struct core *c)
 		wake = c->stop_by + KEEPCLI_SECONDS;
 	else if (c->wait == CORE_IDLE)
 		wake = core_idle_wake(c);
+	if (!c->stopping && (wake == -1 || c->prune_at < wake))
+		wake = c->prune_at;
 	if (core_scheduled && (wake == -1 || core_push_at < wake))
 		wake = core_push_at;
 	if (wake == -1)
@@ -489,6 +489,9 @@ core_timer(void)
 	/* A call never answered: the parent would kill the core anyway. */
 	if (c->stopping && core_now() >= c->stop_by + KEEPCLI_SECONDS)
 		core_stop_end(c);
+	/* Due whatever runs: a job, a call or a keep that is down. */
+	if (!c->stopping && core_now() >= c->prune_at)
+		core_prune(c, core_now());
 	core_step(c);
 	core_push_due(c);
 	return core_timeout(c);

@@ -111,6 +111,8 @@ proc_argv(const struct proc *p, const struct options *opts, char **argv,
 	argv[n++] = (char *)opts->confdir;
 	argv[n++] = "-s";
 	argv[n++] = (char *)opts->secretsdir;
+	argv[n++] = "-D";
+	argv[n++] = opts->digests;
 	if (opts->once)
 		argv[n++] = "-1";
 	else if (opts->foreground)

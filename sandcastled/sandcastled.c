@@ -139,7 +139,7 @@ main(int argc, char *argv[])
 
 	setproctitle_init(argc, argv, environ);
 	memset(&opts, 0, sizeof(opts));
-	while ((ch = getopt_long(argc, argv, "1c:dinP:s:v", longopts,
+	while ((ch = getopt_long(argc, argv, "1c:D:dinP:s:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case '1':
@@ -149,6 +149,11 @@ main(int argc, char *argv[])
 			break;
 		case 'c':
 			confflag = optarg;
+			break;
+		case 'D':
+			/* Copied: setproctitle(3) writes over argv. */
+			if ((opts.digests = strdup(optarg)) == NULL)
+				err(1, "-D");
 			break;
 		case 'd':
 			opts.foreground = 1;
@@ -188,6 +193,7 @@ main(int argc, char *argv[])
 	conf = load_config(opts.confdir, noaction, opts.verbose);
 	if (images)
 		images_present(conf);
+	opts.digests = config_digests(conf);
 	/* Each child is a fresh exec of this very binary, even if it is replaced on disk. */
 	if ((exefd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) == -1)
 		fatal("/proc/self/exe");

@@ -26,6 +26,7 @@ struct options {
 	int		 foreground;
 	int		 verbose;
 	int		 once;		/* -1: one round, then exit */
+	char		*digests;	/* -D: the files the parent read (config_digests()) */
 };
 
 enum proc_id {

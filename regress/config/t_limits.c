@@ -244,9 +244,70 @@ ATF_TC_BODY(string_size, tc)
 	free(buf);
 }
 
+/*
+ * What sandcastled hands each child: the 64 sources' digests fit one
+ * argument of execve(2) (MAX_ARG_STRLEN, 32 pages), and each file
+ * changed, added or removed since is named; the folder as it was, the
+ * control, differs in none.
+ */
+ATF_TC_WITHOUT_HEAD(digests);
+ATF_TC_BODY(digests, tc)
+{
+	struct config	*parent, *child;
+	const char	*how;
+	char		*line, name[128];
+
+	make_folder("d", 64);
+	expect(load("d", &parent), "");
+	line = config_digests(parent);
+	ATF_CHECK(strlen(line) < 32 * 4096);
+	expect(load("d", &child), "");
+	ATF_CHECK_EQ(config_digests_differ(child, line, name, sizeof(name),
+	    &how), 0);
+	config_free(child);
+	write_file("d/sources/s07.yaml", "# a comment\n"
+	    "name: s07\ndestination: {address: https://s07.example.com, "
+	    "secret: s07}\npoll_interval: 30s\ncapabilities: [ocr]\n"
+	    "max_jobs_per_hour: 30\njob_timeout: 6m\n");
+	expect(load("d", &child), "");
+	ATF_REQUIRE_EQ(config_digests_differ(child, line, name, sizeof(name),
+	    &how), 1);
+	ATF_CHECK_STREQ(name, "sources/s07.yaml");
+	ATF_CHECK_STREQ(how, "changed");
+	config_free(child);
+	ATF_REQUIRE(unlink("d/sources/s07.yaml") == 0);
+	expect(load("d", &child), "");
+	ATF_REQUIRE_EQ(config_digests_differ(child, line, name, sizeof(name),
+	    &how), 1);
+	ATF_CHECK_STREQ(name, "sources/s07.yaml");
+	ATF_CHECK_STREQ(how, "removed");
+	config_free(child);
+	write_source("d", "s07");
+	write_source("d", "new");
+	ATF_REQUIRE(unlink("d/sources/s08.yaml") == 0);
+	expect(load("d", &child), "");
+	ATF_REQUIRE_EQ(config_digests_differ(child, line, name, sizeof(name),
+	    &how), 1);
+	ATF_CHECK_STREQ(name, "sources/new.yaml");
+	ATF_CHECK_STREQ(how, "added");
+	config_free(child);
+	write_file("d/config.yaml", "capabilities:\n  ocr: {cooldown: 1s}\n");
+	write_source("d", "s08");
+	ATF_REQUIRE(unlink("d/sources/new.yaml") == 0);
+	expect(load("d", &child), "");
+	ATF_REQUIRE_EQ(config_digests_differ(child, line, name, sizeof(name),
+	    &how), 1);
+	ATF_CHECK_STREQ(name, "config.yaml");
+	ATF_CHECK_STREQ(how, "changed");
+	config_free(child);
+	free(line);
+	config_free(parent);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, sources_64);
+	ATF_TP_ADD_TC(tp, digests);
 	ATF_TP_ADD_TC(tp, sources_empty);
 	ATF_TP_ADD_TC(tp, folder_missing);
 	ATF_TP_ADD_TC(tp, config_not_regular);

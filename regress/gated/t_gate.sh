@@ -218,6 +218,37 @@ list_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case refused_port cleanup
+refused_port_head()
+{
+	atf_set "descr" "a listed port that refuses connections: through pasta the gate cannot see the refusal, and its 502 says so, naming no answer and why (gated(8)); the control, the same host's open port, answers 200"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+refused_port_body()
+{
+	gate_net
+	source_file gone https://notes.example.com:8444
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+	# The port refuses: from the host namespace, at once.
+	atf_check -o inline:"refused\n" $AS_HOST python3 -c '
+import socket
+try:
+	socket.create_connection(("198.20.5.10", 8444), 5); print("open")
+except ConnectionRefusedError:
+	print("refused")'
+	gate_start
+	atf_check -o match:"^status: HTTP/1.1 502 Bad Gateway" \
+	    -o match:"^error: connect 198.20.5.10:8444: no answer in 10 s \(through pasta, a port that refuses the connection looks the same\)$" \
+	    $GC notes.example.com:8444
+	atf_check -o match:"^status: HTTP/1.1 200 Connection established" \
+	    -o match:"^body: notes here" $GC notes.example.com:443
+}
+refused_port_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_test_case first_barrier cleanup
 first_barrier_head()
 {
@@ -746,6 +777,7 @@ ignored_sigpipe_cleanup()
 atf_init_test_cases()
 {
 	atf_add_test_case list
+	atf_add_test_case refused_port
 	atf_add_test_case first_barrier
 	atf_add_test_case second_barrier
 	atf_add_test_case internal_exception

@@ -276,6 +276,75 @@ control_protocol_cleanup()
 	sc_cleanup
 }
 
+# start_held: sandcastled -d under strace(1), which stops the parent
+# with SIGSTOP at its first socketpair(2), the first child's: after the
+# parent read the configuration, before any child reads it.  The
+# parent's pid is left in HELD.
+start_held()
+{
+	sc_setup
+	as_accounts
+	sc_fixture "$FIXTURES/valid"
+	: > "$SC_ROOT/log/sandcastled.log"
+	setpriv --reuid="$SC_USER" --regid="$SC_USER" --init-groups \
+	    --inh-caps=-all -- env -i HOME="$SC_HOME" \
+	    XDG_RUNTIME_DIR="$SC_RUN" PATH=/usr/bin:/bin:/usr/sbin:/sbin \
+	    LC_ALL=C.UTF-8 strace -qq -o /dev/null -e trace=socketpair \
+	    -e inject=socketpair:signal=SIGSTOP:when=1 \
+	    "$(sc_bin sandcastled)" -d -c "$SC_CONFIG" -s "$SC_SECRETS" \
+	    >"$SC_ROOT/log/sandcastled.log" 2>&1 &
+	echo $! > "$SC_ROOT/log/sandcastled.pid"
+	_i=0
+	HELD=
+	while [ $_i -lt 100 ]; do
+		HELD=$(pgrep -P "$(sc_pid sandcastled)") &&
+		    grep -q '^State:[[:space:]]*[tT]' "/proc/$HELD/status" &&
+		    break
+		HELD=
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+	[ -n "$HELD" ] || { sc_log sandcastled; atf_fail "the parent was never held"; }
+	pgrep -P "$HELD" >/dev/null && atf_fail "a child started before the hold"
+	return 0
+}
+
+atf_test_case config_changed cleanup
+config_changed_head()
+{
+	atf_set "descr" "a source's file changed, still valid, between the parent's read and its children's: each child refuses it by name and sandcastled ends; the control, unchanged, starts"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.progs" "strace"
+}
+config_changed_body()
+{
+	# The control: held and let go, the configuration as it was.
+	start_held
+	kill -CONT "$HELD"
+	sc_wait_log sandcastled "$READY" 20 ||
+	    { sc_log sandcastled; atf_fail "unchanged, the children never were ready"; }
+	stop_daemon "$HELD" > stopped
+	sc_cleanup
+	start_held
+	sed -i 's/^poll_interval: 30s$/poll_interval: 45s/' \
+	    "$SC_CONFIG/sources/one.yaml"
+	grep -q '^poll_interval: 45s$' "$SC_CONFIG/sources/one.yaml" ||
+	    atf_fail "the fixture's poll_interval is not 30s"
+	kill -CONT "$HELD"
+	sc_wait_log sandcastled "a child ended: stopping sandcastled" 20 ||
+	    { sc_log sandcastled; atf_fail "sandcastled runs on"; }
+	grep -qF "$SC_CONFIG/sources/one.yaml: changed since sandcastled started, which read the configuration before: restart sandcastled to run with the configuration as it is now" \
+	    "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "no child named the file changed"; }
+	grep -q "$READY" "$SC_ROOT/log/sandcastled.log" &&
+	    { sc_log sandcastled; atf_fail "the children ran the changed file"; }
+	return 0
+}
+config_changed_cleanup()
+{
+	sc_cleanup
+}
+
 atf_test_case check_config cleanup
 check_config_head()
 {
@@ -407,6 +476,7 @@ atf_init_test_cases()
 	atf_add_test_case child_killed
 	atf_add_test_case control_other_uid
 	atf_add_test_case control_protocol
+	atf_add_test_case config_changed
 	atf_add_test_case check_config
 	atf_add_test_case other_programs
 	atf_add_test_case images_of_build

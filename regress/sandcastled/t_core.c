@@ -1,0 +1,172 @@
+/*
+ * The core's hourly prune of the records (sandcastled(8) FILES): due
+ * whatever the core waits for, a keep that is down, a call in flight
+ * or a job, and done then.  The core runs here in the test's process,
+ * its channel to a parent played by the test, and its monotonic clock
+ * set forward by the test: clock_gettime(2) below takes the C
+ * library's place for the core's objects.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atf-c.h>
+
+#include "config.h"
+#include "../../sandcastled/core.h"
+#include "msg.h"
+#include "../../sandcastled/proto.h"
+#include "../../sandcastled/sandcastled.h"
+#include "testconf.h"
+
+int	 clock_gettime(clockid_t, struct timespec *);
+
+static time_t	 ahead;		/* seconds the monotonic clock is set forward */
+
+int
+clock_gettime(clockid_t id, struct timespec *ts)
+{
+	if (syscall(SYS_clock_gettime, id, ts) == -1)
+		return -1;
+	if (id == CLOCK_MONOTONIC)
+		ts->tv_sec += ahead;
+	return 0;
+}
+
+static struct msgchan	 core_chan, parent_chan;
+
+/* The core made and ready, its records under ./data, its parent the test's. */
+static void
+core_up(void)
+{
+	struct config	*conf;
+	char		 cwd[PATH_MAX], dir[PATH_MAX + 8];
+	int		 sv[2];
+
+	ATF_REQUIRE(getcwd(cwd, sizeof(cwd)) != NULL);
+	(void)snprintf(dir, sizeof(dir), "%s/data", cwd);
+	ATF_REQUIRE((conf = config_new(cwd)) != NULL);
+	free(conf->data_dir);
+	ATF_REQUIRE((conf->data_dir = strdup(dir)) != NULL);
+	conf->retention_days = 30;
+	add_source(conf, "notes", 30, 30, 1U << 0);
+	ATF_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	msgchan_init(&core_chan, sv[0], PROC_MAXPAYLOAD);
+	msgchan_init(&parent_chan, sv[1], PROC_MAXPAYLOAD);
+	core_init(conf, &core_chan);
+	core_ready();
+}
+
+/* A job's record 40 days old, past retention_days. */
+static void
+old_record(void)
+{
+	struct timespec	 old[2];
+
+	ATF_REQUIRE(mkdir("data/notes", 0700) == 0 || errno == EEXIST);
+	ATF_REQUIRE(mkdir("data/notes/old", 0700) == 0);
+	old[0].tv_sec = old[1].tv_sec = time(NULL) - 40 * 86400;
+	old[0].tv_nsec = old[1].tv_nsec = 0;
+	ATF_REQUIRE(utimensat(AT_FDCWD, "data/notes/old", old, 0) == 0);
+}
+
+static int
+pruned(void)
+{
+	struct stat	 st;
+
+	return stat("data/notes/old", &st) == -1 && errno == ENOENT;
+}
+
+/* The next message the core sent its parent, of type type. */
+static uint32_t
+sent(uint32_t type)
+{
+	struct msg	 m;
+	uint32_t	 id;
+
+	ATF_REQUIRE(msgchan_flush_all(&core_chan) == 0);
+	ATF_REQUIRE(msg_read_one(&parent_chan, &m) == 1);
+	ATF_REQUIRE_EQ(m.type, type);
+	id = m.id;
+	msg_free(&m);
+	return id;
+}
+
+/* The keep answers: the parent's PROC_KEEP_STATE to the core's probe. */
+static void
+keep_answers(uint32_t id)
+{
+	struct msg	 m;
+	uint32_t	 up = 1;
+
+	memset(&m, 0, sizeof(m));
+	m.type = PROC_KEEP_STATE;
+	m.id = id;
+	m.fd = -1;
+	m.len = sizeof(up);
+	m.data = &up;
+	core_dispatch(&m);
+}
+
+/* An hour on: the prune due, the core's timer runs. */
+static int
+an_hour_on(void)
+{
+	ahead += CORE_PRUNE_EVERY;
+	return core_timer();
+}
+
+ATF_TC_WITHOUT_HEAD(prune_keep_down);
+ATF_TC_BODY(prune_keep_down, tc)
+{
+	int	 ms;
+
+	core_up();
+	old_record();
+	/* The keep is asked and does not answer yet: the core waits. */
+	ms = core_timer();
+	(void)sent(PROC_KEEP_PROBE);
+	ATF_CHECK_MSG(ms != -1 && ms <= CORE_PRUNE_EVERY * 1000,
+	    "the core's timer, waiting for the keep, is %d ms: the prune "
+	    "is not woken for", ms);
+	ATF_CHECK_MSG(!pruned(), "pruned before it was due");
+	(void)an_hour_on();
+	ATF_CHECK_MSG(pruned(), "the prune fell due with the keep down and "
+	    "did not happen");
+}
+
+ATF_TC_WITHOUT_HEAD(prune_call_in_flight);
+ATF_TC_BODY(prune_call_in_flight, tc)
+{
+	core_up();
+	(void)core_timer();
+	keep_answers(sent(PROC_KEEP_PROBE));
+	/* The control: the keep up and the core idle, the prune is done. */
+	old_record();
+	(void)an_hour_on();
+	ATF_CHECK_MSG(pruned(), "idle, the keep up: not pruned");
+	/* That same turn asked the source; its answer does not come. */
+	(void)sent(PROC_KEEP_CALL);
+	old_record();
+	(void)an_hour_on();
+	ATF_CHECK_MSG(pruned(), "the prune fell due during a call to the "
+	    "keep and did not happen");
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, prune_keep_down);
+	ATF_TP_ADD_TC(tp, prune_call_in_flight);
+	return atf_no_error();
+}
