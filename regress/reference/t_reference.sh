@@ -917,7 +917,7 @@ exited_78()
 atf_test_case delegation
 delegation_head()
 {
-	atf_set "descr" "sandcastle(7) Delegate the cgroup controllers, step by step on the real user manager: the drop-in, daemon-reload, the manager restarted; its controllers then name cpuset and io beside cpu, memory and pids, sandcastle.target comes back with it, and check prints the recipe's three lines"
+	atf_set "descr" "B5: sandcastle(7) Delegate the cgroup controllers, step by step on the real user manager: the drop-in, daemon-reload, the manager restarted; its controllers then name cpuset and io beside cpu, memory and pids, sandcastle.target comes back with it, and check prints the recipe's three lines"
 	atf_set "timeout" "600"
 }
 delegation_body()
@@ -942,6 +942,28 @@ EOF
 	seen "check: $(grep '^ok    toolbox: box\.\(memory\|cpus\|pids\)' ctl.out | tr '\n' ';')"
 }
 
+atf_test_case advice
+advice_head()
+{
+	atf_set "descr" "I1: with the units installed, check's lines for a keep and a gate that do not answer name the unit to start and the journal to read (sandcastlectl(8)); the control: started again, check prints no FAIL"
+	atf_set "timeout" "600"
+}
+advice_body()
+{
+	op_do systemctl --user stop sandcastle.target || fail "stopping the target"
+	ctl check
+	cat ctl.out
+	has ctl.out '^FAIL  keep: the keep does not answer at .*; start it: systemctl --user start sandcastle-keep; its log: journalctl --user -u sandcastle-keep$' ||
+	    fail "check's keep line does not name the unit and the journal"
+	grep -q 'start it with keepd' ctl.out &&
+	    fail "check gives the advice of a machine without units"
+	seen "the target stopped: $(grep '^FAIL  keep:' ctl.out | sed 's/.*); //')"
+	op_do systemctl --user start sandcastle.target || fail "starting the target"
+	wait_for 120 active sandcastle || fail "sandcastle did not start again"
+	scans_start
+	check_clean
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case install
@@ -959,4 +981,5 @@ atf_init_test_cases()
 	atf_add_test_case reinstall
 	atf_add_test_case traffic
 	atf_add_test_case delegation
+	atf_add_test_case advice
 }
