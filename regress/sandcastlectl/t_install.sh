@@ -195,7 +195,7 @@ full_body()
 	    "^ok    units: sandcastle.target and its three services are this build's\$"
 	# Without the controllers, what then holds box.cpus and box.memory.
 	if grep -q '^install: the cgroup controllers cpu, memory and pids are not delegated' out; then
-		grep -qxF "install: box.cpus is then held by nothing but the launcher's time limit" out ||
+		grep -qxF "install: box.cpus is then held by nothing but the launcher's time limit: sandcastle(7), Delegate the cgroup controllers, has the steps" out ||
 		    atf_fail "no line for box.cpus"
 		grep -qxF "install: box.memory is then held by the data rlimit alone, which bounds each process's data, so a box may use up to box.pids times it" out ||
 		    atf_fail "no line for box.memory"
