@@ -244,6 +244,22 @@ ATF_TC_BODY(string_size, tc)
 	free(buf);
 }
 
+/* The folder DIR read again differs from LINE in FILE, which is HOW. */
+static void
+differs(const char *dir, const char *line, const char *file, const char *how)
+{
+	struct config	*child;
+	const char	*was;
+	char		 name[128];
+
+	expect(load(dir, &child), "");
+	ATF_REQUIRE_EQ(config_digests_differ(child, line, name, sizeof(name),
+	    &was), 1);
+	ATF_CHECK_STREQ(name, file);
+	ATF_CHECK_STREQ(was, how);
+	config_free(child);
+}
+
 /*
  * What sandcastled hands each child: the 64 sources' digests fit one
  * argument of execve(2) (MAX_ARG_STRLEN, 32 pages), and each file
@@ -269,37 +285,17 @@ ATF_TC_BODY(digests, tc)
 	    "name: s07\ndestination: {address: https://s07.example.com, "
 	    "secret: s07}\npoll_interval: 30s\ncapabilities: [ocr]\n"
 	    "max_jobs_per_hour: 30\njob_timeout: 6m\n");
-	expect(load("d", &child), "");
-	ATF_REQUIRE_EQ(config_digests_differ(child, line, name, sizeof(name),
-	    &how), 1);
-	ATF_CHECK_STREQ(name, "sources/s07.yaml");
-	ATF_CHECK_STREQ(how, "changed");
-	config_free(child);
+	differs("d", line, "sources/s07.yaml", "changed");
 	ATF_REQUIRE(unlink("d/sources/s07.yaml") == 0);
-	expect(load("d", &child), "");
-	ATF_REQUIRE_EQ(config_digests_differ(child, line, name, sizeof(name),
-	    &how), 1);
-	ATF_CHECK_STREQ(name, "sources/s07.yaml");
-	ATF_CHECK_STREQ(how, "removed");
-	config_free(child);
+	differs("d", line, "sources/s07.yaml", "removed");
 	write_source("d", "s07");
 	write_source("d", "new");
 	ATF_REQUIRE(unlink("d/sources/s08.yaml") == 0);
-	expect(load("d", &child), "");
-	ATF_REQUIRE_EQ(config_digests_differ(child, line, name, sizeof(name),
-	    &how), 1);
-	ATF_CHECK_STREQ(name, "sources/new.yaml");
-	ATF_CHECK_STREQ(how, "added");
-	config_free(child);
+	differs("d", line, "sources/new.yaml", "added");
 	write_file("d/config.yaml", "capabilities:\n  ocr: {cooldown: 1s}\n");
 	write_source("d", "s08");
 	ATF_REQUIRE(unlink("d/sources/new.yaml") == 0);
-	expect(load("d", &child), "");
-	ATF_REQUIRE_EQ(config_digests_differ(child, line, name, sizeof(name),
-	    &how), 1);
-	ATF_CHECK_STREQ(name, "config.yaml");
-	ATF_CHECK_STREQ(how, "changed");
-	config_free(child);
+	differs("d", line, "config.yaml", "changed");
 	free(line);
 	config_free(parent);
 }
