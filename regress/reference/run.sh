@@ -73,7 +73,7 @@ else
 	    die "no root of $RELEASE to build in"
 	rm -rf "$root/var/tmp/reference-build"
 	sh "$TOP/regress/release/in.sh" "$RELEASE" "make deps &&
-	    make -s install PREFIX=/var/tmp/reference-build/second COMMIT='$COMMIT+upgrade' &&
+	    make -s -j2 install PREFIX=/var/tmp/reference-build/second COMMIT='$COMMIT+upgrade' &&
 	    make -s install PREFIX=/var/tmp/reference-build/prefix COMMIT='$COMMIT'" \
 	    > "$RUN.build.log" 2>&1 || { tail -n 40 "$RUN.build.log"; die "the build in the root of $RELEASE failed"; }
 	mv "$root/var/tmp/reference-build/second" "$root/var/tmp/reference-build/prefix" \
