@@ -8,7 +8,8 @@
 # /src is this checkout's files (those git tracks or would) as they are
 # in the work tree, copied over the last copy with their times (make
 # then builds again only what changed); RELEASE_SRC=clone makes it a
-# fresh git clone of HEAD instead, as a new user's is.
+# fresh git clone of HEAD instead, as a new user's is; RELEASE_SRC=keep
+# takes /src as the run before left it.
 set -eu
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,7 +23,7 @@ die() { echo "release: $*" >&2; exit 1; }
 if [ "${RELEASE_SRC:-}" = clone ]; then
 	rm -rf "$root/src"
 	git clone -q "$TOP" "$root/src" || die "git clone into $root/src"
-else
+elif [ "${RELEASE_SRC:-}" != keep ]; then
 	mkdir -p "$root/src"
 	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
 	    tar --null --ignore-failed-read -T - -cf - 2>/dev/null) |
