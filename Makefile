@@ -59,8 +59,15 @@ COMMON_SRCS = $(wildcard common/*.c)
 COMMON_OBJS = $(COMMON_SRCS:.c=.o)
 HDRS = $(wildcard common/*.h $(addsuffix /*.h,$(PROGDIRS)) regress/*/*.h)
 
+# sandcastlectl's check runs the daemons' own code: its library names
+# those files, as bgpctl's build names bgpd's.
+CTL_DAEMON_SRCS = sandcastled/boxrun.c sandcastled/job.c sandcastled/jobread.c \
+	sandcastled/podman.c sandcastled/profile.c sandcastled/word.c \
+	gated/barrier.c gated/netlink.c gated/policy.c gated/refusal.c
+LIB_SRCS_sandcastlectl = $(CTL_DAEMON_SRCS)
+
 main_of = $(if $(MAIN_$(1)),$(MAIN_$(1)),$(1)/$(1).c)
-lib_srcs = $(filter-out $(call main_of,$(1)),$(wildcard $(1)/*.c))
+lib_srcs = $(filter-out $(call main_of,$(1)),$(wildcard $(1)/*.c)) $(LIB_SRCS_$(1))
 PROGLIBS = $(foreach d,$(PROGDIRS),$(d)/lib$(d).a)
 
 # Unit tests: regress/<folder>/t_*.c, one atf-c program each, linked with
@@ -83,6 +90,7 @@ SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 ATF_LIBS = -latf-c
 # A test folder named after no program says whose library it tests.
 UNITPROG_launcher = sandcastled
+UNITPROG_dropin = sandcastlectl
 unit_dir = $(word 2,$(subst /, ,$(1)))
 unit_prog = $(or $(UNITPROG_$(call unit_dir,$(1))),$(call unit_dir,$(1)))
 unit_lib = $(if $(filter $(call unit_prog,$(1)),$(PROGDIRS)),$(call unit_prog,$(1))/lib$(call unit_prog,$(1)).a)
@@ -224,8 +232,10 @@ fuzz: $(FUZZERS)
 # A fuzz target names what it needs beyond common/ in FUZZ_SRCS_<name>.
 FUZZ_SRCS_envelope = keepd/envelope.c keepd/http.c
 FUZZ_SRCS_path = keepd/envelope.c
+FUZZ_SRCS_profile = sandcastled/profile.c
 FUZZ_SRCS_http = keepd/http.c
-FUZZ_SRCS_connect = gated/connect.c
+FUZZ_SRCS_connect = gated/connect.c gated/policy.c
+FUZZ_SRCS_dropin = sandcastlectl/dropin.c
 FUZZ_SRCS_dns = gated/resolve.c
 FUZZ_LIBS_dns = -lresolv
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c

@@ -17,6 +17,7 @@
 #include "boxproto.h"
 #include "cap.h"
 #include "capreq.h"
+#include "config.h"
 #include "confparse.h"
 #include "json.h"
 #include "log.h"
@@ -481,4 +482,18 @@ cap_names(void)
 		(void)strlcat(buf, cap_table[c].name, sizeof(buf));
 	}
 	return buf;
+}
+
+/* A box's request held to its capability's row (capreq.h). */
+int
+capreq_check(const struct config *conf, enum cap_id cap, unsigned int roles,
+    const struct capreq *r, char *why, size_t whysz)
+{
+	if ((unsigned int)cap >= CAP_COUNT ||
+	    cap_table[cap].request_check == NULL) {
+		(void)snprintf(why, whysz, "the box of %s makes no request",
+		    cap_name(cap));
+		return -1;
+	}
+	return cap_table[cap].request_check(conf, roles, r, why, whysz);
 }

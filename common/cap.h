@@ -105,4 +105,14 @@ const struct box_limits *cap_default_box(enum cap_id);
 /* "claude or ocr": the names, for an error that lists them. */
 const char	*cap_names(void);
 
+/*
+ * 0 when the request of cap, of one of roles, is the one its box
+ * sends under conf; -1 and what differed (printable ASCII, the box's
+ * words cut short) in why.  A capability that makes no request has
+ * none that passes.
+ */
+int		 capreq_check(const struct config *, enum cap_id,
+		    unsigned int roles, const struct capreq *, char *why,
+		    size_t whysz);
+
 #endif

@@ -121,17 +121,6 @@ capreq_of(struct capreq *r, const struct json *j, size_t obj)
 }
 
 int
-capreq_check(const struct config *conf, enum cap_id cap, unsigned int roles,
-    const struct capreq *r, char *why, size_t whysz)
-{
-	if ((unsigned int)cap >= CAP_COUNT ||
-	    cap_table[cap].request_check == NULL)
-		return fail(why, whysz, "the box of %s makes no request",
-		    cap_name(cap));
-	return cap_table[cap].request_check(conf, roles, r, why, whysz);
-}
-
-int
 capreq_claude(const struct config *conf, unsigned int roles,
     const struct capreq *r, char *why, size_t whysz)
 {

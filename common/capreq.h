@@ -12,8 +12,6 @@
 
 #include <stddef.h>
 
-#include "cap.h"
-
 struct config;
 struct json;
 
@@ -36,14 +34,6 @@ struct capreq {
 
 /* The request's values of the object obj: a box's line or an envelope. */
 void	 capreq_of(struct capreq *, const struct json *, size_t obj);
-/*
- * 0 when the request of cap, of one of roles, is the one its box
- * sends under conf; -1 and what differed (printable ASCII, the box's
- * words cut short) in why.  A capability that makes no request has
- * none that passes.
- */
-int	 capreq_check(const struct config *, enum cap_id, unsigned int roles,
-	    const struct capreq *, char *why, size_t whysz);
 /* claude's check: its row's request_check. */
 int	 capreq_claude(const struct config *, unsigned int roles,
 	    const struct capreq *, char *why, size_t whysz);

@@ -15,26 +15,8 @@
 #include <stdio.h>
 
 #include "cap.h"
-
-#define NAME_LEN	64		/* sources, secrets, destinations */
-#define HOST_LEN	253		/* a DNS name, without the trailing dot */
-
-struct destination {
-	char		 name[NAME_LEN + 1];	/* the capability's or the source's */
-	int		 cap;			/* enum cap_id, or -1: a source's */
-	char		 secret[NAME_LEN + 1];
-	char		*address;		/* as the operator wrote it */
-	int		 tls;			/* https:// (1) or http:// (0) */
-	char		 host[HOST_LEN + 1];	/* lower case, no trailing dot */
-	uint16_t	 port;			/* from the address, or 443/80 */
-	char		*path;			/* "" or "/a/b", never ending in / */
-	int		 has_internal;
-	struct in_addr	 internal_ip;		/* the internal exception */
-	uint16_t	 internal_port;
-	char		*ca_file;		/* NULL: the system's CA bundle */
-	char		*file;			/* where it was written */
-	int		 line;
-};
+#include "values.h"
+#include "yamltree.h"
 
 struct claude_conf {
 	struct destination dest;
@@ -90,13 +72,6 @@ struct config {
 	struct config_file *files;
 	size_t		 nfiles;
 };
-
-/* Problems found, each one line "file:line: key: what is wrong". */
-struct conferr {
-	TAILQ_ENTRY(conferr) entry;
-	char		*line;
-};
-TAILQ_HEAD(conferrs, conferr);
 
 /*
  * config_load() reads dir/config.yaml and dir/sources/ *.yaml.  It

@@ -1,19 +1,10 @@
 /*
- * Helpers for the daemons' seccomp filters (libseccomp): each process
- * builds its own filter with these and installs it before it reads
- * anything from another process.
- *
- * A filter checks the architecture first and kills on another one, and
- * sets no_new_privs (an unprivileged process cannot load a filter
- * without it).  In a debug build (SANDBOX_DEBUG) a call the filter
- * kills traps instead: a SIGSYS handler names the call on stderr and
- * the process ends with status SANDBOX_DEBUG_EXIT.
- *
- * Every daemon process's allow list starts from the same base
- * (sandbox_allow_list(): its channel, its memory, its clock, its
- * signals, its end) and each daemon's sandbox.c adds only what that
- * process needs beyond it.  The box's filter (box/sandbox.c) is built
- * apart: it is much narrower than this base.
+ * The daemons' seccomp filters (libseccomp): each process builds its own
+ * from the base list (sandbox.c) and its daemon's sandbox.c, and loads
+ * it before it reads anything from another process.  Under
+ * SANDBOX_DEBUG a call the filter kills traps instead: the handler names
+ * it on stderr and the process ends with SANDBOX_DEBUG_EXIT.  The box's
+ * filter (box/sandbox.c) is far narrower and built apart.
  */
 #ifndef SANDCASTLE_SANDBOX_H
 #define SANDCASTLE_SANDBOX_H

@@ -14,7 +14,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#define NAME_LEN	64		/* sources, secrets, destinations */
+#define HOST_LEN	253		/* a DNS name, without the trailing dot */
+
+struct destination {
+	char		 name[NAME_LEN + 1];	/* the capability's or the source's */
+	int		 cap;			/* enum cap_id, or -1: a source's */
+	char		 secret[NAME_LEN + 1];
+	char		*address;		/* as the operator wrote it */
+	int		 tls;			/* https:// (1) or http:// (0) */
+	char		 host[HOST_LEN + 1];	/* lower case, no trailing dot */
+	uint16_t	 port;			/* from the address, or 443/80 */
+	char		*path;			/* "" or "/a/b", never ending in / */
+	int		 has_internal;
+	struct in_addr	 internal_ip;		/* the internal exception */
+	uint16_t	 internal_port;
+	char		*ca_file;		/* NULL: the system's CA bundle */
+	char		*file;			/* where it was written */
+	int		 line;
+};
 
 struct ipv4_range {
 	uint32_t	 net;		/* host byte order */

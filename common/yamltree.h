@@ -14,7 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+/* Problems found, each one line "file:line: key: what is wrong". */
+struct conferr {
+	TAILQ_ENTRY(conferr) entry;
+	char		*line;
+};
+TAILQ_HEAD(conferrs, conferr);
 
 #define YAML_FILE_MAX	(1024 * 1024)
 #define YAML_DEPTH_MAX	16

@@ -19,9 +19,9 @@
 #include "json.h"
 #include "keepcli.h"
 #include "paths.h"
-#include "boxrun.h"
-#include "job.h"
-#include "podman.h"
+#include "../sandcastled/boxrun.h"
+#include "../sandcastled/job.h"
+#include "../sandcastled/podman.h"
 #include "check.h"
 #include "sandcastlectl.h"
 

@@ -2,7 +2,7 @@
  * check: the running gate, last.  First its network, where a gate
  * answers (and a line that none does where the keep answers: the advice
  * is the unit's where install wrote it, gated's where not), held to the same
- * route lookups the gate made before it served (common/barrier.c): a
+ * route lookups the gate made before it served (gated/barrier.c): a
  * process of check's joins the gate's user and network namespaces,
  * which the operator owns, and asks the kernel's route lookup there, so
  * a route removed or shadowed since the gate started shows here.  Then
@@ -24,12 +24,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "barrier.h"
 #include "config.h"
-#include "netlink.h"
 #include "paths.h"
-#include "refusal.h"
 #include "usock.h"
+#include "../gated/barrier.h"
+#include "../gated/netlink.h"
+#include "../gated/refusal.h"
 #include "check.h"
 #include "sandcastlectl.h"
 

@@ -53,7 +53,7 @@ static const int sandbox_records[] = {
  * speaks netlink and Unix sockets, and a box's network, none, is made
  * by podman under the same filter), mount(2), setns(2) and unshare(2)
  * (the box's namespaces and root), execve(2) (podman, conmon, crun).
- * The launcher reads no byte of a box (common/jobread.c), which is what
+ * The launcher reads no byte of a box (jobread.c), which is what
  * leaves it exposed to the parent's messages alone.
  */
 static const int sandbox_launcher_eperm[] = {
@@ -135,7 +135,7 @@ sandbox_keepfe(void)
 }
 
 /*
- * The box's reader (common/jobread.c): the daemons' base and nothing
+ * The box's reader (jobread.c): the daemons' base and nothing
  * else of a file or a process: no socket, no connect, no open, no exec,
  * no fork, no memory made executable.  Its pipes and its channel were
  * open before.

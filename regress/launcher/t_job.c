@@ -23,10 +23,10 @@
 
 #include <atf-c.h>
 
-#include "job.h"
-#include "../../sandcastled/sandcastled.h"
 #include "boxproto.h"
-#include "podman.h"
+#include "../../sandcastled/job.h"
+#include "../../sandcastled/podman.h"
+#include "../../sandcastled/sandcastled.h"
 #include "../lib/account.h"
 
 /* A sanitizer's runtime makes calls the reader's filter kills. */

@@ -22,7 +22,7 @@
 #include "log.h"
 #include "msg.h"
 #include "contract.h"
-#include "job.h"
+#include "../../sandcastled/job.h"
 #include "../../sandcastled/proto.h"
 #include "../../sandcastled/sandcastled.h"
 

@@ -12,12 +12,8 @@
  * space, a line is at most REFUSAL_LINE_MAX bytes with its LF, and each
  * is written with one write(2) on O_APPEND, so lines never interleave.
  * A reader skips any line that is not exactly this shape, a torn last
- * one included.
- *
- * It is here, in common/, with policy.c (the codes and their
- * reasons), because sandcastlectl reads what gated writes.
- * The gate is the only writer, and it alone prunes: a rewrite by another
- * process could lose a line appended meanwhile.
+ * one included.  The gate alone writes and prunes it (a rewrite by
+ * another process could lose a line appended meanwhile); check reads it.
  */
 #ifndef SANDCASTLE_REFUSAL_H
 #define SANDCASTLE_REFUSAL_H

@@ -1,8 +1,7 @@
 /*
  * The second barrier as the kernel's route lookup answers it, in the
  * gate's network namespace: what gated asks before it serves and what
- * sandcastlectl check asks of a running gate (sandcastlectl/check_gate.c),
- * which is why it and netlink.c are here, in common/.
+ * sandcastlectl check asks of a running gate (sandcastlectl/check_gate.c).
  *
  * The gate's namespace holds its own address, the way to pasta's side
  * (a default route through a gateway pasta answers for), a prohibit

@@ -6,11 +6,8 @@
  * claude's one request to the keep and its answer back, and turns the
  * box's last line and its end into one outcome.  The core never parses
  * the input; what the box says comes back as JSON text to be stored,
- * never logged.
- *
- * The launcher is here, in common/, because two programs run it:
- * sandcastled's launcher process for each job, and sandcastlectl check
- * for the box of role check (sandcastlectl/check_caps.c).
+ * never logged.  sandcastlectl check runs it too, for the box of role
+ * check (sandcastlectl/check_caps.c).
  */
 #ifndef SANDCASTLED_JOB_H
 #define SANDCASTLED_JOB_H
