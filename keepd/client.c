@@ -270,6 +270,10 @@ client_message(struct client *c, const struct msg *m)
 		c->closing = 1;
 	} else if (m->type == KEEP_HELLO)
 		client_hello(c, m);
+	else if (m->type != KEEP_REQUEST)
+		fatalx("client pid %d sent %s, which keepd takes and has no "
+		    "case for", (int)c->peer, msg_rule_find(keep_rules,
+		    keep_nrules, m->type)->name);
 	else if (!c->hello) {
 		c->id = m->id;
 		log_warnx("client pid %d: a request before its hello: closed",
@@ -416,9 +420,13 @@ client_child_message(struct client *c, struct msg *m)
 		return client_child_tunnel(c, m);
 	case KEEP_ANSWER:
 		return client_answered(c, m) ? 2 : 1;
-	default:
+	case KEEP_REFUSED:
 		client_refused(c, m);
 		return 1;
+	default:
+		fatalx("%s: its process sent %s, which keepd takes and has no "
+		    "case for", c->what, msg_rule_find(fetch_rules,
+		    fetch_nrules, m->type)->name);
 	}
 }
 

@@ -143,11 +143,7 @@ child_next(struct msg *m)
 	return r;
 }
 
-/*
- * The one loop.  A child with a timer sees to SIGTERM itself, through
- * child_stopping() (the core lets what is in flight end); the others
- * end at once.
- */
+/* The one loop: SIGTERM ends the child at once, unless own_sigterm. */
 static __attribute__((noreturn)) void
 child_loop(void)
 {
@@ -157,7 +153,7 @@ child_loop(void)
 
 	sigemptyset(&none);
 	for (;;) {
-		if (child_stop && child_proc->timer == NULL) {
+		if (child_stop && !child_proc->own_sigterm) {
 			log_debug("SIGTERM: stopping");
 			exit(0);
 		}

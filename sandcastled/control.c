@@ -245,6 +245,10 @@ control_handle(struct ctl_client *c, const struct msg *m)
 	case CTL_SHOW_SOURCES:
 		control_sources(c, m->id);
 		break;
+	default:
+		fatalx("control: client pid %d sent %s, which the parent takes "
+		    "and has no case for", (int)c->pid, msg_rule_find(ctl_rules,
+		    ctl_nrules, m->type)->name);
 	}
 	return 0;
 }

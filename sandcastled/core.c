@@ -1,21 +1,12 @@
 /*
- * The core: the engine.  It asks the sources for work through the
- * keep-frontend, decides what runs (schedule.c), hands each job to the
- * box launcher, writes the records under data_dir and sends the
- * results back.  It can make no socket and run no program
- * (sandbox_core()): data_dir is opened before the filter goes on, and
- * every record is written below that descriptor; its Landlock ruleset
- * (landlock_core()) lets it open nothing else.
- *
- * One thing at a time: a call to the keep, or a job.  A call has the
- * keep's 30 s at most, so a source that hangs holds the others back by
- * no more.  While the keep does not answer, no source is asked: the
- * core asks the keep again every 5 seconds.  Once the keep first
- * answered, the core pushes the parent a summary of its sources
- * (summary.h) after every change and at least every minute, a job
- * running or not.  SIGTERM lets what is in flight end and sends its
- * jobs back released (core_stop_begin()); the parent's channel closing
- * ends the core at once, the records as they are.
+ * The core: it asks the sources for work through the keep-frontend,
+ * decides what runs (schedule.c), hands each job to the box launcher,
+ * writes the records under data_dir and sends the results back.  It
+ * can make no socket and run no program (sandbox_core()) and opens
+ * nothing but below data_dir (landlock_core()).  One thing at a time,
+ * a call or a job: a source that hangs holds the others back by the
+ * keep's 30 s at most.  While the keep does not answer, no source is
+ * asked.
  */
 #include <sys/types.h>
 #include <sys/file.h>
@@ -52,47 +43,6 @@ static int			 core_scheduled;	/* the keep answered once */
 static unsigned long		 core_pushed;	/* sched's changes when last pushed */
 static time_t			 core_push_at;	/* monotonic */
 
-time_t
-core_now(void)
-{
-	struct timespec	 ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
-		fatal("clock_gettime");
-	return ts.tv_sec;
-}
-
-const char *
-core_source(const struct core *c, size_t i)
-{
-	return c->sched->srcs[i].src->name;
-}
-
-/* Sends the envelope (and frees it) to the keep; its answer comes later. */
-void
-core_call(struct core *c, size_t src, enum core_wait wait, char *envelope,
-    size_t len)
-{
-	if (envelope == NULL)
-		fatal("a call to source %s", core_source(c, src));
-	c->seq = (c->seq + 1) & ~PROC_ID_LAUNCHER;
-	if (c->seq == 0)
-		c->seq = 1;
-	if (msg_compose(c->chan, PROC_KEEP_CALL, c->seq, -1, envelope,
-	    len) == -1)
-		fatal("a call to the parent");
-	free(envelope);
-	c->wait = wait;
-	c->src = src;
-}
-
-/* sandcastled -1: something of the round failed; its status will say so. */
-void
-core_once_failed(struct core *c)
-{
-	c->once_failed = 1;
-}
-
 /*
  * sandcastled -1: the round is over; a result the source has not taken
  * yet stays pending in its record, for the next start, and fails the
@@ -112,22 +62,11 @@ core_once_done(struct core *c)
 		fatal("a message to the parent");
 }
 
-void
-core_keep_down(struct core *c, const char *why)
-{
-	if (c->keep_up)
-		log_warnx("the keep does not answer (%s): no source is asked "
-		    "until it does; asking again every %d seconds", why,
-		    CORE_KEEP_PROBE);
-	c->keep_up = 0;
-	c->probe_at = core_now() + CORE_KEEP_PROBE;
-}
-
 static void
 core_probe(struct core *c)
 {
-	c->seq = (c->seq + 1) & ~PROC_ID_LAUNCHER;
-	if (msg_compose(c->chan, PROC_KEEP_PROBE, c->seq, -1, NULL, 0) == -1)
+	if (msg_compose(c->chan, PROC_KEEP_PROBE, core_next_id(c), -1, NULL,
+	    0) == -1)
 		fatal("a message to the parent");
 	c->wait = CORE_PROBE;
 }
@@ -276,8 +215,10 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 	sched_failed(c->sched, c->src, now, err);
 }
 
+/* A keep's answer, or why none came, to what the core waits for. */
 static void
-core_keep_answer(struct core *c, const struct msg *m)
+core_keep_answer(struct core *c, const struct msg *m,
+    void (*to)(struct core *, const struct keepcli_answer *, const char *))
 {
 	struct keepcli_answer	 a;
 	char			 down[PROC_REASON_MAX + 1];
@@ -290,38 +231,50 @@ core_keep_answer(struct core *c, const struct msg *m)
 		d = down;
 	} else
 		proc_keep_answer_read(m, &a, "the parent");
-	if (c->wait == CORE_CLAIM)
-		core_claim_answer(c, &a, d);
-	else
-		core_result_answer(c, &a, d);
+	to(c, &a, d);
 	keepcli_answer_free(&a);
 }
+
+static void
+core_take_claim(struct core *c, const struct msg *m)
+{
+	core_keep_answer(c, m, core_claim_answer);
+}
+
+static void
+core_take_result(struct core *c, const struct msg *m)
+{
+	core_keep_answer(c, m, core_result_answer);
+}
+
+/* Which wait takes which message: any other, or another id, is fatal. */
+static const struct {
+	enum core_wait	 wait;
+	uint32_t	 type;
+	void		(*take)(struct core *, const struct msg *);
+} core_takes[] = {
+	{ CORE_PROBE, PROC_KEEP_STATE, core_keep_state },
+	{ CORE_CLAIM, PROC_KEEP_ANSWER, core_take_claim },
+	{ CORE_CLAIM, PROC_KEEP_DOWN, core_take_claim },
+	{ CORE_JOB, PROC_JOB_DONE, core_job_done },
+	{ CORE_RESULT, PROC_KEEP_ANSWER, core_take_result },
+	{ CORE_RESULT, PROC_KEEP_DOWN, core_take_result },
+};
 
 void
 core_dispatch(struct msg *m)
 {
 	struct core	*c = &core;
-	int		 ok;
+	size_t		 i;
 
-	ok = m->id == c->seq && (m->type == PROC_KEEP_STATE ?
-	    c->wait == CORE_PROBE : m->type == PROC_JOB_DONE ?
-	    c->wait == CORE_JOB : c->wait == CORE_CLAIM ||
-	    c->wait == CORE_RESULT);
-	if (!ok)
-		fatalx("the parent sent message %u (id %u) the core did not "
-		    "ask for", m->type, m->id);
-	switch (m->type) {
-	case PROC_KEEP_STATE:
-		core_keep_state(c, m);
-		break;
-	case PROC_KEEP_ANSWER:
-	case PROC_KEEP_DOWN:
-		core_keep_answer(c, m);
-		break;
-	case PROC_JOB_DONE:
-		core_job_done(c, m);
-		break;
-	}
+	for (i = 0; i < sizeof(core_takes) / sizeof(core_takes[0]); i++)
+		if (core_takes[i].wait == c->wait &&
+		    core_takes[i].type == m->type && m->id == c->seq) {
+			core_takes[i].take(c, m);
+			return;
+		}
+	fatalx("the parent sent %s (id %u), which the core did not ask for",
+	    proc_msg_name(m->type), m->id);
 }
 
 static void

@@ -1,8 +1,9 @@
 /*
- * The core's state, shared by its three files: core.c (the loop, the
- * keep and the claims), corejob.c (a job's life) and coreresult.c (the
- * results waiting to be sent, and those a crash left).  One call to the
- * keep and one job at a time: the core waits for each before the next.
+ * The core's state, shared by its files in layers: core.c (the loop,
+ * the keep and the claims) calls corejob.c (a job's life) and
+ * coreresult.c (the results to send, and those a crash left), corejob.c
+ * calls coreresult.c, and each calls corebase.c, which calls none of
+ * them.  One call to the keep and one job at a time.
  */
 #ifndef SANDCASTLED_CORE_H
 #define SANDCASTLED_CORE_H
@@ -99,13 +100,14 @@ struct core {
 	time_t			 stop_by;	/* no call begins that could end later */
 };
 
-/* core.c */
+/* corebase.c: the layer below corejob.c and coreresult.c */
 time_t	 core_now(void);
-void	 core_once_failed(struct core *);
+const char *core_source(const struct core *, size_t);
+uint32_t core_next_id(struct core *);
 void	 core_call(struct core *, size_t src, enum core_wait, char *envelope,
 	    size_t len);
+void	 core_once_failed(struct core *);
 void	 core_keep_down(struct core *, const char *why);
-const char *core_source(const struct core *, size_t);
 
 /* corejob.c */
 void	 core_job_start(struct core *);

@@ -104,8 +104,8 @@ corejob_send(struct core *c, const struct source *src)
 	iov[0].iov_len = sizeof(pj);
 	iov[1].iov_base = j->input;
 	iov[1].iov_len = j->inputlen;
-	c->seq = (c->seq + 1) & ~PROC_ID_LAUNCHER;
-	if (msg_composev(c->chan, PROC_JOB_RUN, c->seq, -1, iov, 2) == -1)
+	if (msg_composev(c->chan, PROC_JOB_RUN, core_next_id(c), -1, iov,
+	    2) == -1)
 		fatal("a job for the box launcher");
 	c->wait = CORE_JOB;
 }

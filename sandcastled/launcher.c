@@ -1,20 +1,12 @@
 /*
  * The box launcher: the only process that runs a program, podman, for
- * each job the core hands it (job_run()), and removes the boxes a crash
- * left behind.  Its filter is a deny list (sandbox_launcher()): podman
- * inherits it.  It reads no byte of a box: each box's lines are read by
- * a reader child (common/jobread.c) under its own filter and ruleset
- * (reader_lock()), and the launcher's input is the parent's messages
- * and its reader's, whose sizes it checks.
- *
- * Everything podman needs from outside the filter's reach is done
- * first: the build id that names the images, podman's path, and
- * podman's user namespace (box_prepare(): the filter's no_new_privs
- * would stop the setuid newuidmap of a podman that has to make one).
- * A launcher that cannot prepare podman still runs: it says why once,
- * and every box is then released with that reason, as the manual has it
- * for a missing Podman.  A box a crash left that podman will not remove
- * stops every box the same way, until a later try removes it.
+ * each job the core hands it (job_run()).  It reads no byte of a box: a
+ * reader child under its own lock does (common/jobread.c).  What
+ * podman needs beyond the filter's reach is done before it: the build
+ * id, podman's path and its user namespace (box_prepare(): no_new_privs
+ * would stop a setuid newuidmap).  A launcher that cannot prepare
+ * podman, or remove a box a crash left, still runs and releases every
+ * job with the reason, as the manual has it for a missing Podman.
  */
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -82,8 +74,8 @@ launcher_keep(const char *env, size_t len, struct keepcli_answer *a,
 		return -1;
 	}
 	if (m.type != PROC_KEEP_ANSWER && m.type != PROC_KEEP_DOWN)
-		fatalx("the parent sent message %u while the launcher waited "
-		    "for the keep", m.type);
+		fatalx("the parent sent %s (id %u) while the launcher waited "
+		    "for the keep", proc_msg_name(m.type), m.id);
 	if (m.id != id)
 		fatalx("the parent answered keep call %u for %u", m.id, id);
 	if (m.type == PROC_KEEP_DOWN) {
@@ -153,15 +145,12 @@ launcher_boxes_ok(void)
 	return launcher_podman_ok = 1;
 }
 
-void
-launcher_dispatch(struct msg *m)
+static void
+launcher_job(struct msg *m)
 {
 	struct proc_job		 j;
 	struct job_outcome	 o;
 
-	if (m->type != PROC_JOB_RUN)
-		fatalx("the parent sent message %u (id %u) the launcher did "
-		    "not ask for", m->type, m->id);
 	memcpy(&j, m->data, sizeof(j));
 	if (j.inputlen != m->len - sizeof(j) || j.cap >= CAP_COUNT ||
 	    !launcher_conf->caps[j.cap].enabled)
@@ -179,6 +168,20 @@ launcher_dispatch(struct msg *m)
 	}
 	launcher_done(m->id, &o);
 	job_outcome_free(&o);
+}
+
+/* A keep's answer comes only while a job waits for it (launcher_keep()). */
+void
+launcher_dispatch(struct msg *m)
+{
+	switch (m->type) {
+	case PROC_JOB_RUN:
+		launcher_job(m);
+		break;
+	default:
+		fatalx("the parent sent %s (id %u), which the launcher did not "
+		    "ask for", proc_msg_name(m->type), m->id);
+	}
 }
 
 static int
@@ -299,6 +302,16 @@ launcher_ready(void)
 		    " off", sizeof(buf));
 	}
 	log_debug("ready: %s", buf);
+}
+
+/*
+ * Its filter alone, no Landlock ruleset (sandbox.c says why): it reads
+ * no byte of a box, its reader child does, locked (reader_lock()).
+ */
+void
+launcher_sandbox(void)
+{
+	sandbox_launcher();
 }
 
 /* podman made ready, before the filter (sandbox_launcher()). */

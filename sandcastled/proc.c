@@ -1,7 +1,7 @@
 /*
  * The table of sandcastled's children and their lives as the parent
- * sees them: each is started as a fresh exec of sandcastled itself,
- * with its channel on fd 3 and nothing else open above stderr.
+ * sees them: each is a fresh exec of sandcastled itself, with its
+ * channel on fd 3 and nothing else open above stderr.
  */
 #include <sys/types.h>
 #include <sys/pidfd.h>
@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core.h"
 #include "log.h"
 #include "msg.h"
 #include "proto.h"
@@ -29,18 +30,13 @@ extern char **environ;
 #define P(t)	MSG_BIT(PROC_ ## t)
 
 /*
- * A child ends with its parent.  Its channel closing ends the core and
- * the keep-frontend once they read it, and the launcher's box is removed
- * when it sees it (box_stop_when()); the parent-death signal, which
- * survives the child's execve(2), also reaches a child busy elsewhere:
- * SIGKILL where nothing is left to undo (the records are whole on disk
- * at every step), SIGTERM for the launcher, which removes its box.
- *
- * The launcher has no Landlock ruleset (sandbox.c says why): its
- * sandbox is its filter alone, and it reads no byte of a box: a reader
- * child of its own, locked, does (common/jobread.c).  Its waits on podman and the box are
- * boxrun.c's (box_stop_when() gives them the channel and the stop), and its
- * wait for the keep's answer is child_await().
+ * A child ends with its parent: its channel closing ends it, and the
+ * parent-death signal, which survives execve(2), reaches one busy
+ * elsewhere: SIGKILL where nothing is left to undo (the records are
+ * whole on disk at every step), SIGTERM for the launcher, which removes
+ * its box.  The stop (stop.c) ends the core first, within its
+ * CORE_STOP_SECONDS and a margin; the launcher is told at once, so that
+ * it removes the box that runs while the core waits for that job.
  */
 static struct proc procs[PROC_COUNT] = {
 	{ .id = PROC_CORE, .title = "core",
@@ -50,21 +46,23 @@ static struct proc procs[PROC_COUNT] = {
 	    P(JOB_DONE),
 	    .sends = P(READY) | P(KEEP_PROBE) | P(KEEP_CALL) | P(JOB_RUN) |
 	    P(SOURCES) | P(ROUND_DONE),
-	    .parent_dispatch = parent_dispatch_core, .deathsig = SIGKILL,
+	    .deathsig = SIGKILL, .stop_order = 0,
+	    .stop_grace = CORE_STOP_SECONDS + 5, .own_sigterm = 1,
 	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 	{ .id = PROC_KEEPFE, .title = "keep-frontend",
 	    .init = keepfe_init, .sandbox = keepfe_sandbox,
 	    .ready = keepfe_ready, .dispatch = keepfe_dispatch,
 	    .takes = P(KEEP_PROBE) | P(KEEP_CALL),
 	    .sends = P(READY) | P(KEEP_STATE) | P(KEEP_ANSWER) | P(KEEP_DOWN),
-	    .parent_dispatch = parent_dispatch_keepfe, .deathsig = SIGKILL,
+	    .deathsig = SIGKILL, .stop_order = 1, .stop_grace = 5,
 	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 	{ .id = PROC_LAUNCHER, .title = "box launcher",
-	    .init = launcher_init, .sandbox = sandbox_launcher,
+	    .init = launcher_init, .sandbox = launcher_sandbox,
 	    .ready = launcher_ready, .dispatch = launcher_dispatch,
 	    .takes = P(JOB_RUN) | P(KEEP_ANSWER) | P(KEEP_DOWN),
 	    .sends = P(READY) | P(KEEP_CALL) | P(JOB_DONE),
-	    .parent_dispatch = parent_dispatch_launcher, .deathsig = SIGTERM,
+	    .deathsig = SIGTERM, .stop_order = 1, .stop_grace = 5,
+	    .stop_early = 1,
 	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 };
 
