@@ -1,13 +1,9 @@
 #! /usr/bin/env atf-sh
 # A backlog drained at the speed of the boxes (sandcastle(7), How often a
-# source is asked): sources asked every hour, with ocr jobs waiting,
-# through sandcastled, keepd and gated with real boxes.  A claim that
-# brought a job is followed by the next as soon as that job has ended;
-# the sources with work take turns; the claim that finds nothing waits
-# its poll_interval, the hour.  Nothing here is timed: the claims are
-# counted and put in order.  make bench (regress/bench/bench_drain.sh)
-# runs it at full size through the config variables drain_jobs and
-# drain_sources and prints the jobs a minute.
+# source is asked).  Nothing here is timed: the claims are counted and
+# put in order.  make bench (regress/bench/bench_drain.sh) runs it at full
+# size through the config variables drain_jobs and drain_sources and
+# prints the jobs a minute.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/../lib/net.subr"

@@ -1,12 +1,8 @@
 #! /usr/bin/env atf-sh
-# An operator's bad day, end to end: a data_dir that fills up at each
-# step of a job, a stop while a claim's answer is on its way, and kill -9
-# of each parent with its children at work.  sandcastled, keepd and
-# gated run as the test account in the host namespace, strict sources
-# (regress/lib/fakesource.py --strict: a result for a job not held is
-# answered 409, a released job handed out again) on the test network,
-# real podman boxes; regress/lib/ledger.py holds the records to what the
-# sources received.
+# An operator's bad day, end to end, on strict sources (fakesource.py
+# --strict: a result for a job not held is answered 409, a released job
+# handed out again); ledger.py holds the records to what the sources
+# received.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/../lib/net.subr"

@@ -61,12 +61,7 @@ first_job_body()
 {
 	sc_setup
 	sc_home_up
-	cat > "$SC_CONFIG/config.yaml" <<EOC
-data_dir: $SC_ROOT/data
-capabilities:
-  ocr:
-    languages: [eng]
-EOC
+	sc_ocr_config
 	source_yaml scans "$SC_HOME_ADDR:8080"
 	source_yaml nas "$SC_NAS:8080"
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"

@@ -1,13 +1,8 @@
 #! /usr/bin/env atf-sh
-# The load run: many jobs from several strict sources (fakesource.py
-# --strict) through sandcastled, keepd and gated with real boxes, each
-# daemon started again a second after it ends (as systemd's Restart=
-# would), while every fault of an operator's bad day is injected in the
-# middle of a job: kill -9 of sandcastled's parent, of each of its
-# children, of keepd and of gated; SIGTERM; a full data_dir; a source
-# going away; podman missing; a stop while a claim's answer is on its way.
-# It ends when every job was answered once, and ledger.py holds every
-# record to its source.  make test runs a short one; make bench
+# The load run: many jobs from several strict sources, each daemon
+# started again a second after it ends (as systemd's Restart= would), each
+# fault of FAULTS in the middle of a job; ledger.py holds every record to
+# its source.  make test runs a short one, make bench
 # (regress/bench/bench_load.sh) the long one, through the config
 # variables load_jobs, load_sources and load_rounds.
 
