@@ -130,6 +130,13 @@ $(BOX_TESTS): $(wildcard box/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(BOX_TEST_FLAGS_$@) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
 	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) $(LIBS_box)
 
+# The tests' image helper (regress/lib/render_image.c): make test and
+# make bench install it under libexec/, never make install.
+RENDER_IMAGE = regress/lib/render_image
+$(RENDER_IMAGE): regress/lib/render_image.c regress/box/render.h
+	$(CC) $(ALL_CPPFLAGS) -Iregress/box $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+	    -lpng -ljpeg -lwebp $(ATF_LIBS)
+
 # check on ABI 1, for the test of its warnings on an older kernel: make
 # test installs it under libexec/, never make install.
 sandcastlectl/sandcastlectl-abi1: sandcastlectl/sandcastlectl.o common/landlock.abi1.o \
@@ -205,7 +212,7 @@ deps:
 # Every test program, hardened and sanitized: make -j2 units builds them apart,
 # with make bench's programs, so that a change that breaks them fails here.
 units: $(UNITS) $(SAN_UNITS) $(ABI1_UNITS) gated/gated-nocheck $(BOX_TESTS) \
-    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock
+    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock $(RENDER_IMAGE)
 
 test: deps
 	$(MAKE) --no-print-directory all units
@@ -216,7 +223,7 @@ run-tests:
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
 	install -m 0755 gated/gated-nocheck $(BOX_TESTS) \
-	    sandcastlectl/sandcastlectl-abi1 $(TESTPREFIX)/libexec/
+	    sandcastlectl/sandcastlectl-abi1 $(RENDER_IMAGE) $(TESTPREFIX)/libexec/
 	sh regress/lib/run.sh $(TESTPREFIX) $(TESTS)
 
 # make run-units: make test's unit programs alone, the C ones (their
@@ -286,11 +293,11 @@ regress/bench/bench_landlock: regress/bench/bench_landlock.c $(BENCH_LANDLOCK_LI
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    $(BENCH_LANDLOCK_LIBS) $(ATF_LIBS) $(LIBS) $(LIBS_box)
 
-bench: all $(BOX_TESTS) regress/bench/bench_landlock
+bench: all $(BOX_TESTS) regress/bench/bench_landlock $(RENDER_IMAGE)
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
-	install -m 0755 $(BOX_TESTS) $(TESTPREFIX)/libexec/
+	install -m 0755 $(BOX_TESTS) $(RENDER_IMAGE) $(TESTPREFIX)/libexec/
 	sh regress/lib/accounts.sh && sh regress/lib/podman.sh
 	for b in $(BENCHES:%=regress/bench/bench_%.sh); do sh $$b $(TESTPREFIX) || exit 1; done
 
@@ -300,7 +307,7 @@ check-man:
 clean:
 	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck $(BOX_TESTS) box/sandcastle-box \
 	    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
-	    common/libcommon.a */*.o $(UNITS) \
+	    $(RENDER_IMAGE) common/libcommon.a */*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \
 	    $(addsuffix .san,$(UNITS)) $(ABI1_UNITS) $(FUZZERS)
 	rm -rf regress/fuzz/corpus.tmp

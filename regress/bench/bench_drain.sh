@@ -58,10 +58,7 @@ if ! as_user podman image exists "sandcastle-ocr:$build"; then
 	as_user "$prefix/bin/sandcastlectl" -c "$work/conf" install --images \
 	    > /dev/null || { echo "bench: install --images failed"; exit 1; }
 fi
-cc -std=c11 -D_GNU_SOURCE -I"$top/regress/box" -o render \
-    "$top/regress/job/render_image.c" -lpng -ljpeg -lwebp -latf-c ||
-    { echo "bench: building render_image.c failed"; exit 1; }
-./render png "HELLO WORLD" > image.png || exit 1
+"$prefix/libexec/render_image" png "HELLO WORLD" > image.png || exit 1
 printf '{"type":"job","mode":"run","build":"%s","limits":{"max_input":16777216,"max_output":1048576},"settings":{"languages":["eng"],"max_pixels":40000000,"max_edge":4000},"input":{"image":"%s"}}\n' \
     "$build" "$(base64 -w0 image.png)" > job
 chmod 0644 job

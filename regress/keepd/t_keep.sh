@@ -20,12 +20,7 @@ keep_config()
 	cat > "$SC_CONFIG/config.yaml" <<EOC
 retention_days: 30
 capabilities:
-  claude:
-    destination:
-      address: https://api.anthropic.com
-      secret: claude
-      ca_file: $SC_ROOT/ca/ca.crt
-    model: claude-sonnet-4-5
+$(sc_claude_yaml claude-sonnet-4-5)
 EOC
 	sc_source_file notes https://notes.example.com/api/worker
 	sc_source_file twin https://notes.example.com/api/worker
