@@ -59,6 +59,7 @@ static const int filter_parent_only[] = {
 	SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(fork), SCMP_SYS(vfork),
 	SCMP_SYS(kill), SCMP_SYS(unlink), SCMP_SYS(unlinkat),
 	SCMP_SYS(accept4), SCMP_SYS(accept), SCMP_SYS(wait4),
+	SCMP_SYS(socketpair),
 };
 
 static void
@@ -82,6 +83,9 @@ filter_sockets(scmp_filter_ctx ctx)
 	    SCMP_A0(SCMP_CMP_EQ, AF_INET),
 	    SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM));
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0,
+	    AF_UNIX);
+	/* The spare's channel, for its client's descriptor (serve.c). */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socketpair), 0,
 	    AF_UNIX);
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0,
 	    AF_INET6);
