@@ -4,7 +4,8 @@
  * until then, and CAP_NET_ADMIN could remove a route), then an allow
  * list.  Each tunnel's child stacks a second filter on the first: the
  * child is the one that reads what keepd and a destination send, so it
- * loses what only the parent needs (fork, kill, unlink of gate.sock).
+ * loses what only the parent needs (fork, kill, unlink of gate.sock,
+ * socketpair for the spare).
  *
  * Some calls fail with an errno instead of killing, because glibc's
  * resolver has a fallback for them: it asks nscd on a Unix socket,
