@@ -31,7 +31,7 @@ static const struct option longopts[] = {
 };
 
 static struct gate	gate = { .listenfd = -1, .refusalfd = -1,
-			    .pasta = -1, .self = -1 };
+			    .pasta = -1, .self = -1, .spare = -1, .sparefd = -1 };
 
 static __attribute__((noreturn)) void
 usage(void)

@@ -4,7 +4,8 @@
  * until then, and CAP_NET_ADMIN could remove a route), then an allow
  * list.  Each tunnel's child stacks a second filter on the first: the
  * child is the one that reads what keepd and a destination send, so it
- * loses what only the parent needs (fork, kill, unlink of gate.sock).
+ * loses what only the parent needs (fork, kill, unlink of gate.sock,
+ * socketpair for the spare).
  *
  * Some calls fail with an errno instead of killing, because glibc's
  * resolver has a fallback for them: it asks nscd on a Unix socket,
@@ -59,6 +60,7 @@ static const int filter_parent_only[] = {
 	SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(fork), SCMP_SYS(vfork),
 	SCMP_SYS(kill), SCMP_SYS(unlink), SCMP_SYS(unlinkat),
 	SCMP_SYS(accept4), SCMP_SYS(accept), SCMP_SYS(wait4),
+	SCMP_SYS(socketpair),
 };
 
 static void
@@ -82,6 +84,9 @@ filter_sockets(scmp_filter_ctx ctx)
 	    SCMP_A0(SCMP_CMP_EQ, AF_INET),
 	    SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM));
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0,
+	    AF_UNIX);
+	/* The spare's channel, for its client's descriptor (serve.c). */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socketpair), 0,
 	    AF_UNIX);
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0,
 	    AF_INET6);

@@ -1,9 +1,9 @@
 /*
  * One tunnel, in a child of its own: who asks, what it asks for, the
  * gate's decision, then the bytes.  Everything here reads what keepd
- * sent, so the child runs under a filter stacked on the gate's, and
- * nothing the client sent after the request reaches a destination
- * before the decision.
+ * sent, so the child runs under a filter stacked on the gate's, put on
+ * before its client came (serve.c), and nothing the client sent after
+ * the request reaches a destination before the decision.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -246,8 +246,6 @@ tunnel(const struct gate *g, int fd)
 	static struct ask	a;
 	enum refusal		r;
 
-	landlock_tunnel();
-	filter_tunnel();
 	alarm(GATE_TOTAL_SECS);
 	memset(&a, 0, sizeof(a));
 	peer_check(fd);

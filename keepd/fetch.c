@@ -1,22 +1,20 @@
 /*
- * A request's child.  keepd forks it for one destination (fetcher.c); it
- * closes the secrets folder, keep.sock and every client, puts on its
- * Landlock ruleset and the stricter filter (no file, no fork, Unix
- * sockets only), and only then reads a byte from keepd, the gate or the
- * destination.  A flaw in TLS or in the HTTP parser reaches this process
- * alone, which holds its one destination's secret and never another's.
+ * A request's child.  keepd forks it as its spare (fetcher.c), holding
+ * no secret and no destination; it closes the secrets folder, keep.sock
+ * and every client, puts on its Landlock ruleset and the stricter filter
+ * (no file, no fork, no socket of its own), and only then reads a byte:
+ * FETCH_DEST, its one destination, then each request's secret and
+ * envelope.  A flaw in TLS or in the HTTP parser reaches this process
+ * alone, which holds its destination's secret and never another's.
  *
- * Each request comes from keepd as its secret and its envelope, and is
- * taken for this child's destination only.  The tunnel and TLS are
- * opened for the first (TLS from the connection keepd made ready at
- * start, which the child inherited: tls.c), and kept for the next when the answer left the
- * connection open (http_response_reusable()): the child says so with
- * FETCH_KEEP and waits, warm.  A kept connection the destination closed
- * since is replaced before the request is written; one that ends after
- * it, before a byte of the answer came, carries the request again on a
- * new one; one that ends later fails the request, which is never sent
- * twice once its answer began.  Without FETCH_KEEP the child ends once
- * it answered.  What it learned goes back to keepd on FETCH_FD.
+ * The tunnel is asked of keepd and TLS opened for the first request
+ * (from the connection keepd made ready at start: tls.c), and kept when
+ * the answer left it open (http_response_reusable()): the child says
+ * FETCH_KEEP and waits, warm.  A kept connection closed since is
+ * replaced before the request is written; one that ends after it,
+ * before a byte of the answer, carries the request again on a new one;
+ * one that ends later fails the request, never sent twice once its
+ * answer began.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
@@ -41,6 +39,7 @@
 
 /* The one table of the protocol between keepd and its request's child. */
 const struct msg_rule fetch_rules[] = {
+	{ FETCH_DEST, "FETCH_DEST", 1, NAME_LEN, 0 },
 	{ FETCH_SECRET, "FETCH_SECRET", 1, SECRET_MAX, 0 },
 	{ FETCH_REQUEST, "FETCH_REQUEST", 1, KEEP_MAXENVELOPE, 0 },
 	{ FETCH_LOCATION, "FETCH_LOCATION", 0, FETCH_LOCATION_MAX, 0 },
@@ -329,19 +328,37 @@ fetch_one(struct fetch *f)
 	    f->kd->d->cap < 0);
 }
 
+/* A spare until keepd names its destination: one of the configuration's. */
+static void
+fetch_dest(struct fetch *f)
+{
+	struct msg	 m;
+	char		 name[NAME_LEN + 1];
+
+	fetch_get(f, FETCH_DEST, &m);
+	memcpy(name, m.data, m.len);
+	name[m.len] = '\0';
+	msg_free(&m);
+	if ((f->kd = dest_find(name)) == NULL)
+		_exit(1);
+	f->conn = f->kd->conn;
+}
+
 void
-fetch_run(int fd, const struct keep_dest *kd)
+fetch_run(int fd)
 {
 	static struct fetch	 f;
+	int			 abi;
 
 	fetch_isolate(fd);
-	f.kd = kd;
 	f.bodyfd = -1;
-	f.conn = kd->conn;
 	msgchan_init(&f.chan, FETCH_FD, FETCH_MAXPAYLOAD);
 	f.chan.wipe = 1;
-	landlock_fetch();
+	abi = landlock_fetch();
 	sandbox_fetch();
+	log_debug("spare request process %d ready: landlock ABI %d, seccomp "
+	    "filter on", (int)getpid(), abi);
+	fetch_dest(&f);
 	for (;;)
 		fetch_one(&f);
 }

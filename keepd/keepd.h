@@ -39,9 +39,10 @@ struct keep_dest {
 
 /*
  * Between a request's child and keepd, on a socketpair, framed with
- * msg.h.  keepd sends each request as FETCH_SECRET (the destination's
- * secret, read for this request) and FETCH_REQUEST (the envelope as the
- * client sent it).  When the child needs a connection it sends an empty
+ * msg.h.  keepd names the child's one destination once, FETCH_DEST
+ * (the spare has none until then), and sends each request as
+ * FETCH_SECRET (the destination's secret, read for this request) and
+ * FETCH_REQUEST (the envelope as the client sent it).  When the child needs a connection it sends an empty
  * FETCH_TUNNEL; keepd answers FETCH_TUNNEL with the gate's socket, the
  * CONNECT for the child's destination already written, or with no
  * descriptor and the reason: the child makes no socket of its own.
@@ -57,11 +58,12 @@ struct keep_dest {
 #define FETCH_REQUEST		18
 #define FETCH_KEEP		19
 #define FETCH_TUNNEL		20
+#define FETCH_DEST		21
 /* fetch.c: every message's size between keepd and a request's child. */
 extern const struct msg_rule	fetch_rules[];
 extern const size_t		fetch_nrules;
-#define FETCH_TO_CHILD	(MSG_BIT(FETCH_SECRET) | MSG_BIT(FETCH_REQUEST) | \
-			 MSG_BIT(FETCH_TUNNEL))
+#define FETCH_TO_CHILD	(MSG_BIT(FETCH_DEST) | MSG_BIT(FETCH_SECRET) | \
+			 MSG_BIT(FETCH_REQUEST) | MSG_BIT(FETCH_TUNNEL))
 #define FETCH_TO_KEEPD	(MSG_BIT(FETCH_LOCATION) | MSG_BIT(FETCH_KEEP) | \
 			 MSG_BIT(KEEP_ANSWER) | MSG_BIT(KEEP_REFUSED) | \
 			 MSG_BIT(FETCH_TUNNEL))
@@ -101,10 +103,10 @@ int		 landlock_keepd(int secretsfd, const char *secretsdir,
 		    const char *sockdir);
 int		 landlock_fetch(void);
 
-/* A request's child as keepd holds it: at work on a request, or warm. */
+/* A request's child as keepd holds it: spare, at work, or warm. */
 struct fetcher {
 	TAILQ_ENTRY(fetcher)	 entry;		/* among the warm, while idle */
-	const struct keep_dest	*kd;		/* its one destination */
+	const struct keep_dest	*kd;		/* its one destination, or NULL */
 	pid_t			 pid;
 	struct msgchan		 chan;		/* its socketpair */
 	struct timespec		 idle_end;	/* ended then, while warm */
@@ -112,6 +114,8 @@ struct fetcher {
 
 /* fetcher.c */
 void		 fetcher_init(const char *gatepath);
+/* The spare made, unless one waits or too many ended untaken. */
+void		 fetcher_spare(void);
 /*
  * The request handed to kd's warm child, else to a new one: NULL when
  * no child could take it.  The secret goes at once, never queued.
@@ -166,9 +170,9 @@ int		 client_done(const struct client *);
 
 void		 client_child_output(struct client *);
 
-/* fetch.c: a request's child, for one destination; never returns. */
+/* fetch.c: a request's child, a spare until keepd names its destination. */
 __attribute__((noreturn)) void
-		 fetch_run(int fd, const struct keep_dest *);
+		 fetch_run(int fd);
 
 /* tunnel.c */
 /* keepd's half: gate.sock connected and the CONNECT written, or -1 with why. */

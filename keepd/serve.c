@@ -1,9 +1,8 @@
 /*
  * keepd's loop: keep.sock, its clients, their requests' children and
- * the warm children in one ppoll(2), with the signals blocked everywhere
- * else so that none is lost between a check and the wait.  SIGTERM ends
- * it: every child, at work or warm, is killed and keep.sock removed, and
- * keepd exits 0.
+ * the warm children in one ppoll(2), the signals blocked everywhere else
+ * so that none is lost between a check and the wait.  SIGTERM kills
+ * every child, spare, at work or warm, removes keep.sock and exits 0.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -150,6 +149,21 @@ serve_sweep(void)
 	fetcher_warm_expire(&now);
 }
 
+/*
+ * The spare is made when no request is in flight, so that its fork
+ * delays none; under a steady load a cold request forks its own.
+ */
+static void
+serve_spare(void)
+{
+	struct client	*c;
+
+	TAILQ_FOREACH(c, &clients, entry)
+		if (c->f != NULL || c->chan.outqlen > 0)
+			return;
+	fetcher_spare();
+}
+
 static void
 serve_end(void)
 {
@@ -175,6 +189,7 @@ serve(int listenfd, int secretsfd, const char *gatepath)
 	daemon_signals(serve_signal, &waitmask);
 	client_init(secretsfd);
 	fetcher_init(gatepath);
+	fetcher_spare();
 	while (!serve_quit) {
 		n = serve_pollfds(listenfd, pfd, slot);
 		if (ppoll(pfd, n, serve_timeout(&ts), &waitmask) == -1) {
@@ -185,6 +200,7 @@ serve(int listenfd, int secretsfd, const char *gatepath)
 		serve_reap();
 		serve_dispatch(listenfd, pfd, slot, n);
 		serve_sweep();
+		serve_spare();
 	}
 	serve_end();
 }
