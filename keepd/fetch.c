@@ -17,7 +17,6 @@
  * answer began.
  */
 #include <sys/types.h>
-#include <sys/mman.h>
 #include <sys/uio.h>
 
 #include <errno.h>
@@ -61,8 +60,6 @@ struct fetch {
 	size_t			 reqlen;
 	int			 extra;		/* bytes came past the answer */
 	int			 bodyfd;	/* the body's memfd */
-	void			*bodymap;	/* mapped, HTTP_BODY_MAX */
-	int			 populated;
 	char			 why[KEEP_REASON_MAX];
 };
 
@@ -127,8 +124,7 @@ fetch_answer(struct fetch *f, int keep)
 	if (h->status >= 300 && h->status < 400 && h->location != NULL)
 		(void)msg_compose(&f->chan, FETCH_LOCATION, 0, -1, h->location,
 		    strnlen(h->location, FETCH_LOCATION_MAX));
-	if (keepbody_seal(f->bodyfd, f->bodymap, HTTP_BODY_MAX,
-	    h->bodylen) == -1) {
+	if (keepbody_seal(f->bodyfd, NULL, 0, h->bodylen) == -1) {
 		(void)snprintf(f->why, sizeof(f->why), "the keep cannot seal "
 		    "the body: %s", strerror(errno));
 		fetch_refuse(f, KEEP_R_INTERNAL);
@@ -138,7 +134,6 @@ fetch_answer(struct fetch *f, int keep)
 	else
 		close(f->bodyfd);
 	f->bodyfd = -1;
-	f->bodymap = NULL;
 	if (keep)
 		(void)msg_compose(&f->chan, FETCH_KEEP, 0, -1, NULL, 0);
 	a.status = h->status;
@@ -231,23 +226,9 @@ fetch_connect(struct fetch *f)
 }
 
 /*
- * Once the length is known, the body's pages at once: one call, where
- * faulting them in one by one costs a trap a page.
- */
-static void
-fetch_populate(struct fetch *f)
-{
-	if (f->populated || f->resp.content_length <= 0 ||
-	    f->resp.content_length > HTTP_BODY_MAX)
-		return;
-	f->populated = 1;
-	(void)madvise(f->bodymap, f->resp.content_length, MADV_POPULATE_WRITE);
-}
-
-/*
  * HTTP_DONE, or HTTP_ERROR with the reason in f->why, or FETCH_RETRY
  * when a kept connection ended before a byte of the answer.  The body
- * is parsed straight into its memfd: no copy of it is made on the way.
+ * is written straight into its memfd: no copy of it is made on the way.
  */
 static int
 fetch_read(struct fetch *f, unsigned char *buf, int reused)
@@ -257,8 +238,7 @@ fetch_read(struct fetch *f, unsigned char *buf, int reused)
 	int	 r = HTTP_MORE;
 
 	http_response_init(&f->resp, 0);
-	http_response_body_in(&f->resp, f->bodymap, HTTP_BODY_MAX);
-	f->populated = 0;
+	http_response_body_to(&f->resp, f->bodyfd);
 	f->extra = 0;
 	while (r == HTTP_MORE) {
 		n = conn_read(f->conn, buf, FETCH_READSZ, f->why,
@@ -274,7 +254,6 @@ fetch_read(struct fetch *f, unsigned char *buf, int reused)
 			r = http_response_feed(&f->resp, buf, n, &used);
 			f->extra = r == HTTP_DONE && used < (size_t)n;
 		}
-		fetch_populate(f);
 	}
 	if (r == HTTP_ERROR)
 		(void)snprintf(f->why, sizeof(f->why), "%s", f->resp.why);
@@ -299,10 +278,11 @@ static void
 fetch_one(struct fetch *f)
 {
 	static unsigned char	 buf[FETCH_READSZ];
+	void			*none;
 	int			 reused, r;
 
 	fetch_take(f);
-	if ((f->bodyfd = keepbody_open(HTTP_BODY_MAX, &f->bodymap)) == -1) {
+	if ((f->bodyfd = keepbody_open(0, &none)) == -1) {
 		(void)snprintf(f->why, sizeof(f->why), "the keep cannot hold "
 		    "a body: %s", strerror(errno));
 		fetch_refuse(f, KEEP_R_INTERNAL);

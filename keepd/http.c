@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "envelope.h"
@@ -235,6 +236,15 @@ http_response_body_in(struct http_response *r, void *buf, size_t size)
 	r->body = buf;
 	r->bodysize = size;
 	r->bodyfixed = 1;
+}
+
+void
+http_response_body_to(struct http_response *r, int fd)
+{
+	r->body = NULL;
+	r->bodysize = HTTP_BODY_MAX;
+	r->bodyfixed = 1;
+	r->bodyfd = fd;
 }
 
 void
@@ -550,6 +560,31 @@ resp_grow(struct http_response *r, size_t n)
 	return 0;
 }
 
+/*
+ * A file is written, not mapped: a store into a fresh mapping of a
+ * memfd faults and zeroes each page before the copy, where write(2)
+ * copies into the page alone (about a third less for 32 MiB).
+ */
+static int
+resp_land(struct http_response *r, const unsigned char *p, size_t n)
+{
+	ssize_t	 w;
+
+	if (r->body != NULL) {
+		memcpy(r->body + r->bodylen, p, n);
+		return 0;
+	}
+	while (n > 0) {
+		if ((w = write(r->bodyfd, p, n)) == -1 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return resp_fail(r, "the body cannot be written");
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
 static size_t
 resp_body(struct http_response *r, const unsigned char *p, size_t n)
 {
@@ -559,9 +594,8 @@ resp_body(struct http_response *r, const unsigned char *p, size_t n)
 		resp_fail(r, "body over 32 MiB");
 		return n;
 	}
-	if (resp_grow(r, n) == -1)
+	if (resp_grow(r, n) == -1 || resp_land(r, p, n) == -1)
 		return n;
-	memcpy(r->body + r->bodylen, p, n);
 	r->bodylen += n;
 	if (r->state == HS_EOF_BODY)
 		return n;

@@ -76,6 +76,7 @@ struct http_response {
 	size_t		 left;			/* bytes of the body or the chunk to come */
 	size_t		 bodysize;
 	int		 bodyfixed;		/* the body is the caller's buffer */
+	int		 bodyfd;		/* or written to this file */
 	size_t		 linelen;
 	char		 line[HTTP_HEAD_MAX + 1];
 };
@@ -88,6 +89,11 @@ void	http_response_init(struct http_response *, int head);
  * parser allocates the body itself.
  */
 void	http_response_body_in(struct http_response *, void *buf, size_t size);
+/*
+ * Or written to fd as it comes, from its offset, up to HTTP_BODY_MAX:
+ * r->body stays NULL.
+ */
+void	http_response_body_to(struct http_response *, int fd);
 /*
  * Takes bytes of the answer: HTTP_MORE when it needs more, HTTP_DONE
  * when the answer is complete, HTTP_ERROR (r->why) when it breaks a

@@ -12,20 +12,11 @@ set -u
 
 prefix=${1:?usage: bench_box.sh PREFIX}
 N=${BENCH_RUNS:-5}
-user=${SC_USER:-sctest}
-home=$(getent passwd "$user" | cut -d: -f6)
-uid=$(id -u "$user") || exit 1
+. "$(dirname "$0")/user.subr"
 ctl=$prefix/bin/sandcastlectl
 tmp=$(mktemp -d /tmp/sc-bench.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 chmod 0755 "$tmp"
-
-as_user()
-{
-	setpriv --reuid="$user" --regid="$user" --init-groups --inh-caps=-all \
-	    -- env -i HOME="$home" XDG_RUNTIME_DIR="/run/user/$uid" \
-	    PATH=/usr/bin:/bin:/usr/sbin:/sbin LC_ALL=C.UTF-8 "$@"
-}
 
 now() { date +%s.%N; }
 
