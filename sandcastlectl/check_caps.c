@@ -98,20 +98,21 @@ check_limits(struct check *c, enum cap_id cap)
 static void
 check_image(struct check *c, enum cap_id cap)
 {
-	char	 image[64], out[512];
-	const char	*args[] = { "image", "exists", image, NULL };
-	int		 status;
+	char	 image[PODMAN_IMAGE_LEN + 1], why[512];
+	int	 r;
 
-	(void)snprintf(image, sizeof(image), "sandcastle-%s:%s", cap_name(cap),
-	    job_build());
-	if (podman_cmd(args, out, sizeof(out), &status) == 0 &&
-	    WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	podman_image_name(cap, job_build(), image, sizeof(image));
+	if ((r = podman_image_exists(image, why, sizeof(why))) == 1) {
 		image_ready[cap] = 1;
 		return;
 	}
-	check_line(c, MARK_FAIL, "capability %s: the image %s of this build "
-	    "is missing; run sandcastlectl install --images", cap_name(cap),
-	    image);
+	if (r == -1)
+		check_line(c, MARK_FAIL, "capability %s: %s", cap_name(cap),
+		    why);
+	else
+		check_line(c, MARK_FAIL, "capability %s: the image %s of this "
+		    "build is missing; run sandcastlectl install --images",
+		    cap_name(cap), image);
 }
 
 /* podman and this build, once: 0, or -1 with a FAIL line. */
