@@ -1,11 +1,7 @@
 /*
- * check: the toolbox and the images (which limits hold here, each box
- * limit above its default, each enabled capability's image of this
- * build), then the capabilities, each asked to prove itself in a box of
- * role check (job.h), its row (common/cap.c) saying what the outcome
- * means: claude looks its model up through the keep, ocr lists the
- * languages of its image.  Without a keep that answers, the proof of a
- * capability whose box makes a request is not tried: it needs the keep.
+ * check: the toolbox and the images, then each capability proves itself
+ * in a box of role check, its row (common/cap.c) saying what the outcome
+ * means.  A capability whose box makes a request needs a keep that answers.
  */
 #include <sys/wait.h>
 

@@ -1,15 +1,10 @@
 /*
  * sandcastlectl install --images: the box images of this build, made
- * offline FROM scratch, each out of its capability's box program
- * (sandcastle-box-<capability>, as /sandcastle-box), the libraries it loads
- * (each at its own path, with the loader), the build id, nobody's
- * passwd and group, an empty /tmp and what the capability's row adds
- * (common/cap.c: ocr's configured languages and the file that names
- * them in order).  Nothing is pulled: podman build --pull=never
- * --network=none.  Then the images of other builds go, except one in
- * use, which is named.  Each step is a line of its own.  install and
- * uninstall remove the older images only once the target is stopped or
- * restarted, waiting for a box of one to end.
+ * offline FROM scratch of the box program as /sandcastle-box, the
+ * libraries it loads with the loader, the build id, nobody's passwd
+ * and group, an empty /tmp and what the row's image adds.  The images
+ * of other builds go only once the target is stopped or restarted,
+ * waiting for a box of one to end; one in use stays, named.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
