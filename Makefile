@@ -121,14 +121,17 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 # libexec/, never make install.
 BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter \
 	box/sandcastle-box-test-landlock
-BOX_TEST_FLAGS_box/sandcastle-box-test = -DBOX_TEST_HOOKS -DBOX_CLAUDE -DBOX_OCR
-BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS \
-	-DBOX_NO_SECCOMP -DBOX_NO_LANDLOCK -DBOX_CLAUDE -DBOX_OCR
-BOX_TEST_FLAGS_box/sandcastle-box-test-landlock = -DBOX_TEST_HOOKS \
-	-DBOX_NO_SECCOMP -DBOX_CLAUDE -DBOX_OCR
+# Each holds every capability's row, of BOX_CAPS.
+BOX_TEST_CAPS = -DBOX_TEST_HOOKS $(foreach c,$(BOX_CAPS),$(BOX_FLAGS_$(c)))
+BOX_TEST_FLAGS_box/sandcastle-box-test = $(BOX_TEST_CAPS)
+BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = $(BOX_TEST_CAPS) \
+	-DBOX_NO_SECCOMP -DBOX_NO_LANDLOCK
+BOX_TEST_FLAGS_box/sandcastle-box-test-landlock = $(BOX_TEST_CAPS) \
+	-DBOX_NO_SECCOMP
 $(BOX_TESTS): $(wildcard box/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(BOX_TEST_FLAGS_$@) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
-	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) $(LIBS_box)
+	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) \
+	    $(foreach c,$(BOX_CAPS),$(LIBS_box_$(c)))
 
 # The tests' image helper (regress/lib/render_image.c): make test and
 # make bench install it under libexec/, never make install.

@@ -246,7 +246,7 @@ check_hello(struct proto_msg *m, char *why, size_t whysz)
 		return -1;
 	if (json_string_copy(&m->j, m->f[PF_CAPABILITY], name, sizeof(name),
 	    &len) == -1 || cap_from_name(name) == -1)
-		return fail(why, whysz, "capability: neither claude nor ocr");
+		return fail(why, whysz, "capability: not %s", cap_names());
 	return 0;
 }
 

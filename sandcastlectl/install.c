@@ -1,15 +1,10 @@
 /*
  * sandcastlectl install --images: the box images of this build, made
- * offline FROM scratch, each out of its capability's box program
- * (sandcastle-box-<capability>, as /sandcastle-box), the libraries it loads
- * (each at its own path, with the loader), the build id, nobody's
- * passwd and group, an empty /tmp and what the capability's row adds
- * (common/cap.c: ocr's configured languages and the file that names
- * them in order).  Nothing is pulled: podman build --pull=never
- * --network=none.  Then the images of other builds go, except one in
- * use, which is named.  Each step is a line of its own.  install and
- * uninstall remove the older images only once the target is stopped or
- * restarted, waiting for a box of one to end.
+ * offline FROM scratch of the box program as /sandcastle-box, the
+ * libraries it loads with the loader, the build id, nobody's passwd
+ * and group, an empty /tmp and what the row's image adds.  The images
+ * of other builds go only once the target is stopped or restarted,
+ * waiting for a box of one to end; one in use stays, named.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -30,6 +25,7 @@
 #include "build.h"
 #include "config.h"
 #include "install.h"
+#include "podman.h"
 #include "sandcastlectl.h"
 
 extern char **environ;
@@ -232,13 +228,14 @@ static int
 install_build(enum cap_id cap, const char *bindir, const char *id,
     const struct config *conf)
 {
-	char	 ctx[] = "/tmp/sandcastle-image.XXXXXX", tag[64], file[64];
+	char	 ctx[] = "/tmp/sandcastle-image.XXXXXX", file[64];
+	char	 tag[PODMAN_IMAGE_LEN + 1];
 	char	*build[] = { "podman", "build", "--pull=never", "--network=none",
 		    "-q", "-t", tag, "-f", file, ctx, NULL };
 	char	*rm[] = { "rm", "-rf", ctx, NULL };
 	int	 rc;
 
-	(void)snprintf(tag, sizeof(tag), "sandcastle-%s:%s", cap_name(cap), id);
+	podman_image_name(cap, id, tag, sizeof(tag));
 	if (mkdtemp(ctx) == NULL) {
 		warn("mkdtemp %s", ctx);
 		return -1;
@@ -348,18 +345,19 @@ image_remove(const char *image, const char *who, int wait)
 static int
 install_prune(enum cap_id cap, const char *id, const char *who, int wait)
 {
-	char	 cmd[256], line[256], want[64], repo[64];
+	char	 cmd[256], line[256], image[PODMAN_IMAGE_LEN + 1];
+	char	 want[10 + sizeof(image)], repo[10 + sizeof(image)];
 	FILE	*f;
 	int	 rc = 0;
 
 	(void)snprintf(cmd, sizeof(cmd), "podman images --format "
 	    "'{{.Repository}}:{{.Tag}}' --filter reference=sandcastle-%s "
 	    "2>/dev/null", cap_name(cap));
-	(void)snprintf(want, sizeof(want), "localhost/sandcastle-%s:%s",
-	    cap_name(cap), id != NULL ? id : "");
+	podman_image_name(cap, id != NULL ? id : "", image, sizeof(image));
+	(void)snprintf(want, sizeof(want), "localhost/%s", image);
 	/* podman's reference filter matches more than the name: check it. */
-	(void)snprintf(repo, sizeof(repo), "localhost/sandcastle-%s:",
-	    cap_name(cap));
+	podman_image_name(cap, "", image, sizeof(image));
+	(void)snprintf(repo, sizeof(repo), "localhost/%s", image);
 	if ((f = popen(cmd, "r")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL) {

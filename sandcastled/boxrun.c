@@ -114,11 +114,11 @@ box_start(enum cap_id cap, enum box_role role,
 {
 	struct box_params	 p;
 	struct box		*b;
-	char			 image[64], name[BOX_NAME_LEN + 1];
+	char			 image[PODMAN_IMAGE_LEN + 1];
+	char			 name[BOX_NAME_LEN + 1];
 	char			**argv;
 
-	(void)snprintf(image, sizeof(image), "sandcastle-%s:%s",
-	    cap_name(cap), box_build);
+	podman_image_name(cap, box_build, image, sizeof(image));
 	if (box_params_init(&p, image, cap_name(cap), role, limits, timeout,
 	    max_output) == -1)
 		return NULL;

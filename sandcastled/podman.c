@@ -392,6 +392,33 @@ podman_rm(const char *name)
 	return podman_gone(name) == 1 ? 0 : -1;
 }
 
+void
+podman_image_name(enum cap_id cap, const char *build, char *buf,
+    size_t bufsz)
+{
+	(void)snprintf(buf, bufsz, "sandcastle-%s:%s", cap_name(cap), build);
+}
+
+int
+podman_image_exists(const char *image, char *why, size_t whysz)
+{
+	const char	*args[] = { "image", "exists", image, NULL };
+	char		 out[256];
+	int		 status;
+
+	if (podman_cmd(args, out, sizeof(out), &status) == -1) {
+		(void)snprintf(why, whysz, "podman image exists %s: %s", image,
+		    strerror(errno));
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+		return WEXITSTATUS(status) == 0;
+	out[strcspn(out, "\n")] = '\0';
+	(void)snprintf(why, whysz, "podman image exists %s did not answer "
+	    "(status %d): %s", image, status, out);
+	return -1;
+}
+
 /* 1 when word is one of the line's words: "cpu" is not in "cpuset". */
 static int
 cgroup_word(const char *line, const char *word)

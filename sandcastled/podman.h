@@ -32,6 +32,13 @@ int		 podman_gone(const char *name);
 /* podman rm -f --time 0: 0 once the box is gone, -1 otherwise. */
 int		 podman_rm(const char *name);
 
+/* "sandcastle-<cap>:<build>"; with build "", the prefix of every build's. */
+#define PODMAN_IMAGE_LEN	(11 + 16 + 1 + BUILD_ID_LEN)
+void		 podman_image_name(enum cap_id, const char *build, char *,
+		    size_t);
+/* 1 when podman has the image, 0 when not, -1 with why when it cannot say. */
+int		 podman_image_exists(const char *image, char *why, size_t whysz);
+
 /* 1 when a line of cgroup.controllers names memory, pids and cpu, as words. */
 int		 cgroup_words_hold(const char *line);
 /* 1 when cgroup v2 limits hold here: podman passes --memory and the rest. */
