@@ -24,8 +24,8 @@
 #include "boxproto.h"
 #include "build.h"
 #include "config.h"
+#include "../sandcastled/podman.h"
 #include "install.h"
-#include "podman.h"
 #include "sandcastlectl.h"
 
 extern char **environ;

@@ -1,7 +1,7 @@
 /*
  * The box launcher: the only process that runs a program, podman, for
  * each job the core hands it (job_run()).  It reads no byte of a box: a
- * reader child under its own lock does (common/jobread.c).  What
+ * reader child under its own lock does (jobread.c).  What
  * podman needs beyond the filter's reach is done before it: the build
  * id, podman's path and its user namespace (box_prepare(): no_new_privs
  * would stop a setuid newuidmap).  A launcher that cannot prepare

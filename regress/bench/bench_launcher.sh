@@ -1,10 +1,10 @@
 #!/bin/sh
-# make bench: what each flag of the launcher's podman run (common/podman.c)
+# make bench: what each flag of the launcher's podman run (sandcastled/podman.c)
 # costs alone.  The ocr box's check job through a bare "podman run --rm -i
 # --network=none", then through the same with one group of the launcher's
 # flags added, BENCH_RUNS runs each (5), the rows taken in turn; printed as
 # the median of each and its difference from the bare box's.  The seccomp
-# profile is podman's own default by a descriptor: ours (common/profile.c)
+# profile is podman's own default by a descriptor: ours (sandcastled/profile.c)
 # is that file with a few rules rewritten, of the same size to parse.
 # Not a test: it prints, and exits 1 only when it could not measure.
 set -u
