@@ -1,8 +1,4 @@
-/*
- * The core's lowest layer: its clock, a source's name, a call to the
- * keep and the keep gone down.  core.c calls corejob.c and
- * coreresult.c, and they call down to this file alone.
- */
+/* The core's lowest layer: its clock, a source's name, a call to the keep. */
 #include <sys/types.h>
 
 #include <stdlib.h>
