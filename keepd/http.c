@@ -561,9 +561,8 @@ resp_grow(struct http_response *r, size_t n)
 }
 
 /*
- * A file is written, not mapped: a store into a fresh mapping of a
- * memfd faults and zeroes each page before the copy, where write(2)
- * copies into the page alone (about a third less for 32 MiB).
+ * Written, not mapped: a store into a fresh memfd page faults and zeroes
+ * it first, where write(2) copies alone (a third less for 32 MiB).
  */
 static int
 resp_land(struct http_response *r, const unsigned char *p, size_t n)
