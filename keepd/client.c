@@ -280,7 +280,6 @@ client_message(struct client *c, const struct msg *m)
 		client_request(c, m);
 }
 
-/* Takes messages while it is not waiting on a request's child. */
 static void
 client_next(struct client *c)
 {
@@ -318,7 +317,6 @@ client_input(struct client *c)
 	client_next(c);
 }
 
-/* The request is over: its answer or refusal is queued for the client. */
 static void
 client_request_end(struct client *c, int answered)
 {
@@ -423,7 +421,6 @@ client_child_message(struct client *c, struct msg *m)
 	}
 }
 
-/* The rest of a large envelope, to its child. */
 void
 client_child_output(struct client *c)
 {

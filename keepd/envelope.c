@@ -127,7 +127,6 @@ hexval(int c)
 	return -1;
 }
 
-/* The rule the byte at p[i] breaks, if any. */
 static enum path_rule
 path_byte(const char *p, size_t len, size_t i, int decoded)
 {

@@ -22,7 +22,6 @@ enum envelope_method {
 	ENVELOPE_POST
 };
 
-/* The headers the keep takes, each at most once. */
 enum envelope_hdr {
 	ENVELOPE_CONTENT_TYPE,
 	ENVELOPE_ACCEPT,
@@ -41,7 +40,6 @@ struct envelope {
 	size_t		 bodylen;
 };
 
-/* 1 when name is a configured destination. */
 typedef int	(*envelope_known_fn)(const char *name, void *arg);
 
 /* 0, or -1 and why, naming the field and the rule.  buf must outlive env. */

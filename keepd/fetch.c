@@ -25,7 +25,6 @@
 #define FETCH_READSZ	(64 * 1024)
 #define FETCH_RETRY	2	/* beside HTTP_DONE and HTTP_ERROR */
 
-/* The one table of the protocol between keepd and its request's child. */
 const struct msg_rule fetch_rules[] = {
 	{ FETCH_DEST, "FETCH_DEST", 1, NAME_LEN, 0 },
 	{ FETCH_SECRET, "FETCH_SECRET", 1, SECRET_MAX, 0 },
@@ -251,7 +250,6 @@ fetch_exchange(struct fetch *f, unsigned char *buf, int reused)
 	return fetch_read(f, buf, reused);
 }
 
-/* One request, on the kept connection when it still stands. */
 static void
 fetch_one(struct fetch *f)
 {

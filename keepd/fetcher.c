@@ -155,7 +155,6 @@ fetcher_spare(void)
 	}
 }
 
-/* The spare, else a child forked now, told its one destination. */
 static struct fetcher *
 fetcher_cold(const struct keep_dest *kd)
 {
@@ -221,7 +220,6 @@ fetcher_start(const struct keep_dest *kd, const void *env, size_t envlen,
 		fetcher_unwarm(f);
 		if (fetcher_send(f, env, envlen, s) == 0)
 			return f;
-		/* It ended while idle: a new child takes the request. */
 		fetcher_end(f);
 	}
 	/* A spare that ended unreaped fails its first write: one more try. */

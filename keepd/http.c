@@ -137,7 +137,6 @@ req_env_check(const struct envelope *env)
 	return NULL;
 }
 
-/* The envelope's headers and Content-Length, as header lines. */
 static int
 req_hdrs(const struct envelope *env, char *buf, size_t bufsz)
 {
@@ -276,7 +275,6 @@ resp_is_tchar(int c)
 	    (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
 }
 
-/* What a reason phrase or a header value may hold. */
 static int
 resp_is_text(int c)
 {

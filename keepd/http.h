@@ -19,7 +19,6 @@
 #define HTTP_BODY_MAX		KEEP_MAXBODY	/* 32 MiB */
 #define HTTP_CHUNKLINE_MAX	1024		/* a chunk's size line, with its extensions */
 
-/* How the secret goes on the request. */
 enum http_auth {
 	HTTP_AUTH_API_KEY = 1,		/* x-api-key: <secret> (claude) */
 	HTTP_AUTH_BEARER		/* Authorization: Bearer <secret> (a source) */

@@ -42,7 +42,6 @@ struct keep_dest {
 #define FETCH_KEEP		19
 #define FETCH_TUNNEL		20
 #define FETCH_DEST		21
-/* fetch.c: every message's size between keepd and a request's child. */
 extern const struct msg_rule	fetch_rules[];
 extern const size_t		fetch_nrules;
 #define FETCH_TO_CHILD	(MSG_BIT(FETCH_DEST) | MSG_BIT(FETCH_SECRET) | \
@@ -80,7 +79,6 @@ int		 landlock_keepd(int secretsfd, const char *secretsdir,
 		    const char *sockdir);
 int		 landlock_fetch(void);
 
-/* A request's child as keepd holds it: spare, at work, or warm. */
 struct fetcher {
 	TAILQ_ENTRY(fetcher)	 entry;		/* among the warm, while idle */
 	const struct keep_dest	*kd;		/* its one destination, or NULL */
@@ -101,7 +99,6 @@ void		 fetcher_end(struct fetcher *);
 void		 fetcher_keep(struct fetcher *);	/* warm, or ended */
 size_t		 fetcher_warm_pollfds(struct pollfd *, struct fetcher **,
 		    size_t max);
-/* A warm child spoke unasked, or ended: it is ended. */
 void		 fetcher_warm_input(struct fetcher *);
 void		 fetcher_warm_expire(const struct timespec *now);
 const struct timespec *fetcher_warm_first(void);
@@ -112,7 +109,6 @@ int		 fetcher_tunnel(struct fetcher *f);
 int		 fetcher_is_child(pid_t pid);
 void		 fetcher_reaped(pid_t pid);
 
-/* One connection on keep.sock, and the request it waits on. */
 struct client {
 	TAILQ_ENTRY(client)	 entry;
 	struct msgchan		 chan;

@@ -83,7 +83,6 @@ serve_pollfds(int listenfd, struct pollfd *pfd, struct slot *slot)
 	return n;
 }
 
-/* Until the nearest deadline of a request or a warm child, or forever. */
 static struct timespec *
 serve_timeout(struct timespec *ts)
 {

@@ -173,7 +173,6 @@ conn_write(struct conn *c, const char *buf, size_t len)
 	return 0;
 }
 
-/* Bytes read, 0 at the end, -1 with why. */
 ssize_t
 conn_read(struct conn *c, void *buf, size_t len, char *why, size_t whysz)
 {
