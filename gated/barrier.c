@@ -45,7 +45,6 @@ ip4(uint32_t h)
 	return a;
 }
 
-/* One of the namespace's own addresses (BARRIER_*), for the kernel. */
 struct in_addr
 barrier_ip4(const char *s)
 {

@@ -49,7 +49,6 @@ struct barrier_route {
 struct in_addr barrier_ip4(const char *);
 void	barrier_machine(struct barrier *);
 void	barrier_add_machine(struct barrier *, struct in_addr, int router);
-/* "this machine's address" or "this machine's router". */
 const char *barrier_machine_what(const struct barrier *, size_t);
 void	barrier_add_exc(struct barrier *, struct in_addr, const char *dest);
 int	barrier_in_bogon(struct in_addr);

@@ -51,10 +51,7 @@ void	connect_init(struct connect_req *);
 enum connect_state connect_feed(struct connect_req *, const void *buf,
 		    size_t len, size_t *used);
 
-/*
- * *literal is 1 when refused for naming an IP address; *port is set
- * whenever valid, even on a refusal (a literal's is recorded).
- */
+/* *literal: refused as an IP address; *port kept even then, for the record. */
 int	connect_target(const char *target, char *host, size_t hostsz,
 	    uint16_t *port, const char **why, int *literal);
 

@@ -17,7 +17,6 @@ struct nlreq {
 typedef void	(*nl_cb)(const struct nlmsghdr *, void *);
 
 int	nl_open(void);
-/* Starts req as type with flags, its family header hdr of hdrlen bytes. */
 void	nl_request(struct nlreq *req, int type, int flags, const void *hdr,
 	    size_t hdrlen);
 /* Adds attribute type with len bytes of data; -1 when it does not fit. */

@@ -48,7 +48,6 @@ extern const struct bogon bogons[NBOGONS];
 const struct destination *policy_match(const struct destination *dests,
 		    size_t n, const char *name, uint16_t port);
 
-/* REFUSAL_NONE when addr may be reached, else why not. */
 enum refusal	policy_address(struct in_addr addr,
 		    const struct in_addr *own, size_t nown);
 

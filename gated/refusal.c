@@ -144,7 +144,6 @@ addr_parse(const char *s, struct refusal_rec *rec)
 	return inet_pton(AF_INET, s, &rec->addr) == 1 ? 0 : -1;
 }
 
-/* One line without its LF, split on single spaces into six fields. */
 static int
 line_parse(char *line, struct refusal_rec *rec)
 {

@@ -43,11 +43,7 @@ struct refusal_sum {
 /* -1 with EINVAL for an unwritable field, EFBIG when full after pruning. */
 int	refusal_append(const char *path, const struct refusal_rec *);
 
-/*
- * The gate's children cannot open files: they append to the gate's
- * descriptor and never prune (rename needs the folder): EFBIG until the
- * gate restarts.
- */
+/* The children cannot open or rename: EFBIG until the gate restarts. */
 int	refusal_open(const char *path);
 int	refusal_append_fd(int fd, const struct refusal_rec *);
 

@@ -37,10 +37,7 @@ resolver_usable(const char *ns, struct in_addr *in)
 	return (ntohl(in->s_addr) >> 24) != 127 && in->s_addr != INADDR_ANY;
 }
 
-/*
- * Debian 12's pasta forwards no query to a loopback resolver (such as
- * systemd-resolved's 127.0.0.53).
- */
+/* Debian 12's pasta forwards nothing to a loopback one (127.0.0.53). */
 struct in_addr
 resolve_pick(void)
 {

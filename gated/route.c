@@ -110,7 +110,6 @@ link_address(int fd, int ifindex)
 	talk(fd, &req, "the address " BARRIER_ADDR "/32");
 }
 
-/* A route of type to dst/len; through pasta's side when ifindex is set. */
 static void
 route_add(int fd, unsigned char type, struct in_addr dst, int len,
     int ifindex, uint32_t table, const char *what)

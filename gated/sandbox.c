@@ -161,10 +161,7 @@ filter_tunnel(void)
 	sandbox_load(ctx, "tunnel");
 }
 
-/*
- * gate.sock's folder, for removal only.  Signals not scoped: the gate
- * ends pasta's helper, forked before the ruleset.
- */
+/* gate.sock's removal alone; signals unscoped, for pasta's helper. */
 int
 landlock_gate(const struct gate *g)
 {

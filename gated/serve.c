@@ -141,7 +141,6 @@ child_start(struct gate *g, int fd, int sp, const sigset_t *waitmask)
 	return pid;
 }
 
-/* The spare, unless one waits or too many ended untaken in a row. */
 static void
 spare_start(struct gate *g, const sigset_t *waitmask)
 {

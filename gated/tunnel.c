@@ -74,7 +74,6 @@ peer_check(int fd)
 	_exit(0);
 }
 
-/* Feeds one read to the parser; what follows the request is kept. */
 static enum connect_state
 request_feed(struct ask *a, const char *buf, size_t n)
 {
@@ -143,10 +142,7 @@ refuse(const struct gate *g, int fd, const struct ask *a, enum refusal r)
 	_exit(0);
 }
 
-/*
- * GATE_NOCHECK, a test build, takes the first address unchecked, so the
- * second barrier alone can be seen refusing it.
- */
+/* GATE_NOCHECK (a test build) skips it: the second barrier alone refuses. */
 static enum refusal
 decide(const struct gate *g, struct ask *a)
 {
