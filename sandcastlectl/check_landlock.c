@@ -10,7 +10,6 @@
 #include "check.h"
 #include "sandcastlectl.h"
 
-/* The processes that want what the lack is, as "a, b and c". */
 static void
 wanting(const struct landlock_lack *l, char *buf, size_t bufsz)
 {

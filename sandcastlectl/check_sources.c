@@ -17,7 +17,6 @@
 #include "check.h"
 #include "sandcastlectl.h"
 
-/* The keep's reason, printable ASCII only. */
 static void
 reason_of(const struct keepcli_answer *a, char *out, size_t outsz)
 {
@@ -36,7 +35,6 @@ unreachable(struct check *c, const struct source *src, const char *why)
 	    src->name, src->name, why);
 }
 
-/* What the answer to GET /ping says of the source. */
 static void
 ping_answer(struct check *c, const struct source *src,
     const struct keepcli_answer *a)

@@ -175,7 +175,6 @@ dropin_conf(const struct dirent *de)
 	    strcmp(de->d_name + len - 5, ".conf") == 0;
 }
 
-/* Every *.conf of every drop-in folder of unit, in every user unit path. */
 static void
 dropins_of(struct check *c, const char *unit, const char *text)
 {
@@ -235,7 +234,6 @@ dropins_of(struct check *c, const char *unit, const char *text)
 	dropin_free(&mine);
 }
 
-/* 1 when install wrote the unit: it carries install's marker. */
 int
 check_unit_installed(const char *unit)
 {

@@ -110,7 +110,6 @@ fail:
 	return rc;
 }
 
-/* Copies the file at path to the same path in the image. */
 static int
 install_copy(const char *root, const char *path)
 {
@@ -171,10 +170,7 @@ install_image_write(void *root, const char *inside, const char *text)
 	return install_write(root, inside + 1, text);
 }
 
-/*
- * The context folder: lib/ holds the libraries sandcastle-box loads and
- * the loader, root/ the rest of the image's tree.
- */
+/* lib/: the libraries sandcastle-box loads and the loader; root/: the rest. */
 static int
 install_context(const char *ctx, enum cap_id cap, const char *bindir,
     const char *id, const struct config *conf)
@@ -296,9 +292,8 @@ storage_remove(const char *image, const char *who)
 }
 
 /*
- * podman rmi of image; with wait, a box of it (the stopped core's, which
- * podman or the new launcher is removing) is waited for, up to wait
- * seconds, before the image is given up as in use.
+ * With wait, a box of it (the stopped core's, being removed) is waited
+ * for up to wait seconds before the image is given up as in use.
  */
 static int
 image_remove(const char *image, const char *who, int wait)
@@ -329,10 +324,7 @@ image_remove(const char *image, const char *who, int wait)
 	return -1;
 }
 
-/*
- * The images sandcastle-<cap>:<tag> of other builds (of every build when
- * id is NULL, for uninstall); one in use stays, named.
- */
+/* id NULL: every build's, for uninstall. */
 static int
 install_prune(enum cap_id cap, const char *id, const char *who, int wait)
 {

@@ -33,7 +33,6 @@ const struct output json_output = {
 
 static struct json_writer	 w;
 
-/* The document, printed with its newline. */
 static void
 json_print(void)
 {

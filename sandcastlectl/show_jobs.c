@@ -265,9 +265,8 @@ list_files(const struct config *conf, int dfd, const char *source,
 }
 
 /*
- * meta.json, read once and checked as JSON, in *safe: 0, or why on
- * stderr and 1 when the record cannot be read (its files are still
- * shown), -1 when meta.json cannot be opened.
+ * 0, or why on stderr and 1 when the record cannot be read (its files
+ * still shown), -1 when meta.json cannot be opened.
  */
 static int
 meta_load(int dfd, const char *source, const char *id, char **safe,
