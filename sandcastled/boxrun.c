@@ -158,7 +158,6 @@ box_exec(char *const argv[], const int fds[6], pid_t parent)
 	_exit(127);
 }
 
-/* Runs argv (podman run) with the three pipes; NULL and errno on failure. */
 struct box *
 box_spawn(const struct box_params *p, char *const argv[], const char *name)
 {
@@ -224,7 +223,6 @@ box_read_err(struct box *b)
 	}
 }
 
-/* Reads what stdout has into buf: box_take_line() holds it to the bounds. */
 static int
 box_read_out(struct box *b)
 {

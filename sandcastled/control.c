@@ -213,7 +213,6 @@ control_sources(struct ctl_client *c, uint32_t id)
 		log_warn("control: an answer to pid %d", (int)c->pid);
 }
 
-/* 0 when the client may go on, -1 when it is to be closed at once. */
 static int
 control_handle(struct ctl_client *c, const struct msg *m)
 {

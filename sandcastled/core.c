@@ -383,7 +383,6 @@ core_idle_wake(const struct core *c)
 	return wake;
 }
 
-/* Milliseconds to the next thing the core does on its own, or -1. */
 static int
 core_timeout(const struct core *c)
 {

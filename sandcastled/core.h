@@ -58,7 +58,6 @@ struct core_result {
 	int			 tried;		/* sent once: it waits for the source */
 	int			 norecord;	/* never noted: no record to mark */
 	enum records_result	 mark;		/* RESULT_MARK: what the record must say */
-	/* RESULT_RECORD: the record to write, as the job ended. */
 	int			 numeric;
 	int			 cap;
 	time_t			 started_at, finished_at;

@@ -50,7 +50,6 @@ core_call(struct core *c, size_t src, enum core_wait wait, char *envelope,
 	c->src = src;
 }
 
-/* sandcastled -1: something of the round failed; its status will say so. */
 void
 core_once_failed(struct core *c)
 {

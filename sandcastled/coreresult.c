@@ -133,7 +133,6 @@ core_result_held(const struct core *c)
 	return 0;
 }
 
-/* What became of the result, in its record: 0, or -1 (said once). */
 static int
 core_result_mark(struct core *c, struct core_result *r, enum records_result rr)
 {
@@ -238,7 +237,6 @@ core_result_next(struct core *c, time_t now)
 	return 0;
 }
 
-/* The source answered: the record says so, or holds the result until it can. */
 static void
 core_result_done(struct core *c, struct core_result *r, enum records_result rr)
 {

@@ -194,7 +194,6 @@ job_hello(struct job_ctx *x)
 	if (job_parse(x, line, len, "the box's first line", &m) == -1)
 		return -1;
 	if (m.type == PROTO_FAILURE) {
-		/* In place of its hello: it could not read its build. */
 		job_last(x, &m);
 		proto_msg_free(&m);
 		return -1;

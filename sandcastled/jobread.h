@@ -29,7 +29,6 @@ struct job_ctx {
 	struct job_outcome	*o;
 };
 
-/* The messages between the launcher and a box's reader. */
 enum jobread_msg {
 	JR_KEEP,	/* reader -> launcher: the keep's envelope, once */
 	JR_ANSWER,	/* launcher -> reader: struct jobread_answer, its texts */

@@ -6,7 +6,6 @@
 
 #include "boxrun.h"
 
-/* podman's path from PATH, and HOME, XDG_RUNTIME_DIR and PATH for it. */
 int		 podman_init(char *why, size_t whysz);
 const char	*podman_path(void);
 /* Its environment: boxrun.c execs podman run with it, beside its pipes. */
@@ -16,7 +15,6 @@ int		 podman_cmd(const char *const args[], char *out,
 		    size_t outsz, int *status);
 /* 1 gone, 0 still there (in podman's storage alone too), -1 unknown. */
 int		 podman_gone(const char *name);
-/* podman rm -f --time 0: 0 once the box is gone, -1 otherwise. */
 int		 podman_rm(const char *name);
 
 /* "sandcastle-<cap>:<build>"; with build "", the prefix of every build's. */
@@ -26,9 +24,7 @@ void		 podman_image_name(enum cap_id, const char *build, char *,
 /* 1 when podman has the image, 0 when not, -1 with why when it cannot say. */
 int		 podman_image_exists(const char *image, char *why, size_t whysz);
 
-/* 1 when a line of cgroup.controllers names memory, pids and cpu, as words. */
 int		 cgroup_words_hold(const char *line);
-/* 1 when cgroup v2 limits hold here: podman passes --memory and the rest. */
 int		 box_cgroup_layer(void);
 const struct box_hold *box_holds(int cgroup, size_t *n);
 /* What podman's stderr blames when it could not run a box: worst first. */
@@ -41,7 +37,6 @@ enum podman_cause {
 };
 /* The cause of podman's "Error: " lines in its stderr (len bytes). */
 enum podman_cause podman_said(const char *err, size_t len);
-/* At a launcher's start, the core's boxes a crash left: 0, or -1 with why. */
 int		 box_remove_leftovers(char *why, size_t whysz);
 
 char		**podman_run_argv(const struct box_params *,

@@ -58,7 +58,6 @@ profile_is_taken(const struct json *j, size_t tok)
 	return 0;
 }
 
-/* The names of one rule of podman's, less ours: how many are left. */
 static size_t
 profile_names(struct json_writer *w, const struct json *j, size_t names)
 {

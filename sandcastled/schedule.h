@@ -17,7 +17,6 @@
 #define SCHED_BACKOFF_MAX	600	/* the longest back-off, unless poll_interval is longer */
 #define SCHED_ERROR_MAX		512	/* a failure's reason, cut short */
 
-/* How a call to a source ended, for its next ask. */
 enum sched_result {
 	SCHED_OK,		/* answered: the next ask at poll_interval */
 	SCHED_JOB,		/* answered with a job: asked again once it ended */
@@ -66,7 +65,6 @@ void		 sched_rest(struct sched *, enum cap_id, time_t now);
 void		 sched_failed(struct sched *, size_t, time_t now, const char *why);
 
 time_t		 sched_due(const struct sched *, size_t, time_t now);
-/* The seconds of its current back-off; 0 while its calls work. */
 time_t		 sched_backoff(const struct sched *, size_t);
 uint32_t	 sched_jobs_hour(const struct sched *, size_t, time_t now);
 

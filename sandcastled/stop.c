@@ -47,7 +47,6 @@ stop_owe(uint32_t type, enum proc_id asker, uint32_t id)
 	owed[type][asker].id = id;
 }
 
-/* 0 and the child that asked type with id; -1 when none did. */
 int
 stop_paid(uint32_t type, uint32_t id, enum proc_id *asker)
 {
