@@ -138,6 +138,7 @@ proc_text(const char *p, size_t len)
 	return s;
 }
 
+/* a is filled; keepcli_answer_free() it. */
 void
 proc_keep_answer_read(const struct msg *m, struct keepcli_answer *a,
     const char *peer)
