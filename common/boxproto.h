@@ -1,12 +1,8 @@
 /*
- * The box's protocol: JSON lines (json.h, strict) between the box
- * launcher and sandcastle-box(8) on the box's stdin and stdout;
- * sandcastle-box(8), PROTOCOL, is the reference.  Every line has "type"
- * and exactly the fields of its type, else the exchange ends.  Each
- * type's bound is in one table (boxproto.c, proto_line_max()): the job
- * line's is PROTO_JOB_MAX until its limits are known, then
- * limits.max_input + PROTO_SLACK; a box's result or failure line is at
- * most limits.max_output bytes, its newline included.
+ * The box's protocol: strict JSON lines between the launcher and
+ * sandcastle-box(8) (PROTOCOL is the reference).  Every line has "type"
+ * and exactly its type's fields, else the exchange ends; each type's
+ * bound is proto_line_max()'s.
  */
 #ifndef SANDCASTLE_BOX_PROTO_H
 #define SANDCASTLE_BOX_PROTO_H
@@ -121,10 +117,8 @@ int		 proto_seq_next(struct proto_seq *, enum proto_type,
 void		 proto_reader_init(struct proto_reader *, int fd);
 void		 proto_reader_free(struct proto_reader *);
 /*
- * 1 and the next line (its newline made a NUL) in *line, valid until
- * the next call; 0 at the end with no byte left; -1 and why when the
- * line is longer than max bytes, has no newline at the end, or read(2)
- * failed.
+ * 1 and the line (its newline made a NUL), valid until the next call;
+ * 0 at the end; -1 and why (too long, no final newline, read(2)).
  */
 int		 proto_read_line(struct proto_reader *, size_t max, char **line,
 		    size_t *len, const char **why);

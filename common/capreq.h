@@ -1,11 +1,8 @@
 /*
- * A box's request held to the one its capability's box sends
- * (capreq.c): the launcher checks it before the keep is asked, the keep
- * frontend again for every call of the launcher's.  What the operator
- * configured (claude's model, max_tokens, effort, system prompt) is
- * compared with what the box wrote; what the job may choose (claude's
- * prompt and schema) is held to its shape alone.  A request that
- * differs in any other byte is refused, saying where.
+ * A box's request held to the one its box sends: checked by the
+ * launcher and again by the keep frontend.  The operator's settings are
+ * compared byte for byte; what the job may choose (prompt, schema) is
+ * held to its shape.
  */
 #ifndef SANDCASTLE_CAPREQ_H
 #define SANDCASTLE_CAPREQ_H

@@ -1,8 +1,7 @@
 /*
- * The configuration folder into struct config: the keys of config.yaml
- * and of each sources/<name>.yaml, their types, defaults and ranges
- * (sandcastle.conf(5)).  Every problem of every file is collected; the
- * configuration is handed out only when there is none.
+ * The configuration folder into struct config (sandcastle.conf(5)).
+ * Every problem of every file is collected; the configuration is handed
+ * out only when there is none.
  */
 #include <sys/queue.h>
 #include <sys/stat.h>
@@ -573,11 +572,7 @@ config_load(const char *dir, struct conferrs *errs)
 		parse_main(cfg, path, buf, len, errs, &read);
 		free(buf);
 	}
-	/*
-	 * Without a config.yaml to read, which capabilities are enabled
-	 * is unknown: say nothing of them in the sources.  The
-	 * configuration is refused anyway.
-	 */
+	/* Without config.yaml the enabled capabilities are unknown. */
 	for (c = 0; !read && c < CAP_COUNT; c++)
 		cfg->caps[c].enabled = 1;
 	load_sources(cfg, dfd, errs);

@@ -1,7 +1,6 @@
 /*
- * The configuration's values read from the tree and written back for
- * -nv, each with its checks and its words: the layer below config.c
- * and the capabilities' rows (cap.c), which both read with it.
+ * The configuration's values read and written back for -nv: the layer
+ * below config.c and cap.c, so both read and print with the same words.
  */
 #include <arpa/inet.h>
 

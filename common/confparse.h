@@ -1,8 +1,4 @@
-/*
- * The configuration's values read and written back (confparse.c): the
- * layer below config.c and the capabilities' rows (cap.c), which read
- * and print their settings with the same checks and the same words.
- */
+/* The configuration's values read and written back (confparse.c). */
 #ifndef SANDCASTLE_CONFPARSE_H
 #define SANDCASTLE_CONFPARSE_H
 

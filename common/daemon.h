@@ -44,9 +44,8 @@ struct config	*daemon_config(const char *dir);
 void		 daemon_own_netns(void);
 
 /*
- * SIGTERM, SIGINT and SIGCHLD go to handler, blocked everywhere but in
- * a ppoll(2) given *waitmask, so that none falls between the check of
- * its flag and the wait; SIGPIPE and SIGHUP are ignored.
+ * Blocked everywhere but in a ppoll(2) given *waitmask, so that none
+ * falls between the check of its flag and the wait.
  */
 void		 daemon_signals(void (*handler)(int), sigset_t *waitmask);
 

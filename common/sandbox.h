@@ -1,10 +1,7 @@
 /*
- * The daemons' seccomp filters (libseccomp): each process builds its own
- * from the base list (sandbox.c) and its daemon's sandbox.c, and loads
- * it before it reads anything from another process.  Under
- * SANDBOX_DEBUG a call the filter kills traps instead: the handler names
- * it on stderr and the process ends with SANDBOX_DEBUG_EXIT.  The box's
- * filter (box/sandbox.c) is far narrower and built apart.
+ * The daemons' seccomp filters, each built from the base list and its
+ * daemon's sandbox.c, loaded before anything from another process is
+ * read.  Under SANDBOX_DEBUG a killed call traps and is named.
  */
 #ifndef SANDCASTLE_SANDBOX_H
 #define SANDCASTLE_SANDBOX_H
@@ -42,11 +39,9 @@ void		sandbox_add_stdio(scmp_filter_ctx);	/* isatty(stderr), abort(3) */
 void		sandbox_add_no_clone3(scmp_filter_ctx);	/* clone3 is ENOSYS */
 
 /*
- * A daemon's Landlock ruleset (landlock.h), put on for good: fatal when
- * the kernel refuses it.  At a daemon's start (start != 0) it logs the
- * ABI used and what the process sees, and warns where the kernel has no
- * Landlock or an ABI older than the view wants; a per-request child
- * says so in debug only.  The ABI used, 0 for none.
+ * Fatal when the kernel refuses it.  At a daemon's start it logs the
+ * ABI and the view, and warns of a missing or older Landlock; a
+ * request's child says so in debug only.
  */
 int		sandbox_landlock(enum landlock_proc, const struct landlock_path *,
 		    size_t npaths, int start);

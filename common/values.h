@@ -1,11 +1,7 @@
 /*
- * The values of the configuration (values.c): durations, sizes, names,
- * addresses of destinations and internal exceptions, and the IPv4
- * ranges the gate closes: the rules of sandcastle.conf(5), VALUES.
- * The gate reuses the tables to refuse after resolving a name.
- *
- * Each parser returns 0, or -1 with *why set to a phrase that follows
- * the quoted value in an error line ("is sealed: loopback: ...").
+ * The configuration's values (sandcastle.conf(5), VALUES) and the IPv4
+ * ranges the gate closes.  A parser's why follows the quoted value in
+ * an error line ("is sealed: loopback: ...").
  */
 #ifndef SANDCASTLE_VALUES_H
 #define SANDCASTLE_VALUES_H

@@ -1,9 +1,4 @@
-/*
- * The gate's own pieces, in the order gated(8) starts them: the socket
- * it serves, the machine's addresses, the network namespace and its
- * pasta, the routes of the second barrier, the resolver, the filter,
- * then the loop that hands each tunnel to a child forked before it.
- */
+/* The gate's own pieces, in the order gated(8) starts them. */
 #ifndef SANDCASTLE_GATE_H
 #define SANDCASTLE_GATE_H
 

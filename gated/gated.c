@@ -1,8 +1,6 @@
 /*
- * gated: the gate, the only way out.  It serves CONNECT name:port on
- * gate.sock for the destinations of the configuration, from a network
- * namespace of its own whose routes close the internal network a
- * second time.  See gated(8).
+ * gated: the gate, the only way out, from a network namespace whose
+ * routes close the internal network a second time.  See gated(8).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -27,7 +25,6 @@
 static struct gate	gate = { .listenfd = -1, .refusalfd = -1,
 			    .pasta = -1, .self = -1, .spare = -1, .sparefd = -1 };
 
-/* The gate's list: the configuration's destinations, copied once. */
 static void
 gate_list(struct gate *g, const struct config *conf)
 {
@@ -93,10 +90,7 @@ gate_start(struct gate *g)
 	resolve_prepare(g);
 }
 
-/*
- * Without -d the gate starts in a child and the command waits for it:
- * a gate that cannot serve still exits 1 with its reason on stderr.
- */
+/* Without -d, a gate that cannot serve still exits 1 with its reason. */
 static int
 daemon_start_child(void)
 {

@@ -1,19 +1,12 @@
 /*
- * The gate's refusals, kept for `sandcastlectl check`: an append-only
- * file in the state folder (path_state_dir() + "/" REFUSAL_FILE), one
- * line per refusal, mode 0600:
+ * The gate's refusals for `sandcastlectl check`: an append-only file,
+ * mode 0600, one line per refusal:
  *
  *	<epoch> <destination> <host> <port> <address> <code> LF
  *
- * epoch is time(3) in decimal; destination is the destination's name
- * or "-" when none has that name and port; host is the name asked for
- * or "-" (an IP literal is not kept); address is dotted decimal or "-"
- * when there was none; code is one of refusal_code().  No field holds a
- * space, a line is at most REFUSAL_LINE_MAX bytes with its LF, and each
- * is written with one write(2) on O_APPEND, so lines never interleave.
- * A reader skips any line that is not exactly this shape, a torn last
- * one included.  The gate alone writes and prunes it (a rewrite by
- * another process could lose a line appended meanwhile); check reads it.
+ * "-" for a field there is none of (an IP literal host is not kept).
+ * Each line is one write(2) on O_APPEND, so lines never interleave.
+ * The gate alone prunes: a rewrite elsewhere could lose a line.
  */
 #ifndef SANDCASTLE_REFUSAL_H
 #define SANDCASTLE_REFUSAL_H
@@ -42,38 +35,22 @@ struct refusal_rec {
 	enum refusal	 code;
 };
 
-/* What check prints for one destination: the count and the last one. */
 struct refusal_sum {
 	unsigned int	 count;
 	struct refusal_rec last;
 };
 
-/*
- * refusal_append() adds one line; -1 with errno EINVAL when a field
- * cannot be written as above, EFBIG when the file holds REFUSAL_FILE_MAX
- * bytes of the last hour even after pruning.
- */
+/* -1 with EINVAL for an unwritable field, EFBIG when full after pruning. */
 int	refusal_append(const char *path, const struct refusal_rec *);
 
-/*
- * The gate's children cannot open files: the gate opens the file once
- * (refusal_open(), O_APPEND) and each child appends with
- * refusal_append_fd().  It never prunes (rename needs the folder):
- * EFBIG once the file holds REFUSAL_FILE_MAX bytes, until the gate
- * starts again and prunes.
- */
+/* The children cannot open or rename: EFBIG until the gate restarts. */
 int	refusal_open(const char *path);
 int	refusal_append_fd(int fd, const struct refusal_rec *);
 
 /* Rewrites path (a temporary file, then rename(2)) with only the last hour. */
 int	refusal_prune(const char *path, time_t now);
 
-/*
- * Calls cb once per destination refused in the last hour, sorted by
- * name (the refusals on no destination once per name and port); last
- * is the group's last line.  A missing file is no refusal.  Returns 0,
- * or -1 with errno set.
- */
+/* Last hour's refusals, per destination, by name; a missing file is none. */
 int	refusal_summary(const char *path, time_t now,
 	    void (*cb)(const struct refusal_sum *, void *), void *arg);
 

@@ -1,9 +1,7 @@
 /*
- * The gate's loop: accept on gate.sock and hand each client to the
- * spare, a child forked and sandboxed before it was needed, then fork
- * the next; at most GATE_CHILDREN_MAX tunnels at once.  The parent reads
- * nothing a client sends; SIGTERM and SIGINT end the gate, and pasta's
- * death too, since the gate has no network without it.
+ * The gate's loop: each client to the spare, then the next spare forked.
+ * The parent reads nothing a client sends; pasta's death ends the gate,
+ * which has no network without it.
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -105,11 +103,9 @@ spare_wait(const struct gate *g, int sp, int abi)
 }
 
 /*
- * A tunnel's child, for the client on fd, or with sp the spare, which
- * waits for one.  It ends with the gate: killed outright when gated
- * dies, rather than carrying bytes for up to GATE_TOTAL_SECS with no
- * gate to answer for them.  Set before the check, so that a gate gone in
- * between is seen either way.
+ * SIGKILL at gated's death, rather than bytes carried for up to
+ * GATE_TOTAL_SECS with no gate to answer; set before the check, so a
+ * gate gone in between is seen either way.
  */
 static pid_t
 child_start(struct gate *g, int fd, int sp, const sigset_t *waitmask)
@@ -145,7 +141,6 @@ child_start(struct gate *g, int fd, int sp, const sigset_t *waitmask)
 	return pid;
 }
 
-/* The spare, unless one waits or too many ended untaken in a row. */
 static void
 spare_start(struct gate *g, const sigset_t *waitmask)
 {
@@ -168,10 +163,7 @@ spare_start(struct gate *g, const sigset_t *waitmask)
 	close(sp[1]);
 }
 
-/*
- * The client to the spare, which is then a tunnel's child like any; 0,
- * or -1 when there was none or it ended unseen.  Never reused.
- */
+/* 0, or -1 when there was none or it ended unseen.  Never reused. */
 static int
 spare_take(struct gate *g, int fd)
 {

@@ -1,20 +1,9 @@
 /*
- * A request's child.  keepd forks it as its spare (fetcher.c), holding
- * no secret and no destination; it closes the secrets folder, keep.sock
- * and every client, puts on its Landlock ruleset and the stricter filter
- * (no file, no fork, no socket of its own), and only then reads a byte:
- * FETCH_DEST, its one destination, then each request's secret and
- * envelope.  A flaw in TLS or in the HTTP parser reaches this process
- * alone, which holds its destination's secret and never another's.
- *
- * The tunnel is asked of keepd and TLS opened for the first request
- * (from the connection keepd made ready at start: tls.c), and kept when
- * the answer left it open (http_response_reusable()): the child says
- * FETCH_KEEP and waits, warm.  A kept connection closed since is
- * replaced before the request is written; one that ends after it,
- * before a byte of the answer, carries the request again on a new one;
- * one that ends later fails the request, never sent twice once its
- * answer began.
+ * A request's child, forked as a spare with no secret and no
+ * destination.  Its lock goes on before it reads a byte, so a flaw in
+ * TLS or HTTP reaches a process holding one destination's secret alone.
+ * A kept connection that ends before a byte of the answer carries the
+ * request again on a new one; after that, never sent twice.
  */
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -36,7 +25,6 @@
 #define FETCH_READSZ	(64 * 1024)
 #define FETCH_RETRY	2	/* beside HTTP_DONE and HTTP_ERROR */
 
-/* The one table of the protocol between keepd and its request's child. */
 const struct msg_rule fetch_rules[] = {
 	{ FETCH_DEST, "FETCH_DEST", 1, NAME_LEN, 0 },
 	{ FETCH_SECRET, "FETCH_SECRET", 1, SECRET_MAX, 0 },
@@ -109,10 +97,7 @@ fetch_refuse(struct fetch *f, enum keep_refusal code)
 	_exit(0);
 }
 
-/*
- * The body goes in a sealed memfd (keep.h), the rest in the message;
- * FETCH_KEEP before it when the connection stays for the next request.
- */
+/* FETCH_KEEP first when the connection stays for the next request. */
 static void
 fetch_answer(struct fetch *f, int keep)
 {
@@ -164,10 +149,7 @@ fetch_get(struct fetch *f, uint32_t type, struct msg *m)
 		_exit(1);
 }
 
-/*
- * The next request, built with its secret, which is zeroed then: for
- * this child's destination alone, whatever keepd sent.
- */
+/* For this child's destination alone, whatever keepd sent; secret zeroed. */
 static void
 fetch_take(struct fetch *f)
 {
@@ -197,11 +179,7 @@ fetch_take(struct fetch *f)
 	}
 }
 
-/*
- * A new tunnel through the gate, asked of keepd, which connects to
- * gate.sock and writes the CONNECT for this child's destination: the
- * child has no socket(2) and no connect(2) of its own.  Then TLS over it.
- */
+/* keepd writes the CONNECT: the child has no socket(2) or connect(2). */
 static void
 fetch_connect(struct fetch *f)
 {
@@ -226,9 +204,8 @@ fetch_connect(struct fetch *f)
 }
 
 /*
- * HTTP_DONE, or HTTP_ERROR with the reason in f->why, or FETCH_RETRY
- * when a kept connection ended before a byte of the answer.  The body
- * is written straight into its memfd: no copy of it is made on the way.
+ * HTTP_DONE, HTTP_ERROR (f->why), or FETCH_RETRY when a kept connection
+ * ended before a byte of the answer.
  */
 static int
 fetch_read(struct fetch *f, unsigned char *buf, int reused)
@@ -273,7 +250,6 @@ fetch_exchange(struct fetch *f, unsigned char *buf, int reused)
 	return fetch_read(f, buf, reused);
 }
 
-/* One request, on the kept connection when it still stands. */
 static void
 fetch_one(struct fetch *f)
 {

@@ -1,14 +1,9 @@
 /*
- * The requests' children as keepd holds them (fetch.c).  One spare
- * waits, forked and sandboxed while keepd holds no secret; a cold
- * request takes it, naming its destination, and a new spare is made
- * once no request is in flight (serve.c).  A child serves one
- * destination alone; after FETCH_KEEP it stays warm for that
- * destination's next request within WARM_IDLE_SECONDS, WARM_MAX in all.
- * A warm child not asked in time, that speaks unasked or that closes is
- * killed, and so is every child at keepd's end.  A secret is written to
- * its child at once and its buffer zeroed: none waits where a child
- * forked later would find it.
+ * The requests' children as keepd holds them.  The spare is forked and
+ * sandboxed while keepd holds no secret.  A warm child not asked in
+ * time, that speaks unasked or closes is killed.  A secret is written
+ * at once and its buffer zeroed: none waits where a later fork would
+ * find it.
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -40,9 +35,8 @@ static struct fetcher		*spare;
 static int			 spare_lost;
 
 /*
- * A free place for a child's pid, or -1: killed children hold theirs
- * until they are reaped, so a burst of requests may fill them all, and
- * the request is then refused (try again), never keepd ended.
+ * Killed children hold their place until reaped: a burst may fill them
+ * all, and the request is refused (try again), never keepd ended.
  */
 static int
 fetcher_pid_slot(void)
@@ -84,11 +78,7 @@ fetcher_is_child(pid_t pid)
 	return 0;
 }
 
-/*
- * The child's tunnel: gate.sock connected and the CONNECT for its own
- * destination written here, the descriptor handed over (fetch.c), or
- * the reason it could not be.
- */
+/* gate.sock connected and the CONNECT for the child's destination written. */
 int
 fetcher_tunnel(struct fetcher *f)
 {
@@ -115,9 +105,8 @@ fetcher_init(const char *gatepath)
 }
 
 /*
- * The child ends with keepd: killed outright, as it holds a secret and
- * a tunnel and has nothing to undo.  The signal is set before the
- * check, so that a keepd gone in between is seen either way.
+ * SIGKILL at keepd's death: it holds a secret and nothing to undo.  Set
+ * before the check, so a keepd gone in between is seen either way.
  */
 static struct fetcher *
 fetcher_fork(void)
@@ -166,7 +155,6 @@ fetcher_spare(void)
 	}
 }
 
-/* The spare, else a child forked now, told its one destination. */
 static struct fetcher *
 fetcher_cold(const struct keep_dest *kd)
 {
@@ -232,7 +220,6 @@ fetcher_start(const struct keep_dest *kd, const void *env, size_t envlen,
 		fetcher_unwarm(f);
 		if (fetcher_send(f, env, envlen, s) == 0)
 			return f;
-		/* It ended while idle: a new child takes the request. */
 		fetcher_end(f);
 	}
 	/* A spare that ended unreaped fails its first write: one more try. */

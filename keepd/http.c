@@ -137,7 +137,6 @@ req_env_check(const struct envelope *env)
 	return NULL;
 }
 
-/* The envelope's headers and Content-Length, as header lines. */
 static int
 req_hdrs(const struct envelope *env, char *buf, size_t bufsz)
 {
@@ -276,7 +275,6 @@ resp_is_tchar(int c)
 	    (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
 }
 
-/* What a reason phrase or a header value may hold. */
 static int
 resp_is_text(int c)
 {
@@ -561,9 +559,8 @@ resp_grow(struct http_response *r, size_t n)
 }
 
 /*
- * A file is written, not mapped: a store into a fresh mapping of a
- * memfd faults and zeroes each page before the copy, where write(2)
- * copies into the page alone (about a third less for 32 MiB).
+ * Written, not mapped: a store into a fresh memfd page faults and zeroes
+ * it first, where write(2) copies alone (a third less for 32 MiB).
  */
 static int
 resp_land(struct http_response *r, const unsigned char *p, size_t n)

@@ -1,10 +1,7 @@
 /*
- * keepd: the keep, the only process that reads a secret.  Everything it
- * needs is opened here, before anything hostile is read: the
- * configuration, each destination's TLS with its CA bundle in memory,
- * the secrets folder and keep.sock.  Then it leaves the network for a
- * namespace of its own, puts on its Landlock ruleset and its filter,
- * and serves.  See keepd(8).
+ * keepd: the keep, the only process that reads a secret.  All it needs
+ * is opened before anything hostile is read; then it leaves the network
+ * and puts on its locks.  See keepd(8).
  */
 #include <sys/types.h>
 

@@ -1,8 +1,6 @@
 /*
- * keepd's loop: keep.sock, its clients, their requests' children and
- * the warm children in one ppoll(2), the signals blocked everywhere else
- * so that none is lost between a check and the wait.  SIGTERM kills
- * every child, spare, at work or warm, removes keep.sock and exits 0.
+ * keepd's loop: one ppoll(2), signals blocked elsewhere so that none is
+ * lost between a check and the wait.  SIGTERM kills every child.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -85,7 +83,6 @@ serve_pollfds(int listenfd, struct pollfd *pfd, struct slot *slot)
 	return n;
 }
 
-/* Until the nearest deadline of a request or a warm child, or forever. */
 static struct timespec *
 serve_timeout(struct timespec *ts)
 {
@@ -149,10 +146,7 @@ serve_sweep(void)
 	fetcher_warm_expire(&now);
 }
 
-/*
- * The spare is made when no request is in flight, so that its fork
- * delays none; under a steady load a cold request forks its own.
- */
+/* Made when nothing is in flight, so its fork delays no request. */
 static void
 serve_spare(void)
 {

@@ -162,7 +162,6 @@ check_toolbox(struct check *c)
 	return 0;
 }
 
-/* The keep for a box's one request: a connection of its own. */
 static int
 check_keep_fn(const char *env, size_t len, struct keepcli_answer *a,
     void *arg, const char **why)
@@ -177,10 +176,7 @@ check_keep_fn(const char *env, size_t len, struct keepcli_answer *a,
 	return r;
 }
 
-/*
- * A capability whose box makes a request needs the keep for its proof;
- * the row says what the outcome means.
- */
+/* The keep for a box that makes a request; the row reads the outcome. */
 static void
 prove(struct check *c, enum cap_id cap)
 {

@@ -185,7 +185,6 @@ plain_job(const struct records_meta *m)
 	    records_status_name(m->status), secs, tokens);
 }
 
-/* meta.json as it is, then a line per file of the record. */
 static void
 plain_record(const struct job_shown *js)
 {

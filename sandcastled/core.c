@@ -1,12 +1,8 @@
 /*
- * The core: it asks the sources for work through the keep-frontend,
- * decides what runs (schedule.c), hands each job to the box launcher,
- * writes the records under data_dir and sends the results back.  It
- * can make no socket and run no program (sandbox_core()) and opens
- * nothing but below data_dir (landlock_core()).  One thing at a time,
- * a call or a job: a source that hangs holds the others back by the
- * keep's 30 s at most.  While the keep does not answer, no source is
- * asked.
+ * The core: claims work through the keep-frontend, schedules it, hands
+ * each job to the launcher and keeps the records under data_dir.  One
+ * call or one job at a time: a hung source holds the others back by the
+ * keep's 30 s at most.
  */
 #include <sys/types.h>
 #include <sys/file.h>
@@ -43,11 +39,7 @@ static int			 core_scheduled;	/* the keep answered once */
 static unsigned long		 core_pushed;	/* sched's changes when last pushed */
 static time_t			 core_push_at;	/* monotonic */
 
-/*
- * sandcastled -1: the round is over; a result the source has not taken
- * yet stays pending in its record, for the next start, and fails the
- * round.
- */
+/* sandcastled -1: a result not yet taken stays pending and fails the round. */
 static void
 core_once_done(struct core *c)
 {
@@ -117,12 +109,7 @@ core_claim(struct core *c, time_t now)
 	core_call(c, i, CORE_CLAIM, env, len);
 }
 
-/*
- * sandcastled -1: 1 when the source is not asked this round, said in
- * the log: each of its capabilities rests, or its window is full, as
- * the daemon would not ask it (SCHEDULING).  The window holds the
- * earlier rounds' jobs: core_seed_window() read them back.
- */
+/* sandcastled -1: 1 when the source is skipped, as the daemon would. */
 static int
 core_once_skip(struct core *c, size_t i, time_t now, unsigned int *caps)
 {
@@ -145,12 +132,7 @@ core_once_skip(struct core *c, size_t i, time_t now, unsigned int *caps)
 	return 1;
 }
 
-/*
- * sandcastled -1: each source once, in name order, for one job at most,
- * with those of its capabilities that do not rest; a source whose every
- * capability rests, or whose window is full, is not asked.  Then the
- * round is over.
- */
+/* sandcastled -1: each source once, in name order, for one job at most. */
 static void
 core_once_claim(struct core *c, time_t now)
 {
@@ -215,7 +197,6 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 	sched_failed(c->sched, c->src, now, err);
 }
 
-/* A keep's answer, or why none came, to what the core waits for. */
 static void
 core_keep_answer(struct core *c, const struct msg *m,
     void (*to)(struct core *, const struct keepcli_answer *, const char *))
@@ -304,12 +285,8 @@ core_push_due(struct core *c)
 }
 
 /*
- * SIGTERM: no new claim and no new job.  What the core waits for is let
- * finish: a claim's answer (its jobs are noted and given back released,
- * core_job_start()), or the job in its box (the launcher removes the box
- * and says released).  Then the results go out while one can still end
- * within CORE_STOP_SECONDS of the signal; what is left stays pending in
- * its record, sent at the next start.
+ * SIGTERM: what is waited for is let finish, then results go out within
+ * CORE_STOP_SECONDS; the rest stays pending for the next start.
  */
 static void
 core_stop_begin(struct core *c)
@@ -393,7 +370,6 @@ core_step(struct core *c)
 		core_claim(c, now);
 }
 
-/* When the idle core next has something to do on its own. */
 static time_t
 core_idle_wake(const struct core *c)
 {
@@ -407,7 +383,6 @@ core_idle_wake(const struct core *c)
 	return wake;
 }
 
-/* Milliseconds to the next thing the core does on its own, or -1. */
 static int
 core_timeout(const struct core *c)
 {
@@ -428,10 +403,7 @@ core_timeout(const struct core *c)
 	return wake - now > 3600 ? 3600 * 1000 : (int)(wake - now) * 1000;
 }
 
-/*
- * The loop's timer (child_loop()): SIGTERM's stop, what is due, and
- * the milliseconds to the next thing the core does on its own.
- */
+/* The loop's timer (child_loop()): ms to the core's next own step. */
 int
 core_timer(void)
 {
@@ -475,10 +447,9 @@ core_data_dir(const char *dir)
 }
 
 /*
- * data_dir is this core's alone: a core of another sandcastled (one whose
- * parent was killed, still ending) could be writing past a record this
- * one would take for a crash's.  flock(2) on the folder itself needs no
- * file, so a full disk does not stop it; the lock goes with the process.
+ * Another sandcastled's core, still ending, could write past a record
+ * this one takes for a crash's.  flock(2) on the folder needs no file,
+ * so a full disk does not stop it.
  */
 static void
 core_lock(int dfd, const char *dir)
@@ -502,11 +473,9 @@ core_lock(int dfd, const char *dir)
 }
 
 /*
- * max_jobs_per_hour outlives a restart and a round of sandcastled -1:
- * each source's jobs started in the last hour, read back from their
- * records, fill its window again.  The window runs on the monotonic
- * clock, the records on the wall's.  A record is data_dir's, but holds
- * what a source sent: one that cannot be read is not counted.
+ * max_jobs_per_hour outlives a restart: the window is filled from the
+ * records (wall clock) into the monotonic one.  A record holds what a
+ * source sent: one that cannot be read is not counted.
  */
 static void
 core_seed_window(struct core *c)
@@ -559,7 +528,6 @@ core_sandbox(void)
 	sandbox_core();
 }
 
-/* The records a crash or a stop left, and the last hour's jobs. */
 void
 core_ready(void)
 {

@@ -1,8 +1,4 @@
-/*
- * The core's lowest layer: its clock, a source's name, a call to the
- * keep and the keep gone down.  core.c calls corejob.c and
- * coreresult.c, and they call down to this file alone.
- */
+/* The core's lowest layer: its clock, a source's name, a call to the keep. */
 #include <sys/types.h>
 
 #include <stdlib.h>
@@ -54,7 +50,6 @@ core_call(struct core *c, size_t src, enum core_wait wait, char *envelope,
 	c->src = src;
 }
 
-/* sandcastled -1: something of the round failed; its status will say so. */
 void
 core_once_failed(struct core *c)
 {

@@ -1,9 +1,7 @@
 /*
- * The keep-frontend: the only process that talks to keepd.  It checks
- * that an envelope names a destination its caller may use (destrule.c),
- * forwards it and returns the answer, or PROC_KEEP_DOWN when the keep
- * gave none; a broken connection is made again at the next call.  Its
- * filter allows Unix sockets only, its Landlock ruleset no file.
+ * The keep-frontend: the only process that talks to keepd.  A caller's
+ * envelope must name a destination it may use (destrule.c); a broken
+ * connection is made again at the next call.
  */
 #include <sys/types.h>
 

@@ -1,11 +1,7 @@
 /*
- * The box launcher: the only process that runs a program, podman, for
- * each job the core hands it (job_run()).  It reads no byte of a box: a
- * reader child under its own lock does (jobread.c).  What
- * podman needs beyond the filter's reach is done before it: the build
- * id, podman's path and its user namespace (box_prepare(): no_new_privs
- * would stop a setuid newuidmap).  A launcher that cannot prepare
- * podman, or remove a box a crash left, still runs and releases every
+ * The box launcher: the only process that runs a program (podman).
+ * What podman needs beyond the filter is done first (box_prepare()).
+ * A launcher that cannot prepare podman still runs and releases every
  * job with the reason, as the manual has it for a missing Podman.
  */
 #include <sys/types.h>
@@ -51,11 +47,7 @@ launcher_send(struct msgchan *chan)
 		fatal("writing to the parent");
 }
 
-/*
- * job_keep_fn: claude's one request, through the parent to the
- * keep-frontend and back.  The launcher runs one job at a time, so it
- * waits here for the answer and nothing else can come meanwhile.
- */
+/* job_keep_fn.  One job at a time: nothing else can come meanwhile. */
 static int
 launcher_keep(const char *env, size_t len, struct keepcli_answer *a,
     void *arg, const char **why)
@@ -128,11 +120,7 @@ launcher_done(uint32_t id, const struct job_outcome *o)
 	launcher_send(launcher_chan);
 }
 
-/*
- * No box starts beside one a crash left that would not go: each job
- * asks podman to remove it again, and is released (its capability then
- * rests) until it is gone.
- */
+/* No box starts beside a crash's that would not go: the job is released. */
 static int
 launcher_boxes_ok(void)
 {
@@ -197,7 +185,6 @@ launcher_build(char id[BUILD_ID_LEN + 1])
 	return build_id(dir, id, launcher_why, sizeof(launcher_why));
 }
 
-/* What holds each box limit here, once at start. */
 static void
 launcher_holds(void)
 {
@@ -213,12 +200,9 @@ launcher_holds(void)
 }
 
 /*
- * The boxes of role core are one launcher's alone: the launcher of
- * another sandcastled, one whose parent was killed, may still own a box
- * that runs while it removes it.  So a launcher takes the lock of the
- * runtime folder before it removes what a crash left, and holds it for
- * its life: the other's goes with that launcher.  A record lock, so that
- * no podman it runs holds it.  0, or -1 with launcher_why.
+ * Another sandcastled's launcher, its parent killed, may still own a
+ * box: the runtime folder's lock comes before removing a crash's boxes,
+ * held for life.  A record lock, so that no podman child holds it.
  */
 static int
 launcher_lock(void)
@@ -304,17 +288,13 @@ launcher_ready(void)
 	log_debug("ready: %s", buf);
 }
 
-/*
- * Its filter alone, no Landlock ruleset (sandbox.c says why): it reads
- * no byte of a box, its reader child does, locked (reader_lock()).
- */
+/* Its filter alone, no Landlock ruleset (sandbox.c says why). */
 void
 launcher_sandbox(void)
 {
 	sandbox_launcher();
 }
 
-/* podman made ready, before the filter (sandbox_launcher()). */
 void
 launcher_init(struct config *conf, struct msgchan *chan)
 {

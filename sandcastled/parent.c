@@ -1,7 +1,6 @@
 /*
- * The parent: it holds the control socket, starts the children and
- * watches them.  A child that dies takes the daemon down, loudly: the
- * others are stopped (stop.c) and the parent exits 1.
+ * The parent: the control socket, the children and their watch.  A child
+ * that dies takes the daemon down, loudly (stop.c, exit 1).
  */
 #include <sys/types.h>
 #include <sys/signalfd.h>
@@ -54,11 +53,7 @@ parent_ready(struct proc *p, struct msg *m)
 	log_info("running: core, keep-frontend and box launcher are ready");
 }
 
-/*
- * The parent reads nothing of what it routes but its type, size and id.
- * A message for a child that ended is dropped: its end began the stop,
- * and what it owed is answered for it (stop_orphans()).
- */
+/* Type, size and id alone are read; stop_orphans() answers a dead child's. */
 static void
 parent_forward(enum proc_id to, const struct msg *m)
 {
@@ -73,7 +68,6 @@ parent_forward(enum proc_id to, const struct msg *m)
 		fatal("a message to %s", p->title);
 }
 
-/* The core's summary of its sources, kept for the control socket. */
 void
 parent_sources(struct proc *p, struct msg *m)
 {
@@ -96,7 +90,6 @@ parent_round_done(struct proc *p, struct msg *m)
 	stop_begin(failed ? 1 : 0);
 }
 
-/* Every message of every child, by its route (procmsg.c). */
 void
 parent_dispatch(struct proc *p, struct msg *m)
 {
@@ -190,10 +183,7 @@ parent_signal(int sfd)
 	}
 }
 
-/*
- * The signals come as messages on a descriptor, so that the loop
- * handles them between two others, never in the middle of one.
- */
+/* Signals as messages, handled between two others, never inside one. */
 static int
 parent_signalfd(void)
 {
@@ -284,11 +274,7 @@ parent_control(char *dir, size_t dirsz)
 	control_open(sock);
 }
 
-/*
- * Locked once every child runs, before a message of theirs is read:
- * what the parent still does is route, answer the control socket,
- * signal and reap its children, log and end (sandbox.c).
- */
+/* Locked before a child's message is read (sandbox.c). */
 void
 parent_main(struct config *conf, const struct options *opts, int exefd)
 {

@@ -1,8 +1,4 @@
-/*
- * The table of sandcastled's children and their lives as the parent
- * sees them: each is a fresh exec of sandcastled itself, with its
- * channel on fd 3 and nothing else open above stderr.
- */
+/* sandcastled's children: each a fresh exec, its channel on fd 3 alone. */
 #include <sys/types.h>
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
@@ -30,13 +26,10 @@ extern char **environ;
 #define P(t)	MSG_BIT(PROC_ ## t)
 
 /*
- * A child ends with its parent: its channel closing ends it, and the
- * parent-death signal, which survives execve(2), reaches one busy
- * elsewhere: SIGKILL where nothing is left to undo (the records are
- * whole on disk at every step), SIGTERM for the launcher, which removes
- * its box.  The stop (stop.c) ends the core first, within its
- * CORE_STOP_SECONDS and a margin; the launcher is told at once, so that
- * it removes the box that runs while the core waits for that job.
+ * The parent-death signal survives execve(2): SIGKILL where the records
+ * leave nothing to undo, SIGTERM for the launcher, which removes its
+ * box.  The core stops first; the launcher is told at once, so that it
+ * removes the box the core is waiting on.
  */
 static struct proc procs[PROC_COUNT] = {
 	{ .id = PROC_CORE, .title = "core",
@@ -94,7 +87,6 @@ proc_by_pid(pid_t pid)
 	return NULL;
 }
 
-/* The child's side of the fork: its command line, then the exec. */
 static void
 proc_argv(const struct proc *p, const struct options *opts, char **argv,
     size_t max)
@@ -183,10 +175,7 @@ proc_start_all(int exefd, const struct options *opts)
 		proc_start(&procs[i], exefd, opts);
 }
 
-/*
- * By its pidfd, never by its pid: the parent's filter refuses kill(2),
- * so that a taken parent signals its own children and nothing else.
- */
+/* By its pidfd: the parent's filter refuses kill(2), which reaches any pid. */
 void
 proc_signal(struct proc *p, int sig)
 {
@@ -252,10 +241,7 @@ proc_gone(struct proc *p)
 	}
 }
 
-/*
- * Collects the children that ended; each one is a line in the log,
- * a warning unless the parent asked them to stop.  Returns how many.
- */
+/* Each end is logged, a warning unless asked for.  Returns how many. */
 int
 proc_reap(int stopping)
 {

@@ -1,8 +1,4 @@
-/*
- * The messages between sandcastled's parent and its children: their
- * sizes (proc_rules), their routes (proc_routes), and a keep's answer
- * as it crosses from the keep-frontend to the core or the launcher.
- */
+/* The parent's messages: their sizes (proc_rules) and routes (proc_routes). */
 #include <sys/types.h>
 #include <sys/uio.h>
 
@@ -71,7 +67,6 @@ proc_route(uint32_t type)
 	return NULL;
 }
 
-/* For the fatal defaults: a type's name, or its number. */
 const char *
 proc_msg_name(uint32_t type)
 {

@@ -1,9 +1,7 @@
 /*
- * The messages between sandcastled's parent and its children, over
- * each child's socketpair (fd 3 in the child), framed with msg.h.
- * Their sizes are proc_rules, their routes proc_routes (procmsg.c);
- * which a child takes and sends is its row's (proc.c).  One call and
- * one job at a time.
+ * The messages between sandcastled's parent and its children, framed
+ * with msg.h over fd 3.  Sizes and routes are procmsg.c's, takes and
+ * sends each row's (proc.c).
  */
 #ifndef SANDCASTLED_PROTO_H
 #define SANDCASTLED_PROTO_H

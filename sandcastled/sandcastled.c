@@ -1,9 +1,4 @@
-/*
- * sandcastled: the worker's daemon.  The parent reads the
- * configuration, binds the control socket and starts its three
- * children (core, keep-frontend, box launcher), each a fresh exec of
- * this program with -P <title>.  See sandcastled(8).
- */
+/* sandcastled: the parent; its three children are re-execs with -P <title>. */
 #include <sys/types.h>
 
 #include <err.h>
@@ -35,7 +30,6 @@ flag(struct daemon_start *d, int ch, const char *arg)
 {
 	switch (ch) {
 	case '1':
-		/* One round, in the foreground: its status says how. */
 		opts.once = 1;
 		d->foreground = 1;
 		break;
@@ -76,10 +70,9 @@ child(struct daemon_start *d)
 }
 
 /*
- * -i, the units' way: no start of a build whose images install has not
- * made, such as binaries that make install put under the running pieces
- * before sandcastlectl install.  EX_CONFIG, which the unit does not
- * restart; podman that cannot answer is 1, which it does.
+ * -i: no start of a build whose images install has not made.
+ * EX_CONFIG, which the unit does not restart; podman not answering is
+ * 1, which it does.
  */
 static void
 images_present(const struct config *conf)

@@ -1,7 +1,4 @@
-/*
- * sandcastled: the parent and its three children, each a re-exec of
- * the same binary with -P <title>.  See sandcastled(8).
- */
+/* sandcastled's parent and children (sandcastled(8)). */
 #ifndef SANDCASTLED_H
 #define SANDCASTLED_H
 
@@ -19,7 +16,6 @@
 
 struct config;
 
-/* What the parent passes on to each child's command line. */
 struct options {
 	char		 confdir[PATH_MAX];
 	char		 secretsdir[PATH_MAX];
@@ -39,12 +35,9 @@ enum proc_id {
 #define PROC_BIT(id)	(1U << (id))
 
 /*
- * The table of children (proc.c): a row is a child's whole life.  In
- * the child (child.c): init opens what it needs, sandbox locks it, ready
- * runs once filtered, then every message of a type in takes goes to
- * dispatch, and timer, if any, says how long each wait may be.  In the
- * parent: what it takes from the child (sends, routed by proc_routes),
- * the signal the child gets when the parent dies, and its stop.
+ * A row is a child's whole life: init opens, sandbox locks, ready runs
+ * once filtered, takes go to dispatch, timer bounds each wait; the
+ * parent routes sends by proc_routes and stops it by stop.
  */
 struct proc {
 	enum proc_id	 id;
@@ -68,13 +61,7 @@ struct proc {
 	struct msgchan	 chan;
 };
 
-/*
- * Where the parent sends each message a child sent (procmsg.c).  An
- * owed message is a question: until the answer that pays it comes, the
- * child that must answer owes it, and if that child ends the parent
- * sends standin in its place (stop.c).  An answer goes to the child
- * that asked, found by the id.
- */
+/* If the child that owes an answer ends, the parent sends standin (stop.c). */
 #define ROUTE_PARENT	(-1)	/* the parent takes it: take */
 #define ROUTE_ASKER	(-2)	/* the child it pays */
 struct proc_route {

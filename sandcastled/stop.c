@@ -1,12 +1,7 @@
 /*
- * The parent's stop, in the order of the rows' stop columns (proc.c),
- * while it goes on routing messages: the core first, which lets what is
- * in flight end and needs the keep-frontend for that; the launcher is
- * told at once, so that it removes the box that runs.
- *
- * A child that ends may owe another an answer (proc_routes' owed
- * messages): the parent sends its standin, so that no child waits for
- * a message that will never come.
+ * The parent's stop in the rows' stop order, routing meanwhile: the core
+ * first, which needs the keep-frontend to finish.  A child that ends
+ * owing an answer gets its standin sent, so that none waits forever.
  */
 #include <sys/types.h>
 
@@ -24,7 +19,6 @@
 
 #define STOP_AGAIN	5	/* seconds between two SIGKILLs */
 
-/* A question in flight: its type, the child that asked, its id. */
 struct owed {
 	int		 on;
 	uint32_t	 id;
@@ -53,7 +47,6 @@ stop_owe(uint32_t type, enum proc_id asker, uint32_t id)
 	owed[type][asker].id = id;
 }
 
-/* 0 and the child that asked type with id; -1 when none did. */
 int
 stop_paid(uint32_t type, uint32_t id, enum proc_id *asker)
 {
@@ -211,7 +204,6 @@ stop_step(void)
 	}
 }
 
-/* Milliseconds to the next deadline of the stop, or -1. */
 int
 stop_timeout(void)
 {
