@@ -59,8 +59,15 @@ COMMON_SRCS = $(wildcard common/*.c)
 COMMON_OBJS = $(COMMON_SRCS:.c=.o)
 HDRS = $(wildcard common/*.h $(addsuffix /*.h,$(PROGDIRS)) regress/*/*.h)
 
+# sandcastlectl's check runs the daemons' own code: its library names
+# those files, as bgpctl's build names bgpd's.
+CTL_DAEMON_SRCS = sandcastled/boxrun.c sandcastled/job.c sandcastled/jobread.c \
+	sandcastled/podman.c sandcastled/profile.c sandcastled/word.c \
+	gated/barrier.c gated/netlink.c gated/policy.c gated/refusal.c
+LIB_SRCS_sandcastlectl = $(CTL_DAEMON_SRCS)
+
 main_of = $(if $(MAIN_$(1)),$(MAIN_$(1)),$(1)/$(1).c)
-lib_srcs = $(filter-out $(call main_of,$(1)),$(wildcard $(1)/*.c))
+lib_srcs = $(filter-out $(call main_of,$(1)),$(wildcard $(1)/*.c)) $(LIB_SRCS_$(1))
 PROGLIBS = $(foreach d,$(PROGDIRS),$(d)/lib$(d).a)
 
 # Unit tests: regress/<folder>/t_*.c, one atf-c program each, linked with
@@ -83,6 +90,7 @@ SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 ATF_LIBS = -latf-c
 # A test folder named after no program says whose library it tests.
 UNITPROG_launcher = sandcastled
+UNITPROG_dropin = sandcastlectl
 unit_dir = $(word 2,$(subst /, ,$(1)))
 unit_prog = $(or $(UNITPROG_$(call unit_dir,$(1))),$(call unit_dir,$(1)))
 unit_lib = $(if $(filter $(call unit_prog,$(1)),$(PROGDIRS)),$(call unit_prog,$(1))/lib$(call unit_prog,$(1)).a)
@@ -113,14 +121,24 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 # libexec/, never make install.
 BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter \
 	box/sandcastle-box-test-landlock
-BOX_TEST_FLAGS_box/sandcastle-box-test = -DBOX_TEST_HOOKS -DBOX_CLAUDE -DBOX_OCR
-BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = -DBOX_TEST_HOOKS \
-	-DBOX_NO_SECCOMP -DBOX_NO_LANDLOCK -DBOX_CLAUDE -DBOX_OCR
-BOX_TEST_FLAGS_box/sandcastle-box-test-landlock = -DBOX_TEST_HOOKS \
-	-DBOX_NO_SECCOMP -DBOX_CLAUDE -DBOX_OCR
+# Each holds every capability's row, of BOX_CAPS.
+BOX_TEST_CAPS = -DBOX_TEST_HOOKS $(foreach c,$(BOX_CAPS),$(BOX_FLAGS_$(c)))
+BOX_TEST_FLAGS_box/sandcastle-box-test = $(BOX_TEST_CAPS)
+BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = $(BOX_TEST_CAPS) \
+	-DBOX_NO_SECCOMP -DBOX_NO_LANDLOCK
+BOX_TEST_FLAGS_box/sandcastle-box-test-landlock = $(BOX_TEST_CAPS) \
+	-DBOX_NO_SECCOMP
 $(BOX_TESTS): $(wildcard box/*.c) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(BOX_TEST_FLAGS_$@) $(ALL_CFLAGS) $(ALL_LDFLAGS) \
-	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) $(LIBS_box)
+	    -o $@ $(wildcard box/*.c) common/libcommon.a $(LIBS) \
+	    $(foreach c,$(BOX_CAPS),$(LIBS_box_$(c)))
+
+# The tests' image helper (regress/lib/render_image.c): make test and
+# make bench install it under libexec/, never make install.
+RENDER_IMAGE = regress/lib/render_image
+$(RENDER_IMAGE): regress/lib/render_image.c regress/box/render.h
+	$(CC) $(ALL_CPPFLAGS) -Iregress/box $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+	    -lpng -ljpeg -lwebp $(ATF_LIBS)
 
 # check on ABI 1, for the test of its warnings on an older kernel: make
 # test installs it under libexec/, never make install.
@@ -197,7 +215,7 @@ deps:
 # Every test program, hardened and sanitized: make -j2 units builds them apart,
 # with make bench's programs, so that a change that breaks them fails here.
 units: $(UNITS) $(SAN_UNITS) $(ABI1_UNITS) gated/gated-nocheck $(BOX_TESTS) \
-    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock
+    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock $(RENDER_IMAGE)
 
 test: deps
 	$(MAKE) --no-print-directory all units
@@ -208,7 +226,7 @@ run-tests:
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
 	install -m 0755 gated/gated-nocheck $(BOX_TESTS) \
-	    sandcastlectl/sandcastlectl-abi1 $(TESTPREFIX)/libexec/
+	    sandcastlectl/sandcastlectl-abi1 $(RENDER_IMAGE) $(TESTPREFIX)/libexec/
 	sh regress/lib/run.sh $(TESTPREFIX) $(TESTS)
 
 # make run-units: make test's unit programs alone, the C ones (their
@@ -224,8 +242,10 @@ fuzz: $(FUZZERS)
 # A fuzz target names what it needs beyond common/ in FUZZ_SRCS_<name>.
 FUZZ_SRCS_envelope = keepd/envelope.c keepd/http.c
 FUZZ_SRCS_path = keepd/envelope.c
+FUZZ_SRCS_profile = sandcastled/profile.c
 FUZZ_SRCS_http = keepd/http.c
-FUZZ_SRCS_connect = gated/connect.c
+FUZZ_SRCS_connect = gated/connect.c gated/policy.c
+FUZZ_SRCS_dropin = sandcastlectl/dropin.c
 FUZZ_SRCS_dns = gated/resolve.c
 FUZZ_LIBS_dns = -lresolv
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
@@ -276,11 +296,11 @@ regress/bench/bench_landlock: regress/bench/bench_landlock.c $(BENCH_LANDLOCK_LI
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    $(BENCH_LANDLOCK_LIBS) $(ATF_LIBS) $(LIBS) $(LIBS_box)
 
-bench: all $(BOX_TESTS) regress/bench/bench_landlock
+bench: all $(BOX_TESTS) regress/bench/bench_landlock $(RENDER_IMAGE)
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
-	install -m 0755 $(BOX_TESTS) $(TESTPREFIX)/libexec/
+	install -m 0755 $(BOX_TESTS) $(RENDER_IMAGE) $(TESTPREFIX)/libexec/
 	sh regress/lib/accounts.sh && sh regress/lib/podman.sh
 	for b in $(BENCHES:%=regress/bench/bench_%.sh); do sh $$b $(TESTPREFIX) || exit 1; done
 
@@ -290,7 +310,7 @@ check-man:
 clean:
 	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck $(BOX_TESTS) box/sandcastle-box \
 	    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
-	    common/libcommon.a */*.o $(UNITS) \
+	    $(RENDER_IMAGE) common/libcommon.a */*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \
 	    $(addsuffix .san,$(UNITS)) $(ABI1_UNITS) $(FUZZERS)
 	rm -rf regress/fuzz/corpus.tmp

@@ -1,8 +1,4 @@
-/*
- * The box's exchange (exchange.c) and what a capability's box side gets
- * and gives: the job line parsed, and one outcome that exchange.c writes
- * as the last line.  See sandcastle-box(8).
- */
+/* The box's exchange and what a capability's side gets and gives. */
 #ifndef SANDCASTLE_BOX_H
 #define SANDCASTLE_BOX_H
 
@@ -60,16 +56,14 @@ struct box_outcome {
 int		 box_run(const struct box_env *, int in, int out);
 
 /*
- * landlock.c: the box's ruleset, for good: no file but readable (NULL
- * for none), no TCP.  The ABI used, 0 without Landlock (said on
- * stderr), -1 when the kernel refused it (said on stderr).
+ * landlock.c: for good.  The ABI used, 0 without Landlock, -1 when the
+ * kernel refused it (each said on stderr).
  */
 int		 box_landlock(const char *readable);
 
 /*
- * Sends the request line and reads the answer into answer (over the
- * reader's buffer, valid until the box reads again).  0, or -1 with o
- * failed (and io->broken when the launcher broke the protocol).
+ * answer lies over the reader's buffer, valid until the box reads again.
+ * 0, or -1 with o failed (io->broken when the launcher broke the protocol).
  */
 int		 box_exchange(struct box_job *, const char *req, size_t len,
 		    struct proto_msg *answer, struct box_outcome *o);
@@ -82,10 +76,7 @@ char		*box_last_line(struct box_outcome *o, uint64_t max, size_t *len);
 /* A copy of a value of a parsed document, as written. */
 char		*box_raw_dup(const struct json *, size_t tok);
 
-/*
- * sandbox.c: the box's own seccomp filter, put on once the capability
- * has loaded and before the job is read; name is the capability's.
- */
+/* sandbox.c: once the capability has loaded, before the job is read. */
 void		 sandbox_box(const char *name);
 
 #endif

@@ -460,10 +460,7 @@ reply_text(const struct box_job *job, const struct json *j, size_t body,
 	free(text);
 }
 
-/*
- * The text as one line: a JSON document holds a raw newline only as
- * white space; any other text becomes a JSON string.
- */
+/* A JSON document holds a raw newline only as white space. */
 static char *
 oneline(const char *text, size_t len)
 {

@@ -1,8 +1,4 @@
-/*
- * claude's box side (claude.c): the one Messages API request a job
- * makes, built from the operator's settings and the job's input, and
- * the verdict on the answer.  sandcastle-box(8), CLAUDE, has the table.
- */
+/* claude's box side (claude.c); sandcastle-box(8), CLAUDE, has the table. */
 #ifndef SANDCASTLE_BOX_CLAUDE_H
 #define SANDCASTLE_BOX_CLAUDE_H
 

@@ -1,8 +1,7 @@
 /*
- * The box's side of the exchange: the hello, the job line, the one
- * request of claude, and the last line.  A launcher that breaks the
- * protocol gets a failure line when the box can still speak, and the
- * box exits 1; everything else ends with a last line and exit 0.
+ * The box's side of the exchange.  A launcher that breaks the protocol
+ * gets a failure line when the box can still speak, and exit 1;
+ * everything else ends with a last line and exit 0.
  */
 #ifdef BOX_TEST_HOOKS
 #include <sys/socket.h>
@@ -161,10 +160,7 @@ say_hello(struct box_io *io, const struct box_env *env)
 	return r;
 }
 
-/*
- * A failure before the job's limits are known: in place of the hello,
- * or after a job line the box refused, where no order holds any more.
- */
+/* In place of the hello, or after a refused job line: no order holds. */
 static int
 say_failure_early(struct box_io *io, int release, const char *error)
 {
@@ -185,9 +181,8 @@ say_failure_early(struct box_io *io, int release, const char *error)
 }
 
 /*
- * 1 and the job, 0 at the end of the input, -1 and why.  The job is
- * parsed over a copy of its line, *copy, for the reader's buffer holds
- * the next line (the answer) while the job is still read.
+ * 1 and the job, 0 at the end, -1 and why.  Parsed over a copy, *copy:
+ * the reader's buffer holds the next line while the job is read.
  */
 static int
 read_job(struct box_io *io, struct proto_msg *m, char **copy, char *why,
@@ -348,14 +343,11 @@ box_exchange(struct box_job *job, const char *req, size_t len,
 
 #ifdef BOX_TEST_HOOKS
 /*
- * A test build's marker (make: box/sandcastle-box-test): an input with
- * "sandcastle_test" of "open", "socket" or "execve" makes that call
- * once the filter is on, as code a job's content took over would, and
- * the job fails saying it succeeded.  execve(2) runs the box again with
- * no argument: its usage on stderr says it ran.  "request" sends the
- * input's "sandcastle_request" (method, path, headers, body) as the
- * box's request, as a taken box would choose its own.  1 when there
- * was one.
+ * A test build's marker (box/sandcastle-box-test): "sandcastle_test"
+ * makes that call ("open", "socket", "execve") once the filter is on,
+ * as taken-over code would, and the job fails saying it succeeded
+ * (execve's rerun prints its usage); "request" sends the input's own
+ * request.  1 when there was one.
  */
 static int
 test_hook(struct box_job *job, struct box_outcome *o)

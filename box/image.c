@@ -1,9 +1,7 @@
 /*
- * The box's own image decoding (image.h).  Each library reads from the
- * job's bytes in memory; its errors come back here by longjmp, and the
- * pixels are kept only once the whole file decoded.  Whatever the
- * library's layout, the result is one grey byte per pixel, so Tesseract
- * is handed a bitmap this file drew.
+ * The box's own image decoding.  A library's errors come back by
+ * longjmp, and the pixels are kept only once the whole file decoded;
+ * Tesseract is handed a bitmap this file drew.
  */
 #include <setjmp.h>
 #include <stdarg.h>

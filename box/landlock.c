@@ -1,12 +1,7 @@
 /*
- * The box's Landlock ruleset, stacked inside the container on podman's
- * seccomp profile and the box's own filter: once its capability has
- * loaded, and before the job's first byte, sandcastle-box sees no file
- * and makes no TCP connection, whatever the job's bytes make of it:
- * ocr has read Tesseract's languages when it loaded.  readable, when
- * not NULL, is a folder left readable, for a test build.
- *
- * Written for the box and its static probe alike: no log, no libbsd.
+ * The box's Landlock ruleset, on podman's profile and the box's filter:
+ * after load, before the job's first byte, no file and no TCP.  Written
+ * for the box and its static probe alike: no log, no libbsd.
  */
 #include <stdio.h>
 
@@ -21,11 +16,7 @@ box_landlock(const char *readable)
 	int			 abi;
 
 #ifdef BOX_NO_LANDLOCK
-	/*
-	 * A test build without its ruleset: with neither of the box's own
-	 * locks, the control of t_job's filter case, whose calls must then
-	 * be made, and make bench.
-	 */
+	/* A test build without it: t_job's control, and make bench. */
 	(void)lang;
 	(void)why;
 	return 0;

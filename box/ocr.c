@@ -1,7 +1,6 @@
 /*
- * ocr's box side.  The order is the promise's: the format by its first
- * bytes, the size from the header against max_pixels, then the pixels,
- * then a bitmap of our own for Tesseract.
+ * ocr's box side, in the promise's order: format by the first bytes,
+ * size against max_pixels, pixels, then our own bitmap for Tesseract.
  */
 #include <errno.h>
 #include <fcntl.h>

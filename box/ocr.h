@@ -1,8 +1,4 @@
-/*
- * ocr's box side (ocr.c): the job's base64 image decoded, checked,
- * drawn anew in grey, scaled to max_edge and read by Tesseract.  The
- * record keeps the image's size and SHA-256, never its bytes.
- */
+/* ocr's box side: the record keeps the image's size and SHA-256 alone. */
 #ifndef SANDCASTLE_BOX_OCR_H
 #define SANDCASTLE_BOX_OCR_H
 
@@ -25,18 +21,14 @@ int		 ocr_run(struct box_job *, struct box_outcome *);
 int		 ocr_settings(const struct json *, size_t tok,
 		    struct ocr_settings *, char *why, size_t whysz);
 
-/*
- * The image's bytes to the output or the failure in o.  When handed is
- * not NULL, it gets the size of the bitmap given to Tesseract.
- */
+/* handed, when not NULL, gets the size of the bitmap given to Tesseract. */
 void		 ocr_read(const struct ocr_settings *, struct tess *,
 		    const unsigned char *, size_t, struct box_outcome *o,
 		    struct image *handed);
 
 /*
- * Before the filter: Tesseract started with the languages of langfile
- * (one a line, in the order configured) from tessdata.  0, or -1 with
- * t->why, which every job then fails with, releasing it.
+ * Before the filter.  0, or -1 with t->why, which every job then fails
+ * with, releasing it.
  */
 int		 ocr_load(struct tess *t, const char *tessdata,
 		    const char *langfile);

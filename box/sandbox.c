@@ -1,29 +1,11 @@
 /*
- * sandcastle-box's own seccomp filter, the box's pledge("stdio"): the
- * same for every capability, called once by main() after the
- * capability has loaded what it needs and before the first byte of the
- * job is read.  It stacks on podman's profile of the box (and, under
- * sandcastled, on the launcher's deny list): the kernel runs each one,
- * and the strictest answer wins.
- *
- * From then on the box may read its stdin, write its stdout and stderr,
- * manage its memory (private, never made executable), read the clock and
- * exit.  Nothing opens a file, makes a socket, runs a program, starts a
- * process or a thread, or drives a device: each kills the box with
- * SIGSYS, and the launcher fails its job saying that the box broke its
- * filter.  clone3(2) fails with ENOSYS, so that glibc falls back to
- * clone(2), which the filter kills.
- *
- * What is listed is what the box was seen to need, under the debug
- * build's trap (make DEBUG=1), on every path of regress/box and
- * regress/launcher: the rest is left out until a test shows it is
- * needed.
- *
- * It is built apart from the daemons' filters: it does not start from
- * their base list (common/sandbox.c, sandbox_allow_list()), which lets
- * a process read, write and poll any descriptor, pass messages on a
- * socket and read its ids.  The box may do much less, and only on its
- * three descriptors.
+ * sandcastle-box's own seccomp filter, the box's pledge("stdio"), after
+ * load and before the job's first byte.  It stacks on podman's profile
+ * (and the launcher's deny list): the strictest answer wins.  What is
+ * allowed is what the box was seen to need under make DEBUG=1's trap on
+ * every path of regress/box and regress/launcher.  clone3(2) gets
+ * ENOSYS, so glibc falls back to clone(2), which is killed.  It does
+ * not start from the daemons' base, which allows any descriptor.
  */
 #include <sys/mman.h>
 #include <sys/types.h>
@@ -81,9 +63,8 @@ box_allow_list(void)
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(writev), 0,
 	    STDOUT_FILENO);
 	/*
-	 * Private memory, never executable: code a job's content planted
-	 * cannot be run from a page it wrote, and shared memory, which
-	 * the data rlimit does not count, cannot be had.
+	 * Never executable: planted code cannot run from a page it wrote;
+	 * no shared memory, which the data rlimit does not count.
 	 */
 	box_rule(ctx, SCMP_SYS(mmap), 2, no_exec,
 	    SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_SHARED, 0));
@@ -98,10 +79,7 @@ static void
 box_load(scmp_filter_ctx ctx, const char *cap)
 {
 #ifdef BOX_NO_SECCOMP
-	/*
-	 * A test build without its filter: t_job's proof of the ruleset
-	 * alone, and with neither lock its control and make bench.
-	 */
+	/* A test build without it: t_job's proof of the ruleset alone. */
 	(void)cap;
 	seccomp_release(ctx);
 #else
@@ -109,11 +87,7 @@ box_load(scmp_filter_ctx ctx, const char *cap)
 #endif
 }
 
-/*
- * What a capability needs beyond the base it loads before this (ocr:
- * Tesseract and its languages); claude's reply comes on stdin like the
- * job: neither needs more.
- */
+/* Beyond the base: nothing (claude's reply comes on stdin, like the job). */
 void
 sandbox_box(const char *name)
 {

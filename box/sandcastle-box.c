@@ -1,9 +1,6 @@
 /*
- * sandcastle-box: the box's side, run inside the podman container as
- * "sandcastle-box claude" or "sandcastle-box ocr" (sandcastle-box-claude
- * and sandcastle-box-ocr, each in its own image), speaking JSON lines
- * on stdin and stdout with the box launcher.  Before the job's first
- * byte it puts its Landlock ruleset on (box_landlock()).  See
+ * sandcastle-box: the box's side, "sandcastle-box <capability>" inside
+ * its own image, speaking JSON lines with the launcher.  See
  * sandcastle-box(8).
  */
 #include <errno.h>
@@ -45,13 +42,9 @@ unload_ocr(struct box_env *env)
 #endif
 
 /*
- * Each capability's box: its job, its filter, what it loads before the
- * filter and lets go of after the job, and whether it runs on one
- * thread.  Load, then the filter, before the first byte of the job is
- * read; whatever else a capability puts on (a Landlock ruleset) goes
- * beside its filter.  The rest of the box (exchange.c) knows no capability.
- * Each box program holds one row (BOX_<CAPABILITY>, from the Makefile),
- * and is linked with that capability's files alone.
+ * Each capability's box: load, then the filter, before the first byte of
+ * the job.  exchange.c knows no capability.  Each program holds one row
+ * (BOX_<CAPABILITY>, from the Makefile), linked with its files alone.
  */
 static const struct box_cap {
 	enum cap_id	 cap;
@@ -121,10 +114,7 @@ read_build(char *id, char *why, size_t whysz)
 	return id;
 }
 
-/*
- * libgomp reads OMP_THREAD_LIMIT once, when it is loaded, so ocr sets
- * it and starts itself again; the environment is otherwise empty.
- */
+/* libgomp reads OMP_THREAD_LIMIT once, at load: ocr sets it and re-execs. */
 static void
 one_thread(char *argv[])
 {

@@ -1,8 +1,7 @@
 /*
- * The schema walk (schema.h).  Each keyword is one small function; a
- * failing one writes why once and the walk unwinds.  Inside anyOf the
- * reasons go to a scratch buffer, since only a match of none is a
- * mismatch.
+ * The schema walk.  A failing keyword writes why once and the walk
+ * unwinds; inside anyOf reasons go to scratch, since only a match of
+ * none is a mismatch.
  */
 #include <stdarg.h>
 #include <stdio.h>

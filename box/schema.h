@@ -1,16 +1,9 @@
 /*
- * The reply's check against the job's schema, in the subset of JSON
- * Schema the Claude API takes for a structured output: type (one name
- * or a list; an integer is a number with no fraction, so 1.0 is one),
- * properties, required, additionalProperties (false, true or a schema),
- * items, enum, const, anyOf, allOf, and $ref to "#", "#/$defs/<name>"
- * or "#/definitions/<name>".  Every other keyword (description, title,
- * and those outside the subset, which the API refuses itself) is left
- * alone: the API judges the schema, this only judges the reply.
- *
- * The walk is bounded: SCHEMA_MAXDEPTH schemas inside each other,
- * SCHEMA_MAXREFS $ref in a row with no step into the reply (a loop),
- * and SCHEMA_MAXSTEPS steps in all.
+ * The reply against the job's schema, in the subset of JSON Schema the
+ * Claude API takes for a structured output (1.0 is an integer); other
+ * keywords are left alone: the API judges the schema, this the reply.
+ * Bounded by SCHEMA_MAXDEPTH, SCHEMA_MAXREFS (a $ref loop) and
+ * SCHEMA_MAXSTEPS.
  */
 #ifndef SANDCASTLE_BOX_SCHEMA_H
 #define SANDCASTLE_BOX_SCHEMA_H
@@ -30,11 +23,7 @@ enum schema_verdict {
 	SCHEMA_UNUSABLE = -2	/* the schema or a bound stopped the walk */
 };
 
-/*
- * Checks the value vtok of v against the schema stok of s.  Anything
- * but SCHEMA_OK comes with why, which names the reply's JSON path:
- * "$.tags[2]: is a number, the schema wants a string".
- */
+/* why names the reply's JSON path: "$.tags[2]: is a number, ...". */
 enum schema_verdict schema_validate(const struct json *s, size_t stok,
 		    const struct json *v, size_t vtok, char *why,
 		    size_t whysz);

@@ -98,10 +98,7 @@ tess_has(const struct tess *t, const char *name)
 	return 0;
 }
 
-/*
- * 0 when want is what was loaded, each in the data folder; -1 and why
- * with both lists otherwise.
- */
+/* 0 when want is what was loaded, each in the data folder; else -1, why. */
 static int
 tess_match(const struct tess *t, const struct tess_langs *want, char *why,
     size_t whysz)

@@ -1,11 +1,8 @@
 /*
- * Tesseract through its C API (tess.c), handed only the grey bitmap the
- * box drew: no file name, no encoded image, so neither Tesseract nor
- * Leptonica ever parses a job's bytes.  It is loaded once, with the
- * image's languages, before the job is read; a job's languages are then
- * checked against what was loaded and against the *.traineddata of the
- * data folder, since Tesseract starts with what it found and says
- * nothing of what it did not.
+ * Tesseract, handed only the grey bitmap the box drew: neither it nor
+ * Leptonica parses a job's bytes.  A job's languages are checked against
+ * what loaded and the data folder's *.traineddata, since Tesseract says
+ * nothing of what it did not find.
  */
 #ifndef SANDCASTLE_BOX_TESS_H
 #define SANDCASTLE_BOX_TESS_H
@@ -24,10 +21,7 @@ struct tess_langs {
 	char		 name[TESS_LANGS_MAX][TESS_LANG_MAX + 1];
 };
 
-/*
- * Tesseract with its languages loaded, before the box's filter goes on
- * (box/sandbox.c): after it, nothing can open a file.
- */
+/* Loaded before the filter (box/sandbox.c): after it, no file opens. */
 struct tess {
 	void		*api;		/* a TessBaseAPI */
 	int		 ok;		/* Tesseract started with every language */
@@ -40,29 +34,20 @@ struct tess {
 /* 1 when s may name a language: letters, digits and _. */
 int		 tess_lang_valid(const char *);
 
-/*
- * Starts Tesseract with the languages of datapath, in that order, and
- * lists the *.traineddata of datapath: 0, or -1 with t->why (t is then
- * still to be freed, and a read says why).
- */
+/* 0, or -1 with t->why (t still to be freed, and a read says why). */
 int		 tess_load(struct tess *, const char *datapath,
 		    const struct tess_langs *);
 void		 tess_free(struct tess *);
 
 /*
- * The text of the bitmap, trimmed at its end, in *text (free(3) it):
- * 0, or -1 and why, with *release set when the fault is the image's (a
- * configured language it lacks, a Tesseract that cannot start), not the
+ * *text to free(3).  *release set when the fault is the image's, not the
  * job's.  want must be the languages loaded, in their order.
  */
 int		 tess_read(struct tess *, const struct tess_langs *want,
 		    const struct image *, char **text, int *release, char *why,
 		    size_t whysz);
 
-/*
- * The languages the data folder holds, as a JSON array into w: 0, or
- * -1 and why naming both lists when want is not what was loaded.
- */
+/* As a JSON array into w; -1 and why naming both lists on a mismatch. */
 int		 tess_check(const struct tess *, const struct tess_langs *want,
 		    struct json_writer *w, char *why, size_t whysz);
 

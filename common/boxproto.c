@@ -1,8 +1,6 @@
 /*
- * The box's protocol (proto.h): each line parsed once, every field
- * checked against its type's table, and the order of the exchange.
- * Both sides use it: the box on the launcher's lines, the launcher on
- * the box's.
+ * The box's protocol: each line parsed once, every field checked
+ * against its type's table, and the exchange's order; both sides use it.
  */
 #include <sys/uio.h>
 
@@ -96,9 +94,8 @@ proto_type_name(enum proto_type t)
 }
 
 /*
- * The most bytes of a line of type t, its newline included; job is the
- * job's line once read (its limits), or NULL before.  A job line is at
- * most max_input + PROTO_SLACK once its limits are known.
+ * Its newline included; job is the job's line once read, or NULL.  A
+ * job line is at most max_input + PROTO_SLACK once its limits are known.
  */
 size_t
 proto_line_max(enum proto_type t, const struct proto_msg *job)
@@ -246,7 +243,7 @@ check_hello(struct proto_msg *m, char *why, size_t whysz)
 		return -1;
 	if (json_string_copy(&m->j, m->f[PF_CAPABILITY], name, sizeof(name),
 	    &len) == -1 || cap_from_name(name) == -1)
-		return fail(why, whysz, "capability: neither claude nor ocr");
+		return fail(why, whysz, "capability: not %s", cap_names());
 	return 0;
 }
 

@@ -1,44 +1,8 @@
 /*
- * The box's protocol: JSON lines between the box launcher of
- * sandcastled(8) and sandcastle-box(8) on the box's stdin and stdout.
- * sandcastle-box(8), PROTOCOL, is the reference; in short:
- *
- * A line is one JSON object (common/json.h, strict) and "\n".  Every
- * line has "type" and exactly the fields of its type: a missing field,
- * one of the wrong type or one the type does not have ends the exchange.
- *
- *	box:      {"type":"hello","build":"<12 hex>","capability":"claude"}
- *	launcher: {"type":"job","mode":"run"|"check","build":"<12 hex>",
- *		   "limits":{"max_input":N,"max_output":N},
- *		   "settings":{...},"input":{...}}	(no input for check)
- *	box:      {"type":"request","method":"POST","path":"/v1/messages",
- *		   "headers":{...},"body":{...}}	(claude only, at most one)
- *	launcher: {"type":"answer","status":N,"content_type":"...",
- *		   "retry_after":N,"body":<JSON value or string>}
- *		| {"type":"unreachable","error":"..."}
- *	box:      {"type":"result","output":<value>,"usage":{...}?,
- *		   "record":{...}?}
- *		| {"type":"failure","release":bool,"error":"...",
- *		   "reply":<value>?,"usage":{...}?,"record":{...}?}
- *
- * The build: the image holds its build in PROTO_BUILD_FILE, which the
- * box reads before it reads stdin and says in its hello.  The launcher
- * sends the job only to a box of its own build and releases the job
- * otherwise; the box checks the job's build against its own again and,
- * on a mismatch, answers a failure with release true and exits 0.  A box
- * that cannot read its build file says so in a failure line (release
- * true) in place of its hello.
- *
- * The bounds, each type's in one table (boxproto.c, proto_line_max()):
- * a result or failure line of the box is at most
- * limits.max_output bytes, the newline included, a request at most
- * PROTO_REQUEST_MAX, the hello (or a failure before the job) at most
- * PROTO_SLACK.  The job line is
- * at most PROTO_JOB_MAX before its limits are known and at most
- * limits.max_input + PROTO_SLACK once they are; an answer line at most
- * PROTO_ANSWER_MAX.  A body that parsed as JSON goes in the answer as it
- * came, with each newline (white space there) made a space; any other
- * body goes as a string, which the launcher may cut short.
+ * The box's protocol: strict JSON lines between the launcher and
+ * sandcastle-box(8) (PROTOCOL is the reference).  Every line has "type"
+ * and exactly its type's fields, else the exchange ends; each type's
+ * bound is proto_line_max()'s.
  */
 #ifndef SANDCASTLE_BOX_PROTO_H
 #define SANDCASTLE_BOX_PROTO_H
@@ -153,10 +117,8 @@ int		 proto_seq_next(struct proto_seq *, enum proto_type,
 void		 proto_reader_init(struct proto_reader *, int fd);
 void		 proto_reader_free(struct proto_reader *);
 /*
- * 1 and the next line (its newline made a NUL) in *line, valid until
- * the next call; 0 at the end with no byte left; -1 and why when the
- * line is longer than max bytes, has no newline at the end, or read(2)
- * failed.
+ * 1 and the line (its newline made a NUL), valid until the next call;
+ * 0 at the end; -1 and why (too long, no final newline, read(2)).
  */
 int		 proto_read_line(struct proto_reader *, size_t max, char **line,
 		    size_t *len, const char **why);

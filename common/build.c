@@ -1,7 +1,6 @@
 /*
- * The build id: one SHA-256 over the installed binaries (the four
- * programs and each capability's box), so that any change to any of
- * them makes new box images and refuses old ones.
+ * The build id: one SHA-256 over the installed binaries, so that any
+ * change to any of them makes new box images and refuses old ones.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -45,9 +44,8 @@ build_commit(void)
 }
 
 /*
- * The name (with its NUL) and the length (64 bits, big-endian) come
- * before the bytes, so that no two sets of files hash alike by moving
- * bytes from one file to the next.
+ * Name and length before the bytes: no two sets of files hash alike by
+ * moving bytes from one file to the next.
  */
 static int
 build_hash_file(SHA2_CTX *ctx, int fd, const char *name)

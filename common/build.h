@@ -1,8 +1,4 @@
-/*
- * Which build this is: the commit it was made from, and an id over the
- * installed binaries that names the box images of this build
- * (sandcastle-claude:<id>).  A box of another build is refused.
- */
+/* This build: its commit, and the id that names its box images. */
 #ifndef SANDCASTLE_BUILD_H
 #define SANDCASTLE_BUILD_H
 

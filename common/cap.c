@@ -1,10 +1,7 @@
 /*
- * The capabilities' rows: each capability's defaults and limits, how
- * its settings are read from config.yaml, printed by -nv and sent to its
- * box, its destination, whether its box makes a request, what its
- * record keeps of the input and what its image holds.  A capability's
- * functions come first, its row last.  sandcastle.conf(5) and
- * sandcastle-box(8) say what each setting means.
+ * The capabilities' rows; a capability's functions come first, its row
+ * last.  sandcastle.conf(5) and sandcastle-box(8) say what each setting
+ * means.
  */
 #include <ctype.h>
 #include <err.h>
@@ -17,6 +14,7 @@
 #include "boxproto.h"
 #include "cap.h"
 #include "capreq.h"
+#include "config.h"
 #include "confparse.h"
 #include "json.h"
 #include "log.h"
@@ -182,11 +180,7 @@ claude_proved(const struct config *conf, const char *output,
 	return error[0] == '\0' ? 0 : -1;
 }
 
-/*
- * ocr: Tesseract on an image, inside its box alone; input.json keeps
- * the image's size and SHA-256, never its bytes.  Its image holds the
- * configured languages.
- */
+/* ocr: input.json keeps the image's size and SHA-256, never its bytes. */
 static const char *const ocr_keys[] = {
 	"languages", "max_pixels", "max_edge", "max_input", "max_output",
 	"timeout", "cooldown", "box", "destination", NULL
@@ -481,4 +475,18 @@ cap_names(void)
 		(void)strlcat(buf, cap_table[c].name, sizeof(buf));
 	}
 	return buf;
+}
+
+/* A box's request held to its capability's row (capreq.h). */
+int
+capreq_check(const struct config *conf, enum cap_id cap, unsigned int roles,
+    const struct capreq *r, char *why, size_t whysz)
+{
+	if ((unsigned int)cap >= CAP_COUNT ||
+	    cap_table[cap].request_check == NULL) {
+		(void)snprintf(why, whysz, "the box of %s makes no request",
+		    cap_name(cap));
+		return -1;
+	}
+	return cap_table[cap].request_check(conf, roles, r, why, whysz);
 }

@@ -1,9 +1,7 @@
 /*
- * The capabilities, one row each (cap.c): everything sandcastle's
- * processes know of a capability outside its box.  The launcher, the
- * records, the configuration, check and install read the row; nothing
- * else names a capability.  The box's side is box/<capability>.c and
- * its row in box/sandcastle-box.c.  HACKING lists what a new one takes.
+ * The capabilities, one row each (cap.c): all sandcastle's processes
+ * know of one outside its box; nothing else names a capability.
+ * HACKING lists what a new one takes.
  */
 #ifndef SANDCASTLE_CAP_H
 #define SANDCASTLE_CAP_H
@@ -49,11 +47,7 @@ enum cap_keeps {
 	CAP_KEEPS_DIGEST	/* the box's record, else size and SHA-256 */
 };
 
-/*
- * What an image holds beyond the box and its libraries: install calls
- * copy for each file of the machine (at inside in the image) and write
- * for each file it makes; each returns 0 or -1 having said why.
- */
+/* install's copy and write of the image's files: 0, or -1 having said why. */
 struct cap_image {
 	int	(*copy)(void *arg, const char *path, const char *inside);
 	int	(*write)(void *arg, const char *inside, const char *text);
@@ -74,11 +68,7 @@ struct cap_row {
 	void		(*free)(struct config *);
 	/* Its destination in the configuration, or NULL: it reaches nothing. */
 	const struct destination *(*destination)(const struct config *);
-	/*
-	 * NULL when its box makes no request; else the request check
-	 * (capreq.h): 0 when a box's request is the one its box sends
-	 * under the configuration, -1 and what differed.
-	 */
+	/* NULL when its box makes no request; else capreq.h's check. */
 	int		(*request_check)(const struct config *,
 			    unsigned int roles, const struct capreq *,
 			    char *why, size_t whysz);
@@ -89,9 +79,8 @@ struct cap_row {
 	int		(*image)(const struct config *,
 			    const struct cap_image *);
 	/*
-	 * check's words for the outcome of its box of role check (error
-	 * is "" when it succeeded): what follows "capability <name>: ",
-	 * into buf; 0 when it is usable, -1 when not.
+	 * check's words after "capability <name>: " for its check box's
+	 * outcome; 0 when usable, -1 when not.
 	 */
 	int		(*proved)(const struct config *, const char *output,
 			    const char *error, char *buf, size_t bufsz);
@@ -104,5 +93,13 @@ int		 cap_from_name(const char *);	/* -1 when unknown */
 const struct box_limits *cap_default_box(enum cap_id);
 /* "claude or ocr": the names, for an error that lists them. */
 const char	*cap_names(void);
+
+/*
+ * 0 when it is the request its box sends under conf; -1 and what
+ * differed (printable, the box's words cut short).
+ */
+int		 capreq_check(const struct config *, enum cap_id,
+		    unsigned int roles, const struct capreq *, char *why,
+		    size_t whysz);
 
 #endif

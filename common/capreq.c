@@ -1,12 +1,7 @@
 /*
- * The request a box may make, held to the one its box sends (capreq.h).
- * claude's box (box/claude.c) sends, for a job, a POST to /v1/messages
- * with content-type and anthropic-version and a body of model,
- * max_tokens, system (when the prompt is not empty), one user message
- * and output_config's format and effort; for a check, a GET of
- * /v1/models/<model> with anthropic-version alone.  Anything else (a
- * tool, another model, more tokens, a batch, a stream, a header the keep
- * would pass on) is a taken box's choice, and refused here.
+ * The request a box may make, held to the one box/claude.c sends.
+ * Anything else (a tool, another model, more tokens, a stream, a header
+ * the keep would pass on) is a taken box's choice, and refused here.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -118,17 +113,6 @@ capreq_of(struct capreq *r, const struct json *j, size_t obj)
 		r->headers = t;
 	if ((t = json_find(j, obj, "body")) != -1)
 		r->body = t;
-}
-
-int
-capreq_check(const struct config *conf, enum cap_id cap, unsigned int roles,
-    const struct capreq *r, char *why, size_t whysz)
-{
-	if ((unsigned int)cap >= CAP_COUNT ||
-	    cap_table[cap].request_check == NULL)
-		return fail(why, whysz, "the box of %s makes no request",
-		    cap_name(cap));
-	return cap_table[cap].request_check(conf, roles, r, why, whysz);
 }
 
 int

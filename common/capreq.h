@@ -1,18 +1,13 @@
 /*
- * A box's request held to the one its capability's box sends
- * (capreq.c): the launcher checks it before the keep is asked, the keep
- * frontend again for every call of the launcher's.  What the operator
- * configured (claude's model, max_tokens, effort, system prompt) is
- * compared with what the box wrote; what the job may choose (claude's
- * prompt and schema) is held to its shape alone.  A request that
- * differs in any other byte is refused, saying where.
+ * A box's request held to the one its box sends: checked by the
+ * launcher and again by the keep frontend.  The operator's settings are
+ * compared byte for byte; what the job may choose (prompt, schema) is
+ * held to its shape.
  */
 #ifndef SANDCASTLE_CAPREQ_H
 #define SANDCASTLE_CAPREQ_H
 
 #include <stddef.h>
-
-#include "cap.h"
 
 struct config;
 struct json;
@@ -36,14 +31,6 @@ struct capreq {
 
 /* The request's values of the object obj: a box's line or an envelope. */
 void	 capreq_of(struct capreq *, const struct json *, size_t obj);
-/*
- * 0 when the request of cap, of one of roles, is the one its box
- * sends under conf; -1 and what differed (printable ASCII, the box's
- * words cut short) in why.  A capability that makes no request has
- * none that passes.
- */
-int	 capreq_check(const struct config *, enum cap_id, unsigned int roles,
-	    const struct capreq *, char *why, size_t whysz);
 /* claude's check: its row's request_check. */
 int	 capreq_claude(const struct config *, unsigned int roles,
 	    const struct capreq *, char *why, size_t whysz);

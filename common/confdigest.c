@@ -1,9 +1,7 @@
 /*
- * What the configuration was when it was read: each file's name and
- * the SHA-256 of its bytes.  sandcastled's parent reads the folder
- * once and each child reads it again at its start; the parent's line,
- * on the child's command line, lets the child see that a file it read
- * is not the one its parent read, and say which.
+ * Each configuration file's name and SHA-256: the parent's line, on a
+ * child's command line, lets the child see that a file it read is not
+ * the one its parent read.
  */
 #include <sys/types.h>
 

@@ -1,8 +1,6 @@
 /*
- * The configuration folder: config.yaml (the general settings and the
- * toolbox) and sources/<name>.yaml (one source each), read once into
- * these structs.  Every limit is checked here; the rest of sandcastle
- * trusts what it finds in them.  sandcastle.conf(5) is the reference.
+ * The configuration folder, read once into these structs.  Every limit
+ * is checked here; the rest of sandcastle trusts what it finds in them.
  */
 #ifndef SANDCASTLE_CONFIG_H
 #define SANDCASTLE_CONFIG_H
@@ -15,26 +13,8 @@
 #include <stdio.h>
 
 #include "cap.h"
-
-#define NAME_LEN	64		/* sources, secrets, destinations */
-#define HOST_LEN	253		/* a DNS name, without the trailing dot */
-
-struct destination {
-	char		 name[NAME_LEN + 1];	/* the capability's or the source's */
-	int		 cap;			/* enum cap_id, or -1: a source's */
-	char		 secret[NAME_LEN + 1];
-	char		*address;		/* as the operator wrote it */
-	int		 tls;			/* https:// (1) or http:// (0) */
-	char		 host[HOST_LEN + 1];	/* lower case, no trailing dot */
-	uint16_t	 port;			/* from the address, or 443/80 */
-	char		*path;			/* "" or "/a/b", never ending in / */
-	int		 has_internal;
-	struct in_addr	 internal_ip;		/* the internal exception */
-	uint16_t	 internal_port;
-	char		*ca_file;		/* NULL: the system's CA bundle */
-	char		*file;			/* where it was written */
-	int		 line;
-};
+#include "values.h"
+#include "yamltree.h"
 
 struct claude_conf {
 	struct destination dest;
@@ -79,10 +59,8 @@ struct config {
 	struct sourcelist sources;
 	size_t		 nsources;
 	/*
-	 * Every destination, made once when the configuration is read:
-	 * each enabled capability's (in cap_table's order), then each
-	 * source's (in name order).  The gate, the keep, the keep
-	 * frontend, check and the names of secrets read this list.
+	 * Every destination, made once: each enabled capability's, then
+	 * each source's by name.
 	 */
 	const struct destination **dests;
 	size_t		 ndests;
@@ -91,18 +69,9 @@ struct config {
 	size_t		 nfiles;
 };
 
-/* Problems found, each one line "file:line: key: what is wrong". */
-struct conferr {
-	TAILQ_ENTRY(conferr) entry;
-	char		*line;
-};
-TAILQ_HEAD(conferrs, conferr);
-
 /*
- * config_load() reads dir/config.yaml and dir/sources/ *.yaml.  It
- * returns the configuration, or NULL with every problem in errs (and
- * errno set when the folder itself cannot be read).  Problems never
- * stop the reading early: all of them are reported at once.
+ * NULL with every problem in errs (errno set when the folder cannot be
+ * read); reading never stops at the first.
  */
 struct config	*config_load(const char *dir, struct conferrs *errs);
 void		 config_free(struct config *);
@@ -121,10 +90,8 @@ struct config	*config_new(const char *dir);	/* defaults, no sources */
 void		 config_print(FILE *, const struct config *);
 
 /*
- * confdigest.c: the files read and their digests as one line, and the
- * first file that differs from such a line, with how (changed, added,
- * removed).  sandcastled hands its children its line: each refuses a
- * configuration other than the one its parent read.
+ * confdigest.c: the files and their digests as one line, and the first
+ * file that differs from such a line, with how.
  */
 void		 config_file_add(struct config *, const char *name,
 		    const char *buf, size_t len);

@@ -1,8 +1,7 @@
 /*
- * The source contract: envelopes out, answers in.  Everything a source
- * sends is hostile; a text of it that reaches a reason is cut short and
- * every byte outside printable ASCII written as \xNN, since reasons go
- * to the journal and to check's lines.
+ * The source contract.  Everything a source sends is hostile: a text of
+ * it in a reason is cut short and made printable (\xNN), since reasons
+ * go to the journal and to check's lines.
  */
 #include <errno.h>
 #include <stdarg.h>

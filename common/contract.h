@@ -1,10 +1,7 @@
 /*
- * The source contract (sandcastled(8), SOURCE CONTRACT): the three
- * calls as envelopes for the keep, and what their answers mean.  Pure:
- * no I/O, no clock.  A claim's answer is hostile and read strictly: it
- * is readable as a whole or not at all, and of a job only id,
- * capability and input are read; the input is kept as the bytes it
- * came in, checked as JSON and never looked into.
+ * The source contract (sandcastled(8), SOURCE CONTRACT).  Pure.  A
+ * claim's answer is read whole or not at all; a job's input is kept as
+ * the bytes it came in, checked as JSON, never looked into.
  */
 #ifndef SANDCASTLE_CONTRACT_H
 #define SANDCASTLE_CONTRACT_H
@@ -58,11 +55,7 @@ struct contract_claim {
 	size_t			 njobs;
 };
 
-/*
- * The envelopes: NUL-terminated JSON for the keep, or NULL (errno set)
- * when memory ran out or an argument breaks a rule (an id that is not
- * valid, an output that is not JSON: EINVAL).
- */
+/* NUL-terminated JSON, or NULL with errno (EINVAL: an argument is bad). */
 char	*contract_ping_envelope(const char *source, size_t *len);
 /* caps: CAP_BIT()s; listed in enum cap_id's order.  limit: CONTRACT_LIMIT. */
 char	*contract_claim_envelope(const char *source, unsigned int caps,
@@ -72,30 +65,20 @@ char	*contract_result_envelope(const char *source, const char *id,
 	    enum contract_status, const char *output, size_t outputlen,
 	    const char *error, size_t *len);
 
-/*
- * What an answer (or the keep's refusal) means for a call; why gets the
- * words for a person.  result is 1 for a result call, where 409 is
- * CONTRACT_GONE; elsewhere it is CONTRACT_FAILED.
- */
+/* result: 409 is CONTRACT_GONE, elsewhere CONTRACT_FAILED. */
 enum contract_verdict contract_answer(const struct keepcli_answer *,
 	    int result, char *why, size_t whysz);
 /*
- * 1 when the verdict makes the scheduler back off: a source that cannot
- * be reached (connection, TLS, time-out) or answers badly.  A source the
- * gate refused, like one left out for the keep or its secret, is asked
- * again at its poll_interval: asking later changes nothing the operator
- * must fix, and check names the cause.
+ * A source the gate refused, or one left out for the keep, does not
+ * back off: asking later changes nothing the operator must fix, and
+ * check names the cause.
  */
 int	 contract_backs_off(enum contract_verdict);
 
 /* A ping's body: 0 and the number waiting, or -1 and why. */
 int	 contract_ping_parse(const char *body, size_t len, uint64_t *waiting,
 	    char *why, size_t whysz);
-/*
- * A claim's body, asked with caps and limit: 0 and claim filled (free
- * it with contract_claim_free()), or -1 and why the whole answer is
- * unreadable.
- */
+/* 0 and claim (contract_claim_free()), or -1 and why it is unreadable. */
 int	 contract_claim_parse(const char *body, size_t len, unsigned int caps,
 	    unsigned int limit, struct contract_claim *claim, char *why,
 	    size_t whysz);

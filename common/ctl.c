@@ -1,8 +1,4 @@
-/*
- * The control protocol's table (ctl.h): every message's size, the one
- * place it is said.  sandcastled takes CTL_TO_DAEMON of it, and
- * sandcastlectl CTL_TO_CLIENT.
- */
+/* The control protocol's table: each message's size, said here alone. */
 #include <stddef.h>
 #include <stdint.h>
 

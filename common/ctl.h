@@ -1,11 +1,8 @@
 /*
- * The control protocol between sandcastlectl and sandcastled, over
- * $XDG_RUNTIME_DIR/sandcastle/control.sock, framed with msg.h.
- *
- * The client speaks first with CTL_HELLO and its protocol version;
- * sandcastled checks the peer's uid (SO_PEERCRED) before it reads a
- * byte and answers CTL_HELLO with its own version, or CTL_ERROR and
- * closes.  Every answer ends with CTL_END or CTL_ERROR.
+ * The control protocol between sandcastlectl and sandcastled, framed
+ * with msg.h.  The client speaks first, CTL_HELLO and its version; the
+ * peer's uid is checked before a byte is read.  Every answer ends with
+ * CTL_END or CTL_ERROR.
  */
 #ifndef SANDCASTLE_CTL_H
 #define SANDCASTLE_CTL_H
@@ -59,10 +56,8 @@ enum ctl_proc_state {
 #define CTL_MAXCAPS	8	/* room for enum cap_id */
 
 /*
- * A source as the core last scheduled it: the core sends the parent
- * one for each configured source, in the configuration's order, after
- * every change and at least every minute; the parent answers from its
- * last copy.  Times are time(3); the texts are printable ASCII.
+ * Sent by the core after every change and at least every minute; the
+ * parent answers from its last copy.  Texts are printable ASCII.
  */
 struct ctl_source {
 	int64_t		at;		/* when the core made this summary */

@@ -5,6 +5,8 @@
 
 #include <err.h>
 #include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +17,118 @@
 #include "config.h"
 #include "daemon.h"
 #include "log.h"
+#include "paths.h"
+
+static const struct option longopts[] = {
+	{ "config",	required_argument,	NULL,	'c' },
+	{ "secrets",	required_argument,	NULL,	's' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+static __attribute__((noreturn)) void
+usage(const struct daemon_start *d)
+{
+	fprintf(stderr, "usage: %s %s\n", d->name, d->usage);
+	exit(1);
+}
+
+static void
+flags(struct daemon_start *d, int argc, char *argv[], const char **confflag,
+    const char **secretsflag)
+{
+	char	 optstr[64];
+	int	 ch;
+
+	(void)snprintf(optstr, sizeof(optstr), "c:dnv%s%s",
+	    d->secrets ? "s:" : "", d->flags != NULL ? d->flags : "");
+	while ((ch = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			*confflag = optarg;
+			break;
+		case 'd':
+			d->foreground = 1;
+			break;
+		case 'n':
+			d->noaction = 1;
+			break;
+		case 's':
+			if (!d->secrets)
+				usage(d);
+			*secretsflag = optarg;
+			break;
+		case 'v':
+			d->verbose++;
+			break;
+		default:
+			if (ch == '?' || d->flag == NULL ||
+			    d->flag(d, ch, optarg) == -1)
+				usage(d);
+		}
+	}
+	if (argc != optind)
+		usage(d);
+}
+
+/* A socket or a file that took 0, 1 or 2 would get stdio's bytes. */
+static void
+stdio_fds(void)
+{
+	int	 fd;
+
+	while ((fd = open("/dev/null", O_RDWR)) != -1 && fd <= STDERR_FILENO)
+		;
+	if (fd == -1)
+		err(1, "/dev/null");
+	close(fd);
+}
+
+/* Absolute, so that a daemon(3) gone to / and a child exec'd read the same. */
+static void
+absolute_dir(char *buf, size_t bufsz, int (*fn)(const char *, char *, size_t),
+    const char *flag)
+{
+	char	 cwd[PATH_MAX], rel[PATH_MAX];
+
+	if (fn(flag, buf, bufsz) == -1)
+		errx(1, "%s", path_why());
+	if (buf[0] == '/')
+		return;
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		err(1, "getcwd");
+	strlcpy(rel, buf, sizeof(rel));
+	if ((size_t)snprintf(buf, bufsz, "%s/%s", cwd, rel) >= bufsz)
+		errx(1, "%s/%s: path too long", cwd, rel);
+}
+
+struct config *
+daemon_start(struct daemon_start *d, int argc, char *argv[])
+{
+	struct config	*conf;
+	const char	*confflag = NULL, *secretsflag = NULL;
+
+	flags(d, argc, argv, &confflag, &secretsflag);
+	if (geteuid() == 0 || getuid() == 0)
+		errx(1, "refusing to run as root");
+	stdio_fds();
+	absolute_dir(d->confdir, sizeof(d->confdir), path_config_dir,
+	    confflag);
+	if (d->secrets)
+		absolute_dir(d->secretsdir, sizeof(d->secretsdir),
+		    path_secrets_dir, secretsflag);
+	/* On stderr until the daemon leaves it, so that a refusal is seen. */
+	log_init(d->name, 1, d->verbose);
+	if (d->before_config != NULL)
+		d->before_config(d);
+	conf = daemon_config(d->confdir);
+	if (d->noaction) {
+		if (d->verbose)
+			config_print(stdout, conf);
+		fprintf(stderr, "configuration OK\n");
+		exit(0);
+	}
+	return conf;
+}
 
 struct config *
 daemon_config(const char *dir)

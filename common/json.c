@@ -1,8 +1,6 @@
 /*
- * JSON over jsmn.  jsmn finds the tokens but checks little of the
- * grammar (it takes "[1 2]" and "{"a","b"}"), so every byte between and
- * inside its tokens is checked again here: what passes is RFC 8259 JSON
- * with this file's limits, or json_parse() fails.
+ * JSON over jsmn, which checks little of the grammar (it takes "[1 2]"):
+ * every byte between and inside its tokens is checked again here.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -114,9 +112,8 @@ walk_byte(const struct walk *w)
 }
 
 /*
- * Refuses what would make jsmn slow or wrong before it runs: nesting
- * over the limit (its closing walk is as long as the nesting) and NUL
- * bytes (jsmn stops at one as if the document ended there).
+ * Before jsmn: deep nesting makes its closing walk long, and it stops
+ * at a NUL as if the document ended there.
  */
 static int
 json_prescan(struct walk *w, const char *buf, size_t len)

@@ -1,19 +1,9 @@
 /*
- * JSON: a strict parser over jsmn, and a writer.
- *
- * json_parse() takes RFC 8259 JSON and nothing looser: it refuses a key
- * given twice in one object, nesting deeper than JSON_MAXDEPTH, a string
- * that is not UTF-8 (overlong forms, surrogates, truncated sequences), a
- * raw control character or a bad escape in a string, a lone surrogate
- * escape, a number with a leading zero or an exponent over JSON_MAXEXP,
- * and anything after the value but white space.  It keeps the caller's
- * bytes (they must outlive the struct json) and fills a flat array of
- * tokens in document order: an object's members are its key then its
- * value, and json_next() steps over a whole value.
- *
- * The writer appends to a growing buffer and escapes every string; a
- * byte that is not part of valid UTF-8 is written as U+FFFD, so what it
- * writes is always valid JSON.
+ * JSON: a strict parser over jsmn, and a writer.  json_parse() takes
+ * RFC 8259 and nothing looser (no duplicate key, no bad UTF-8, no lone
+ * surrogate, depth and exponent bounded); the caller's bytes must
+ * outlive the struct json.  The writer writes invalid UTF-8 as U+FFFD,
+ * so its output is always valid JSON.
  */
 #ifndef SANDCASTLE_JSON_H
 #define SANDCASTLE_JSON_H
@@ -66,9 +56,8 @@ const char	*json_raw(const struct json *, size_t tok, size_t *len);
 /* A string equal, once unescaped, to the NUL-free s. */
 int		 json_streq(const struct json *, size_t tok, const char *s);
 /*
- * Unescapes a string into out, NUL-terminated.  *outlen gets the bytes
- * written (a \u0000 is copied as a NUL: check the length).  0 when all
- * of it fit, -1 when it was cut to outsz - 1 bytes or tok is no string.
+ * *outlen: a \u0000 is copied as a NUL.  -1 when cut to outsz - 1 bytes
+ * or tok is no string.
  */
 int		 json_string_copy(const struct json *, size_t tok, char *out,
 		    size_t outsz, size_t *outlen);

@@ -1,8 +1,4 @@
-/*
- * The keep protocol's table (keep.h): every message's size on
- * keep.sock, the one place it is said.  keepd takes KEEP_TO_KEEPD of
- * it, and a client (keepcli.c) KEEP_TO_CLIENT.
- */
+/* The keep protocol's table: each message's size, said here alone. */
 #include <stddef.h>
 #include <stdint.h>
 

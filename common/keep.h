@@ -1,23 +1,13 @@
 /*
- * The keep's protocol, over $XDG_RUNTIME_DIR/sandcastle/keep.sock,
- * framed with msg.h.  keepd checks the peer's uid (SO_PEERCRED) before it
- * reads a byte.  The client speaks first with KEEP_HELLO and the version;
- * then each KEEP_REQUEST (its id chosen by the client, its payload the
- * closed JSON envelope of keepd(8)) gets exactly one KEEP_ANSWER or
- * KEEP_REFUSED with the same id.  Requests on one connection are answered
- * in order, one at a time: a client sends the next once it has the
- * answer.  A client of another uid gets one KEEP_REFUSED (KEEP_R_PEER,
- * id 0) and the end of the connection; so does a client that speaks
- * another version or sends a request before its hello (KEEP_R_PROTOCOL).
- * A message of an unknown type or a wrong size ends the connection.
- * Texts (content-type, reasons) are not NUL-terminated: their lengths
- * say where they end.
+ * The keep's protocol on keep.sock, framed with msg.h (keepd(8)).  The
+ * peer's uid is checked before a byte is read.  Each KEEP_REQUEST gets
+ * one KEEP_ANSWER or KEEP_REFUSED with its id, in order, one at a time.
+ * A wrong uid, version or order gets one KEEP_REFUSED (id 0) and the
+ * end.  Texts are not NUL-terminated: their lengths say where they end.
  *
- * An answer's body is not in its message (version 3): it comes as the
- * descriptor passed with the KEEP_ANSWER, a memfd of exactly body_len
- * bytes sealed against every write, shrink and growth, and none comes
- * when body_len is 0.  32 MiB then cost one copy into the memfd and one
- * out of it, not a trip through every socket buffer on the way.
+ * An answer's body comes as a sealed memfd passed with KEEP_ANSWER
+ * (none when body_len is 0): 32 MiB cost a copy in and out, not a trip
+ * through every socket buffer.
  */
 #ifndef SANDCASTLE_KEEP_H
 #define SANDCASTLE_KEEP_H

@@ -1,9 +1,7 @@
 /*
- * The body of a keep's answer as a sealed memfd (keepbody.h).  The
- * request's child writes it once and seals it; keepd and the client
- * check the seals before they trust its size, since the child parsed a
- * hostile answer and may be the hostile one: with F_SEAL_WRITE, SHRINK
- * and GROW on, what they checked is what they read.
+ * The body of a keep's answer as a sealed memfd.  The child that wrote
+ * it parsed a hostile answer: the receivers check the seals (WRITE,
+ * SHRINK, GROW) before they trust its size.
  */
 #include <sys/types.h>
 #include <sys/mman.h>

@@ -1,18 +1,10 @@
-/*
- * An answer's body between the keep's processes and its clients (keep.h,
- * version 3): a memfd sealed so that no byte of it can change once the
- * receiver has checked it, passed with the answer's message.
- */
+/* An answer's body: a memfd sealed so no byte changes once checked (keep.h). */
 #ifndef SANDCASTLE_KEEPBODY_H
 #define SANDCASTLE_KEEPBODY_H
 
 #include <stddef.h>
 
-/*
- * A memfd for a body of at most size bytes, mapped for writing at *map,
- * or -1 with errno; keepbody_seal() unmaps it, cuts it to the len bytes
- * written and seals it (0, or -1 with errno).
- */
+/* Mapped at *map, or -1; keepbody_seal() unmaps, cuts to len and seals. */
 int	keepbody_open(size_t size, void **map);
 int	keepbody_seal(int fd, void *map, size_t size, size_t len);
 /* The sealed memfd holding len bytes of body, or -1 with errno. */

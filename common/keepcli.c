@@ -1,8 +1,4 @@
-/*
- * The keep's client (keepcli.h): framed messages on keep.sock, each
- * answer checked against this table before a byte of it is read, and
- * every wait held to a deadline.
- */
+/* The keep's client: each answer checked by the table, every wait bounded. */
 #include <sys/types.h>
 
 #include <errno.h>

@@ -1,9 +1,6 @@
 /*
- * A client of the keep (keep.h) on keep.sock: the hello with its
- * version checked, then one request at a time, each answered by the
- * destination's answer or the keep's refusal.  Every wait is bounded: a
- * keep that says nothing is a failure, never a hang.  The core's
- * keep-frontend and sandcastlectl check use it.
+ * A client of the keep on keep.sock, for the keep-frontend and check.
+ * A keep that says nothing is a failure, never a hang.
  */
 #ifndef SANDCASTLE_KEEPCLI_H
 #define SANDCASTLE_KEEPCLI_H
@@ -38,10 +35,8 @@ struct keepcli	*keepcli_open(const char *path, const char **why);
 struct keepcli	*keepcli_fdopen(int fd, const char **why);
 uint32_t	 keepcli_ndestinations(const struct keepcli *);
 /*
- * Sends the envelope and waits for its answer, at most timeout seconds
- * (0 or more than KEEPCLI_SECONDS: KEEPCLI_SECONDS).  0 and a filled
- * answer (keepcli_answer_free() it), or -1 and why when no answer came:
- * the handle is then unusable.
+ * timeout 0 or over KEEPCLI_SECONDS is KEEPCLI_SECONDS.  -1 and why when
+ * no answer came: the handle is then unusable.
  */
 int		 keepcli_request(struct keepcli *, const char *envelope,
 		    size_t len, unsigned int timeout, struct keepcli_answer *,

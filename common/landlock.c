@@ -1,10 +1,7 @@
 /*
- * The Landlock frame (landlock.h): each ABI's rights, each process's
- * view, and the three calls.  Written after the kernel's
- * Documentation/userspace-api/landlock.rst and samples/landlock/
- * sandboxer.c (best effort by ABI, rights a file may hold) and
- * Cosmopolitan's unveil() (a file's rule, a ruleset built whole and put
- * on once); no line of theirs.
+ * The Landlock frame: each ABI's rights, each process's view, and the
+ * three calls.  After the kernel's landlock.rst and sandboxer.c (best
+ * effort by ABI) and Cosmopolitan's unveil(); no line of theirs.
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -60,10 +57,9 @@ static const struct {
 #define SCOPES		(LANDLOCK_WANT_UNIX | LANDLOCK_WANT_SIGNAL)
 
 /*
- * Each process's view, which sandcastle(7) and check say in these
- * words.  gated does not scope its signals: it ends pasta's helper,
- * which it forked before its ruleset went on; nor does sandcastled's
- * parent, which signals its children, each in a domain of its own.
+ * In the words of sandcastle(7) and check.  gated does not scope its
+ * signals (it ends pasta's helper, forked before), nor sandcastled's
+ * parent, whose children are each in a domain of their own.
  */
 const struct landlock_view landlock_views[LANDLOCK_NPROCS] = {
 	[LANDLOCK_PARENT] = { "sandcastled's parent", "no file but "
@@ -156,12 +152,9 @@ ruleset_attr(int abi, unsigned int wants, struct ruleset_attr *a)
 }
 
 /*
- * One path's rule: its rights as far as the ruleset handles them, and
- * only a file's rights on a file, which the kernel refuses otherwise
- * (EINVAL).  A rule left with no right is not added (ENOMSG), nor is
- * one for a path that does not exist: the ruleset then refuses it, the
- * safe side, and the process finds out when it needs it (a box run
- * outside its image has no languages to read).
+ * A file's rights only on a file (EINVAL otherwise).  A rule with no
+ * right, or for a path that does not exist, is not added: the ruleset
+ * then refuses it, the safe side.
  */
 static int
 rule_add(int rfd, const struct landlock_path *p, uint64_t handled, char *why,

@@ -1,20 +1,9 @@
 /*
- * unveil(2), the Linux way: each process of sandcastle restricts
- * itself with a Landlock ruleset of its own, after it has opened what
- * it needs and before it reads anything from another process.  A
- * ruleset only restricts what is opened after it: descriptors opened
- * before stay usable, which is the point of opening first.
- *
- * The frame is the kernel's three calls, made raw
- * (landlock_create_ruleset, landlock_add_rule, landlock_restrict_self),
- * with the best effort the kernel's documentation asks for: every right
- * of the ABI the kernel has, up to the newest this code knows, and none
- * it lacks.  Where the kernel has no Landlock, landlock_apply() says so
- * and the caller says it aloud: it never fails open silently.
- *
- * This file needs neither libbsd nor the log, so that the box (and its
- * static test probe) links it alone; the daemons go through
- * sandbox_landlock() (sandbox.h), which logs.
+ * unveil(2), the Linux way: each process restricts itself after it
+ * opened what it needs and before it reads from another; descriptors
+ * opened before stay usable.  Best effort by ABI, but never fails open
+ * silently.  Needs neither libbsd nor the log, so the box links it
+ * alone; the daemons go through sandbox_landlock().
  */
 #ifndef SANDCASTLE_LANDLOCK_H
 #define SANDCASTLE_LANDLOCK_H
@@ -95,20 +84,14 @@ struct landlock_path {
 	uint64_t	 access;	/* LANDLOCK_READ, LANDLOCK_WRITE, ... */
 };
 
-/*
- * The kernel's ABI (0 when it has no Landlock, with why), and the one
- * this build uses: the kernel's, at most LANDLOCK_ABI_KNOWN (or less in
- * a test build, LANDLOCK_ABI_MAX).
- */
+/* 0 and why when the kernel has none; ours is at most LANDLOCK_ABI_KNOWN. */
 int	landlock_kernel_abi(const char **why);
 int	landlock_abi(const char **why);
 
 /*
- * Restricts the calling process to the view p and paths, for good:
- * the calling thread and all it starts after, and each process here
- * has one thread when it calls this.  The ABI used, 0 when there is no
- * Landlock here (why says so and nothing was done), -1 when the kernel
- * refused the ruleset (why names the call, the path and the error).
+ * For good, for the calling thread and all it starts (each process here
+ * has one thread then).  The ABI used, 0 with no Landlock (why says so),
+ * -1 when the kernel refused it (why names the call, path and error).
  */
 int	landlock_apply(enum landlock_proc p, const struct landlock_path *paths,
 	    size_t npaths, char *why, size_t whysz);

@@ -1,12 +1,7 @@
 /*
- * Logging for the daemons: one line per call, tagged with the program
- * and the process, to stderr in the foreground and to syslog(3) as
- * LOG_DAEMON otherwise.
- *
- * Arguments often carry names that came from outside (a source, a
- * destination, a job id), so every line is escaped with vis(3) after
- * it is formatted: a newline or an escape sequence in a name cannot
- * forge a line or drive the operator's terminal.
+ * Logging for the daemons.  Names from outside (a source, a job id) go
+ * into lines, so each line is escaped with vis(3) once formatted: no
+ * name can forge a line or drive the operator's terminal.
  */
 
 /* Use the OpenBSD argument order of strnvis(3) and silence libbsd's warning. */
@@ -68,11 +63,7 @@ log_verbose(void)
 	return log_verbosity;
 }
 
-/*
- * errnum is the errno to append as ": strerror", or -1 for none.  The
- * caller's errno survives: a log line must not change what the code
- * after it tests.
- */
+/* errnum: the errno to append, or -1.  errno survives for the code after. */
 static void
 log_vemit(int pri, int errnum, const char *fmt, va_list ap)
 {

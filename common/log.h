@@ -1,15 +1,7 @@
 /*
- * Logging for the daemons: lines tagged with the process name, to
- * stderr in the foreground (-d) and to syslog(3) otherwise.
- *
- * A line reads "sandcastled: text", or "sandcastled: core: text" once a
- * child called log_procname("core"); syslog gets the first name as its
- * tag (LOG_PID) and the rest as the message.  Control characters in the
- * formatted text are escaped with vis(3), so a name cannot forge a line.
- * errno is the same after every call as before it.
- *
- * Never log a secret or anything of a job's content: the callers pass
- * names, numbers and reasons only.
+ * Logging for the daemons, to stderr under -d, else syslog(3): "prog:
+ * proc: text".  errno is the same after every call.  Never log a secret
+ * or anything of a job's content.
  */
 #ifndef SANDCASTLE_LOG_H
 #define SANDCASTLE_LOG_H

@@ -1,12 +1,8 @@
 /*
- * Framing between sandcastle's processes: struct msg_hdr, the payload,
- * and at most one descriptor a message, over a SOCK_STREAM socketpair.
- *
- * The descriptor goes with the first byte of its message's header: each
- * message is one sendmsg(2) call, and Linux hands the SCM_RIGHTS of a
- * stream to the recvmsg(2) that reads that byte, ending the read there.
- * The receiver keeps the span of rbuf that read filled, and only a
- * message whose header starts in that span may take the descriptor.
+ * Framing between sandcastle's processes.  Linux hands a stream's
+ * SCM_RIGHTS to the recvmsg(2) that reads the byte it came with: each
+ * message is one sendmsg(2), and only a message whose header starts in
+ * that read's span may take the descriptor.
  */
 
 #include <sys/types.h>

@@ -1,18 +1,9 @@
 /*
  * Framing between sandcastle's processes, in the shape of OpenBSD's
- * imsg but written here: a fixed header (type, id, flags, payload
- * length), the payload, and at most one descriptor passed with
- * SCM_RIGHTS, over a SOCK_STREAM socketpair.
- *
- * The sender queues messages with msg_compose() and writes them with
- * msgchan_flush().  The receiver reads what the socket has with
- * msgchan_read() and takes whole messages out with msg_get().  Each
- * protocol has one table of its messages (struct msg_rule: each type's
- * least and most bytes, and whether a descriptor comes with it), and
- * each receiver says which of its types it takes, a set of MSG_BIT()s:
- * msg_check_set() and msg_verify_set() refuse a type outside the set, a
- * size outside the rule or an unexpected descriptor (msg_verify*() is
- * fatal).  msg_check() and msg_verify() take any type of the table.
+ * imsg: a fixed header, the payload and at most one descriptor.  Each
+ * protocol has one table (struct msg_rule); a receiver refuses a type
+ * outside its set, a size outside the rule or an unexpected descriptor
+ * (msg_verify*() fatally).
  */
 #ifndef SANDCASTLE_MSG_H
 #define SANDCASTLE_MSG_H
@@ -76,10 +67,8 @@ struct msg_rule {
 
 void	msgchan_init(struct msgchan *, int fd, size_t maxpayload);
 /*
- * With wipe set after msgchan_init(), every byte the channel lets go of
- * is zeroed first: a message sent, a message taken by msg_get(), a
- * buffer moved or freed.  The data msg_get() hands out is the caller's,
- * who zeroes it before msg_free().
+ * With wipe, every byte the channel lets go of is zeroed first; data
+ * msg_get() hands out is the caller's to zero before msg_free().
  */
 void	msgchan_clear(struct msgchan *);	/* frees buffers, closes held fds, not chan->fd */
 int	msg_compose(struct msgchan *, uint32_t type, uint32_t id, int fd,

@@ -1,9 +1,4 @@
-/*
- * What became of a job (struct job_outcome): the launcher makes it,
- * the core sends it to the source, the records keep it and sandcastlectl
- * reads it back.  The words and their meanings are sandcastled(8)'s,
- * BOXES.
- */
+/* What became of a job; the words are sandcastled(8)'s, BOXES. */
 #ifndef SANDCASTLE_OUTCOME_H
 #define SANDCASTLE_OUTCOME_H
 
@@ -21,11 +16,7 @@ enum job_status {
 	JOB_RELEASED		/* the capability could not be used: it rests */
 };
 
-/*
- * sandcastle's own word for how a job ended (word.c), the only account
- * of it the log gets: what the box said goes to the record alone.  The
- * set and its meanings are written in sandcastled(8), BOXES.
- */
+/* The only account of a job the log gets; the box's words go to the record. */
 enum job_word {
 	JW_NONE,		/* succeeded */
 	JW_INPUT,		/* the input refused before any box */
@@ -66,11 +57,7 @@ struct job_usage {
 	uint64_t	 output_tokens;
 };
 
-/*
- * What became of the job: what the core writes in meta.json and
- * output.json and sends back to the source.  The texts are hostile (a
- * box wrote them): store them, never log them.
- */
+/* The texts are hostile (a box wrote them): store them, never log them. */
 struct job_outcome {
 	enum job_status	 status;
 	enum job_word	 word;		/* the log's word for it */

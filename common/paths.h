@@ -29,11 +29,7 @@ int	path_expand_home(const char *in, char *buf, size_t bufsz);
 int	path_private_dir(const char *dir, char *why, size_t whysz);
 /* The same rules on a stat(2) already made: why is "<dir>: <rule>". */
 int	path_private_stat(const struct stat *, const char *dir, char *why, size_t whysz);
-/*
- * Why the last path_*() returning -1 failed, for a person: "XDG_RUNTIME_DIR
- * is not set", "<path>...: path too long", "no home folder".  errno is
- * ENOENT, ENAMETOOLONG or what the system said.
- */
+/* For a person, after a path_*() returned -1; errno says the kind. */
 const char *path_why(void);
 
 #endif

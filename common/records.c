@@ -1,10 +1,7 @@
 /*
- * The job records.  Every path below data_dir is one openat() per
- * component with O_NOFOLLOW, from names checked first, so neither a
- * hostile id nor a link planted under data_dir leads anywhere else.
- * The texts in meta.json that a box or a source wrote are hostile: they
- * are stored through the JSON writer (escaped, valid UTF-8) and never
- * logged.
+ * The job records.  Every path is one openat() per component with
+ * O_NOFOLLOW, from names checked first: no hostile id or planted link
+ * leads anywhere else.  Hostile texts are stored escaped, never logged.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -375,10 +372,8 @@ job_numeric_ok(const struct records_job *j, char *why, size_t whysz)
 }
 
 /*
- * A note that could not be made whole is taken back whole: a job folder
- * with an input and no meta.json, or with an earlier claim's meta.json
- * beside this claim's input, would say something that did not happen.
- * Removing takes no space, so it works on a full disk.
+ * A half-made note is taken back whole, or the folder would say what
+ * did not happen.  Removing takes no space: it works on a full disk.
  */
 static void
 job_discard(int dfd, const char *source, const char *id)
@@ -832,9 +827,8 @@ time_cmp(const void *a, const void *b)
 }
 
 /*
- * A job folder last changed before since cannot hold a job started
- * after it (meta.json is renamed in when the job starts), so its
- * meta.json is not read: a restart reads the last hour's records only.
+ * meta.json is renamed in when the job starts: a folder last changed
+ * before since holds no later start, and is not read.
  */
 int
 records_starts(int dfd, const char *source, time_t since, time_t now,

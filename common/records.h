@@ -1,17 +1,8 @@
 /*
- * The job records under data_dir (sandcastled(8), RECORDS):
- *
- *	<source>/<job id>/input.json	what the source sent (claude), or
- *					its size and SHA-256 (every other)
- *	<source>/<job id>/output.json	what was sent back, or the reply refused
- *	<source>/<job id>/meta.json	what happened
- *
- * Every call takes data_dir as an open folder and uses only the openat
- * family (the core's filter allows no path call): folders 0700, files
- * 0600, each file written whole to a temporary name beside it, synced
- * and renamed, so that no record is ever half-written.  A path is made
- * only of a valid source name and a valid id, and no symbolic link is
- * ever followed below data_dir.
+ * The job records under data_dir (sandcastled(8), RECORDS).  openat
+ * only (the core's filter allows no path call), 0700 and 0600, each
+ * file written to a temporary, synced and renamed, so that no record
+ * is ever half-written; no symbolic link is followed.
  */
 #ifndef SANDCASTLE_RECORDS_H
 #define SANDCASTLE_RECORDS_H
@@ -81,10 +72,9 @@ struct records_ref {
 };
 
 /*
- * Each returns 0, or -1 with why (for a person: the file and what to
- * do).  records_begin() notes a claimed job before it runs, so that a
- * crash leaves it for records_unfinished(); it replaces a record the
- * same id left before (a released job offered again).
+ * Each 0, or -1 with why (the file and what to do).  records_begin()
+ * notes a job before it runs, so a crash leaves it for
+ * records_unfinished(), and replaces a released job's earlier record.
  */
 int	 records_begin(int dfd, const struct records_job *, char *why,
 	    size_t whysz);
@@ -102,29 +92,19 @@ int	 records_read(int dfd, const char *source, const char *id,
 int	 records_meta_parse(const char *buf, size_t len, struct records_meta *,
 	    char *why, size_t whysz);
 
-/*
- * The jobs still running, or finished with their result never sent: a
- * new array in *refs (free() it) and its length in *n.  Records that
- * cannot be read are skipped and counted in *unreadable.
- */
+/* *refs to free(); unreadable records skipped and counted. */
 int	 records_unfinished(int dfd, struct records_ref **refs, size_t *n,
 	    size_t *unreadable, char *why, size_t whysz);
 /*
- * The starts (wall-clock) of the source's jobs started from since to
- * now, oldest first: what max_jobs_per_hour counted before a restart or
- * in an earlier round of sandcastled -1.  A new array in *starts (free()
- * it), its length in *n; the records of the time that cannot be read
- * (meta.json malformed, or naming another source) are skipped and
- * counted in *unreadable.  -1 with why.
+ * What max_jobs_per_hour counted before a restart: starts, oldest
+ * first, in *starts to free(); unreadable records skipped and counted.
  */
 int	 records_starts(int dfd, const char *source, time_t since, time_t now,
 	    time_t **starts, size_t *n, size_t *unreadable, char *why,
 	    size_t whysz);
 /*
- * Deletes the job folders finished more than days ago at now (by
- * finished_at, else the folder's mtime), and nothing else: not a
- * folder of another name, not what a symbolic link points to.  The
- * number deleted, or -1.
+ * By finished_at, else the folder's mtime; no folder of another name,
+ * no link followed.  The number deleted, or -1.
  */
 long	 records_prune(int dfd, uint32_t days, time_t now, char *why,
 	    size_t whysz);
@@ -132,11 +112,7 @@ long	 records_prune(int dfd, uint32_t days, time_t now, char *why,
 const char *records_status_name(enum records_status);
 const char *records_result_name(enum records_result);
 struct json_writer;
-/*
- * A job's source, job (a number when it came as one), capability (null
- * for none) and status, as members of the object w has open: meta.json
- * and show jobs -j write them alike.
- */
+/* As members of w's open object: meta.json and show jobs -j alike. */
 void	 records_json_names(struct json_writer *, const struct records_meta *);
 /* RFC 3339 UTC, "2026-01-02T03:04:05Z"; -1 when it is not. */
 int	 records_time(time_t, char *, size_t);

@@ -1,9 +1,7 @@
 /*
- * The shared part of the seccomp filters: a filter's frame (the
- * architecture check, no_new_privs, the default action), the base list
- * of calls every daemon process's allow list holds, rules added by
- * list, and the debug build's trap that names a denied call.  And the
- * daemons' side of their Landlock rulesets: what they log.
+ * The shared part of the seccomp filters: the frame (architecture
+ * check, no_new_privs, default action), the daemons' base list and the
+ * debug build's trap that names a denied call.
  */
 #include <sys/types.h>
 #include <sys/ioctl.h>
@@ -27,15 +25,10 @@
 #define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
- * What every daemon process needs, whatever its work: its descriptors
- * (a channel, a socket it was given, its log), its memory (mmap is
- * added apart, never executable; mprotect is not here: keepd does
- * without it), its clock and its sleeps, its signals' handlers and their
- * return, a call the kernel restarts after a stop and continue (a poll
- * with a timeout is restarted as restart_syscall(2)), its own ids, and
- * its end.
- * sandcastled's children, keepd, its request child, gated and a tunnel
- * child all hold it; the box's filter does not (box/sandbox.c).
+ * What every daemon process needs, whatever its work.  mmap is added
+ * apart, never executable; mprotect is not here (keepd does without).
+ * restart_syscall(2): a poll with a timeout, stopped and continued.
+ * The box's filter does not start from it (box/sandbox.c).
  */
 static const int sandbox_base[] = {
 	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
@@ -115,11 +108,7 @@ sandbox_allow_list(void)
 
 	ctx = sandbox_new(SANDBOX_DEFAULT_KILL);
 	sandbox_add(ctx, SCMP_ACT_ALLOW, sandbox_base, NCALLS(sandbox_base));
-	/*
-	 * Memory mapped, never executable: no daemon process loads code
-	 * once its filter is on, so a page it maps, from a file or a memfd
-	 * it wrote, can never be run.
-	 */
+	/* Never executable: no daemon process loads code once filtered. */
 	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 2,
 	    PROT_EXEC, 0);
 	return ctx;
@@ -172,11 +161,9 @@ sandbox_add_noexec(scmp_filter_ctx ctx)
 }
 
 /*
- * For a filter that allows by default (the box launcher's, a gate
- * tunnel's): no memory both writable and executable, by mmap(2) or
- * mprotect(2), refused with EACCES as the kernel's own W^X policies
- * refuse it.  Executable alone stays: podman, conmon and the runtime
- * load their libraries under the launcher's filter.
+ * For a default-allow filter: no memory both writable and executable
+ * (EACCES, as W^X policies answer).  Executable alone stays: podman,
+ * conmon and the runtime load their libraries.
  */
 void
 sandbox_add_wx_refused(scmp_filter_ctx ctx)
@@ -302,9 +289,9 @@ sandbox_landlock(enum landlock_proc p, const struct landlock_path *paths,
 	int				 abi;
 
 	/*
-	 * syslog(3) and localtime(3) would read the time zone at their first
-	 * use, an open(2) the ruleset refuses: read it now.  Not in a child,
-	 * whose parent read it and whose inherited filter may kill an open.
+	 * syslog(3) and localtime(3) read the time zone at first use, an
+	 * open(2) the ruleset refuses.  Not in a child, whose parent read
+	 * it and whose filter may kill an open.
 	 */
 	if (start)
 		tzset();

@@ -1,19 +1,7 @@
 /*
- * Helpers for the daemons' seccomp filters (libseccomp): each process
- * builds its own filter with these and installs it before it reads
- * anything from another process.
- *
- * A filter checks the architecture first and kills on another one, and
- * sets no_new_privs (an unprivileged process cannot load a filter
- * without it).  In a debug build (SANDBOX_DEBUG) a call the filter
- * kills traps instead: a SIGSYS handler names the call on stderr and
- * the process ends with status SANDBOX_DEBUG_EXIT.
- *
- * Every daemon process's allow list starts from the same base
- * (sandbox_allow_list(): its channel, its memory, its clock, its
- * signals, its end) and each daemon's sandbox.c adds only what that
- * process needs beyond it.  The box's filter (box/sandbox.c) is built
- * apart: it is much narrower than this base.
+ * The daemons' seccomp filters, each built from the base list and its
+ * daemon's sandbox.c, loaded before anything from another process is
+ * read.  Under SANDBOX_DEBUG a killed call traps and is named.
  */
 #ifndef SANDCASTLE_SANDBOX_H
 #define SANDCASTLE_SANDBOX_H
@@ -51,11 +39,9 @@ void		sandbox_add_stdio(scmp_filter_ctx);	/* isatty(stderr), abort(3) */
 void		sandbox_add_no_clone3(scmp_filter_ctx);	/* clone3 is ENOSYS */
 
 /*
- * A daemon's Landlock ruleset (landlock.h), put on for good: fatal when
- * the kernel refuses it.  At a daemon's start (start != 0) it logs the
- * ABI used and what the process sees, and warns where the kernel has no
- * Landlock or an ABI older than the view wants; a per-request child
- * says so in debug only.  The ABI used, 0 for none.
+ * Fatal when the kernel refuses it.  At a daemon's start it logs the
+ * ABI and the view, and warns of a missing or older Landlock; a
+ * request's child says so in debug only.
  */
 int		sandbox_landlock(enum landlock_proc, const struct landlock_path *,
 		    size_t npaths, int start);

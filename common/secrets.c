@@ -1,8 +1,7 @@
 /*
- * The secrets folder and its rules (sandcastlectl(8), SECRETS).  Every
- * rule is checked on the open descriptor, so what was checked is what
- * is read.  A reason is a fixed phrase: it never holds a byte of the
- * content, which may be a secret even when it breaks a rule.
+ * The secrets folder's rules (sandcastlectl(8), SECRETS), checked on
+ * the open descriptor, so what was checked is what is read.  A reason
+ * never holds a byte of the content.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -93,9 +92,8 @@ secret_stat_ok(const struct stat *st, char *why, size_t whysz)
 }
 
 /*
- * O_NONBLOCK: a FIFO named like a secret must not hang the reader; it
- * is then refused as not a regular file.  When the open itself is
- * refused, the rules still say why whenever the file breaks one.
+ * O_NONBLOCK: a FIFO named like a secret must not hang the reader.  A
+ * refused open still says which rule the file breaks.
  */
 static int
 secret_open(int dirfd, const char *name, char *why, size_t whysz)

@@ -1,8 +1,4 @@
-/*
- * The secrets folder: one file a secret, named after it.  These are
- * the rules of sandcastlectl(8) SECRETS: a reason names the rule and
- * never anything of a secret's content.
- */
+/* The secrets folder: a reason names the rule, never the content. */
 #ifndef SANDCASTLE_SECRETS_H
 #define SANDCASTLE_SECRETS_H
 

@@ -1,8 +1,4 @@
-/*
- * The Unix sockets every piece listens on or connects to (control.sock,
- * keep.sock, gate.sock): one way to bind them, one to reach them, and
- * one check of who is at the other end.
- */
+/* The Unix sockets: one way to bind, one to reach, one check of the peer. */
 #ifndef SANDCASTLE_USOCK_H
 #define SANDCASTLE_USOCK_H
 
@@ -14,10 +10,8 @@
 int	usock_connect(const char *path);
 
 /*
- * Binds and listens on path, non-blocking and close-on-exec, mode 0600.
- * A socket left there is removed when nothing answers on it; when
- * something does, -1 with errno EADDRINUSE and why "… already answers
- * at <path>".
+ * Mode 0600.  A socket there that nothing answers on is removed; one
+ * that answers is EADDRINUSE, "... already answers at <path>".
  */
 int	usock_listen(const char *path, int backlog, char *why, size_t whysz);
 

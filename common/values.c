@@ -1,9 +1,4 @@
-/*
- * The values of the configuration: durations, sizes, names, the
- * address of a destination and its internal exception.  Each refusal
- * is a phrase that follows the quoted value, so that the caller can
- * write `key: "value" why'.
- */
+/* Each refusal is a phrase after the quoted value: `key: "value" why'. */
 #include <arpa/inet.h>
 
 #include <ctype.h>

@@ -1,11 +1,7 @@
 /*
- * The values of the configuration (values.c): durations, sizes, names,
- * addresses of destinations and internal exceptions, and the IPv4
- * ranges the gate closes: the rules of sandcastle.conf(5), VALUES.
- * The gate reuses the tables to refuse after resolving a name.
- *
- * Each parser returns 0, or -1 with *why set to a phrase that follows
- * the quoted value in an error line ("is sealed: loopback: ...").
+ * The configuration's values (sandcastle.conf(5), VALUES) and the IPv4
+ * ranges the gate closes.  A parser's why follows the quoted value in
+ * an error line ("is sealed: loopback: ...").
  */
 #ifndef SANDCASTLE_VALUES_H
 #define SANDCASTLE_VALUES_H
@@ -14,7 +10,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#define NAME_LEN	64		/* sources, secrets, destinations */
+#define HOST_LEN	253		/* a DNS name, without the trailing dot */
+
+struct destination {
+	char		 name[NAME_LEN + 1];	/* the capability's or the source's */
+	int		 cap;			/* enum cap_id, or -1: a source's */
+	char		 secret[NAME_LEN + 1];
+	char		*address;		/* as the operator wrote it */
+	int		 tls;			/* https:// (1) or http:// (0) */
+	char		 host[HOST_LEN + 1];	/* lower case, no trailing dot */
+	uint16_t	 port;			/* from the address, or 443/80 */
+	char		*path;			/* "" or "/a/b", never ending in / */
+	int		 has_internal;
+	struct in_addr	 internal_ip;		/* the internal exception */
+	uint16_t	 internal_port;
+	char		*ca_file;		/* NULL: the system's CA bundle */
+	char		*file;			/* where it was written */
+	int		 line;
+};
 
 struct ipv4_range {
 	uint32_t	 net;		/* host byte order */

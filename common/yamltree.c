@@ -1,8 +1,6 @@
 /*
- * The strict YAML layer: libyaml's events into a tree of ynodes, with
- * every construct the configuration does not need refused on the way.
- * A refused node is kept, marked bad, so that its key still counts as
- * written and nothing is said twice about it.
+ * The strict YAML layer.  A refused node is kept, marked bad, so that
+ * its key still counts as written and nothing is said twice of it.
  */
 #include <sys/queue.h>
 

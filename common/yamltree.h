@@ -1,10 +1,8 @@
 /*
- * A strict layer over libyaml for the configuration: one document of
- * plain mappings, lists and scalars, read into a tree whose nodes know
- * their line and their dotted key path.  What YAML could make of a
- * file behind the operator's back (anchors, aliases, merge keys, tags,
- * duplicate keys, several documents, implicit booleans and octal) is
- * refused here, each with a line of its own; nothing stops early.
+ * A strict layer over libyaml: one document of plain mappings, lists and
+ * scalars.  What YAML could do behind the operator's back (anchors,
+ * aliases, merge keys, tags, duplicate keys, implicit booleans and
+ * octal) is refused, each with a line; nothing stops early.
  */
 #ifndef SANDCASTLE_YAMLTREE_H
 #define SANDCASTLE_YAMLTREE_H
@@ -14,7 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+/* Problems found, each one line "file:line: key: what is wrong". */
+struct conferr {
+	TAILQ_ENTRY(conferr) entry;
+	char		*line;
+};
+TAILQ_HEAD(conferrs, conferr);
 
 #define YAML_FILE_MAX	(1024 * 1024)
 #define YAML_DEPTH_MAX	16

@@ -1,7 +1,4 @@
-/*
- * The CONNECT request, parsed one byte at a time so that the gate never
- * holds more than one line and never takes a byte meant for the tunnel.
- */
+/* One byte at a time: never more than one line, never a byte of the tunnel. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -50,10 +47,9 @@ all_of(const char *s, const char *set)
 }
 
 /*
- * The resolver would take any of these for an address, and inet_aton(3)
- * knows the odd spellings (127.1, 0x7f.1, 0177.0.0.1, 2130706433).  A
- * last label that reads as a number in any base is refused too, so that
- * no later parser gets to decide it was one.
+ * inet_aton(3) knows the odd spellings (127.1, 0x7f.1, 2130706433): a
+ * last label that reads as a number in any base is refused, so that no
+ * later parser decides it was one.
  */
 static int
 name_is_literal(const char *host)

@@ -1,16 +1,11 @@
 /*
- * The gate's CONNECT parser: what keepd sends on gate.sock before a
- * tunnel opens.  It is fed bytes as they come and never reads past the
- * empty line that ends the header section.
+ * The gate's CONNECT parser, fed bytes as they come:
  *
  *	CONNECT name:port HTTP/1.1 CRLF
  *	(token ":" value CRLF) x 0..32
  *	CRLF
  *
- * Every limit is checked here; a request that passes gives a host that
- * is a DNS name (lower case, no trailing dot, never an IP literal in
- * any spelling) and a port in 1..65535.  Header lines must be well
- * formed but are otherwise ignored: Host is not trusted.
+ * The host is never an IP literal in any spelling; Host is not trusted.
  */
 #ifndef SANDCASTLE_CONNECT_H
 #define SANDCASTLE_CONNECT_H
@@ -49,22 +44,14 @@ struct connect_req {
 void	connect_init(struct connect_req *);
 
 /*
- * connect_feed() reads from buf and sets *used to exactly the number of
- * bytes it consumed: all of them on CONNECT_MORE, up to and including
- * the LF of the empty line on CONNECT_DONE, up to the offending byte on
- * CONNECT_ERROR.  What follows the empty line is the caller's, who must
- * not forward a byte of it before the gate has decided.  Once done or
- * failed, it consumes nothing and returns the same state.
+ * *used is exactly what it consumed, up to the empty line's LF on
+ * CONNECT_DONE: what follows is the caller's, not to be forwarded
+ * before the gate has decided.
  */
 enum connect_state connect_feed(struct connect_req *, const void *buf,
 		    size_t len, size_t *used);
 
-/*
- * "name:port" alone, as in the request line: host gets the normalised
- * name.  Returns 0, or -1 with *why set; *literal is 1 when the target
- * was refused for naming an IP address.  *port is the port whenever it
- * is valid, even on a refusal (a literal's is recorded), and 0 if not.
- */
+/* *literal: refused as an IP address; *port kept even then, for the record. */
 int	connect_target(const char *target, char *host, size_t hostsz,
 	    uint16_t *port, const char **why, int *literal);
 

@@ -1,9 +1,4 @@
-/*
- * The gate's own pieces, in the order gated(8) starts them: the socket
- * it serves, the machine's addresses, the network namespace and its
- * pasta, the routes of the second barrier, the resolver, the filter,
- * then the loop that forks a child per tunnel.
- */
+/* The gate's own pieces, in the order gated(8) starts them. */
 #ifndef SANDCASTLE_GATE_H
 #define SANDCASTLE_GATE_H
 
@@ -24,6 +19,7 @@
 #define GATE_READY_SECS		10	/* for pasta to configure the namespace */
 #define GATE_OWN_MAX		64	/* the machine's own IPv4 addresses */
 #define GATE_ADDRS_MAX		16	/* of one name's answer */
+#define GATE_SPARE_LOST_MAX	3	/* spares ended untaken, then none */
 
 struct gate {
 	struct destination	*dests;	/* the gate's list, copied */
@@ -38,8 +34,11 @@ struct gate {
 	int			 refusalfd;	/* O_APPEND, for the children */
 	pid_t			 pasta;
 	pid_t			 self;		/* gated, not a child */
-	pid_t			 children[GATE_CHILDREN_MAX];
-	size_t			 nchildren;
+	pid_t			 children[GATE_CHILDREN_MAX + 1];
+	size_t			 nchildren;	/* the spare's among them */
+	pid_t			 spare;		/* forked, sandboxed, no client */
+	int			 sparefd;	/* its socketpair, for one fd */
+	int			 spare_lost;	/* ended untaken in a row */
 };
 
 /* listen.c */

@@ -1,8 +1,6 @@
 /*
- * gated: the gate, the only way out.  It serves CONNECT name:port on
- * gate.sock for the destinations of the configuration, from a network
- * namespace of its own whose routes close the internal network a
- * second time.  See gated(8).
+ * gated: the gate, the only way out, from a network namespace whose
+ * routes close the internal network a second time.  See gated(8).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -10,7 +8,6 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,22 +22,9 @@
 #include "paths.h"
 #include "refusal.h"
 
-static const struct option longopts[] = {
-	{ "config",	required_argument,	NULL,	'c' },
-	{ NULL,		0,			NULL,	0 }
-};
-
 static struct gate	gate = { .listenfd = -1, .refusalfd = -1,
-			    .pasta = -1, .self = -1 };
+			    .pasta = -1, .self = -1, .spare = -1, .sparefd = -1 };
 
-static __attribute__((noreturn)) void
-usage(void)
-{
-	fprintf(stderr, "usage: gated [-dnv] [-c dir]\n");
-	exit(1);
-}
-
-/* The gate's list: the configuration's destinations, copied once. */
 static void
 gate_list(struct gate *g, const struct config *conf)
 {
@@ -106,12 +90,9 @@ gate_start(struct gate *g)
 	resolve_prepare(g);
 }
 
-/*
- * Without -d the gate starts in a child and the command waits for it:
- * a gate that cannot serve still exits 1 with its reason on stderr.
- */
+/* Without -d, a gate that cannot serve still exits 1 with its reason. */
 static int
-daemon_start(void)
+daemon_start_child(void)
 {
 	pid_t	pid;
 	int	ready[2], status;
@@ -157,47 +138,18 @@ daemon_ready(int fd, int verbose)
 int
 main(int argc, char *argv[])
 {
-	struct config	*conf;
-	const char	*confflag = NULL;
-	char		 confdir[PATH_MAX];
-	int		 ch, debug = 0, noaction = 0, verbose = 0, ready = -1;
+	struct daemon_start	 d = { .name = "gated",
+				    .usage = "[-dnv] [-c dir]" };
+	struct config		*conf;
+	int			 ready = -1;
 
-	while ((ch = getopt_long(argc, argv, "c:dnv", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			confflag = optarg;
-			break;
-		case 'd':
-			debug = 1;
-			break;
-		case 'n':
-			noaction = 1;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		default:
-			usage();
-		}
-	}
-	if (argc != optind)
-		usage();
-	if (geteuid() == 0 || getuid() == 0)
-		errx(1, "refusing to run as root");
-	if (path_config_dir(confflag, confdir, sizeof(confdir)) == -1)
-		errx(1, "%s", path_why());
-	conf = daemon_config(confdir);
-	if (noaction) {
-		fprintf(stderr, "configuration OK\n");
-		return 0;
-	}
+	conf = daemon_start(&d, argc, argv);
 	gate_list(&gate, conf);
-	log_init("gated", 1, verbose);
-	if (!debug)
-		ready = daemon_start();
+	if (!d.foreground)
+		ready = daemon_start_child();
 	gate_start(&gate);
-	if (!debug)
-		daemon_ready(ready, verbose);
+	if (!d.foreground)
+		daemon_ready(ready, d.verbose);
 	landlock_gate(&gate);
 	filter_gate();
 	serve(&gate);

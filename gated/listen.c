@@ -1,7 +1,6 @@
 /*
- * gate.sock: the one way into the gate.  A socket left by a gate that
- * died is removed; one that answers belongs to a gate still running,
- * and two gates would each believe they hold the list.
+ * gate.sock.  One that answers belongs to a running gate: two gates
+ * would each believe they hold the list.
  */
 #include <sys/types.h>
 

@@ -1,22 +1,11 @@
 /*
- * The second barrier's network: gated moves itself into a user and
- * network namespace of its own, and pasta, started from a helper that
- * stayed outside, wires it to the machine's network: no port forwarded
- * either way, no gateway mapped to the machine's loopback, IPv4 only,
- * and UDP to port 53 of BARRIER_DNS forwarded to the first IPv4
- * resolver of the machine's /etc/resolv.conf (pasta reads it itself:
- * Debian 12's pasta forwards nothing when it is named with -D).  pasta only makes the link: without --config-net it copies
- * nothing of the machine's addresses and routes, which would win over
- * the prohibit routes; gated sets the link up itself (route.c).  The
- * addresses given with -a and -g are the ones gated gives the link, so
- * that pasta's idea of the namespace is the namespace's own.
- *
- * The helper is forked before the unshare, so that it stays in the
- * machine's namespaces, and waits on a pipe until the map is written:
- * pasta joins a namespace whose root is already the operator.  pasta
- * holds the namespace open and outlives gated's children, so gated
- * ends it itself, and the helper, pasta's parent, ends it when gated is
- * killed.
+ * The second barrier's network: gated's own user and network namespace,
+ * wired by pasta, IPv4 only, no port forwarded, and DNS forwarded to the
+ * machine's resolver (Debian 12's pasta forwards nothing when named
+ * with -D).  Without --config-net pasta copies no address or route,
+ * which would win over the prohibit routes.  The helper is forked before
+ * the unshare, so pasta joins from outside a namespace whose root is
+ * already the operator.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -45,10 +34,8 @@ helper_term(int sig)
 }
 
 /*
- * In pasta's child: pasta itself, on the pid of gated's namespace, with
- * the signals of a program just started.  systemd starts a service with
- * SIGPIPE ignored (IgnoreSIGPIPE=), and the pasta of Debian 12 takes an
- * ignored SIGPIPE at its start for a failure to ignore it and exits.
+ * Default signals: systemd ignores SIGPIPE, and Debian 12's pasta takes
+ * an ignored SIGPIPE for a failure to ignore it and exits.
  */
 static __attribute__((noreturn)) void
 helper_pasta(pid_t gate)
@@ -75,11 +62,9 @@ helper_pasta(pid_t gate)
 }
 
 /*
- * The helper stays pasta's parent and ends it when told to (SIGTERM,
- * from gated) or when gated is gone however it died, which it sees by
- * being reparented: a parent-death signal set before pasta's execve
- * does not survive pasta joining gated's user namespace, and pasta
- * would hold the namespace open for ever.  It ends as pasta did.
+ * The helper ends pasta when gated dies, seen by being reparented: a
+ * parent-death signal does not survive pasta joining gated's user
+ * namespace, and pasta would hold the namespace open for ever.
  */
 static __attribute__((noreturn)) void
 helper_exec(pid_t gate, int go)
@@ -145,7 +130,6 @@ netns_enter(void)
 	return pid;
 }
 
-/* SIGTERM, then SIGKILL if it has not ended within a second. */
 void
 netns_end_pasta(pid_t pasta)
 {

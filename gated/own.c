@@ -1,10 +1,7 @@
 /*
- * What the gate knows of the machine, read before it leaves the
- * machine's network: its addresses and its routers, which the second
- * barrier holds closed and the read-back looks up, and the addresses
- * alone for the first barrier, where a name that resolves to one of
- * them points at this machine ("this machine").  Internal exceptions
- * are the one way through to any of them.
+ * The machine's addresses and routers, read before the gate leaves its
+ * network: the second barrier holds them closed, the first refuses a
+ * name that resolves to one ("this machine").
  */
 #include <sys/types.h>
 

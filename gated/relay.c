@@ -1,13 +1,7 @@
 /*
- * The tunnel's bytes, both ways, until both sides have closed: a side
- * that ends its half is passed on with shutdown(2), as TLS close_notify
- * and HTTP need.  The gate reads nothing of them.
- *
- * Each way goes through a pipe with splice(2): the kernel moves the
- * pages from one socket to the pipe and from the pipe to the other
- * socket, and no byte is copied into the gate.  Reading and writing are
- * apart, so a way keeps reading while its other side drains, up to what
- * the pipe holds.
+ * The tunnel's bytes, both ways, with splice(2): no byte is copied into
+ * the gate, which reads nothing of them.  A half close is passed on
+ * with shutdown(2), as TLS close_notify and HTTP need.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -71,9 +65,8 @@ half_read(struct half *h)
 	n = splice(h->from, NULL, h->pipe[1], NULL, h->size - h->len,
 	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 	/*
-	 * A pipe counts slots, not bytes: pages half full from the socket
-	 * can fill it below size.  Its reader is then left alone until the
-	 * other side drained some, or poll(2) would wake for it at once.
+	 * A pipe counts slots, not bytes: half-full pages fill it below
+	 * size.  Left alone, or poll(2) would wake for it at once.
 	 */
 	if (n == -1 && errno == EAGAIN && h->len > 0) {
 		h->full = 1;
@@ -105,11 +98,7 @@ half_write(struct half *h)
 	h->full = 0;
 }
 
-/*
- * revents of the fd this half reads from, then of the one it writes
- * to.  What was just read is sent at once: the other side is most often
- * ready, and a poll(2) less is a wakeup less.
- */
+/* Sent at once: the other side is most often ready, a poll(2) less. */
 static void
 half_step(struct half *h, short rin, short rout)
 {

@@ -1,18 +1,9 @@
 /*
- * The gate resolves names itself, IPv4 only, by DNS alone: no NSS
- * module, no /etc/hosts, no search domain, so a name means what the
- * machine's resolver says of it as written.  The query leaves the
- * gate's namespace one way only, UDP to port 53 of BARRIER_DNS, which
- * pasta forwards to the first IPv4 resolver off loopback of the
- * machine's /etc/resolv.conf: the resolver itself (the home router,
- * most often) stays behind the prohibit routes.
- *
- * Each try is a query of its own, on a socket of its own, so a query
- * lost on the way (an answer pasta could not hand back, a busy port)
- * is asked again from another port; the tries take at most
- * RESOLVE_SECS in all.  An answer too long for UDP is taken as far as
- * it came: TCP to the resolver is closed, and every address taken is
- * checked like any other.
+ * The gate resolves by DNS alone, IPv4 only: no NSS, no /etc/hosts, no
+ * search domain.  The query leaves by UDP to BARRIER_DNS, which pasta
+ * forwards, so the resolver itself stays behind the prohibit routes.
+ * Each try on its own socket, so a lost query is asked from another
+ * port.  A truncated answer is taken as far as it came: TCP is closed.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -46,11 +37,7 @@ resolver_usable(const char *ns, struct in_addr *in)
 	return (ntohl(in->s_addr) >> 24) != 127 && in->s_addr != INADDR_ANY;
 }
 
-/*
- * pasta of Debian 12 forwards no query to a loopback resolver (a local
- * stub such as systemd-resolved's 127.0.0.53): with only such a
- * resolver, every name would fail to resolve.
- */
+/* Debian 12's pasta forwards nothing to a loopback one (127.0.0.53). */
 struct in_addr
 resolve_pick(void)
 {

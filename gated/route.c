@@ -1,12 +1,7 @@
 /*
- * The second barrier's network, made by gated itself in its namespace:
- * pasta only brings the link (its tap, BARRIER_IFNAME), and copies
- * nothing of the machine's network into the namespace, since a copied
- * address or subnet route would win over the prohibit routes (see
- * barrier.h for what the namespace holds).  The default route goes
- * "onlink" through pasta's side, which needs no route of its own, so
- * that pasta's side itself stays behind the prohibit route of
- * 169.254.0.0/16.
+ * The second barrier's routes, made by gated (barrier.h says what the
+ * namespace holds).  The default route goes "onlink" through pasta's
+ * side, so pasta's side itself stays behind 169.254.0.0/16's prohibit.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -115,7 +110,6 @@ link_address(int fd, int ifindex)
 	talk(fd, &req, "the address " BARRIER_ADDR "/32");
 }
 
-/* A route of type to dst/len; through pasta's side when ifindex is set. */
 static void
 route_add(int fd, unsigned char type, struct in_addr dst, int len,
     int ifindex, uint32_t table, const char *what)

@@ -1,22 +1,11 @@
 /*
- * The gate's sandbox, put on once its network is made and checked:
- * every capability dropped (the gate is root of its own user namespace
- * until then, and CAP_NET_ADMIN could remove a route), then an allow
- * list.  Each tunnel's child stacks a second filter on the first: the
- * child is the one that reads what keepd and a destination send, so it
- * loses what only the parent needs (fork, kill, unlink of gate.sock).
- *
- * Some calls fail with an errno instead of killing, because glibc's
- * resolver has a fallback for them: it asks nscd on a Unix socket,
- * opens /etc/hosts and /etc/gai.conf, and asks netlink for the
- * interfaces to sort a multi-address answer.  Each goes on without.
- * Refusing openat(2) also keeps a taken gate from the operator's files.
- *
- * Beside the filters, the Landlock rulesets: the gate sees no file but
- * gate.sock, to remove at its end, and a tunnel's child no file at all.
- * The refusals are appended through the descriptor the gate opened
- * before (O_APPEND), and the resolver read /etc/resolv.conf before; it
- * would open /etc/hosts and /etc/gai.conf later, which both refuse.
+ * The gate's sandbox, once its network is made and checked: every
+ * capability dropped (CAP_NET_ADMIN could remove a route), then an
+ * allow list; each tunnel's child, which reads what keepd and a
+ * destination send, stacks a second.  Some calls get an errno, not a
+ * kill, where glibc's resolver has a fallback (nscd, /etc/hosts,
+ * gai.conf, netlink).  Refusing openat(2) keeps a taken gate from the
+ * operator's files.
  */
 #include <sys/types.h>
 #include <sys/ioctl.h>
@@ -43,7 +32,6 @@
 #define CLONE_NAMESPACES (CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS | \
 	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
 
-/* What the gate adds to the daemons' base (common/sandbox.c). */
 static const int filter_allowed[] = {
 	SCMP_SYS(accept4), SCMP_SYS(connect), SCMP_SYS(shutdown),
 	SCMP_SYS(getsockopt), SCMP_SYS(setsockopt), SCMP_SYS(getsockname),
@@ -59,6 +47,7 @@ static const int filter_parent_only[] = {
 	SCMP_SYS(clone), SCMP_SYS(clone3), SCMP_SYS(fork), SCMP_SYS(vfork),
 	SCMP_SYS(kill), SCMP_SYS(unlink), SCMP_SYS(unlinkat),
 	SCMP_SYS(accept4), SCMP_SYS(accept), SCMP_SYS(wait4),
+	SCMP_SYS(socketpair),
 };
 
 static void
@@ -82,6 +71,9 @@ filter_sockets(scmp_filter_ctx ctx)
 	    SCMP_A0(SCMP_CMP_EQ, AF_INET),
 	    SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM));
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0,
+	    AF_UNIX);
+	/* The spare's channel, for its client's descriptor (serve.c). */
+	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socketpair), 0,
 	    AF_UNIX);
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0,
 	    AF_INET6);
@@ -169,11 +161,7 @@ filter_tunnel(void)
 	sandbox_load(ctx, "tunnel");
 }
 
-/*
- * gate.sock's folder, for removal only: the gate removes its socket as
- * it ends (listen_remove()).  Signals are not scoped: the gate ends
- * pasta's helper, which it forked before the ruleset.
- */
+/* gate.sock's removal alone; signals unscoped, for pasta's helper. */
 int
 landlock_gate(const struct gate *g)
 {

@@ -1,8 +1,7 @@
 /*
- * The gate's loop: accept on gate.sock and fork a child per tunnel, at
- * most GATE_CHILDREN_MAX at once.  The parent reads nothing a client
- * sends; SIGTERM and SIGINT end the gate, and pasta's death too, since
- * the gate has no network without it.
+ * The gate's loop: each client to the spare, then the next spare forked.
+ * The parent reads nothing a client sends; pasta's death ends the gate,
+ * which has no network without it.
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -10,6 +9,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
@@ -18,6 +18,13 @@
 #include "daemon.h"
 #include "gate.h"
 #include "log.h"
+#include "msg.h"
+
+#define SPARE_CLIENT	1	/* to the spare: its client's descriptor */
+
+static const struct msg_rule spare_rules[] = {
+	{ SPARE_CLIENT, "SPARE_CLIENT", 0, 0, 1 },
+};
 
 static volatile sig_atomic_t	quit, reap;
 
@@ -57,42 +64,129 @@ children_reap(struct gate *g)
 			    "network", (long)pid);
 		}
 		child_forget(g, pid);
+		if (pid == g->spare) {
+			log_warnx("the spare tunnel process %ld ended untaken",
+			    (long)pid);
+			close(g->sparefd);
+			g->sparefd = -1;
+			g->spare = -1;
+			g->spare_lost++;
+		}
 		if (WIFSIGNALED(status))
 			log_warnx("tunnel (pid %ld) killed by signal %d",
 			    (long)pid, WTERMSIG(status));
 	}
 }
 
+/* In the spare, its locks on: the one client it will serve, or its end. */
+static __attribute__((noreturn)) void
+spare_wait(const struct gate *g, int sp, int abi)
+{
+	struct msgchan	 chan;
+	struct msg	 m;
+	char		 why[128];
+	int		 fd;
+
+	log_debug("spare tunnel process %ld ready: landlock ABI %d, seccomp "
+	    "filter on", (long)getpid(), abi);
+	msgchan_init(&chan, sp, 0);
+	if (msg_read_one(&chan, &m) != 1)
+		_exit(0);
+	if (msg_check(spare_rules, 1, &m, why, sizeof(why)) == -1)
+		fatalx("from gated: %s", why);
+	fd = m.fd;
+	m.fd = -1;
+	msg_free(&m);
+	msgchan_clear(&chan);
+	close(sp);
+	tunnel(g, fd);
+}
+
 /*
- * A tunnel ends with the gate: killed outright when gated dies, however
- * it dies, rather than carrying bytes for up to GATE_TOTAL_SECS with no
- * gate to answer for them.  Set before the check, so that a gate gone in
- * between is seen either way.
+ * SIGKILL at gated's death, rather than bytes carried for up to
+ * GATE_TOTAL_SECS with no gate to answer; set before the check, so a
+ * gate gone in between is seen either way.
  */
-static void
-child_start(struct gate *g, int fd, const sigset_t *waitmask)
+static pid_t
+child_start(struct gate *g, int fd, int sp, const sigset_t *waitmask)
 {
 	struct sigaction	sa;
 	pid_t			pid;
+	int			abi;
 
 	if ((pid = fork()) == -1) {
 		log_warn("fork");
-		return;
+		return -1;
 	}
 	if (pid == 0) {
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
 		    getppid() != g->self)
 			_exit(1);
 		close(g->listenfd);
+		if (g->sparefd != -1)
+			close(g->sparefd);
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = SIG_DFL;
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGCHLD, &sa, NULL);
 		sigprocmask(SIG_SETMASK, waitmask, NULL);
+		abi = landlock_tunnel();
+		filter_tunnel();
+		if (sp != -1)
+			spare_wait(g, sp, abi);
 		tunnel(g, fd);
 	}
 	g->children[g->nchildren++] = pid;
+	return pid;
+}
+
+static void
+spare_start(struct gate *g, const sigset_t *waitmask)
+{
+	int	sp[2];
+
+	if (g->spare != -1 || g->spare_lost >= GATE_SPARE_LOST_MAX ||
+	    g->nchildren > GATE_CHILDREN_MAX)
+		return;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
+		log_warn("socketpair");
+		g->spare_lost++;
+		return;
+	}
+	g->sparefd = sp[0];
+	if ((g->spare = child_start(g, -1, sp[1], waitmask)) == -1) {
+		close(sp[0]);
+		g->sparefd = -1;
+		g->spare_lost++;
+	}
+	close(sp[1]);
+}
+
+/* 0, or -1 when there was none or it ended unseen.  Never reused. */
+static int
+spare_take(struct gate *g, int fd)
+{
+	struct msgchan	chan;
+	int		dup, r = -1;
+
+	if (g->spare == -1)
+		return -1;
+	msgchan_init(&chan, g->sparefd, 0);
+	if ((dup = fcntl(fd, F_DUPFD_CLOEXEC, 0)) != -1 &&
+	    msg_compose(&chan, SPARE_CLIENT, 0, dup, NULL, 0) == -1)
+		close(dup);
+	else if (dup != -1)
+		r = msgchan_flush_all(&chan);
+	msgchan_clear(&chan);
+	close(g->sparefd);
+	g->sparefd = -1;
+	if (r == -1)
+		(void)kill(g->spare, SIGKILL);
+	else
+		g->spare_lost = 0;
+	g->spare = -1;
+	return r;
 }
 
 static void
@@ -108,12 +202,14 @@ accept_one(struct gate *g, const sigset_t *waitmask)
 			log_warn("accept");
 		return;
 	}
-	if (g->nchildren == GATE_CHILDREN_MAX) {
+	if (g->nchildren - (g->spare != -1) >= GATE_CHILDREN_MAX) {
 		log_warnx("%d tunnels open: answered 503", GATE_CHILDREN_MAX);
 		(void)send(fd, busy, sizeof(busy) - 1,
 		    MSG_NOSIGNAL | MSG_DONTWAIT);
-	} else
-		child_start(g, fd, waitmask);
+	} else if (spare_take(g, fd) == -1) {
+		g->spare_lost = 0;
+		(void)child_start(g, fd, -1, waitmask);
+	}
 	close(fd);
 }
 
@@ -141,6 +237,7 @@ serve(struct gate *g)
 	daemon_signals(on_signal, &waitmask);
 	log_info("serving %s: %zu destination(s)", g->sock, g->ndests);
 	while (!quit) {
+		spare_start(g, &waitmask);
 		pfd.fd = g->listenfd;
 		pfd.events = POLLIN;
 		pfd.revents = 0;

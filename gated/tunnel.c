@@ -1,9 +1,7 @@
 /*
- * One tunnel, in a child of its own: who asks, what it asks for, the
- * gate's decision, then the bytes.  Everything here reads what keepd
- * sent, so the child runs under a filter stacked on the gate's, and
- * nothing the client sent after the request reaches a destination
- * before the decision.
+ * One tunnel, in a child of its own under a filter put on before its
+ * client came.  Nothing the client sent after the request reaches a
+ * destination before the decision.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -76,7 +74,6 @@ peer_check(int fd)
 	_exit(0);
 }
 
-/* Feeds one read to the parser; what follows the request is kept. */
 static enum connect_state
 request_feed(struct ask *a, const char *buf, size_t n)
 {
@@ -145,11 +142,7 @@ refuse(const struct gate *g, int fd, const struct ask *a, enum refusal r)
 	_exit(0);
 }
 
-/*
- * The address to connect to, or a refusal.  The test build without
- * the address check (GATE_NOCHECK) takes the first address unchecked,
- * so that the second barrier alone can be seen refusing it.
- */
+/* GATE_NOCHECK (a test build) skips it: the second barrier alone refuses. */
 static enum refusal
 decide(const struct gate *g, struct ask *a)
 {
@@ -246,8 +239,6 @@ tunnel(const struct gate *g, int fd)
 	static struct ask	a;
 	enum refusal		r;
 
-	landlock_tunnel();
-	filter_tunnel();
 	alarm(GATE_TOTAL_SECS);
 	memset(&a, 0, sizeof(a));
 	peer_check(fd);

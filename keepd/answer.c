@@ -1,9 +1,7 @@
 /*
- * What the keep gives back of an answer: the status, content-type,
- * retry-after in seconds, and the body.  The payloads a per-request
- * child sends are checked here before keepd passes them on, and so is
- * the memfd that holds the body: the child parsed a hostile answer, and
- * what it says is not taken on trust.
+ * What the keep gives back of an answer.  A child's payloads and body
+ * memfd are checked here before keepd passes them on: the child parsed
+ * a hostile answer.
  */
 #include <sys/types.h>
 

@@ -1,10 +1,7 @@
 /*
  * A client of keep.sock: the peer's uid checked before a byte is read,
- * its KEEP_HELLO, then one KEEP_REQUEST at a time.  Each request's
- * envelope is checked and its destination's secret read here, in the
- * keep; the call itself runs in a child for its destination (fetch.c,
- * fetcher.c), a warm one when there is, which has KEEP_CALL_SECONDS for
- * all of it.  One log line per envelope.
+ * then one KEEP_REQUEST at a time.  The envelope is checked and the
+ * secret read here; the call runs in a child for its destination.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -98,9 +95,8 @@ client_peer_ok(int fd, pid_t *pid)
 }
 
 /*
- * A request's child reads a destination's bytes and holds its secret
- * alone: it has no socket(2) to reach keep.sock, and were it to get one,
- * keepd would not serve it, or it would ask for every destination.
+ * A request's child has no socket(2) to reach keep.sock; were it to get
+ * one, keepd would not serve it.
  */
 static int
 client_own_child(pid_t pid)
@@ -270,6 +266,10 @@ client_message(struct client *c, const struct msg *m)
 		c->closing = 1;
 	} else if (m->type == KEEP_HELLO)
 		client_hello(c, m);
+	else if (m->type != KEEP_REQUEST)
+		fatalx("client pid %d sent %s, which keepd takes and has no "
+		    "case for", (int)c->peer, msg_rule_find(keep_rules,
+		    keep_nrules, m->type)->name);
 	else if (!c->hello) {
 		c->id = m->id;
 		log_warnx("client pid %d: a request before its hello: closed",
@@ -280,7 +280,6 @@ client_message(struct client *c, const struct msg *m)
 		client_request(c, m);
 }
 
-/* Takes messages while it is not waiting on a request's child. */
 static void
 client_next(struct client *c)
 {
@@ -318,7 +317,6 @@ client_input(struct client *c)
 	client_next(c);
 }
 
-/* The request is over: its answer or refusal is queued for the client. */
 static void
 client_request_end(struct client *c, int answered)
 {
@@ -387,10 +385,7 @@ client_child_tunnel(struct client *c, const struct msg *m)
 	return 1;
 }
 
-/*
- * 0 while the request goes on; once the message ended it, 2 when it was
- * answered (its child may go warm), else 1.
- */
+/* 0 while it goes on; then 2 when answered (its child may go warm), else 1. */
 static int
 client_child_message(struct client *c, struct msg *m)
 {
@@ -416,13 +411,16 @@ client_child_message(struct client *c, struct msg *m)
 		return client_child_tunnel(c, m);
 	case KEEP_ANSWER:
 		return client_answered(c, m) ? 2 : 1;
-	default:
+	case KEEP_REFUSED:
 		client_refused(c, m);
 		return 1;
+	default:
+		fatalx("%s: its process sent %s, which keepd takes and has no "
+		    "case for", c->what, msg_rule_find(fetch_rules,
+		    fetch_nrules, m->type)->name);
 	}
 }
 
-/* The rest of a large envelope, to its child. */
 void
 client_child_output(struct client *c)
 {

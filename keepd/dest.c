@@ -1,10 +1,7 @@
 /*
- * The destinations the keep serves, read from the configuration once:
- * claude's (x-api-key) and each source's (Authorization: Bearer).  Each
- * one's TLS is prepared here, before anything hostile is read: its CA
- * bundle is loaded into memory now, so that no file is opened later,
- * and its connection is made ready up to the handshake (tls.c), so that
- * no request's child parses the bundle again.
+ * The destinations the keep serves, read once.  Each one's TLS is made
+ * ready here, before anything hostile is read: the CA bundle in memory,
+ * so that no file is opened later and no child parses it again.
  */
 #include <sys/types.h>
 

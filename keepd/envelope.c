@@ -1,11 +1,9 @@
 /*
- * The envelope's rules.  The path is checked as written and again once
+ * The envelope's rules.  The path is checked as written and once
  * percent-decoded, and an encoded % is refused, so no decoding a
- * destination does (once or twice) can turn an accepted path into
- * one that climbs out of its address.  An encoded / is refused as
- * written: servers disagree on whether it separates segments.  A reason quotes a name from the
- * envelope only with every byte outside printable ASCII replaced: a
- * reason goes to a log.
+ * destination does can make an accepted path climb out of its address.
+ * An encoded / is refused: servers disagree on whether it separates
+ * segments.  A reason goes to a log: a quoted name is made printable.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -129,7 +127,6 @@ hexval(int c)
 	return -1;
 }
 
-/* The rule the byte at p[i] breaks, if any. */
 static enum path_rule
 path_byte(const char *p, size_t len, size_t i, int decoded)
 {

@@ -3,10 +3,6 @@
  *
  *	{"destination":"notes","method":"POST","path":"/jobs/claim",
  *	 "headers":{"content-type":"application/json"},"body":{...}}
- *
- * envelope_parse() checks every rule and fills a struct envelope, or
- * refuses with a reason for a person that names the field or header and
- * the rule.  No I/O: the caller passes the bytes it read.
  */
 #ifndef SANDCASTLE_ENVELOPE_H
 #define SANDCASTLE_ENVELOPE_H
@@ -26,7 +22,6 @@ enum envelope_method {
 	ENVELOPE_POST
 };
 
-/* The headers the keep takes, each at most once. */
 enum envelope_hdr {
 	ENVELOPE_CONTENT_TYPE,
 	ENVELOPE_ACCEPT,
@@ -40,30 +35,19 @@ struct envelope {
 	char		 path[ENVELOPE_PATH_MAX + 1];	/* as written: not decoded */
 	int		 has[ENVELOPE_NHDRS];
 	char		 value[ENVELOPE_NHDRS][ENVELOPE_VALUE_MAX + 1];
-	/*
-	 * The body's bytes exactly as sent, inside the caller's buffer:
-	 * the keep forwards them untouched.  NULL when the envelope has
-	 * none (a GET never has one; a POST may not).
-	 */
+	/* The body exactly as sent, in the caller's buffer; NULL for none. */
 	const char	*body;
 	size_t		 bodylen;
 };
 
-/* 1 when name is a configured destination. */
 typedef int	(*envelope_known_fn)(const char *name, void *arg);
 
-/*
- * 0 and env filled, or -1 and why ("field url: the envelope has no such
- * field").  env->body points into buf: buf must outlive env.
- */
+/* 0, or -1 and why, naming the field and the rule.  buf must outlive env. */
 int		 envelope_parse(struct envelope *env, const char *buf,
 		    size_t len, envelope_known_fn known, void *arg, char *why,
 		    size_t whysz);
 
-/*
- * The path rules, written and once percent-decoded: 0, or -1 with why
- * a fixed phrase ("the path holds an encoded ..").
- */
+/* 0, or -1 with why a fixed phrase. */
 int		 envelope_path_check(const char *path, size_t len,
 		    const char **why);
 

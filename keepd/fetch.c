@@ -1,25 +1,11 @@
 /*
- * A request's child.  keepd forks it for one destination (fetcher.c); it
- * closes the secrets folder, keep.sock and every client, puts on its
- * Landlock ruleset and the stricter filter (no file, no fork, Unix
- * sockets only), and only then reads a byte from keepd, the gate or the
- * destination.  A flaw in TLS or in the HTTP parser reaches this process
- * alone, which holds its one destination's secret and never another's.
- *
- * Each request comes from keepd as its secret and its envelope, and is
- * taken for this child's destination only.  The tunnel and TLS are
- * opened for the first (TLS from the connection keepd made ready at
- * start, which the child inherited: tls.c), and kept for the next when the answer left the
- * connection open (http_response_reusable()): the child says so with
- * FETCH_KEEP and waits, warm.  A kept connection the destination closed
- * since is replaced before the request is written; one that ends after
- * it, before a byte of the answer came, carries the request again on a
- * new one; one that ends later fails the request, which is never sent
- * twice once its answer began.  Without FETCH_KEEP the child ends once
- * it answered.  What it learned goes back to keepd on FETCH_FD.
+ * A request's child, forked as a spare with no secret and no
+ * destination.  Its lock goes on before it reads a byte, so a flaw in
+ * TLS or HTTP reaches a process holding one destination's secret alone.
+ * A kept connection that ends before a byte of the answer carries the
+ * request again on a new one; after that, never sent twice.
  */
 #include <sys/types.h>
-#include <sys/mman.h>
 #include <sys/uio.h>
 
 #include <errno.h>
@@ -39,8 +25,8 @@
 #define FETCH_READSZ	(64 * 1024)
 #define FETCH_RETRY	2	/* beside HTTP_DONE and HTTP_ERROR */
 
-/* The one table of the protocol between keepd and its request's child. */
 const struct msg_rule fetch_rules[] = {
+	{ FETCH_DEST, "FETCH_DEST", 1, NAME_LEN, 0 },
 	{ FETCH_SECRET, "FETCH_SECRET", 1, SECRET_MAX, 0 },
 	{ FETCH_REQUEST, "FETCH_REQUEST", 1, KEEP_MAXENVELOPE, 0 },
 	{ FETCH_LOCATION, "FETCH_LOCATION", 0, FETCH_LOCATION_MAX, 0 },
@@ -62,8 +48,6 @@ struct fetch {
 	size_t			 reqlen;
 	int			 extra;		/* bytes came past the answer */
 	int			 bodyfd;	/* the body's memfd */
-	void			*bodymap;	/* mapped, HTTP_BODY_MAX */
-	int			 populated;
 	char			 why[KEEP_REASON_MAX];
 };
 
@@ -113,10 +97,7 @@ fetch_refuse(struct fetch *f, enum keep_refusal code)
 	_exit(0);
 }
 
-/*
- * The body goes in a sealed memfd (keep.h), the rest in the message;
- * FETCH_KEEP before it when the connection stays for the next request.
- */
+/* FETCH_KEEP first when the connection stays for the next request. */
 static void
 fetch_answer(struct fetch *f, int keep)
 {
@@ -128,8 +109,7 @@ fetch_answer(struct fetch *f, int keep)
 	if (h->status >= 300 && h->status < 400 && h->location != NULL)
 		(void)msg_compose(&f->chan, FETCH_LOCATION, 0, -1, h->location,
 		    strnlen(h->location, FETCH_LOCATION_MAX));
-	if (keepbody_seal(f->bodyfd, f->bodymap, HTTP_BODY_MAX,
-	    h->bodylen) == -1) {
+	if (keepbody_seal(f->bodyfd, NULL, 0, h->bodylen) == -1) {
 		(void)snprintf(f->why, sizeof(f->why), "the keep cannot seal "
 		    "the body: %s", strerror(errno));
 		fetch_refuse(f, KEEP_R_INTERNAL);
@@ -139,7 +119,6 @@ fetch_answer(struct fetch *f, int keep)
 	else
 		close(f->bodyfd);
 	f->bodyfd = -1;
-	f->bodymap = NULL;
 	if (keep)
 		(void)msg_compose(&f->chan, FETCH_KEEP, 0, -1, NULL, 0);
 	a.status = h->status;
@@ -170,10 +149,7 @@ fetch_get(struct fetch *f, uint32_t type, struct msg *m)
 		_exit(1);
 }
 
-/*
- * The next request, built with its secret, which is zeroed then: for
- * this child's destination alone, whatever keepd sent.
- */
+/* For this child's destination alone, whatever keepd sent; secret zeroed. */
 static void
 fetch_take(struct fetch *f)
 {
@@ -203,11 +179,7 @@ fetch_take(struct fetch *f)
 	}
 }
 
-/*
- * A new tunnel through the gate, asked of keepd, which connects to
- * gate.sock and writes the CONNECT for this child's destination: the
- * child has no socket(2) and no connect(2) of its own.  Then TLS over it.
- */
+/* keepd writes the CONNECT: the child has no socket(2) or connect(2). */
 static void
 fetch_connect(struct fetch *f)
 {
@@ -232,23 +204,8 @@ fetch_connect(struct fetch *f)
 }
 
 /*
- * Once the length is known, the body's pages at once: one call, where
- * faulting them in one by one costs a trap a page.
- */
-static void
-fetch_populate(struct fetch *f)
-{
-	if (f->populated || f->resp.content_length <= 0 ||
-	    f->resp.content_length > HTTP_BODY_MAX)
-		return;
-	f->populated = 1;
-	(void)madvise(f->bodymap, f->resp.content_length, MADV_POPULATE_WRITE);
-}
-
-/*
- * HTTP_DONE, or HTTP_ERROR with the reason in f->why, or FETCH_RETRY
- * when a kept connection ended before a byte of the answer.  The body
- * is parsed straight into its memfd: no copy of it is made on the way.
+ * HTTP_DONE, HTTP_ERROR (f->why), or FETCH_RETRY when a kept connection
+ * ended before a byte of the answer.
  */
 static int
 fetch_read(struct fetch *f, unsigned char *buf, int reused)
@@ -258,8 +215,7 @@ fetch_read(struct fetch *f, unsigned char *buf, int reused)
 	int	 r = HTTP_MORE;
 
 	http_response_init(&f->resp, 0);
-	http_response_body_in(&f->resp, f->bodymap, HTTP_BODY_MAX);
-	f->populated = 0;
+	http_response_body_to(&f->resp, f->bodyfd);
 	f->extra = 0;
 	while (r == HTTP_MORE) {
 		n = conn_read(f->conn, buf, FETCH_READSZ, f->why,
@@ -275,7 +231,6 @@ fetch_read(struct fetch *f, unsigned char *buf, int reused)
 			r = http_response_feed(&f->resp, buf, n, &used);
 			f->extra = r == HTTP_DONE && used < (size_t)n;
 		}
-		fetch_populate(f);
 	}
 	if (r == HTTP_ERROR)
 		(void)snprintf(f->why, sizeof(f->why), "%s", f->resp.why);
@@ -295,15 +250,15 @@ fetch_exchange(struct fetch *f, unsigned char *buf, int reused)
 	return fetch_read(f, buf, reused);
 }
 
-/* One request, on the kept connection when it still stands. */
 static void
 fetch_one(struct fetch *f)
 {
 	static unsigned char	 buf[FETCH_READSZ];
+	void			*none;
 	int			 reused, r;
 
 	fetch_take(f);
-	if ((f->bodyfd = keepbody_open(HTTP_BODY_MAX, &f->bodymap)) == -1) {
+	if ((f->bodyfd = keepbody_open(0, &none)) == -1) {
 		(void)snprintf(f->why, sizeof(f->why), "the keep cannot hold "
 		    "a body: %s", strerror(errno));
 		fetch_refuse(f, KEEP_R_INTERNAL);
@@ -329,19 +284,37 @@ fetch_one(struct fetch *f)
 	    f->kd->d->cap < 0);
 }
 
+/* A spare until keepd names its destination: one of the configuration's. */
+static void
+fetch_dest(struct fetch *f)
+{
+	struct msg	 m;
+	char		 name[NAME_LEN + 1];
+
+	fetch_get(f, FETCH_DEST, &m);
+	memcpy(name, m.data, m.len);
+	name[m.len] = '\0';
+	msg_free(&m);
+	if ((f->kd = dest_find(name)) == NULL)
+		_exit(1);
+	f->conn = f->kd->conn;
+}
+
 void
-fetch_run(int fd, const struct keep_dest *kd)
+fetch_run(int fd)
 {
 	static struct fetch	 f;
+	int			 abi;
 
 	fetch_isolate(fd);
-	f.kd = kd;
 	f.bodyfd = -1;
-	f.conn = kd->conn;
 	msgchan_init(&f.chan, FETCH_FD, FETCH_MAXPAYLOAD);
 	f.chan.wipe = 1;
-	landlock_fetch();
+	abi = landlock_fetch();
 	sandbox_fetch();
+	log_debug("spare request process %d ready: landlock ABI %d, seccomp "
+	    "filter on", (int)getpid(), abi);
+	fetch_dest(&f);
 	for (;;)
 		fetch_one(&f);
 }

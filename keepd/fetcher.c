@@ -1,15 +1,9 @@
 /*
- * The requests' children as keepd holds them.  A child is forked for
- * one destination and serves that one alone (fetch.c).  Once a request
- * ended with an answer that left its connection open (FETCH_KEEP), the
- * child stays warm: the next request for its destination within
- * WARM_IDLE_SECONDS goes to it, on its connection, and no other
- * destination's ever does.  At most one child a destination is warm,
- * WARM_MAX in all; a warm child that is not asked in time, that speaks
- * unasked or that closes is killed, and so is every child at keepd's
- * end.  Each request's secret, read for it by client.c, is written to
- * the child at once and its buffer zeroed: none waits in a queue where
- * a child forked later would find it.
+ * The requests' children as keepd holds them.  The spare is forked and
+ * sandboxed while keepd holds no secret.  A warm child not asked in
+ * time, that speaks unasked or closes is killed.  A secret is written
+ * at once and its buffer zeroed: none waits where a later fork would
+ * find it.
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -28,18 +22,21 @@
 
 TAILQ_HEAD(fetcherlist, fetcher);
 
-/* Every child keepd has forked and not yet reaped, at work or warm. */
-#define FETCHER_PIDS_MAX	(64 + WARM_MAX)
+/* Every child keepd has forked and not yet reaped: at work, warm, spare. */
+#define FETCHER_PIDS_MAX	(64 + WARM_MAX + 1)
+/* Spares ended untaken in a row, then none until a cold request. */
+#define SPARE_LOST_MAX		3
 
 static struct fetcherlist	 warm = TAILQ_HEAD_INITIALIZER(warm);
 static size_t			 nwarm;
 static const char		*fetcher_gatepath;
 static pid_t			 fetcher_pids[FETCHER_PIDS_MAX];
+static struct fetcher		*spare;
+static int			 spare_lost;
 
 /*
- * A free place for a child's pid, or -1: killed children hold theirs
- * until they are reaped, so a burst of requests may fill them all, and
- * the request is then refused (try again), never keepd ended.
+ * Killed children hold their place until reaped: a burst may fill them
+ * all, and the request is refused (try again), never keepd ended.
  */
 static int
 fetcher_pid_slot(void)
@@ -60,6 +57,14 @@ fetcher_reaped(pid_t pid)
 	for (i = 0; i < FETCHER_PIDS_MAX; i++)
 		if (fetcher_pids[i] == pid)
 			fetcher_pids[i] = 0;
+	if (spare != NULL && spare->pid == pid) {
+		log_warnx("the spare request process %d ended untaken",
+		    (int)pid);
+		spare->pid = -1;
+		fetcher_end(spare);
+		spare = NULL;
+		spare_lost++;
+	}
 }
 
 int
@@ -73,11 +78,7 @@ fetcher_is_child(pid_t pid)
 	return 0;
 }
 
-/*
- * The child's tunnel: gate.sock connected and the CONNECT for its own
- * destination written here, the descriptor handed over (fetch.c), or
- * the reason it could not be.
- */
+/* gate.sock connected and the CONNECT for the child's destination written. */
 int
 fetcher_tunnel(struct fetcher *f)
 {
@@ -104,12 +105,11 @@ fetcher_init(const char *gatepath)
 }
 
 /*
- * The child ends with keepd: killed outright, as it holds a secret and
- * a tunnel and has nothing to undo.  The signal is set before the
- * check, so that a keepd gone in between is seen either way.
+ * SIGKILL at keepd's death: it holds a secret and nothing to undo.  Set
+ * before the check, so a keepd gone in between is seen either way.
  */
 static struct fetcher *
-fetcher_fork(const struct keep_dest *kd)
+fetcher_fork(void)
 {
 	struct fetcher	*f;
 	pid_t		 pid, keepd = getpid();
@@ -132,15 +132,46 @@ fetcher_fork(const struct keep_dest *kd)
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
 		    getppid() != keepd)
 			_exit(1);
-		fetch_run(sp[1], kd);
+		fetch_run(sp[1]);
 	}
 	fetcher_pids[slot] = pid;
 	close(sp[1]);
 	(void)fcntl(sp[0], F_SETFL, O_NONBLOCK);
 	msgchan_init(&f->chan, sp[0], FETCH_MAXPAYLOAD);
 	f->chan.wipe = 1;
-	f->kd = kd;
 	f->pid = pid;
+	return f;
+}
+
+/* Made between requests, when no secret is in keepd's memory. */
+void
+fetcher_spare(void)
+{
+	if (spare != NULL || spare_lost >= SPARE_LOST_MAX)
+		return;
+	if ((spare = fetcher_fork()) == NULL) {
+		log_warn("cannot make a spare request process");
+		spare_lost++;
+	}
+}
+
+static struct fetcher *
+fetcher_cold(const struct keep_dest *kd)
+{
+	struct fetcher	*f;
+
+	spare_lost = 0;
+	if ((f = spare) != NULL)
+		spare = NULL;
+	else if ((f = fetcher_fork()) == NULL)
+		return NULL;
+	f->kd = kd;
+	log_debug("%s: its request process %d", kd->d->name, (int)f->pid);
+	if (msg_compose(&f->chan, FETCH_DEST, 0, -1, kd->d->name,
+	    strlen(kd->d->name)) == -1) {
+		fetcher_end(f);
+		return NULL;
+	}
 	return f;
 }
 
@@ -180,6 +211,7 @@ fetcher_start(const struct keep_dest *kd, const void *env, size_t envlen,
     const struct secret *s)
 {
 	struct fetcher	*f;
+	int		 tries;
 
 	TAILQ_FOREACH(f, &warm, entry)
 		if (f->kd == kd)
@@ -188,16 +220,17 @@ fetcher_start(const struct keep_dest *kd, const void *env, size_t envlen,
 		fetcher_unwarm(f);
 		if (fetcher_send(f, env, envlen, s) == 0)
 			return f;
-		/* It ended while idle: a new child takes the request. */
 		fetcher_end(f);
 	}
-	if ((f = fetcher_fork(kd)) == NULL)
-		return NULL;
-	if (fetcher_send(f, env, envlen, s) == -1) {
+	/* A spare that ended unreaped fails its first write: one more try. */
+	for (tries = 0; tries < 2; tries++) {
+		if ((f = fetcher_cold(kd)) == NULL)
+			return NULL;
+		if (fetcher_send(f, env, envlen, s) == 0)
+			return f;
 		fetcher_end(f);
-		return NULL;
 	}
-	return f;
+	return NULL;
 }
 
 void
@@ -279,4 +312,7 @@ fetcher_end_all(void)
 		fetcher_unwarm(f);
 		fetcher_end(f);
 	}
+	if (spare != NULL)
+		fetcher_end(spare);
+	spare = NULL;
 }

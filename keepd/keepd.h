@@ -1,9 +1,4 @@
-/*
- * The keep's parts, shared inside keepd: the destinations it serves,
- * keep.sock, its namespaces and filters, the loop that serves clients,
- * and the per-request child that speaks to a destination through the
- * gate.  keepd(8) says what each one promises.
- */
+/* The keep's parts, shared inside keepd (keepd(8)). */
 #ifndef SANDCASTLE_KEEPD_H
 #define SANDCASTLE_KEEPD_H
 
@@ -26,11 +21,7 @@
 struct tls_config;
 struct conn;
 
-/*
- * A destination as the keep serves it: its auth, and its connection
- * made ready at start up to the TLS handshake (tls.c), which each
- * request's child inherits.
- */
+/* Its connection made ready up to the handshake, inherited by each child. */
 struct keep_dest {
 	const struct destination *d;
 	enum http_auth		  auth;
@@ -38,37 +29,27 @@ struct keep_dest {
 };
 
 /*
- * Between a request's child and keepd, on a socketpair, framed with
- * msg.h.  keepd sends each request as FETCH_SECRET (the destination's
- * secret, read for this request) and FETCH_REQUEST (the envelope as the
- * client sent it).  When the child needs a connection it sends an empty
- * FETCH_TUNNEL; keepd answers FETCH_TUNNEL with the gate's socket, the
- * CONNECT for the child's destination already written, or with no
- * descriptor and the reason: the child makes no socket of its own.
- * The child answers with at most one FETCH_LOCATION
- * (a redirect's, for the log line), then FETCH_KEEP when its connection
- * stays open for the next request, then exactly one KEEP_ANSWER (with
- * its body's memfd) or KEEP_REFUSED, payloads as keep.h.  A child that
- * sent no FETCH_KEEP ends once it answered; one that did waits, warm,
- * for its destination's next request (fetcher.c).
+ * Between a request's child and keepd, framed with msg.h.  keepd sends
+ * FETCH_DEST once (a spare has none), then FETCH_SECRET and
+ * FETCH_REQUEST per request; an empty FETCH_TUNNEL is answered with the
+ * gate's socket, its CONNECT written, or the reason.  The child answers
+ * FETCH_LOCATION at most, FETCH_KEEP if it stays warm, then one
+ * KEEP_ANSWER or KEEP_REFUSED.
  */
 #define FETCH_LOCATION		16	/* past keep.h's types, within MSG_BIT() */
 #define FETCH_SECRET		17
 #define FETCH_REQUEST		18
 #define FETCH_KEEP		19
 #define FETCH_TUNNEL		20
-/* fetch.c: every message's size between keepd and a request's child. */
+#define FETCH_DEST		21
 extern const struct msg_rule	fetch_rules[];
 extern const size_t		fetch_nrules;
-#define FETCH_TO_CHILD	(MSG_BIT(FETCH_SECRET) | MSG_BIT(FETCH_REQUEST) | \
-			 MSG_BIT(FETCH_TUNNEL))
+#define FETCH_TO_CHILD	(MSG_BIT(FETCH_DEST) | MSG_BIT(FETCH_SECRET) | \
+			 MSG_BIT(FETCH_REQUEST) | MSG_BIT(FETCH_TUNNEL))
 #define FETCH_TO_KEEPD	(MSG_BIT(FETCH_LOCATION) | MSG_BIT(FETCH_KEEP) | \
 			 MSG_BIT(KEEP_ANSWER) | MSG_BIT(KEEP_REFUSED) | \
 			 MSG_BIT(FETCH_TUNNEL))
-/*
- * A request's tunnels at most: its first, and one more when a kept
- * connection had ended; a child that asks a third is ended.
- */
+/* Its first, and one more when a kept connection had ended. */
 #define FETCH_TUNNELS_MAX	2
 #define FETCH_LOCATION_MAX	512
 #define FETCH_MAXPAYLOAD	MSG_MAXPAYLOAD	/* an envelope, or a body */
@@ -91,20 +72,16 @@ void		 keepsock_close(void);
 /* netns.c */
 void		 netns_enter(void);
 
-/*
- * sandbox.c: the filters and the Landlock rulesets, each for good; a
- * ruleset's function returns the ABI it used, 0 for none.
- */
+/* sandbox.c: a ruleset's function returns the ABI it used, 0 for none. */
 void		 sandbox_keepd(int secretsfd);
 void		 sandbox_fetch(void);
 int		 landlock_keepd(int secretsfd, const char *secretsdir,
 		    const char *sockdir);
 int		 landlock_fetch(void);
 
-/* A request's child as keepd holds it: at work on a request, or warm. */
 struct fetcher {
 	TAILQ_ENTRY(fetcher)	 entry;		/* among the warm, while idle */
-	const struct keep_dest	*kd;		/* its one destination */
+	const struct keep_dest	*kd;		/* its one destination, or NULL */
 	pid_t			 pid;
 	struct msgchan		 chan;		/* its socketpair */
 	struct timespec		 idle_end;	/* ended then, while warm */
@@ -112,10 +89,9 @@ struct fetcher {
 
 /* fetcher.c */
 void		 fetcher_init(const char *gatepath);
-/*
- * The request handed to kd's warm child, else to a new one: NULL when
- * no child could take it.  The secret goes at once, never queued.
- */
+/* The spare made, unless one waits or too many ended untaken. */
+void		 fetcher_spare(void);
+/* To kd's warm child, else a new one; NULL when none could take it. */
 struct fetcher	*fetcher_start(const struct keep_dest *kd, const void *env,
 		    size_t envlen, const struct secret *);
 /* Killed: serve_reap() reaps it. */
@@ -123,7 +99,6 @@ void		 fetcher_end(struct fetcher *);
 void		 fetcher_keep(struct fetcher *);	/* warm, or ended */
 size_t		 fetcher_warm_pollfds(struct pollfd *, struct fetcher **,
 		    size_t max);
-/* A warm child spoke unasked, or ended: it is ended. */
 void		 fetcher_warm_input(struct fetcher *);
 void		 fetcher_warm_expire(const struct timespec *now);
 const struct timespec *fetcher_warm_first(void);
@@ -134,7 +109,6 @@ int		 fetcher_tunnel(struct fetcher *f);
 int		 fetcher_is_child(pid_t pid);
 void		 fetcher_reaped(pid_t pid);
 
-/* One connection on keep.sock, and the request it waits on. */
 struct client {
 	TAILQ_ENTRY(client)	 entry;
 	struct msgchan		 chan;
@@ -166,24 +140,18 @@ int		 client_done(const struct client *);
 
 void		 client_child_output(struct client *);
 
-/* fetch.c: a request's child, for one destination; never returns. */
+/* fetch.c: a request's child, a spare until keepd names its destination. */
 __attribute__((noreturn)) void
-		 fetch_run(int fd, const struct keep_dest *);
+		 fetch_run(int fd);
 
 /* tunnel.c */
 /* keepd's half: gate.sock connected and the CONNECT written, or -1 with why. */
 int		 tunnel_request(const char *gatepath, const char *host,
 		    uint16_t port, char *why, size_t whysz);
-/*
- * The child's half: 0 once the gate opened the tunnel on fd, or -1 with
- * why and *code (KEEP_R_REFUSED or KEEP_R_GATE), fd closed.
- */
+/* 0, or -1 with why and *code (KEEP_R_REFUSED or KEEP_R_GATE), fd closed. */
 int		 tunnel_await(int fd, char *why, size_t whysz,
 		    uint32_t *code);
-/*
- * The gate's answer to CONNECT: 0 when it opened; KEEP_R_REFUSED when
- * the gate refused by its rules (403), KEEP_R_GATE otherwise, with why.
- */
+/* 0 opened, KEEP_R_REFUSED for the gate's 403, KEEP_R_GATE otherwise. */
 int		 tunnel_answer(const char *head, size_t len, char *why,
 		    size_t whysz);
 

@@ -1,9 +1,4 @@
-/*
- * keep.sock: bound before anything hostile is read, in a folder only
- * the operator can open, 0600 itself (usock_listen(): a socket that
- * answers is another keepd and is refused, a stale one is removed), and
- * removed again when keepd ends.
- */
+/* keep.sock: bound before anything hostile is read, 0600 in a 0700 folder. */
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/un.h>

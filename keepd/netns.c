@@ -1,10 +1,7 @@
 /*
- * keepd has no IP network of its own: it moves into a new user and
- * network namespace, where the only interface is a loopback that is
- * down.  The Unix sockets it needs are files, and a file reaches across
- * network namespaces.  Its uid is mapped to 0 there (the kernel reports
- * the operator as 0 and anyone else as the overflow uid), and every
- * capability the new namespace gave it is dropped at once.
+ * keepd has no IP network: a new user and network namespace, with a
+ * loopback that is down; Unix sockets are files and reach across.  Its
+ * uid is mapped to 0 there, and every capability dropped at once.
  */
 #include <sys/types.h>
 #include <sys/syscall.h>

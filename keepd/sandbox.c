@@ -1,18 +1,9 @@
 /*
- * keepd's two seccomp filters.  sandbox_keepd(): the keep itself, which
- * serves keep.sock, reads secrets and forks a child per request; it may
- * make Unix sockets only, and open files read-only and only under the
- * secrets folder's descriptor.  sandbox_fetch(): that child, which
- * speaks TLS and HTTP with a destination: no file at all, no fork, no
- * socket(2) and no connect(2) (keepd hands it its tunnel to the gate,
- * already asked for its one destination: keep.sock and every other
- * destination are out of its reach), and a memfd (no path) for the
- * answer's body.  Neither may exec.  The child's filter stacks on the keep's, so it can only
- * take away.
- *
- * Beside them, their Landlock rulesets: the keep sees the secrets
- * folder, read only, and may remove keep.sock at its end; the child
- * sees no file.  Both are denied every TCP bind and connect.
+ * keepd's two seccomp filters and Landlock rulesets.  The keep: Unix
+ * sockets only, files read-only under the secrets folder.  Its request
+ * child: no file, fork or socket (keepd hands it its tunnel, so
+ * keep.sock and other destinations are out of reach).  The child's
+ * filter stacks on the keep's, so it can only take away.
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -31,21 +22,14 @@
 
 #define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
 
-/*
- * What any process of the keep adds to the daemons' base
- * (common/sandbox.c): its connections' reads and ends, its group ids,
- * and a sealed memfd for an answer's body.
- */
+/* Any keep process, on common/sandbox.c's base: a memfd for the body. */
 static const int keep_calls[] = {
 	SCMP_SYS(recvfrom), SCMP_SYS(getsockopt),
 	SCMP_SYS(shutdown), SCMP_SYS(getgid), SCMP_SYS(getegid),
 	SCMP_SYS(memfd_create), SCMP_SYS(ftruncate),
 };
 
-/*
- * The keep's own: the secrets, its clients, the gate's tunnels it hands
- * its children, its children, keep.sock's end.
- */
+/* The keep's own: secrets, clients, tunnels, children, keep.sock's end. */
 static const int keepd_calls[] = {
 	SCMP_SYS(connect),
 	SCMP_SYS(accept4), SCMP_SYS(accept), SCMP_SYS(wait4), SCMP_SYS(kill),
@@ -121,10 +105,8 @@ sandbox_fetch(void)
 }
 
 /*
- * The secrets by the descriptor keepd holds, read only: a secret is
- * read for every request.  keep.sock's folder for removal only, which
- * keepsock_close() needs at the end.  Its CA bundles were read into
- * memory at start (dest.c): no other file is opened after.
+ * A secret is read for every request.  The CA bundles are in memory
+ * (dest.c): no other file is opened after.
  */
 int
 landlock_keepd(int secretsfd, const char *secretsdir, const char *sockdir)

@@ -1,9 +1,6 @@
 /*
- * keepd's loop: keep.sock, its clients, their requests' children and
- * the warm children in one ppoll(2), with the signals blocked everywhere
- * else so that none is lost between a check and the wait.  SIGTERM ends
- * it: every child, at work or warm, is killed and keep.sock removed, and
- * keepd exits 0.
+ * keepd's loop: one ppoll(2), signals blocked elsewhere so that none is
+ * lost between a check and the wait.  SIGTERM kills every child.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -86,7 +83,6 @@ serve_pollfds(int listenfd, struct pollfd *pfd, struct slot *slot)
 	return n;
 }
 
-/* Until the nearest deadline of a request or a warm child, or forever. */
 static struct timespec *
 serve_timeout(struct timespec *ts)
 {
@@ -150,6 +146,18 @@ serve_sweep(void)
 	fetcher_warm_expire(&now);
 }
 
+/* Made when nothing is in flight, so its fork delays no request. */
+static void
+serve_spare(void)
+{
+	struct client	*c;
+
+	TAILQ_FOREACH(c, &clients, entry)
+		if (c->f != NULL || c->chan.outqlen > 0)
+			return;
+	fetcher_spare();
+}
+
 static void
 serve_end(void)
 {
@@ -175,6 +183,7 @@ serve(int listenfd, int secretsfd, const char *gatepath)
 	daemon_signals(serve_signal, &waitmask);
 	client_init(secretsfd);
 	fetcher_init(gatepath);
+	fetcher_spare();
 	while (!serve_quit) {
 		n = serve_pollfds(listenfd, pfd, slot);
 		if (ppoll(pfd, n, serve_timeout(&ts), &waitmask) == -1) {
@@ -185,6 +194,7 @@ serve(int listenfd, int secretsfd, const char *gatepath)
 		serve_reap();
 		serve_dispatch(listenfd, pfd, slot, n);
 		serve_sweep();
+		serve_spare();
 	}
 	serve_end();
 }

@@ -1,23 +1,10 @@
 /*
- * A connection to a destination inside the gate's tunnel: TLS with
- * libtls (always verified, SNI and the name checked against the
- * destination's host), or plain HTTP for a destination with an internal
- * exception and an http:// address.  keepd makes each destination's
- * connection ready at start (conn_prepare()), up to the handshake: its
- * libtls context configured and connected to callbacks that speak on
- * whatever tunnel the connection holds then.  That is where libtls
- * builds its OpenSSL context and parses the CA bundle (some 20 ms for
- * the system's), once in keepd instead of once a request: each
- * request's child inherits the ready connection with its memory and
- * only gives it its tunnel.  The child's randomness is its own:
- * OpenSSL reseeds in a process other than the one that seeded it, and
- * the handshake's random and key share are made in the child.  A
- * connection closed is made ready again the same way, in the child.
- * The handshake must end before a byte of the request is written,
- * within CONN_HANDSHAKE_SECS: a destination that takes the connection
- * and never answers the handshake ends as a TLS error that says so,
- * well inside the keep's 30 s, not as a request process the keep must
- * kill.
+ * A connection to a destination inside the gate's tunnel: libtls,
+ * always verified, or plain HTTP for an internal exception's http://.
+ * Made ready in keepd up to the handshake, so the CA bundle is parsed
+ * once (some 20 ms), not per request; OpenSSL reseeds in the child, so
+ * its randomness is its own.  The handshake is bounded by
+ * CONN_HANDSHAKE_SECS, well inside the keep's 30 s.
  */
 #include <sys/types.h>
 
@@ -186,7 +173,6 @@ conn_write(struct conn *c, const char *buf, size_t len)
 	return 0;
 }
 
-/* Bytes read, 0 at the end, -1 with why. */
 ssize_t
 conn_read(struct conn *c, void *buf, size_t len, char *why, size_t whysz)
 {
@@ -209,9 +195,8 @@ conn_read(struct conn *c, void *buf, size_t len, char *why, size_t whysz)
 }
 
 /*
- * Between two requests nothing may come: a byte, the end or an error
- * each mean the connection is done.  TLS may still take what belongs
- * to no answer, a session ticket, and want more: that is alive.
+ * Between two requests any byte, end or error means done; a session
+ * ticket TLS takes while wanting more is alive.
  */
 int
 conn_alive(struct conn *c)

@@ -1,16 +1,8 @@
 /*
- * The way out: a CONNECT through the gate on gate.sock, for the
- * destination's name and port as configured (the gate maps a name with
- * an internal exception to its ip:port itself).
- *
- * It is made in two halves, so that a request's child, which reads a
- * destination's bytes, has no way to keep.sock or to another
- * destination: keepd connects to gate.sock and writes the CONNECT for
- * the child's one destination (tunnel_request()), then hands the child
- * the descriptor; the child reads the gate's answer (tunnel_await()),
- * a byte at a time up to its blank line, so that not one byte of the
- * destination's (the TLS handshake) is taken with it.  The gate takes
- * one CONNECT a connection: the child cannot name another.
+ * The way out: a CONNECT through gate.sock.  keepd writes it for the
+ * child's one destination and hands over the descriptor; the child
+ * reads the answer a byte at a time, so that none of the TLS handshake
+ * is taken with it.  The gate takes one CONNECT a connection.
  */
 #include <sys/types.h>
 

@@ -1,8 +1,6 @@
 /*
- * The start of a refused envelope's log line: its destination, method
- * and path as far as they can be read, "-" for what cannot.  Only
- * printable ASCII is kept, so a field cannot forge a log line or
- * shift the line's words, and each is cut short.
+ * A refused envelope's log line start: printable ASCII only and cut
+ * short, so a field cannot forge a log line or shift its words.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,7 @@
 /*
- * check: the toolbox and the images (which limits hold here, each box
- * limit above its default, each enabled capability's image of this
- * build), then the capabilities, each asked to prove itself in a box of
- * role check (job.h), its row (common/cap.c) saying what the outcome
- * means: claude looks its model up through the keep, ocr lists the
- * languages of its image.  Without a keep that answers, the proof of a
- * capability whose box makes a request is not tried: it needs the keep.
+ * check: the toolbox and the images, then each capability proves itself
+ * in a box of role check, its row (common/cap.c) saying what the outcome
+ * means.  A capability whose box makes a request needs a keep that answers.
  */
 #include <sys/wait.h>
 
@@ -19,9 +15,9 @@
 #include "json.h"
 #include "keepcli.h"
 #include "paths.h"
-#include "boxrun.h"
-#include "job.h"
-#include "podman.h"
+#include "../sandcastled/boxrun.h"
+#include "../sandcastled/job.h"
+#include "../sandcastled/podman.h"
 #include "check.h"
 #include "sandcastlectl.h"
 
@@ -98,20 +94,21 @@ check_limits(struct check *c, enum cap_id cap)
 static void
 check_image(struct check *c, enum cap_id cap)
 {
-	char	 image[64], out[512];
-	const char	*args[] = { "image", "exists", image, NULL };
-	int		 status;
+	char	 image[PODMAN_IMAGE_LEN + 1], why[512];
+	int	 r;
 
-	(void)snprintf(image, sizeof(image), "sandcastle-%s:%s", cap_name(cap),
-	    job_build());
-	if (podman_cmd(args, out, sizeof(out), &status) == 0 &&
-	    WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	podman_image_name(cap, job_build(), image, sizeof(image));
+	if ((r = podman_image_exists(image, why, sizeof(why))) == 1) {
 		image_ready[cap] = 1;
 		return;
 	}
-	check_line(c, MARK_FAIL, "capability %s: the image %s of this build "
-	    "is missing; run sandcastlectl install --images", cap_name(cap),
-	    image);
+	if (r == -1)
+		check_line(c, MARK_FAIL, "capability %s: %s", cap_name(cap),
+		    why);
+	else
+		check_line(c, MARK_FAIL, "capability %s: the image %s of this "
+		    "build is missing; run sandcastlectl install --images",
+		    cap_name(cap), image);
 }
 
 /* podman and this build, once: 0, or -1 with a FAIL line. */
@@ -165,7 +162,6 @@ check_toolbox(struct check *c)
 	return 0;
 }
 
-/* The keep for a box's one request: a connection of its own. */
 static int
 check_keep_fn(const char *env, size_t len, struct keepcli_answer *a,
     void *arg, const char **why)
@@ -180,10 +176,7 @@ check_keep_fn(const char *env, size_t len, struct keepcli_answer *a,
 	return r;
 }
 
-/*
- * A capability whose box makes a request needs the keep for its proof;
- * the row says what the outcome means.
- */
+/* The keep for a box that makes a request; the row reads the outcome. */
 static void
 prove(struct check *c, enum cap_id cap)
 {

@@ -1,14 +1,9 @@
 /*
- * check: the running gate, last.  First its network, where a gate
- * answers (and a line that none does where the keep answers: the advice
- * is the unit's where install wrote it, gated's where not), held to the same
- * route lookups the gate made before it served (common/barrier.c): a
- * process of check's joins the gate's user and network namespaces,
- * which the operator owns, and asks the kernel's route lookup there, so
- * a route removed or shadowed since the gate started shows here.  Then
- * the gate's refusals of the last hour, one line per destination, with
- * the likeliest cause and what to do, read from the records gated keeps
- * in the state folder.
+ * check: the running gate, last.  A process of check's joins the
+ * gate's namespaces (the operator owns them) and repeats the route
+ * lookups the gate made before it served (gated/barrier.c), so a route
+ * removed or shadowed since shows here.  Then the gate's refusals of
+ * the last hour, with the likeliest cause and what to do.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -24,12 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "barrier.h"
 #include "config.h"
-#include "netlink.h"
 #include "paths.h"
-#include "refusal.h"
 #include "usock.h"
+#include "../gated/barrier.h"
+#include "../gated/netlink.h"
+#include "../gated/refusal.h"
 #include "check.h"
 #include "sandcastlectl.h"
 

@@ -1,9 +1,7 @@
 /*
- * check: what Landlock holds on this machine.  The ABI this kernel has,
- * then each process's view as that ABI holds it, from the same table
- * the processes put on (landlock.h); the box launcher, which has none;
- * and a warning for each right the design wants that the ABI lacks,
- * with what holds without it, or one when there is no Landlock at all.
+ * check: what Landlock holds on this machine, from the same table the
+ * processes put on (landlock.h), with a warning for each right the
+ * design wants that the ABI lacks, and what holds without it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +10,6 @@
 #include "check.h"
 #include "sandcastlectl.h"
 
-/* The processes that want what the lack is, as "a, b and c". */
 static void
 wanting(const struct landlock_lack *l, char *buf, size_t bufsz)
 {

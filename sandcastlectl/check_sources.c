@@ -1,11 +1,8 @@
 /*
- * check: the sources.  Each is pinged through the keep (GET /ping on
- * its destination, with its token, through the gate), as the core
- * would call it, and its answer read as strictly: {"waiting": N}, N a
- * non-negative integer.  Without a keep that answers nothing is tried:
- * the keep's own line says why.  A source's words are hostile; what of
- * them reaches a line was cut short and escaped by contract.c, and the
- * keep's reasons are escaped here the same way.
+ * check: each source pinged through the keep and the gate, as the core
+ * would, its answer read as strictly.  A source's words are hostile:
+ * contract.c escapes what reaches a line, and the keep's reasons are
+ * escaped here the same way.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -20,7 +17,6 @@
 #include "check.h"
 #include "sandcastlectl.h"
 
-/* The keep's reason, printable ASCII only. */
 static void
 reason_of(const struct keepcli_answer *a, char *out, size_t outsz)
 {
@@ -39,7 +35,6 @@ unreachable(struct check *c, const struct source *src, const char *why)
 	    src->name, src->name, why);
 }
 
-/* What the answer to GET /ping says of the source. */
 static void
 ping_answer(struct check *c, const struct source *src,
     const struct keepcli_answer *a)

@@ -1,10 +1,7 @@
 /*
- * check: the units and the drop-ins, only where install wrote the units
- * (their marker line).  A unit of another build, or changed by hand,
- * warns; so does every drop-in line that removes a lock: a hardening
- * directive the unit sets, set to anything else or emptied; a
- * capability; a command (ExecStart= and the other Exec lines); the
- * account (User=, Group=...).  The list is in sandcastlectl(8).
+ * check: the units and drop-ins, where install wrote the units.  A unit
+ * of another build or changed by hand warns, and so does every drop-in
+ * line that removes a lock (the list is in sandcastlectl(8)).
  */
 #include <sys/types.h>
 
@@ -178,7 +175,6 @@ dropin_conf(const struct dirent *de)
 	    strcmp(de->d_name + len - 5, ".conf") == 0;
 }
 
-/* Every *.conf of every drop-in folder of unit, in every user unit path. */
 static void
 dropins_of(struct check *c, const char *unit, const char *text)
 {
@@ -238,7 +234,6 @@ dropins_of(struct check *c, const char *unit, const char *text)
 	dropin_free(&mine);
 }
 
-/* 1 when install wrote the unit: it carries install's marker. */
 int
 check_unit_installed(const char *unit)
 {

@@ -1,15 +1,7 @@
 /*
  * sandcastlectl install --images: the box images of this build, made
- * offline FROM scratch, each out of its capability's box program
- * (sandcastle-box-<capability>, as /sandcastle-box), the libraries it loads
- * (each at its own path, with the loader), the build id, nobody's
- * passwd and group, an empty /tmp and what the capability's row adds
- * (common/cap.c: ocr's configured languages and the file that names
- * them in order).  Nothing is pulled: podman build --pull=never
- * --network=none.  Then the images of other builds go, except one in
- * use, which is named.  Each step is a line of its own.  install and
- * uninstall remove the older images only once the target is stopped or
- * restarted, waiting for a box of one to end.
+ * offline FROM scratch.  The images of other builds go only once the
+ * target is stopped or restarted; one in use stays, named.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -29,6 +21,7 @@
 #include "boxproto.h"
 #include "build.h"
 #include "config.h"
+#include "../sandcastled/podman.h"
 #include "install.h"
 #include "sandcastlectl.h"
 
@@ -36,11 +29,8 @@ extern char **environ;
 
 /*
  * Two layers: the libraries first, the same for every capability and
- * every build on this machine, so that podman build's layer cache, which
- * goes by their content, makes the layer once; then what is the build's
- * and the capability's own, a few MiB.  The libraries are most of an
- * image (70 MiB, libicudata alone 30), and hashing and storing them
- * again for each image was most of install's time on a slow machine.
+ * build, so podman build's layer cache makes them once (70 MiB, most of
+ * an image and of install's time); then the build's own few MiB.
  */
 static const char containerfile[] =
     "FROM scratch\n"
@@ -86,10 +76,8 @@ install_mkdirs(const char *path)
 }
 
 /*
- * Copies the file at path (its target, when a link) to root + inside,
- * its folders made, with its mode.  In this process: a cp and a mkdir
- * for each of the sixty-odd libraries took most of a minute an image
- * on a slow machine (the reference machine, emulated).
+ * In this process: a cp and a mkdir for each of the sixty-odd libraries
+ * took most of a minute an image on the (emulated) reference machine.
  */
 static int
 install_copy_as(const char *root, const char *path, const char *inside)
@@ -122,7 +110,6 @@ fail:
 	return rc;
 }
 
-/* Copies the file at path to the same path in the image. */
 static int
 install_copy(const char *root, const char *path)
 {
@@ -183,10 +170,7 @@ install_image_write(void *root, const char *inside, const char *text)
 	return install_write(root, inside + 1, text);
 }
 
-/*
- * The context folder: lib/ holds the libraries sandcastle-box loads and
- * the loader, root/ the rest of the image's tree.
- */
+/* lib/: the libraries sandcastle-box loads and the loader; root/: the rest. */
 static int
 install_context(const char *ctx, enum cap_id cap, const char *bindir,
     const char *id, const struct config *conf)
@@ -232,13 +216,14 @@ static int
 install_build(enum cap_id cap, const char *bindir, const char *id,
     const struct config *conf)
 {
-	char	 ctx[] = "/tmp/sandcastle-image.XXXXXX", tag[64], file[64];
+	char	 ctx[] = "/tmp/sandcastle-image.XXXXXX", file[64];
+	char	 tag[PODMAN_IMAGE_LEN + 1];
 	char	*build[] = { "podman", "build", "--pull=never", "--network=none",
 		    "-q", "-t", tag, "-f", file, ctx, NULL };
 	char	*rm[] = { "rm", "-rf", ctx, NULL };
 	int	 rc;
 
-	(void)snprintf(tag, sizeof(tag), "sandcastle-%s:%s", cap_name(cap), id);
+	podman_image_name(cap, id, tag, sizeof(tag));
 	if (mkdtemp(ctx) == NULL) {
 		warn("mkdtemp %s", ctx);
 		return -1;
@@ -271,10 +256,9 @@ image_has_box(const char *image)
 }
 
 /*
- * The boxes of sandcastle's that podman holds in its storage alone, of
- * image: a podman run killed while it made a box (a stopped core's)
- * leaves one, without its labels, and it keeps its image in use.  Known
- * by the name, sandcastle-box- or sandcastle-chk- and 16 hex digits.
+ * A podman run killed while it made a box leaves one in podman's
+ * storage alone, without labels, keeping its image in use.  Known by
+ * name: sandcastle-box- or sandcastle-chk- and 16 hex digits.
  */
 static void
 storage_remove(const char *image, const char *who)
@@ -308,9 +292,8 @@ storage_remove(const char *image, const char *who)
 }
 
 /*
- * podman rmi of image; with wait, a box of it (the stopped core's, which
- * podman or the new launcher is removing) is waited for, up to wait
- * seconds, before the image is given up as in use.
+ * With wait, a box of it (the stopped core's, being removed) is waited
+ * for up to wait seconds before the image is given up as in use.
  */
 static int
 image_remove(const char *image, const char *who, int wait)
@@ -341,25 +324,23 @@ image_remove(const char *image, const char *who, int wait)
 	return -1;
 }
 
-/*
- * The images sandcastle-<cap>:<tag> of other builds (of every build when
- * id is NULL, for uninstall); one in use stays, named.
- */
+/* id NULL: every build's, for uninstall. */
 static int
 install_prune(enum cap_id cap, const char *id, const char *who, int wait)
 {
-	char	 cmd[256], line[256], want[64], repo[64];
+	char	 cmd[256], line[256], image[PODMAN_IMAGE_LEN + 1];
+	char	 want[10 + sizeof(image)], repo[10 + sizeof(image)];
 	FILE	*f;
 	int	 rc = 0;
 
 	(void)snprintf(cmd, sizeof(cmd), "podman images --format "
 	    "'{{.Repository}}:{{.Tag}}' --filter reference=sandcastle-%s "
 	    "2>/dev/null", cap_name(cap));
-	(void)snprintf(want, sizeof(want), "localhost/sandcastle-%s:%s",
-	    cap_name(cap), id != NULL ? id : "");
+	podman_image_name(cap, id != NULL ? id : "", image, sizeof(image));
+	(void)snprintf(want, sizeof(want), "localhost/%s", image);
 	/* podman's reference filter matches more than the name: check it. */
-	(void)snprintf(repo, sizeof(repo), "localhost/sandcastle-%s:",
-	    cap_name(cap));
+	podman_image_name(cap, "", image, sizeof(image));
+	(void)snprintf(repo, sizeof(repo), "localhost/%s", image);
 	if ((f = popen(cmd, "r")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL) {

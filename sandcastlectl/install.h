@@ -17,14 +17,9 @@ int	spawn_capture(char *const argv[], int both, char *out, size_t outsz);
 
 /* 0, or -1 after the refusal lines on stderr. */
 int	install_machine(void);
-/* The images of this build from the binaries in bindir (install.c). */
 int	install_images(const struct config *, const char *bindir,
 	    const char *id);
-/*
- * The images sandcastle-claude:* and sandcastle-ocr:* of other builds
- * than id, or of every build; one in use stays, named, after waiting up
- * to wait seconds for a box of it to end.
- */
+/* Other builds' images than id's, or every build's; one in use stays, named. */
 int	images_remove_old(const char *id, int wait);
 int	images_remove_all(int wait);
 

@@ -1,11 +1,8 @@
 /*
- * sandcastlectl install: the machine, the configuration, the images,
- * the binaries into ~/.local/bin, the units, then systemd, lingering,
- * the target's restart, the keep, the images of older builds, and
- * check.  Nothing changes before the images; after them install undoes
- * nothing when a step fails: it stops there and names it, and install
- * again goes on from the start.  The older images go last: until the
- * restart, the running core's boxes are made from them.
+ * sandcastlectl install.  Nothing changes before the images; after them
+ * a failed step is named and not undone, and install again goes on from
+ * the start.  The older images go last: until the restart, the running
+ * core's boxes are made from them.
  */
 #include <sys/stat.h>
 #include <sys/types.h>

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "podman.h"
+#include "../sandcastled/podman.h"
 #include "install.h"
 
 #define PODMAN_LEAST	"4.3.1"		/* Debian 12's: what the suite runs */

@@ -1,9 +1,8 @@
 /*
  * The show commands' plain output: a table with a line of titles, each
- * time in the local zone, as an operator reads it at a terminal.  Every
- * text reaches here checked by the show that got it (show.c,
- * show_sources.c, show_jobs.c); output_json.c is the same data as JSON.
+ * time in the local zone.  Every text reaches here checked by its show.
  */
+#include <err.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -66,7 +65,9 @@ plain_head(enum action action)
 		    "TOKENS");
 		break;
 	default:
-		break;
+		/* A show of a list whose table was left out here. */
+		errx(1, "output.c: no heading for the list of action %d",
+		    action);
 	}
 }
 
@@ -184,7 +185,6 @@ plain_job(const struct records_meta *m)
 	    records_status_name(m->status), secs, tokens);
 }
 
-/* meta.json as it is, then a line per file of the record. */
 static void
 plain_record(const struct job_shown *js)
 {

@@ -46,7 +46,6 @@ struct output {
 extern const struct output plain_output;	/* output.c */
 extern const struct output json_output;		/* output_json.c */
 
-/* The output -j chose. */
 const struct output *output_of(const struct parse_result *);
 /* A process's state as both outputs name it: "running", ... */
 const char	*output_state(int32_t);

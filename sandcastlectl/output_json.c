@@ -1,10 +1,7 @@
 /*
- * The show commands' output with -j: the data output.c prints as a
- * table, as one JSON document for a program to read.  A list is an
- * array of objects, one per line of the table; show job is one object.
- * Times are RFC 3339 UTC; what is missing is null, never "-".  The
- * writer (common/json.h) escapes every text, so the document is valid
- * JSON whatever a name holds.
+ * The show commands' output with -j.  Times are RFC 3339 UTC, a missing
+ * value null, never "-"; the writer escapes every text, so the document
+ * is valid whatever a name holds.
  */
 #include <err.h>
 #include <stdio.h>
@@ -36,7 +33,6 @@ const struct output json_output = {
 
 static struct json_writer	 w;
 
-/* The document, printed with its newline. */
 static void
 json_print(void)
 {

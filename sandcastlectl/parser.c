@@ -1,11 +1,8 @@
 /*
- * The commands: their words, as tables of tokens (the shape of bgpctl's
- * parser.c), and their rows, commands[], one per action, that say what
- * main() runs and what it does first.  A word may be cut short while it
- * stays unambiguous: "sec l" is "secret list".  -j may come anywhere
- * after a command's first words when its row says CMD_JSON.  The list
- * of commands printed on a mistake is made from the same tables, so it
- * cannot drift from what is accepted.
+ * The commands' words as tables of tokens (bgpctl's parser.c) and their
+ * rows, commands[].  A word may be cut short while unambiguous ("sec l"
+ * is "secret list").  The list printed on a mistake is made from the
+ * same tables, so it cannot drift from what is accepted.
  */
 #include <stdio.h>
 #include <stdlib.h>

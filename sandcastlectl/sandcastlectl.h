@@ -49,7 +49,6 @@ struct command {
 /* By enum action; NONE's row is empty. */
 extern const struct command commands[ACTION_COUNT];
 
-/* Where the operator's folders are, from -c and -s or their defaults. */
 struct ctl_env {
 	char		 confdir[PATH_MAX];
 	char		 secdir[PATH_MAX];

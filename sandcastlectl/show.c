@@ -77,7 +77,6 @@ show_get(struct show_conn *sc, struct msg *m)
 	}
 }
 
-/* A text field cut at its NUL, or at its end, and made printable ASCII. */
 void
 show_text(char *field, size_t size)
 {

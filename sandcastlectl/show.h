@@ -10,10 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * Asks with the message ask and reads its answers of type, each size
- * bytes, until CTL_END: an array of *n of them (NULL when none).
- */
+/* The answers of type, each size bytes, until CTL_END: *n of them, or NULL. */
 void	*show_ask(uint32_t ask, uint32_t type, size_t size, size_t *n);
 /* A text field of an answer cut at its NUL and made printable ASCII. */
 void	 show_text(char *, size_t);

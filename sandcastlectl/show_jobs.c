@@ -1,11 +1,8 @@
 /*
- * sandcastlectl show jobs [SOURCE] [-j] and show job SOURCE ID [-j]: the
- * job records read straight from the configuration's data_dir with the
- * core's own reader (common/records.c), newest first, and handed to the
- * output (output.h).  A record that cannot be read is one line on
- * stderr and the exit status 1, never the end of the listing.  What a
- * box or a source wrote is printed only as JSON the records' writer
- * escaped.
+ * sandcastlectl show jobs and show job, read with the core's own reader
+ * (common/records.c).  An unreadable record is a line on stderr and exit
+ * 1, never the end of the listing.  What a box or a source wrote is
+ * printed only as JSON the records' writer escaped.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -268,9 +265,8 @@ list_files(const struct config *conf, int dfd, const char *source,
 }
 
 /*
- * meta.json, read once and checked as JSON, in *safe: 0, or why on
- * stderr and 1 when the record cannot be read (its files are still
- * shown), -1 when meta.json cannot be opened.
+ * 0, or why on stderr and 1 when the record cannot be read (its files
+ * still shown), -1 when meta.json cannot be opened.
  */
 static int
 meta_load(int dfd, const char *source, const char *id, char **safe,

@@ -1,11 +1,7 @@
 /*
- * sandcastlectl show sources [-j]: each source as the core last
- * scheduled it, from the copy sandcastled's parent keeps (ctl.h, struct
- * ctl_source): when it is asked next, its back-off, its jobs of the
- * last hour against max_jobs_per_hour, its resting capabilities and the
- * error of its last call.  The parent checked every text; they are
- * still cut at their NUL and made printable ASCII here, before the
- * output (output.h) sees them.
+ * sandcastlectl show sources: the parent's copy of the core's summary.
+ * The parent checked every text; they are cut at their NUL and made
+ * printable here again, before the output sees them.
  */
 #include <stdlib.h>
 #include <time.h>

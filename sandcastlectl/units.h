@@ -36,7 +36,6 @@ char	*unit_render(const struct unit_text *, const char *build,
 int	 unit_marker(const char *text, char build[BUILD_ID_LEN + 1]);
 /* A file's whole text, NUL-terminated, at most max bytes; NULL and errno. */
 char	*file_read(const char *path, size_t max, size_t *lenp);
-/* dir/name by a temporary name in dir, fsync and rename. */
 int	 file_write_atomic(const char *dir, const char *name, const char *data,
 	    size_t len, mode_t mode, char *why, size_t whysz);
 int	 file_copy_atomic(const char *src, const char *dir, const char *name,

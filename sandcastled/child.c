@@ -1,10 +1,7 @@
 /*
  * What every child of sandcastled does around its row's columns
- * (proc.c): it takes its title, closes what it inherited, reads the
- * configuration, runs init, then sandbox, says it is ready and runs
- * ready, and serves its channel to the parent in the one loop,
- * child_loop(): the row's timer, the wait, and each message read,
- * checked against proto.h's table and the row's takes, to its dispatch.
+ * (proc.c): init, sandbox, ready, then child_loop(), where each message
+ * is checked against proto.h's table and the row's takes.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -36,10 +33,7 @@ child_sigterm(int sig)
 	child_stop = 1;
 }
 
-/*
- * The configuration the parent read, or none: a file changed, added or
- * removed since would give this child settings the others lack.
- */
+/* The parent's configuration: a file changed since would set it apart. */
 static struct config *
 child_config(const struct options *opts)
 {
@@ -66,10 +60,7 @@ child_config(const struct options *opts)
 	    "fix it and restart sandcastled", opts->confdir);
 }
 
-/*
- * SIGTERM stays blocked but in ppoll(2), so that a stop cannot fall
- * between the check of the flag and the wait.
- */
+/* SIGTERM let in only in ppoll(2): no stop between the check and the wait. */
 static void
 child_signals(void)
 {
@@ -98,11 +89,7 @@ child_ready(void)
 		fatal("cannot tell the parent it is ready");
 }
 
-/*
- * Waits for the channel (ms as poll(2) has it, with the signals of mask
- * let in, or NULL to keep them out), sends what is queued and reads
- * what came.  0 when the parent closed the channel, 1 otherwise.
- */
+/* mask NULL keeps the signals out.  0 when the parent closed the channel. */
 static int
 child_wait(int ms, const sigset_t *mask)
 {
@@ -143,11 +130,7 @@ child_next(struct msg *m)
 	return r;
 }
 
-/*
- * The one loop.  A child with a timer sees to SIGTERM itself, through
- * child_stopping() (the core lets what is in flight end); the others
- * end at once.
- */
+/* The one loop: SIGTERM ends the child at once, unless own_sigterm. */
 static __attribute__((noreturn)) void
 child_loop(void)
 {
@@ -157,7 +140,7 @@ child_loop(void)
 
 	sigemptyset(&none);
 	for (;;) {
-		if (child_stop && child_proc->timer == NULL) {
+		if (child_stop && !child_proc->own_sigterm) {
 			log_debug("SIGTERM: stopping");
 			exit(0);
 		}
@@ -173,12 +156,7 @@ child_loop(void)
 	}
 }
 
-/*
- * The launcher's wait for the keep's answer, inside its dispatch of a
- * job: the loop's own wait and check, SIGTERM kept out (the box it
- * runs sees to it, box_stop_when()).  1 and the next message, for the
- * caller to free; 0 when the parent closed the channel.
- */
+/* The launcher's wait inside a job, SIGTERM out (box_stop_when() has it). */
 int
 child_await(struct msg *m)
 {
@@ -201,9 +179,8 @@ child_main(const char *title, const struct options *opts)
 		fatalx("-P is for sandcastled's own children only");
 	setproctitle("%s", title);
 	/*
-	 * Closing syslog's socket behind its back would make it reconnect
-	 * later, a socket(2) the core's filter kills: close it, then open
-	 * it again (log_init connects at once) before the filter goes on.
+	 * syslog's socket reopened now: a later reconnect would be a
+	 * socket(2) the core's filter kills.
 	 */
 	closelog();
 	closefrom(PROC_FD + 1);

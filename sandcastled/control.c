@@ -1,9 +1,8 @@
 /*
- * The control socket, $XDG_RUNTIME_DIR/sandcastle/control.sock, that
- * sandcastlectl speaks to (ctl.h).  The folder (0700) and the socket
- * (0600) keep other accounts out; the peer's uid, checked before a
- * byte is read, is the second lock.  A client is the operator but not
- * trusted: a malformed message closes that client, never the daemon.
+ * The control socket that sandcastlectl speaks to (ctl.h).  The folder
+ * (0700) and socket (0600) keep other accounts out; the peer's uid,
+ * checked before a byte is read, is the second lock.  A malformed
+ * message closes that client, never the daemon.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -181,7 +180,6 @@ control_proc(struct ctl_client *c, uint32_t id, const char *title, pid_t pid,
 		log_warn("control: an answer to pid %d", (int)c->pid);
 }
 
-/* The parent first, then each child in the order of the table. */
 static void
 control_status(struct ctl_client *c, uint32_t id)
 {
@@ -196,10 +194,7 @@ control_status(struct ctl_client *c, uint32_t id)
 		log_warn("control: an answer to pid %d", (int)c->pid);
 }
 
-/*
- * From the core's last summary, never from the core itself: a core busy
- * with a job or a call keeps no client waiting.
- */
+/* From the core's last summary: a busy core keeps no client waiting. */
 static void
 control_sources(struct ctl_client *c, uint32_t id)
 {
@@ -218,7 +213,6 @@ control_sources(struct ctl_client *c, uint32_t id)
 		log_warn("control: an answer to pid %d", (int)c->pid);
 }
 
-/* 0 when the client may go on, -1 when it is to be closed at once. */
 static int
 control_handle(struct ctl_client *c, const struct msg *m)
 {
@@ -245,6 +239,10 @@ control_handle(struct ctl_client *c, const struct msg *m)
 	case CTL_SHOW_SOURCES:
 		control_sources(c, m->id);
 		break;
+	default:
+		fatalx("control: client pid %d sent %s, which the parent takes "
+		    "and has no case for", (int)c->pid, msg_rule_find(ctl_rules,
+		    ctl_nrules, m->type)->name);
 	}
 	return 0;
 }
@@ -281,7 +279,6 @@ control_read(struct ctl_client *c)
 	}
 }
 
-/* Sends what is queued; closes a client that was refused or reads nothing. */
 static void
 control_write(struct ctl_client *c)
 {
@@ -303,10 +300,7 @@ control_write(struct ctl_client *c)
 		control_drop(c);
 }
 
-/*
- * The listening socket first, then each client, then the refused
- * connections held; control_dispatch() reads them in that order.
- */
+/* In the order control_dispatch() reads them. */
 int
 control_pollfds(struct pollfd *pfd, size_t max)
 {
@@ -359,7 +353,6 @@ control_dispatch(struct pollfd *pfd, size_t n)
 		control_accept();
 }
 
-/* Room control_pollfds() may need. */
 size_t
 control_maxfds(void)
 {

@@ -1,21 +1,8 @@
 /*
- * The core: the engine.  It asks the sources for work through the
- * keep-frontend, decides what runs (schedule.c), hands each job to the
- * box launcher, writes the records under data_dir and sends the
- * results back.  It can make no socket and run no program
- * (sandbox_core()): data_dir is opened before the filter goes on, and
- * every record is written below that descriptor; its Landlock ruleset
- * (landlock_core()) lets it open nothing else.
- *
- * One thing at a time: a call to the keep, or a job.  A call has the
- * keep's 30 s at most, so a source that hangs holds the others back by
- * no more.  While the keep does not answer, no source is asked: the
- * core asks the keep again every 5 seconds.  Once the keep first
- * answered, the core pushes the parent a summary of its sources
- * (summary.h) after every change and at least every minute, a job
- * running or not.  SIGTERM lets what is in flight end and sends its
- * jobs back released (core_stop_begin()); the parent's channel closing
- * ends the core at once, the records as they are.
+ * The core: claims work through the keep-frontend, schedules it, hands
+ * each job to the launcher and keeps the records under data_dir.  One
+ * call or one job at a time: a hung source holds the others back by the
+ * keep's 30 s at most.
  */
 #include <sys/types.h>
 #include <sys/file.h>
@@ -52,52 +39,7 @@ static int			 core_scheduled;	/* the keep answered once */
 static unsigned long		 core_pushed;	/* sched's changes when last pushed */
 static time_t			 core_push_at;	/* monotonic */
 
-time_t
-core_now(void)
-{
-	struct timespec	 ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
-		fatal("clock_gettime");
-	return ts.tv_sec;
-}
-
-const char *
-core_source(const struct core *c, size_t i)
-{
-	return c->sched->srcs[i].src->name;
-}
-
-/* Sends the envelope (and frees it) to the keep; its answer comes later. */
-void
-core_call(struct core *c, size_t src, enum core_wait wait, char *envelope,
-    size_t len)
-{
-	if (envelope == NULL)
-		fatal("a call to source %s", core_source(c, src));
-	c->seq = (c->seq + 1) & ~PROC_ID_LAUNCHER;
-	if (c->seq == 0)
-		c->seq = 1;
-	if (msg_compose(c->chan, PROC_KEEP_CALL, c->seq, -1, envelope,
-	    len) == -1)
-		fatal("a call to the parent");
-	free(envelope);
-	c->wait = wait;
-	c->src = src;
-}
-
-/* sandcastled -1: something of the round failed; its status will say so. */
-void
-core_once_failed(struct core *c)
-{
-	c->once_failed = 1;
-}
-
-/*
- * sandcastled -1: the round is over; a result the source has not taken
- * yet stays pending in its record, for the next start, and fails the
- * round.
- */
+/* sandcastled -1: a result not yet taken stays pending and fails the round. */
 static void
 core_once_done(struct core *c)
 {
@@ -112,22 +54,11 @@ core_once_done(struct core *c)
 		fatal("a message to the parent");
 }
 
-void
-core_keep_down(struct core *c, const char *why)
-{
-	if (c->keep_up)
-		log_warnx("the keep does not answer (%s): no source is asked "
-		    "until it does; asking again every %d seconds", why,
-		    CORE_KEEP_PROBE);
-	c->keep_up = 0;
-	c->probe_at = core_now() + CORE_KEEP_PROBE;
-}
-
 static void
 core_probe(struct core *c)
 {
-	c->seq = (c->seq + 1) & ~PROC_ID_LAUNCHER;
-	if (msg_compose(c->chan, PROC_KEEP_PROBE, c->seq, -1, NULL, 0) == -1)
+	if (msg_compose(c->chan, PROC_KEEP_PROBE, core_next_id(c), -1, NULL,
+	    0) == -1)
 		fatal("a message to the parent");
 	c->wait = CORE_PROBE;
 }
@@ -178,12 +109,7 @@ core_claim(struct core *c, time_t now)
 	core_call(c, i, CORE_CLAIM, env, len);
 }
 
-/*
- * sandcastled -1: 1 when the source is not asked this round, said in
- * the log: each of its capabilities rests, or its window is full, as
- * the daemon would not ask it (SCHEDULING).  The window holds the
- * earlier rounds' jobs: core_seed_window() read them back.
- */
+/* sandcastled -1: 1 when the source is skipped, as the daemon would. */
 static int
 core_once_skip(struct core *c, size_t i, time_t now, unsigned int *caps)
 {
@@ -206,12 +132,7 @@ core_once_skip(struct core *c, size_t i, time_t now, unsigned int *caps)
 	return 1;
 }
 
-/*
- * sandcastled -1: each source once, in name order, for one job at most,
- * with those of its capabilities that do not rest; a source whose every
- * capability rests, or whose window is full, is not asked.  Then the
- * round is over.
- */
+/* sandcastled -1: each source once, in name order, for one job at most. */
 static void
 core_once_claim(struct core *c, time_t now)
 {
@@ -277,7 +198,8 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 }
 
 static void
-core_keep_answer(struct core *c, const struct msg *m)
+core_keep_answer(struct core *c, const struct msg *m,
+    void (*to)(struct core *, const struct keepcli_answer *, const char *))
 {
 	struct keepcli_answer	 a;
 	char			 down[PROC_REASON_MAX + 1];
@@ -290,38 +212,50 @@ core_keep_answer(struct core *c, const struct msg *m)
 		d = down;
 	} else
 		proc_keep_answer_read(m, &a, "the parent");
-	if (c->wait == CORE_CLAIM)
-		core_claim_answer(c, &a, d);
-	else
-		core_result_answer(c, &a, d);
+	to(c, &a, d);
 	keepcli_answer_free(&a);
 }
+
+static void
+core_take_claim(struct core *c, const struct msg *m)
+{
+	core_keep_answer(c, m, core_claim_answer);
+}
+
+static void
+core_take_result(struct core *c, const struct msg *m)
+{
+	core_keep_answer(c, m, core_result_answer);
+}
+
+/* Which wait takes which message: any other, or another id, is fatal. */
+static const struct {
+	enum core_wait	 wait;
+	uint32_t	 type;
+	void		(*take)(struct core *, const struct msg *);
+} core_takes[] = {
+	{ CORE_PROBE, PROC_KEEP_STATE, core_keep_state },
+	{ CORE_CLAIM, PROC_KEEP_ANSWER, core_take_claim },
+	{ CORE_CLAIM, PROC_KEEP_DOWN, core_take_claim },
+	{ CORE_JOB, PROC_JOB_DONE, core_job_done },
+	{ CORE_RESULT, PROC_KEEP_ANSWER, core_take_result },
+	{ CORE_RESULT, PROC_KEEP_DOWN, core_take_result },
+};
 
 void
 core_dispatch(struct msg *m)
 {
 	struct core	*c = &core;
-	int		 ok;
+	size_t		 i;
 
-	ok = m->id == c->seq && (m->type == PROC_KEEP_STATE ?
-	    c->wait == CORE_PROBE : m->type == PROC_JOB_DONE ?
-	    c->wait == CORE_JOB : c->wait == CORE_CLAIM ||
-	    c->wait == CORE_RESULT);
-	if (!ok)
-		fatalx("the parent sent message %u (id %u) the core did not "
-		    "ask for", m->type, m->id);
-	switch (m->type) {
-	case PROC_KEEP_STATE:
-		core_keep_state(c, m);
-		break;
-	case PROC_KEEP_ANSWER:
-	case PROC_KEEP_DOWN:
-		core_keep_answer(c, m);
-		break;
-	case PROC_JOB_DONE:
-		core_job_done(c, m);
-		break;
-	}
+	for (i = 0; i < sizeof(core_takes) / sizeof(core_takes[0]); i++)
+		if (core_takes[i].wait == c->wait &&
+		    core_takes[i].type == m->type && m->id == c->seq) {
+			core_takes[i].take(c, m);
+			return;
+		}
+	fatalx("the parent sent %s (id %u), which the core did not ask for",
+	    proc_msg_name(m->type), m->id);
 }
 
 static void
@@ -351,12 +285,8 @@ core_push_due(struct core *c)
 }
 
 /*
- * SIGTERM: no new claim and no new job.  What the core waits for is let
- * finish: a claim's answer (its jobs are noted and given back released,
- * core_job_start()), or the job in its box (the launcher removes the box
- * and says released).  Then the results go out while one can still end
- * within CORE_STOP_SECONDS of the signal; what is left stays pending in
- * its record, sent at the next start.
+ * SIGTERM: what is waited for is let finish, then results go out within
+ * CORE_STOP_SECONDS; the rest stays pending for the next start.
  */
 static void
 core_stop_begin(struct core *c)
@@ -440,7 +370,6 @@ core_step(struct core *c)
 		core_claim(c, now);
 }
 
-/* When the idle core next has something to do on its own. */
 static time_t
 core_idle_wake(const struct core *c)
 {
@@ -454,7 +383,6 @@ core_idle_wake(const struct core *c)
 	return wake;
 }
 
-/* Milliseconds to the next thing the core does on its own, or -1. */
 static int
 core_timeout(const struct core *c)
 {
@@ -475,10 +403,7 @@ core_timeout(const struct core *c)
 	return wake - now > 3600 ? 3600 * 1000 : (int)(wake - now) * 1000;
 }
 
-/*
- * The loop's timer (child_loop()): SIGTERM's stop, what is due, and
- * the milliseconds to the next thing the core does on its own.
- */
+/* The loop's timer (child_loop()): ms to the core's next own step. */
 int
 core_timer(void)
 {
@@ -522,10 +447,9 @@ core_data_dir(const char *dir)
 }
 
 /*
- * data_dir is this core's alone: a core of another sandcastled (one whose
- * parent was killed, still ending) could be writing past a record this
- * one would take for a crash's.  flock(2) on the folder itself needs no
- * file, so a full disk does not stop it; the lock goes with the process.
+ * Another sandcastled's core, still ending, could write past a record
+ * this one takes for a crash's.  flock(2) on the folder needs no file,
+ * so a full disk does not stop it.
  */
 static void
 core_lock(int dfd, const char *dir)
@@ -549,11 +473,9 @@ core_lock(int dfd, const char *dir)
 }
 
 /*
- * max_jobs_per_hour outlives a restart and a round of sandcastled -1:
- * each source's jobs started in the last hour, read back from their
- * records, fill its window again.  The window runs on the monotonic
- * clock, the records on the wall's.  A record is data_dir's, but holds
- * what a source sent: one that cannot be read is not counted.
+ * max_jobs_per_hour outlives a restart: the window is filled from the
+ * records (wall clock) into the monotonic one.  A record holds what a
+ * source sent: one that cannot be read is not counted.
  */
 static void
 core_seed_window(struct core *c)
@@ -606,7 +528,6 @@ core_sandbox(void)
 	sandbox_core();
 }
 
-/* The records a crash or a stop left, and the last hour's jobs. */
 void
 core_ready(void)
 {

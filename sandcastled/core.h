@@ -1,8 +1,7 @@
 /*
- * The core's state, shared by its three files: core.c (the loop, the
- * keep and the claims), corejob.c (a job's life) and coreresult.c (the
- * results waiting to be sent, and those a crash left).  One call to the
- * keep and one job at a time: the core waits for each before the next.
+ * The core's state, shared by its files in layers: core.c calls
+ * corejob.c and coreresult.c, corejob.c calls coreresult.c, each calls
+ * corebase.c, which calls none of them.
  */
 #ifndef SANDCASTLED_CORE_H
 #define SANDCASTLED_CORE_H
@@ -24,11 +23,7 @@
 #define CORE_KEEP_PROBE		5	/* seconds between two asks of a keep that is down */
 #define CORE_PRUNE_EVERY	3600	/* seconds between two prunes of the records */
 #define CORE_RECORD_RETRY	5	/* seconds between two tries of a record held */
-/*
- * The longest a stop takes: the call in flight (the keep's
- * KEEPCLI_SECONDS), then a result begun no later than KEEPCLI_SECONDS
- * after the signal.  The parent kills a core that outlives it.
- */
+/* The call in flight, then a result; the parent kills a core past it. */
 #define CORE_STOP_SECONDS	(2 * KEEPCLI_SECONDS)
 
 enum core_wait {
@@ -40,11 +35,9 @@ enum core_wait {
 };
 
 /*
- * Where a result stands.  The record decides: a result goes out only
- * once the record that says it is on disk, and once the source took it
- * the record must say so before the result is forgotten.  A record
- * that cannot be written holds its result here, in memory, and is
- * tried again every CORE_RECORD_RETRY seconds.
+ * A result goes out only once its record is on disk, and is forgotten
+ * only once the record says the source took it.  An unwritten record
+ * holds it here, retried every CORE_RECORD_RETRY seconds.
  */
 enum core_result_state {
 	RESULT_RECORD,		/* the outcome waits to be written */
@@ -65,7 +58,6 @@ struct core_result {
 	int			 tried;		/* sent once: it waits for the source */
 	int			 norecord;	/* never noted: no record to mark */
 	enum records_result	 mark;		/* RESULT_MARK: what the record must say */
-	/* RESULT_RECORD: the record to write, as the job ended. */
 	int			 numeric;
 	int			 cap;
 	time_t			 started_at, finished_at;
@@ -99,13 +91,14 @@ struct core {
 	time_t			 stop_by;	/* no call begins that could end later */
 };
 
-/* core.c */
+/* corebase.c: the layer below corejob.c and coreresult.c */
 time_t	 core_now(void);
-void	 core_once_failed(struct core *);
+const char *core_source(const struct core *, size_t);
+uint32_t core_next_id(struct core *);
 void	 core_call(struct core *, size_t src, enum core_wait, char *envelope,
 	    size_t len);
+void	 core_once_failed(struct core *);
 void	 core_keep_down(struct core *, const char *why);
-const char *core_source(const struct core *, size_t);
 
 /* corejob.c */
 void	 core_job_start(struct core *);

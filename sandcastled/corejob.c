@@ -1,12 +1,8 @@
 /*
- * A job's life in the core: noted in its record before it runs, handed
- * to the box launcher, its outcome written to the record, one log line,
- * and its result queued for the source (coreresult.c sends it once the
- * record says it).  The core never opens the input: it carries the
- * bytes as they came.  What the box wrote (the
- * output, the error, its stderr) is hostile: it goes to the record and
- * the source, never to the log: its line has sandcastle's own word for
- * the outcome (word.c).
+ * A job's life in the core: noted in its record before it runs, then
+ * its outcome recorded and its result queued.  The core never opens
+ * the input.  What the box wrote is hostile: record and source only,
+ * never the log, whose line has sandcastle's own word (word.c).
  */
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -43,7 +39,6 @@ corejob_log(const struct core *c, const struct job_outcome *o)
 	    (unsigned long long)o->usage.output_tokens);
 }
 
-/* The job is over for the core: its claim let go, the core idle. */
 static void
 corejob_end(struct core *c, const struct job_outcome *o)
 {
@@ -65,10 +60,9 @@ corejob_finish(struct core *c, struct job_outcome *o)
 }
 
 /*
- * Not noted, so never run: released at once, and its folder taken back
- * (records_begin()), so that no record claims it.  Holding it in memory
- * until the disk has room would lose it to a crash meanwhile: the
- * source holds a claimed job for this worker for good.
+ * Not noted, so never run: released at once, so that no record claims
+ * it.  Held in memory it would be lost to a crash, and the source keeps
+ * a claimed job for this worker for good.
  */
 static void
 corejob_unnoted(struct core *c, const char *why)
@@ -104,13 +98,12 @@ corejob_send(struct core *c, const struct source *src)
 	iov[0].iov_len = sizeof(pj);
 	iov[1].iov_base = j->input;
 	iov[1].iov_len = j->inputlen;
-	c->seq = (c->seq + 1) & ~PROC_ID_LAUNCHER;
-	if (msg_composev(c->chan, PROC_JOB_RUN, c->seq, -1, iov, 2) == -1)
+	if (msg_composev(c->chan, PROC_JOB_RUN, core_next_id(c), -1, iov,
+	    2) == -1)
 		fatal("a job for the box launcher");
 	c->wait = CORE_JOB;
 }
 
-/* The claim's one job: noted, then run, or failed at once without a box. */
 void
 core_job_start(struct core *c)
 {

@@ -1,14 +1,8 @@
 /*
- * The results on their way to the sources.  The record decides: a
- * result goes out only after the record that says it is on disk, and
- * leaves the queue only once the record says what the source answered
- * (2xx: sent; 409: gone, kept in the record, never sent again).  A
- * record that cannot be written (a full disk) holds its result in
- * memory, tried again every CORE_RECORD_RETRY seconds, and the core
- * claims nothing meanwhile; a failed send waits for the source's
- * back-off.  At start, the records say what a crash left: a job still
- * running is sent back released, a finished job whose result was never
- * sent has it sent.
+ * The results on their way to the sources (the rule is core.h's, by
+ * enum core_result_state).  The core claims nothing while a record
+ * cannot be written; a failed send waits for the source's back-off.
+ * At start a running job a crash left is sent back released.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -81,13 +75,7 @@ core_result_job(const struct core *c, const struct core_result *r,
 	j->started_at = r->started_at;
 }
 
-/*
- * The job's outcome goes to its record, and only then is its result
- * queued to go out.  A record that cannot be written keeps the outcome
- * here (its texts taken from o) and holds the result: the record still
- * says running, so that a stop meanwhile sends it back released at the
- * next start, as nothing else went out.
- */
+/* An unwritten record still says running: a stop sends it back released. */
 void
 core_result_finish(struct core *c, size_t src, const struct records_job *j,
     struct job_outcome *o)
@@ -145,7 +133,6 @@ core_result_held(const struct core *c)
 	return 0;
 }
 
-/* What became of the result, in its record: 0, or -1 (said once). */
 static int
 core_result_mark(struct core *c, struct core_result *r, enum records_result rr)
 {
@@ -162,7 +149,6 @@ core_result_mark(struct core *c, struct core_result *r, enum records_result rr)
 	return -1;
 }
 
-/* The records held, tried again: written, each result may go out. */
 static void
 core_result_retry(struct core *c, time_t now)
 {
@@ -251,7 +237,6 @@ core_result_next(struct core *c, time_t now)
 	return 0;
 }
 
-/* The source answered: the record says so, or holds the result until it can. */
 static void
 core_result_done(struct core *c, struct core_result *r, enum records_result rr)
 {
@@ -334,12 +319,7 @@ out:
 	return buf;
 }
 
-/*
- * Cut short by a crash: no result of it went out (a result goes out only
- * after the record that says it), so its record says released, and so
- * does its result.  The core holds data_dir alone (core_lock()), so no
- * live process wrote past the record.
- */
+/* No result went out, so released; core_lock(): nobody wrote past it. */
 static void
 core_recover_running(struct core *c, size_t i, const struct records_meta *m)
 {

@@ -1,10 +1,8 @@
 /*
- * Which destination a caller of the keep-frontend may name: the core
- * a source's (its claims and results), the box launcher a capability's
- * (the one request of a claude job), and only with the request that
- * capability's box sends (capreq.c), as the launcher checked it.  A
- * taken core cannot reach claude's key through the keep, nor a taken
- * launcher a source's token, another model or a tool.
+ * Which destination a caller of the keep-frontend may name: the core a
+ * source's, the launcher a capability's, only with the request its box
+ * sends (capreq.c).  A taken core cannot reach claude's key, nor a
+ * taken launcher a source's token.
  */
 #include <sys/types.h>
 
@@ -31,7 +29,6 @@ destrule_allowed(const struct config *conf, const char *dest, int launcher)
 	return 0;
 }
 
-/* The launcher's envelope: the request its capability's box sends. */
 static int
 destrule_request(const struct config *conf, const struct json *j,
     const char *dest, char *why, size_t whysz)

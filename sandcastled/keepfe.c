@@ -1,12 +1,7 @@
 /*
- * The keep-frontend: the only process that talks to keepd over
- * keep.sock.  It checks that an envelope names a destination its caller
- * may use (the core a source's, the launcher claude's, with the request
- * claude's box sends: destrule.c), forwards it and
- * returns the answer, the keep's refusal, or PROC_KEEP_DOWN when the
- * keep gave neither.  A connection that broke is made again at the next
- * call.  Its filter allows Unix sockets only (sandbox_keepfe()), and its
- * Landlock ruleset no file (landlock_keepfe()).
+ * The keep-frontend: the only process that talks to keepd.  A caller's
+ * envelope must name a destination it may use (destrule.c); a broken
+ * connection is made again at the next call.
  */
 #include <sys/types.h>
 
@@ -108,6 +103,9 @@ keepfe_dispatch(struct msg *m)
 	case PROC_KEEP_CALL:
 		keepfe_call(m);
 		break;
+	default:
+		fatalx("the parent sent %s (id %u), which the keep-frontend "
+		    "does not take", proc_msg_name(m->type), m->id);
 	}
 }
 

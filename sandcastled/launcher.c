@@ -1,20 +1,8 @@
 /*
- * The box launcher: the only process that runs a program, podman, for
- * each job the core hands it (job_run()), and removes the boxes a crash
- * left behind.  Its filter is a deny list (sandbox_launcher()): podman
- * inherits it.  It reads no byte of a box: each box's lines are read by
- * a reader child (common/jobread.c) under its own filter and ruleset
- * (reader_lock()), and the launcher's input is the parent's messages
- * and its reader's, whose sizes it checks.
- *
- * Everything podman needs from outside the filter's reach is done
- * first: the build id that names the images, podman's path, and
- * podman's user namespace (box_prepare(): the filter's no_new_privs
- * would stop the setuid newuidmap of a podman that has to make one).
- * A launcher that cannot prepare podman still runs: it says why once,
- * and every box is then released with that reason, as the manual has it
- * for a missing Podman.  A box a crash left that podman will not remove
- * stops every box the same way, until a later try removes it.
+ * The box launcher: the only process that runs a program (podman).
+ * What podman needs beyond the filter is done first (box_prepare()).
+ * A launcher that cannot prepare podman still runs and releases every
+ * job with the reason, as the manual has it for a missing Podman.
  */
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -59,11 +47,7 @@ launcher_send(struct msgchan *chan)
 		fatal("writing to the parent");
 }
 
-/*
- * job_keep_fn: claude's one request, through the parent to the
- * keep-frontend and back.  The launcher runs one job at a time, so it
- * waits here for the answer and nothing else can come meanwhile.
- */
+/* job_keep_fn.  One job at a time: nothing else can come meanwhile. */
 static int
 launcher_keep(const char *env, size_t len, struct keepcli_answer *a,
     void *arg, const char **why)
@@ -82,8 +66,8 @@ launcher_keep(const char *env, size_t len, struct keepcli_answer *a,
 		return -1;
 	}
 	if (m.type != PROC_KEEP_ANSWER && m.type != PROC_KEEP_DOWN)
-		fatalx("the parent sent message %u while the launcher waited "
-		    "for the keep", m.type);
+		fatalx("the parent sent %s (id %u) while the launcher waited "
+		    "for the keep", proc_msg_name(m.type), m.id);
 	if (m.id != id)
 		fatalx("the parent answered keep call %u for %u", m.id, id);
 	if (m.type == PROC_KEEP_DOWN) {
@@ -136,11 +120,7 @@ launcher_done(uint32_t id, const struct job_outcome *o)
 	launcher_send(launcher_chan);
 }
 
-/*
- * No box starts beside one a crash left that would not go: each job
- * asks podman to remove it again, and is released (its capability then
- * rests) until it is gone.
- */
+/* No box starts beside a crash's that would not go: the job is released. */
 static int
 launcher_boxes_ok(void)
 {
@@ -153,15 +133,12 @@ launcher_boxes_ok(void)
 	return launcher_podman_ok = 1;
 }
 
-void
-launcher_dispatch(struct msg *m)
+static void
+launcher_job(struct msg *m)
 {
 	struct proc_job		 j;
 	struct job_outcome	 o;
 
-	if (m->type != PROC_JOB_RUN)
-		fatalx("the parent sent message %u (id %u) the launcher did "
-		    "not ask for", m->type, m->id);
 	memcpy(&j, m->data, sizeof(j));
 	if (j.inputlen != m->len - sizeof(j) || j.cap >= CAP_COUNT ||
 	    !launcher_conf->caps[j.cap].enabled)
@@ -181,6 +158,20 @@ launcher_dispatch(struct msg *m)
 	job_outcome_free(&o);
 }
 
+/* A keep's answer comes only while a job waits for it (launcher_keep()). */
+void
+launcher_dispatch(struct msg *m)
+{
+	switch (m->type) {
+	case PROC_JOB_RUN:
+		launcher_job(m);
+		break;
+	default:
+		fatalx("the parent sent %s (id %u), which the launcher did not "
+		    "ask for", proc_msg_name(m->type), m->id);
+	}
+}
+
 static int
 launcher_build(char id[BUILD_ID_LEN + 1])
 {
@@ -194,7 +185,6 @@ launcher_build(char id[BUILD_ID_LEN + 1])
 	return build_id(dir, id, launcher_why, sizeof(launcher_why));
 }
 
-/* What holds each box limit here, once at start. */
 static void
 launcher_holds(void)
 {
@@ -210,12 +200,9 @@ launcher_holds(void)
 }
 
 /*
- * The boxes of role core are one launcher's alone: the launcher of
- * another sandcastled, one whose parent was killed, may still own a box
- * that runs while it removes it.  So a launcher takes the lock of the
- * runtime folder before it removes what a crash left, and holds it for
- * its life: the other's goes with that launcher.  A record lock, so that
- * no podman it runs holds it.  0, or -1 with launcher_why.
+ * Another sandcastled's launcher, its parent killed, may still own a
+ * box: the runtime folder's lock comes before removing a crash's boxes,
+ * held for life.  A record lock, so that no podman child holds it.
  */
 static int
 launcher_lock(void)
@@ -301,7 +288,13 @@ launcher_ready(void)
 	log_debug("ready: %s", buf);
 }
 
-/* podman made ready, before the filter (sandbox_launcher()). */
+/* Its filter alone, no Landlock ruleset (sandbox.c says why). */
+void
+launcher_sandbox(void)
+{
+	sandbox_launcher();
+}
+
 void
 launcher_init(struct config *conf, struct msgchan *chan)
 {

@@ -1,7 +1,6 @@
 /*
- * The parent: it holds the control socket, starts the children and
- * watches them.  A child that dies takes the daemon down, loudly: the
- * others are stopped (stop.c) and the parent exits 1.
+ * The parent: the control socket, the children and their watch.  A child
+ * that dies takes the daemon down, loudly (stop.c, exit 1).
  */
 #include <sys/types.h>
 #include <sys/signalfd.h>
@@ -38,8 +37,8 @@ parent_atexit(void)
 	control_close();
 }
 
-static void
-parent_ready(struct proc *p)
+void
+parent_ready(struct proc *p, struct msg *m)
 {
 	struct proc	*t = proc_table();
 	size_t		 i;
@@ -54,38 +53,23 @@ parent_ready(struct proc *p)
 	log_info("running: core, keep-frontend and box launcher are ready");
 }
 
-/*
- * The parent reads nothing of what it routes but its type and size.  A
- * message for a child that ended is dropped: its end began the stop,
- * and what it owed is answered for it (stop_orphans()).
- */
+/* Type, size and id alone are read; stop_orphans() answers a dead child's. */
 static void
 parent_forward(enum proc_id to, const struct msg *m)
 {
 	struct proc	*p = &proc_table()[to];
 
 	if (p->chan.fd == -1) {
-		log_debug("message %u for %s, which ended: dropped", m->type,
-		    p->title);
+		log_debug("%s for %s, which ended: dropped",
+		    proc_msg_name(m->type), p->title);
 		return;
 	}
 	if (msg_compose(&p->chan, m->type, m->id, -1, m->data, m->len) == -1)
 		fatal("a message to %s", p->title);
 }
 
-/* A keep call's id says whose it is: a child cannot pose as the other. */
-static void
-parent_keep_call(struct proc *p, const struct msg *m, int launcher)
-{
-	if (((m->id & PROC_ID_LAUNCHER) != 0) != launcher)
-		fatalx("%s sent a keep call with another's id", p->title);
-	stop_owe(launcher ? OWE_LAUNCHER_CALL : OWE_CORE_CALL, m->id);
-	parent_forward(PROC_KEEPFE, m);
-}
-
-/* The core's summary of its sources, kept for the control socket. */
-static void
-parent_sources(struct proc *p, const struct msg *m)
+void
+parent_sources(struct proc *p, struct msg *m)
 {
 	char	 why[SUMMARY_WHY_MAX];
 
@@ -95,8 +79,8 @@ parent_sources(struct proc *p, const struct msg *m)
 }
 
 /* sandcastled -1: the round is over; the stop's status says how it went. */
-static void
-parent_round_done(const struct msg *m)
+void
+parent_round_done(struct proc *p, struct msg *m)
 {
 	uint32_t	 failed;
 
@@ -107,71 +91,32 @@ parent_round_done(const struct msg *m)
 }
 
 void
-parent_dispatch_core(struct proc *p, struct msg *m)
+parent_dispatch(struct proc *p, struct msg *m)
 {
-	proc_verify(proc_table()[PROC_CORE].sends, m, p->title);
-	switch (m->type) {
-	case PROC_READY:
-		parent_ready(p);
-		break;
-	case PROC_KEEP_PROBE:
-		stop_owe(OWE_PROBE, m->id);
-		parent_forward(PROC_KEEPFE, m);
-		break;
-	case PROC_KEEP_CALL:
-		parent_keep_call(p, m, 0);
-		break;
-	case PROC_JOB_RUN:
-		stop_owe(OWE_JOB, m->id);
-		parent_forward(PROC_LAUNCHER, m);
-		break;
-	case PROC_SOURCES:
-		parent_sources(p, m);
-		break;
-	case PROC_ROUND_DONE:
-		parent_round_done(m);
-		break;
-	}
-}
+	const struct proc_route	*r;
+	const char		*name = proc_msg_name(m->type);
+	enum proc_id		 asker;
 
-void
-parent_dispatch_keepfe(struct proc *p, struct msg *m)
-{
-	proc_verify(proc_table()[PROC_KEEPFE].sends, m, p->title);
-	switch (m->type) {
-	case PROC_READY:
-		parent_ready(p);
-		break;
-	case PROC_KEEP_STATE:
-		stop_paid(OWE_PROBE);
-		parent_forward(PROC_CORE, m);
-		break;
-	case PROC_KEEP_ANSWER:
-	case PROC_KEEP_DOWN:
-		stop_paid((m->id & PROC_ID_LAUNCHER) ? OWE_LAUNCHER_CALL :
-		    OWE_CORE_CALL);
-		parent_forward((m->id & PROC_ID_LAUNCHER) ? PROC_LAUNCHER :
-		    PROC_CORE, m);
-		break;
-	}
-}
-
-void
-parent_dispatch_launcher(struct proc *p, struct msg *m)
-{
-	proc_verify(proc_table()[PROC_LAUNCHER].sends, m, p->title);
-	switch (m->type) {
-	case PROC_READY:
-		parent_ready(p);
-		break;
-	case PROC_KEEP_CALL:
-		parent_keep_call(p, m, 1);
-		break;
-	case PROC_JOB_DONE:
-		stop_paid(OWE_JOB);
-		parent_forward(PROC_CORE, m);
-		break;
-	}
+	proc_verify(p->sends, m, p->title);
+	if ((r = proc_route(m->type)) == NULL ||
+	    !(r->from & PROC_BIT(p->id)))
+		fatalx("%s sent %s, which has no route from it", p->title,
+		    name);
+	/* A child cannot pose as the other. */
+	if (r->id_names_sender && ((m->id & PROC_ID_LAUNCHER) != 0) !=
+	    (p->id == PROC_LAUNCHER))
+		fatalx("%s sent %s with another's id", p->title, name);
+	if (r->standin != NULL)
+		stop_owe(m->type, p->id, m->id);
+	if (r->to == ROUTE_PARENT)
+		r->take(p, m);
+	else if (r->to != ROUTE_ASKER)
+		parent_forward(r->to, m);
+	else if (stop_paid(r->pays, m->id, &asker) == 0)
+		parent_forward(asker, m);
+	else
+		fatalx("%s sent %s (id %u), which no child asked for",
+		    p->title, name, m->id);
 }
 
 static void
@@ -195,7 +140,7 @@ parent_child_read(struct proc *p)
 	if (n == -1)
 		fatal("reading from %s", p->title);
 	while ((r = msg_get(&p->chan, &m)) == 1) {
-		p->parent_dispatch(p, &m);
+		parent_dispatch(p, &m);
 		msg_free(&m);
 	}
 	if (r == -1)
@@ -238,10 +183,7 @@ parent_signal(int sfd)
 	}
 }
 
-/*
- * The signals come as messages on a descriptor, so that the loop
- * handles them between two others, never in the middle of one.
- */
+/* Signals as messages, handled between two others, never inside one. */
 static int
 parent_signalfd(void)
 {
@@ -332,11 +274,7 @@ parent_control(char *dir, size_t dirsz)
 	control_open(sock);
 }
 
-/*
- * Locked once every child runs, before a message of theirs is read:
- * what the parent still does is route, answer the control socket,
- * signal and reap its children, log and end (sandbox.c).
- */
+/* Locked before a child's message is read (sandbox.c). */
 void
 parent_main(struct config *conf, const struct options *opts, int exefd)
 {

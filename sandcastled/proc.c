@@ -1,8 +1,4 @@
-/*
- * The table of sandcastled's children and their lives as the parent
- * sees them: each is started as a fresh exec of sandcastled itself,
- * with its channel on fd 3 and nothing else open above stderr.
- */
+/* sandcastled's children: each a fresh exec, its channel on fd 3 alone. */
 #include <sys/types.h>
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
@@ -18,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core.h"
 #include "log.h"
 #include "msg.h"
 #include "proto.h"
@@ -29,18 +26,10 @@ extern char **environ;
 #define P(t)	MSG_BIT(PROC_ ## t)
 
 /*
- * A child ends with its parent.  Its channel closing ends the core and
- * the keep-frontend once they read it, and the launcher's box is removed
- * when it sees it (box_stop_when()); the parent-death signal, which
- * survives the child's execve(2), also reaches a child busy elsewhere:
- * SIGKILL where nothing is left to undo (the records are whole on disk
- * at every step), SIGTERM for the launcher, which removes its box.
- *
- * The launcher has no Landlock ruleset (sandbox.c says why): its
- * sandbox is its filter alone, and it reads no byte of a box: a reader
- * child of its own, locked, does (common/jobread.c).  Its waits on podman and the box are
- * boxrun.c's (box_stop_when() gives them the channel and the stop), and its
- * wait for the keep's answer is child_await().
+ * The parent-death signal survives execve(2): SIGKILL where the records
+ * leave nothing to undo, SIGTERM for the launcher, which removes its
+ * box.  The core stops first; the launcher is told at once, so that it
+ * removes the box the core is waiting on.
  */
 static struct proc procs[PROC_COUNT] = {
 	{ .id = PROC_CORE, .title = "core",
@@ -50,21 +39,23 @@ static struct proc procs[PROC_COUNT] = {
 	    P(JOB_DONE),
 	    .sends = P(READY) | P(KEEP_PROBE) | P(KEEP_CALL) | P(JOB_RUN) |
 	    P(SOURCES) | P(ROUND_DONE),
-	    .parent_dispatch = parent_dispatch_core, .deathsig = SIGKILL,
+	    .deathsig = SIGKILL, .stop_order = 0,
+	    .stop_grace = CORE_STOP_SECONDS + 5, .own_sigterm = 1,
 	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 	{ .id = PROC_KEEPFE, .title = "keep-frontend",
 	    .init = keepfe_init, .sandbox = keepfe_sandbox,
 	    .ready = keepfe_ready, .dispatch = keepfe_dispatch,
 	    .takes = P(KEEP_PROBE) | P(KEEP_CALL),
 	    .sends = P(READY) | P(KEEP_STATE) | P(KEEP_ANSWER) | P(KEEP_DOWN),
-	    .parent_dispatch = parent_dispatch_keepfe, .deathsig = SIGKILL,
+	    .deathsig = SIGKILL, .stop_order = 1, .stop_grace = 5,
 	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 	{ .id = PROC_LAUNCHER, .title = "box launcher",
-	    .init = launcher_init, .sandbox = sandbox_launcher,
+	    .init = launcher_init, .sandbox = launcher_sandbox,
 	    .ready = launcher_ready, .dispatch = launcher_dispatch,
 	    .takes = P(JOB_RUN) | P(KEEP_ANSWER) | P(KEEP_DOWN),
 	    .sends = P(READY) | P(KEEP_CALL) | P(JOB_DONE),
-	    .parent_dispatch = parent_dispatch_launcher, .deathsig = SIGTERM,
+	    .deathsig = SIGTERM, .stop_order = 1, .stop_grace = 5,
+	    .stop_early = 1,
 	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 };
 
@@ -96,7 +87,6 @@ proc_by_pid(pid_t pid)
 	return NULL;
 }
 
-/* The child's side of the fork: its command line, then the exec. */
 static void
 proc_argv(const struct proc *p, const struct options *opts, char **argv,
     size_t max)
@@ -185,10 +175,7 @@ proc_start_all(int exefd, const struct options *opts)
 		proc_start(&procs[i], exefd, opts);
 }
 
-/*
- * By its pidfd, never by its pid: the parent's filter refuses kill(2),
- * so that a taken parent signals its own children and nothing else.
- */
+/* By its pidfd: the parent's filter refuses kill(2), which reaches any pid. */
 void
 proc_signal(struct proc *p, int sig)
 {
@@ -254,10 +241,7 @@ proc_gone(struct proc *p)
 	}
 }
 
-/*
- * Collects the children that ended; each one is a line in the log,
- * a warning unless the parent asked them to stop.  Returns how many.
- */
+/* Each end is logged, a warning unless asked for.  Returns how many. */
 int
 proc_reap(int stopping)
 {

@@ -1,18 +1,7 @@
 /*
- * The messages between sandcastled's parent and its children, over
- * each child's socketpair (fd 3 in the child), framed with msg.h.
- * Their sizes are one table, proc_rules (procmsg.c); which of them a
- * child takes, and which the parent takes from it, are in its row of
- * the process table (proc.c).  Each receiver checks every message with
- * proc_verify(): a type not for it or a wrong size is fatal, and so is a
- * payload whose own lengths do not add up to its size.
- *
- * The parent routes: a keep call of the core or of the launcher goes to
- * the keep-frontend, its answer back to whichever asked (the id's
- * PROC_ID_LAUNCHER bit says which); a job goes from the core to the
- * launcher and its outcome back.  One call and one job at a time.
- * The core's summary of its sources stops at the parent, which keeps
- * the last for the control socket.
+ * The messages between sandcastled's parent and its children, framed
+ * with msg.h over fd 3.  Sizes and routes are procmsg.c's, takes and
+ * sends each row's (proc.c).
  */
 #ifndef SANDCASTLED_PROTO_H
 #define SANDCASTLED_PROTO_H
@@ -85,6 +74,7 @@ struct proc_job_done {
 extern const struct msg_rule	proc_rules[];
 extern const size_t		proc_nrules;
 void	 proc_verify(uint32_t set, const struct msg *, const char *peer);
+const char *proc_msg_name(uint32_t type);
 int	 proc_keep_answer_send(struct msgchan *, uint32_t id,
 	    const struct keepcli_answer *);
 void	 proc_keep_answer_read(const struct msg *, struct keepcli_answer *,

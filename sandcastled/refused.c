@@ -1,9 +1,7 @@
 /*
- * Connections to the control socket that were refused (another uid,
- * too many clients).  Not a byte of theirs is read; they are told why,
- * and held, write side shut, until the peer closes or a short while
- * passes: closed at once, a client still writing its CTL_HELLO would
- * get EPIPE and never read the reason.
+ * Refused control connections: told why, not read, and held with the
+ * write side shut for a while: closed at once, a client still writing
+ * its CTL_HELLO would get EPIPE and never read the reason.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -111,7 +109,6 @@ refused_dispatch(struct pollfd *pfd, size_t n)
 			refused_close(&refused[i]);
 }
 
-/* poll(2)'s timeout: until the next refused connection is due, or -1. */
 int
 refused_timeout(void)
 {

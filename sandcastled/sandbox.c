@@ -1,10 +1,8 @@
 /*
- * The seccomp filters of sandcastled's processes, one each, installed
- * before a process reads anything that came from another, and beside
- * them the parent's, the core's and the keep frontend's Landlock
- * rulesets.  The parent's go on once its children run: it forks no
- * more, and what it reads after (the children's messages, the control
- * socket's) could be a taken child's or a hostile client's.
+ * The seccomp filters of sandcastled's processes and the Landlock
+ * rulesets of the parent, the core and the keep frontend.  The parent's
+ * go on once its children run: what it reads after could be a taken
+ * child's or a hostile client's.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -19,10 +17,7 @@
 
 #define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
 
-/*
- * What the core and the keep frontend add to the daemons' base
- * (common/sandbox.c): the parent's pid.
- */
+/* The core's and keep frontend's addition to common/sandbox.c's base. */
 static const int sandbox_child[] = {
 	SCMP_SYS(getppid),
 };
@@ -35,26 +30,17 @@ static const int sandbox_records[] = {
 };
 
 /*
- * The box launcher runs podman, which needs much of the kernel, and a
- * filter is inherited across execve: an allow list would have to hold
- * all that podman, conmon, crun and the box itself may call.  So its
- * filter denies what none of them needs and what would let a taken
- * launcher reach past its boxes.  EPERM is what an unprivileged account
- * gets for most of these anyway, and what the tools under it are
- * written to handle: a kill would turn a tool's probe into a failed
- * job.  ptrace is here because an unprivileged process may trace its
- * own children: podman, and through it the boxes.  fanotify_init, which
- * an unprivileged process may call since Linux 5.13, would let it watch
- * the account's files; name_to_handle_at is open_by_handle_at's other
- * half; vhangup is a terminal's: none of podman, conmon, crun or a box
- * calls them (t_job_e2e runs boxes under this list).
+ * The launcher runs podman, and a filter is inherited across execve:
+ * an allow list would have to hold podman, conmon, crun and the box.
+ * So it denies what none of them needs and what would let a taken
+ * launcher reach past its boxes.  EPERM, not a kill: the tools handle
+ * it as an unprivileged account's answer, where a kill fails the job.
+ * ptrace: an unprivileged process may trace its own children.
+ * fanotify_init (unprivileged since 5.13) would watch the account's
+ * files.  t_job_e2e runs boxes under this list.
  *
- * What the list cannot hold: socket(2) of AF_INET or AF_INET6 (podman
- * speaks netlink and Unix sockets, and a box's network, none, is made
- * by podman under the same filter), mount(2), setns(2) and unshare(2)
- * (the box's namespaces and root), execve(2) (podman, conmon, crun).
- * The launcher reads no byte of a box (common/jobread.c), which is what
- * leaves it exposed to the parent's messages alone.
+ * Out of reach: AF_INET sockets, mount, setns, unshare and execve,
+ * which podman needs.  The reader child keeps box bytes away.
  */
 static const int sandbox_launcher_eperm[] = {
 	SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
@@ -71,10 +57,7 @@ static const int sandbox_launcher_eperm[] = {
 	SCMP_SYS(name_to_handle_at), SCMP_SYS(vhangup),
 };
 
-/*
- * runc and crun take ENOSYS as "this kernel has no keyrings" (or no
- * io_uring) and go on without them.
- */
+/* runc and crun take ENOSYS as no keyrings (or io_uring) and go on. */
 static const int sandbox_launcher_enosys[] = {
 	SCMP_SYS(add_key), SCMP_SYS(request_key), SCMP_SYS(keyctl),
 	SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter),
@@ -82,11 +65,9 @@ static const int sandbox_launcher_enosys[] = {
 };
 
 /*
- * What the parent adds to the base once its children run: the control
- * socket's clients accepted, their peer checked (getsockopt, SO_PEERCRED
- * alone) and a refused one shut; its children signalled by their pidfds
- * and reaped; control.sock removed at the end.  kill(2) is not here: by
- * a pid it would reach any process of the operator's account.
+ * The parent, once its children run: accept and peer check (SO_PEERCRED
+ * alone), pidfd signals and reaping, control.sock's removal.  Not
+ * kill(2): by a pid it would reach any process of the account.
  */
 static const int sandbox_parent_calls[] = {
 	SCMP_SYS(restart_syscall), SCMP_SYS(accept), SCMP_SYS(accept4),
@@ -94,7 +75,6 @@ static const int sandbox_parent_calls[] = {
 	SCMP_SYS(unlink), SCMP_SYS(unlinkat),
 };
 
-/* The rules both allow lists share, on the daemons' base. */
 static scmp_filter_ctx
 sandbox_child_list(void)
 {
@@ -134,24 +114,14 @@ sandbox_keepfe(void)
 	sandbox_load(ctx, "keep-frontend");
 }
 
-/*
- * The box's reader (common/jobread.c): the daemons' base and nothing
- * else of a file or a process: no socket, no connect, no open, no exec,
- * no fork, no memory made executable.  Its pipes and its channel were
- * open before.
- */
+/* The box's reader: the base alone; its pipes and channel were open before. */
 void
 sandbox_reader(void)
 {
 	sandbox_load(sandbox_child_list(), "box reader");
 }
 
-/*
- * No exec, no fork, no ptrace, no open, no connect, no socket.  A Unix
- * socket is refused (EACCES) rather than killed: syslog(3) makes one to
- * reconnect when its own to syslogd failed, and the parent goes on
- * without its log rather than end the daemon for a syslogd restarted.
- */
+/* A Unix socket gets EACCES: syslog(3) makes one after a syslogd restart. */
 void
 sandbox_parent(void)
 {
@@ -183,13 +153,7 @@ sandbox_launcher(void)
 	sandbox_load(ctx, "box launcher");
 }
 
-/*
- * No file but control.sock, which the parent removes at its end: the
- * runtime folder for removal alone.  The configuration was read and the
- * children exec'd before; nothing else is opened after.  Its signals
- * are not scoped: its children, which it signals, are outside its
- * domain.
- */
+/* control.sock's removal alone; signals unscoped, for its children. */
 int
 landlock_parent(const char *rundir)
 {
@@ -198,11 +162,7 @@ landlock_parent(const char *rundir)
 	return sandbox_landlock(LANDLOCK_PARENT, &run, 1, 1);
 }
 
-/*
- * The core sees data_dir alone, through the folder it opened: every
- * record is below it, and nothing else (a secret, the configuration)
- * can be opened, read or written.
- */
+/* data_dir alone, through the folder it opened. */
 int
 landlock_core(int datafd, const char *datadir)
 {
@@ -212,10 +172,7 @@ landlock_core(int datafd, const char *datadir)
 	return sandbox_landlock(LANDLOCK_CORE, &data, 1, 1);
 }
 
-/*
- * No file at all: the keep frontend connects to keep.sock, and no ABI
- * up to 7 holds a connect(2) to a named Unix socket.
- */
+/* No file: no ABI up to 7 holds a connect(2) to keep.sock. */
 int
 landlock_keepfe(void)
 {
@@ -229,11 +186,7 @@ landlock_reader(void)
 	return sandbox_landlock(LANDLOCK_READER, NULL, 0, 0);
 }
 
-/*
- * The box's reader's lock, put on in the reader before it reads a byte
- * of the box: the ruleset first (it needs prctl(2) and Landlock's
- * calls, which the filter then denies), then the filter.
- */
+/* The ruleset first: its prctl(2) and Landlock calls the filter denies. */
 void
 reader_lock(void)
 {
@@ -242,15 +195,9 @@ reader_lock(void)
 }
 
 /*
- * The box launcher has no Landlock ruleset, and cannot have one while
- * it runs rootless podman.  A ruleset needs no_new_privs, under which
- * the setuid newuidmap cannot make podman's user namespace: podman
- * must join the one its pause process holds, made before the filter
- * (box_prepare()).  But Landlock refuses a process in a domain any
- * ptrace-class access to a process outside it, which joining that
- * namespace through /proc/<pid>/ns needs: podman falls back to
- * newuidmap and fails.  Seen here with a ruleset of TCP rules alone;
- * one with file rules would also forbid mount(2) and pivot_root(2),
- * which runc needs for the box's root.  Its lock is the deny list
- * above, and what a box sees is podman's to hold.
+ * The launcher has no Landlock ruleset: it needs no_new_privs, so podman
+ * must join its pause process's user namespace through /proc/<pid>/ns,
+ * a ptrace-class access Landlock refuses outside the domain; podman
+ * falls back to newuidmap and fails.  File rules would also forbid the
+ * mount(2) and pivot_root(2) runc needs.
  */

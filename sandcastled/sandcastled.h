@@ -1,7 +1,4 @@
-/*
- * sandcastled: the parent and its three children, each a re-exec of
- * the same binary with -P <title>.  See sandcastled(8).
- */
+/* sandcastled's parent and children (sandcastled(8)). */
 #ifndef SANDCASTLED_H
 #define SANDCASTLED_H
 
@@ -19,7 +16,6 @@
 
 struct config;
 
-/* What the parent passes on to each child's command line. */
 struct options {
 	char		 confdir[PATH_MAX];
 	char		 secretsdir[PATH_MAX];
@@ -36,16 +32,12 @@ enum proc_id {
 	PROC_COUNT
 };
 
+#define PROC_BIT(id)	(1U << (id))
+
 /*
- * The table of children (proc.c): a row is a child's whole life.  In
- * the child, child_main() reads the configuration and runs init (it
- * opens what it needs), sandbox (its Landlock ruleset and its seccomp
- * filter), tells the parent it is ready and runs ready (what it does
- * once, filtered), then child_loop(): every message of the parent, of a
- * type in takes, goes to dispatch, and timer, when the child has one,
- * runs before each wait and says how long it may be.  In the parent:
- * what it takes from the child (sends), its dispatch of those, and the
- * signal the child gets when the parent dies.
+ * A row is a child's whole life: init opens, sandbox locks, ready runs
+ * once filtered, takes go to dispatch, timer bounds each wait; the
+ * parent routes sends by proc_routes and stops it by stop.
  */
 struct proc {
 	enum proc_id	 id;
@@ -57,14 +49,33 @@ struct proc {
 	int		(*timer)(void);	/* ms to the next turn, -1 none */
 	uint32_t	 takes;		/* MSG_BIT()s of proto.h it takes */
 	uint32_t	 sends;		/* and those the parent takes from it */
-	void		(*parent_dispatch)(struct proc *, struct msg *);
 	int		 deathsig;	/* sent to it when the parent dies */
+	int		 stop_order;	/* the stop ends the children of 0 first */
+	int		 stop_grace;	/* seconds from its turn to SIGKILL */
+	int		 stop_early;	/* SIGTERM at the stop's start, before its turn */
+	int		 own_sigterm;	/* it ends when it sees child_stopping(), else at once */
 	pid_t		 pid;
 	int		 pidfd;		/* the parent signals it by this alone */
 	int		 is_ready;	/* PROC_READY came: its filter is on */
 	time_t		 started;
 	struct msgchan	 chan;
 };
+
+/* If the child that owes an answer ends, the parent sends standin (stop.c). */
+#define ROUTE_PARENT	(-1)	/* the parent takes it: take */
+#define ROUTE_ASKER	(-2)	/* the child it pays */
+struct proc_route {
+	uint32_t	 type;
+	uint32_t	 from;		/* PROC_BIT()s of the children that send it */
+	int		 to;		/* enum proc_id, ROUTE_PARENT or ROUTE_ASKER */
+	uint32_t	 pays;		/* ROUTE_ASKER: the question it answers */
+	int		(*standin)(struct msgchan *, uint32_t id);	/* owed */
+	void		(*take)(struct proc *, struct msg *);	/* ROUTE_PARENT */
+	int		 id_names_sender;	/* PROC_ID_LAUNCHER set: the launcher's */
+};
+extern const struct proc_route	proc_routes[];
+extern const size_t		proc_nroutes;
+const struct proc_route *proc_route(uint32_t type);
 
 /* proc.c */
 struct proc	*proc_table(void);
@@ -88,20 +99,17 @@ int		 child_await(struct msg *);
 /* parent.c */
 __attribute__((noreturn)) void
 		 parent_main(struct config *, const struct options *, int exefd);
-void		 parent_dispatch_core(struct proc *, struct msg *);
-void		 parent_dispatch_keepfe(struct proc *, struct msg *);
-void		 parent_dispatch_launcher(struct proc *, struct msg *);
+void		 parent_dispatch(struct proc *, struct msg *);
+void		 parent_ready(struct proc *, struct msg *);
+void		 parent_sources(struct proc *, struct msg *);
+void		 parent_round_done(struct proc *, struct msg *);
 
 /* stop.c: the parent's stop, and the answers a child gone owed */
-enum owe {
-	OWE_PROBE,		/* the keep's state, to the core */
-	OWE_CORE_CALL,		/* a keep call's answer, to the core */
-	OWE_LAUNCHER_CALL,	/* a keep call's answer, to the launcher */
-	OWE_JOB,		/* a job's outcome, to the core */
-	OWE_COUNT
-};
-void		 stop_owe(enum owe, uint32_t id);
-void		 stop_paid(enum owe);
+void		 stop_owe(uint32_t type, enum proc_id asker, uint32_t id);
+int		 stop_paid(uint32_t type, uint32_t id, enum proc_id *asker);
+int		 stop_standin_state(struct msgchan *, uint32_t id);
+int		 stop_standin_down(struct msgchan *, uint32_t id);
+int		 stop_standin_job(struct msgchan *, uint32_t id);
 void		 stop_orphans(void);
 void		 stop_begin(int status);
 int		 stop_running(void);
@@ -134,6 +142,7 @@ void		 keepfe_sandbox(void);
 void		 keepfe_ready(void);
 void		 keepfe_dispatch(struct msg *);
 void		 launcher_init(struct config *, struct msgchan *);
+void		 launcher_sandbox(void);
 void		 launcher_ready(void);
 void		 launcher_dispatch(struct msg *);
 

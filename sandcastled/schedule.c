@@ -1,16 +1,8 @@
 /*
- * The scheduler.  max_jobs_per_hour is a sliding window: a source's
- * last max_jobs_per_hour starts are kept, and the next may start only
- * once the oldest of them is SCHED_WINDOW seconds old, so no 60 minutes
- * ever hold more.  A fixed hour would let twice the cap through across
- * its edge.
- *
- * A claim that brought a job makes its source due again at once: the
- * core asks sched_next() only once that job has ended, so a source with
- * a backlog is drained at the speed of its boxes, within its window.
- * It is due from then, the job's end: a source whose poll_interval came
- * during the job was due before and goes first, and the sources with
- * work, due together, take turns, the one asked longest ago first.
+ * max_jobs_per_hour is a sliding window: a fixed hour would let twice
+ * the cap through across its edge.  A claim that brought a job makes
+ * its source due again at the job's end, so a backlog drains at the
+ * speed of its boxes; sources due together take turns.
  */
 #include <sys/types.h>
 
@@ -117,7 +109,6 @@ sched_rate_free(const struct sched *s, size_t i, time_t now)
 	return t > now ? t : now;
 }
 
-/* When the first of its capabilities stops resting. */
 static time_t
 rest_end(const struct sched *s, const struct sched_source *ss)
 {
@@ -131,7 +122,6 @@ rest_end(const struct sched *s, const struct sched_source *ss)
 	return t;
 }
 
-/* The soonest time the source may be asked for a job. */
 static time_t
 due(const struct sched *s, const struct sched_source *ss, time_t now)
 {
@@ -145,10 +135,7 @@ due(const struct sched *s, const struct sched_source *ss, time_t now)
 	return t;
 }
 
-/*
- * The one due first goes first; on a tie, the one asked longest ago
- * (a count, not the clock: two asks in one second still take turns).
- */
+/* On a tie, the one asked longest ago (a count, not the clock). */
 static int
 before(const struct sched_source *a, time_t da, const struct sched_source *b,
     time_t db)
@@ -236,10 +223,7 @@ sched_started(struct sched *s, size_t i, time_t now)
 	ss->head = (ss->head + 1) % max;
 }
 
-/*
- * A start is in the window while it is less than SCHED_WINDOW seconds
- * old, as sched_jobs_hour() counts it: one exactly that old has left.
- */
+/* One exactly SCHED_WINDOW seconds old has left (sched_jobs_hour()). */
 size_t
 sched_seed(struct sched *s, size_t i, const time_t *starts, size_t n,
     time_t wall, time_t now)

@@ -1,18 +1,7 @@
 /*
- * The parent's stop, in phases, while it goes on routing messages.
- *
- * The core first: it lets the claim or the job in flight end and sends
- * those jobs back released, and for that it needs the keep-frontend, so
- * that child stays until the core is gone (at most PROC_CORE_STOP
- * seconds).  The box launcher is told at once: the core runs no new job
- * while it stops, and the launcher removes the box that runs, if any.
- * Then the keep-frontend, and whatever outlives PROC_STOP_WAIT seconds
- * is killed.
- *
- * A child that ends may owe another an answer: a keep call, the keep's
- * state, a job's outcome.  The parent answers for it (the keep "does
- * not answer", the job "released"), so that no child waits for a
- * message that will never come.
+ * The parent's stop in the rows' stop order, routing meanwhile: the core
+ * first, which needs the keep-frontend to finish.  A child that ends
+ * owing an answer gets its standin sent, so that none waits forever.
  */
 #include <sys/types.h>
 
@@ -22,35 +11,24 @@
 #include <string.h>
 #include <time.h>
 
-#include "core.h"
+#include "job.h"
 #include "log.h"
 #include "msg.h"
 #include "proto.h"
 #include "sandcastled.h"
 
-#define PROC_CORE_STOP	(CORE_STOP_SECONDS + 5)
-#define PROC_STOP_WAIT	5
+#define STOP_AGAIN	5	/* seconds between two SIGKILLs */
 
-/* What a child waits for from another, and who owes it. */
 struct owed {
 	int		 on;
 	uint32_t	 id;
-	enum proc_id	 from;		/* the child that owes the answer */
-	enum proc_id	 to;		/* the child that waits for it */
 };
-
-static struct owed owed[OWE_COUNT] = {
-	[OWE_PROBE] = { 0, 0, PROC_KEEPFE, PROC_CORE },
-	[OWE_CORE_CALL] = { 0, 0, PROC_KEEPFE, PROC_CORE },
-	[OWE_LAUNCHER_CALL] = { 0, 0, PROC_KEEPFE, PROC_LAUNCHER },
-	[OWE_JOB] = { 0, 0, PROC_LAUNCHER, PROC_CORE },
-};
+static struct owed owed[32][PROC_COUNT];
 
 static int	 stopping;
 static int	 stop_status;
-static time_t	 core_by;		/* the core is killed then */
-static time_t	 rest_by;		/* the others, once told */
-static int	 rest_told;
+static int	 stop_turn;		/* the stop_order whose children end now */
+static time_t	 stop_by;		/* they are killed then */
 
 static time_t
 stop_now(void)
@@ -63,64 +41,81 @@ stop_now(void)
 }
 
 void
-stop_owe(enum owe o, uint32_t id)
+stop_owe(uint32_t type, enum proc_id asker, uint32_t id)
 {
-	owed[o].on = 1;
-	owed[o].id = id;
+	owed[type][asker].on = 1;
+	owed[type][asker].id = id;
 }
 
-void
-stop_paid(enum owe o)
+int
+stop_paid(uint32_t type, uint32_t id, enum proc_id *asker)
 {
-	owed[o].on = 0;
+	int	 i;
+
+	for (i = 0; i < PROC_COUNT; i++)
+		if (owed[type][i].on && owed[type][i].id == id) {
+			owed[type][i].on = 0;
+			*asker = i;
+			return 0;
+		}
+	return -1;
 }
 
-static void
-stop_answer(enum owe o)
+int
+stop_standin_state(struct msgchan *chan, uint32_t id)
+{
+	uint32_t	 up = 0;
+
+	return msg_compose(chan, PROC_KEEP_STATE, id, -1, &up, sizeof(up));
+}
+
+int
+stop_standin_down(struct msgchan *chan, uint32_t id)
 {
 	static const char	 down[] = "the keep-frontend ended";
-	struct proc_job_done	 d;
-	struct proc		*to = &proc_table()[owed[o].to];
-	uint32_t		 up = 0;
-	int			 r;
 
-	owed[o].on = 0;
-	if (to->chan.fd == -1)
-		return;
-	switch (o) {
-	case OWE_PROBE:
-		r = msg_compose(&to->chan, PROC_KEEP_STATE, owed[o].id, -1,
-		    &up, sizeof(up));
-		break;
-	case OWE_JOB:
-		memset(&d, 0, sizeof(d));
-		d.status = JOB_RELEASED;
-		d.word = JW_STOPPED;
-		(void)strlcpy(d.error, "the box launcher ended while the job "
-		    "ran", sizeof(d.error));
-		r = msg_compose(&to->chan, PROC_JOB_DONE, owed[o].id, -1, &d,
-		    sizeof(d));
-		break;
-	default:
-		r = msg_compose(&to->chan, PROC_KEEP_DOWN, owed[o].id, -1,
-		    down, sizeof(down) - 1);
-		break;
-	}
-	if (r == -1)
-		fatal("a message to %s", to->title);
-	log_debug("answered %s for %s, which ended", to->title,
-	    proc_table()[owed[o].from].title);
+	return msg_compose(chan, PROC_KEEP_DOWN, id, -1, down,
+	    sizeof(down) - 1);
+}
+
+int
+stop_standin_job(struct msgchan *chan, uint32_t id)
+{
+	struct proc_job_done	 d;
+
+	memset(&d, 0, sizeof(d));
+	d.status = JOB_RELEASED;
+	d.word = JW_STOPPED;
+	(void)strlcpy(d.error, "the box launcher ended while the job ran",
+	    sizeof(d.error));
+	return msg_compose(chan, PROC_JOB_DONE, id, -1, &d, sizeof(d));
 }
 
 /* After a reap: what a child gone owed, answered in its place. */
 void
 stop_orphans(void)
 {
-	size_t	 o;
+	const struct proc_route	*r;
+	struct proc		*t = proc_table();
+	size_t			 i;
+	int			 a;
 
-	for (o = 0; o < OWE_COUNT; o++)
-		if (owed[o].on && proc_table()[owed[o].from].pid == -1)
-			stop_answer(o);
+	for (i = 0; i < proc_nroutes; i++) {
+		r = &proc_routes[i];
+		if (r->standin == NULL || t[r->to].pid != -1)
+			continue;
+		for (a = 0; a < PROC_COUNT; a++) {
+			if (!owed[r->type][a].on)
+				continue;
+			owed[r->type][a].on = 0;
+			if (t[a].chan.fd == -1)
+				continue;
+			if (r->standin(&t[a].chan, owed[r->type][a].id) == -1)
+				fatal("a message to %s", t[a].title);
+			log_debug("answered %s's %s for %s, which ended",
+			    t[a].title, proc_msg_name(r->type), t[r->to].title);
+		}
+	}
 }
 
 int
@@ -129,52 +124,79 @@ stop_running(void)
 	return stopping;
 }
 
+/* SIGTERM to the children of this turn; the kill due at its longest grace. */
 static void
-stop_signal(enum proc_id id, int sig)
+stop_tell(int turn, time_t now)
 {
-	proc_signal(&proc_table()[id], sig);
+	struct proc	*t = proc_table();
+	int		 i, grace = 0;
+
+	for (i = 0; i < PROC_COUNT; i++) {
+		if (t[i].stop_order != turn)
+			continue;
+		proc_signal(&t[i], SIGTERM);
+		if (t[i].stop_grace > grace)
+			grace = t[i].stop_grace;
+	}
+	stop_turn = turn;
+	stop_by = now + grace;
+}
+
+/* 1 while a child of this turn or an earlier one runs; 2 if of a later one. */
+static int
+stop_left(int turn)
+{
+	struct proc	*t = proc_table();
+	int		 i, left = 0;
+
+	for (i = 0; i < PROC_COUNT; i++) {
+		if (t[i].pid <= 0)
+			continue;
+		if (t[i].stop_order <= turn)
+			return 1;
+		left = 2;
+	}
+	return left;
 }
 
 void
 stop_begin(int status)
 {
+	struct proc	*t = proc_table();
+	int		 i;
+
 	if (stopping)
 		return;
 	stopping = 1;
 	stop_status = status;
-	core_by = stop_now() + PROC_CORE_STOP;
-	stop_signal(PROC_CORE, SIGTERM);
-	stop_signal(PROC_LAUNCHER, SIGTERM);
+	for (i = 0; i < PROC_COUNT; i++)
+		if (t[i].stop_early && t[i].stop_order != 0)
+			proc_signal(&t[i], SIGTERM);
+	stop_tell(0, stop_now());
 }
 
-/* Kills what outlived its time, tells the rest once the core is gone. */
+/* Kills what outlived its grace, tells the next turn once one is over. */
 void
 stop_step(void)
 {
 	struct proc	*t = proc_table();
 	time_t		 now = stop_now();
+	int		 i;
 
 	if (!stopping)
 		return;
 	stop_orphans();
-	if (t[PROC_CORE].pid > 0 && now >= core_by) {
-		log_warnx("the core outlived its stop by %d s: SIGKILL",
-		    PROC_CORE_STOP);
-		stop_signal(PROC_CORE, SIGKILL);
-		core_by = now + PROC_STOP_WAIT;
-	}
-	if (t[PROC_CORE].pid <= 0 && !rest_told) {
-		rest_told = 1;
-		rest_by = now + PROC_STOP_WAIT;
-		stop_signal(PROC_KEEPFE, SIGTERM);
-		stop_signal(PROC_LAUNCHER, SIGTERM);
-	}
-	if (rest_told && now >= rest_by && proc_running() > 0) {
-		log_warnx("a child outlived SIGTERM by %d s: SIGKILL",
-		    PROC_STOP_WAIT);
-		stop_signal(PROC_KEEPFE, SIGKILL);
-		stop_signal(PROC_LAUNCHER, SIGKILL);
-		rest_by = now + PROC_STOP_WAIT;
+	while (stop_left(stop_turn) == 2)
+		stop_tell(stop_turn + 1, now);
+	if (stop_left(stop_turn) == 1 && now >= stop_by) {
+		for (i = 0; i < PROC_COUNT; i++) {
+			if (t[i].pid <= 0 || t[i].stop_order > stop_turn)
+				continue;
+			log_warnx("%s outlived its stop by %d s: SIGKILL",
+			    t[i].title, t[i].stop_grace);
+			proc_signal(&t[i], SIGKILL);
+		}
+		stop_by = now + STOP_AGAIN;
 	}
 	if (proc_running() == 0) {
 		control_close();
@@ -182,15 +204,13 @@ stop_step(void)
 	}
 }
 
-/* Milliseconds to the next deadline of the stop, or -1. */
 int
 stop_timeout(void)
 {
-	time_t	 now, next;
+	time_t	 now;
 
 	if (!stopping)
 		return -1;
 	now = stop_now();
-	next = rest_told ? rest_by : core_by;
-	return next <= now ? 0 : (int)(next - now) * 1000;
+	return stop_by <= now ? 0 : (int)(stop_by - now) * 1000;
 }

@@ -1,8 +1,7 @@
 /*
- * The sources' summary between the core and the parent.  The parent
- * trusts the core no more than any child: every field the control
- * socket passes on is checked here, each text to end in its NUL and to
- * be printable ASCII, since sandcastlectl prints them at a terminal.
+ * The sources' summary from the core, trusted no more than any child:
+ * every text must end in its NUL and be printable ASCII, since
+ * sandcastlectl prints it at a terminal.
  */
 #include <sys/types.h>
 
@@ -84,7 +83,6 @@ summary_make(const struct sched *s, time_t mono, time_t wall,
 	}
 }
 
-/* NUL-terminated within its field, and printable ASCII before it. */
 static int
 text_ok(const char *t, size_t size)
 {

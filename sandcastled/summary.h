@@ -1,10 +1,4 @@
-/*
- * The sources as the core last scheduled them, for sandcastlectl show
- * sources: the core makes one struct ctl_source per source (ctl.h) and
- * pushes them all to the parent as PROC_SOURCES; the parent checks the
- * whole message against the configuration and keeps the last one, so
- * that it answers the control socket without asking the core.
- */
+/* The core's last summary of the sources, kept by the parent. */
 #ifndef SANDCASTLED_SUMMARY_H
 #define SANDCASTLED_SUMMARY_H
 
@@ -23,7 +17,6 @@ void	 summary_make(const struct sched *, time_t mono, time_t wall,
 /* 0 when data is one ctl_source for each of conf's sources, in order; -1 and why. */
 int	 summary_check(const struct config *, const void *data, size_t len,
 	    char *why, size_t whysz);
-/* The parent: the configuration its sources must match. */
 void	 summary_init(const struct config *);
 /* The parent: summary_check(), then the copy kept in place of the last. */
 int	 summary_keep(const void *data, size_t len, char *why, size_t whysz);

@@ -12,20 +12,11 @@ set -u
 
 prefix=${1:?usage: bench_box.sh PREFIX}
 N=${BENCH_RUNS:-5}
-user=${SC_USER:-sctest}
-home=$(getent passwd "$user" | cut -d: -f6)
-uid=$(id -u "$user") || exit 1
+. "$(dirname "$0")/user.subr"
 ctl=$prefix/bin/sandcastlectl
 tmp=$(mktemp -d /tmp/sc-bench.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 chmod 0755 "$tmp"
-
-as_user()
-{
-	setpriv --reuid="$user" --regid="$user" --init-groups --inh-caps=-all \
-	    -- env -i HOME="$home" XDG_RUNTIME_DIR="/run/user/$uid" \
-	    PATH=/usr/bin:/bin:/usr/sbin:/sbin LC_ALL=C.UTF-8 "$@"
-}
 
 now() { date +%s.%N; }
 
@@ -104,9 +95,7 @@ with=$(as_user sh "$src/regress/box/testbox/image.sh" \
     without=$(as_user sh "$src/regress/box/testbox/image.sh" \
     "$prefix/libexec/sandcastle-box-test-nofilter" ocr) ||
     { echo "bench: the test builds' images failed"; exit 1; }
-cc -std=c11 -D_GNU_SOURCE -I"$src/regress/box" -o "$tmp/render" \
-    "$src/regress/job/render_image.c" -lpng -ljpeg -lwebp -latf-c &&
-    "$tmp/render" png "HELLO WORLD" > "$tmp/h.png" ||
+"$prefix/libexec/render_image" png "HELLO WORLD" > "$tmp/h.png" ||
     { echo "bench: cannot draw the image"; exit 1; }
 printf '{"type":"job","mode":"run","build":"@BUILD@","limits":{"max_input":16777216,"max_output":1048576},"settings":{"languages":["eng"],"max_pixels":40000000,"max_edge":4000},"input":{"image":"%s"}}\n' \
     "$(base64 -w0 "$tmp/h.png")" > "$tmp/job"

@@ -19,8 +19,7 @@ sc_home_up
 sh "$TOP/regress/lib/ca.sh" "$SC_ROOT/ca" notes.example.com >/dev/null ||
     atf_fail "ca.sh"
 chown -R "$SC_USER:$SC_USER" "$SC_ROOT/ca"
-printf 'data_dir: %s/data\ncapabilities:\n  ocr:\n    languages: [eng]\n' \
-    "$SC_ROOT" > "$SC_CONFIG/config.yaml"
+sc_ocr_config
 sc_source_file notes https://notes.example.com/api/worker ocr 10 30s 1m
 chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 sc_secret notes bench-idle-token

@@ -21,12 +21,7 @@ sh "$TOP/regress/lib/ca.sh" "$SC_ROOT/ca" notes.example.com api.anthropic.com \
     >/dev/null || atf_fail "ca.sh"
 cat > "$SC_CONFIG/config.yaml" <<EOF
 capabilities:
-  claude:
-    destination:
-      address: https://api.anthropic.com
-      secret: claude
-      ca_file: $SC_ROOT/ca/ca.crt
-    model: claude-sonnet-4-5
+$(sc_claude_yaml claude-sonnet-4-5)
 EOF
 sc_source_file notes https://notes.example.com/api/worker
 # The cold requests' destinations: the same host under N names, each

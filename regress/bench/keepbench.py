@@ -13,7 +13,8 @@ beside it:
   (keepd, then gated, then TLS to the test host) to a destination the
   keep has not asked for a while, each of the --cold destinations once,
   all of them the same test host; against a direct HTTPS GET of the same
-  URL with Python's own client, a new connection each;
+  URL with Python's own client, a new connection each; its parts, from
+  the same GET through the gate's tunnel alone, interleaved too;
 - a warm request: the same GET to the --warm destination, asked again
   within the second, against the same direct GET;
 - one large body (BIG) through the keep, through the gate's tunnel
@@ -113,12 +114,13 @@ def verdict(ratio, goal, most):
 
 
 def requests(o, keep, ctx):
-    cold, warm, dc, dw = [], [], [], []
+    cold, warm, dc, dw, gc = [], [], [], [], []
     dests = o.cold.split(",")
     # Each destination once: none has a warm child when it is asked.
     for d in dests[:o.n]:
         cold.append(timed(keep.get, d, "/ping")[0])
         dc.append(timed(direct_get, o.url, ctx, o.secret, "/ping")[0])
+        gc.append(timed(gate_get, o.gate, o.url, ctx, o.secret, "/ping")[0])
     keep.get(o.warm, "/ping")
     for _ in range(o.n):
         warm.append(timed(keep.get, o.warm, "/ping")[0])
@@ -128,6 +130,11 @@ def requests(o, keep, ctx):
           "asked for a while (median of %d): %.2f ms; direct, a new "
           "connection each: %.2f ms; ratio %.2f, %s"
           % (len(cold), mc * 1e3, md * 1e3, mc / md, verdict(mc / md, 1.10, True)))
+    mg = statistics.median(gc)
+    print("bench: its parts: through gated alone, a new tunnel and TLS "
+          "connection each, %.2f ms: the gate's part %.2f ms, keepd's "
+          "(keep.sock, the request's child and its tunnel asked) %.2f ms"
+          % (mg * 1e3, (mg - md) * 1e3, (mc - mg) * 1e3))
     mw, md = statistics.median(warm), statistics.median(dw)
     print("bench: a second request to the same destination within the "
           "second (median of %d): %.2f ms; direct, a new connection each: "

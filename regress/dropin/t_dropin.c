@@ -1,5 +1,5 @@
 /*
- * I1: the reader of systemd drop-ins (common/dropin.c) that check uses
+ * I1: the reader of systemd drop-ins (sandcastlectl/dropin.c) that check uses
  * to see whether a drop-in takes a lock off a unit: what it reads, and
  * each thing it refuses with the line it is on.
  */
@@ -8,7 +8,7 @@
 
 #include <atf-c.h>
 
-#include "dropin.h"
+#include "../../sandcastlectl/dropin.h"
 
 static int
 parse(const char *text, struct dropin *d, char *why, size_t whysz)

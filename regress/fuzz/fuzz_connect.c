@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../../gated/connect.h"
-#include "policy.h"
+#include "../../gated/policy.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dropin.h"
+#include "../../sandcastlectl/dropin.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

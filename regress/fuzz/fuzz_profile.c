@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for common/profile.c: the input stands for
+ * libFuzzer target for sandcastled/profile.c: the input stands for
  * podman's seccomp.json.  Whatever it holds, the profile made of it is
  * refused with a reason or is JSON whose last rules are ours, and no
  * rule of the input's keeps a call profile.c takes over.
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "boxrun.h"
+#include "../../sandcastled/boxrun.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

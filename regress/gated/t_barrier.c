@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "barrier.h"
+#include "../../gated/barrier.h"
 #include "../../gated/gate.h"
-#include "netlink.h"
+#include "../../gated/netlink.h"
 
 static struct gate	g;
 

@@ -179,6 +179,29 @@ requests()
 	grep -c '"method": "GET"' "$SC_ROOT/$1.requests"
 }
 
+# gate_spare [OLD]: the spare tunnel process that waits now, the last
+# gated -dv logged ready, alive and not OLD, within 3 s.
+gate_spare()
+{
+	_i=0
+	while [ $_i -lt 30 ]; do
+		_p=$(sed -n 's/.*spare tunnel process \([0-9]*\) ready.*/\1/p' \
+		    "$SC_ROOT/log/gated.log" | tail -n 1)
+		[ -n "$_p" ] && [ "$_p" != "${1:-}" ] &&
+		    [ "$(ps -o ppid= -p "$_p" | tr -d ' ')" = "$(sc_pid gated)" ] &&
+		    { echo "$_p"; return 0; }
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+	return 1
+}
+
+# alive PID: PID runs, not a zombie.
+alive()
+{
+	[ -n "$(ps -o stat= -p "$1" | grep -v Z)" ]
+}
+
 
 atf_test_case list cleanup
 list_head()
@@ -774,6 +797,52 @@ ignored_sigpipe_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case spare cleanup
+spare_head()
+{
+	atf_set "descr" "a spare tunnel process waits before any client, under its own filter on the gate's and its Landlock ruleset; a client is handed to it and a new spare made at once: two clients at once go to two spares, each ending with its tunnel, never one process for both; a spare that ends untaken is replaced"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+spare_body()
+{
+	gate_net
+	gate_start
+	first=$(gate_spare) || { sc_log gated; atf_fail "no spare tunnel process"; }
+	atf_check -o inline:"2\n2\n" awk '/^Seccomp(_filters)?:/ { print $2 }' \
+	    "/proc/$first/status"
+	grep -Eq "spare tunnel process $first ready: landlock ABI [1-9][0-9]*, seccomp filter on\$" \
+	    "$SC_ROOT/log/gated.log" || { sc_log gated; atf_fail "no ruleset"; }
+	# Two clients, silent for 2 s before their CONNECT: two spares take them.
+	$GC notes.example.com:443 --silent 2 > one 2>&1 &
+	one=$!
+	second=$(gate_spare "$first") || { sc_log gated; atf_fail "no second spare"; }
+	$GC notes.example.com:443 --silent 2 > two 2>&1 &
+	two=$!
+	third=$(gate_spare "$second") || { sc_log gated; atf_fail "no third spare"; }
+	[ "$third" != "$first" ] || atf_fail "a spare was used again"
+	alive "$first" && alive "$second" || atf_fail "a taken spare ended early"
+	wait "$one"; wait "$two"
+	atf_check -o match:"^body: notes here" cat one
+	atf_check -o match:"^body: notes here" cat two
+	expect_requests notes 2
+	# Each ended with its tunnel; the third still waits.
+	sleep 0.5
+	alive "$first" && atf_fail "the first tunnel's process is left"
+	alive "$second" && atf_fail "the second tunnel's process is left"
+	alive "$third" || atf_fail "the spare ended"
+	# A spare killed untaken is replaced; the next client is served.
+	kill -KILL "$third"
+	sc_wait_log gated "the spare tunnel process $third ended untaken\$" 5 ||
+	    { sc_log gated; atf_fail "the spare's end not seen"; }
+	gate_spare "$third" > /dev/null || atf_fail "the spare was not replaced"
+	atf_check -o match:"^body: notes here" $GC notes.example.com:443
+}
+spare_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case list
@@ -794,4 +863,5 @@ atf_init_test_cases()
 	atf_add_test_case layout_172
 	atf_add_test_case resolver_load
 	atf_add_test_case ignored_sigpipe
+	atf_add_test_case spare
 }

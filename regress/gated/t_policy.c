@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "values.h"
-#include "policy.h"
+#include "../../gated/policy.h"
 
 static struct in_addr
 ip(const char *s)

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "refusal.h"
+#include "../../gated/refusal.h"
 
 #define PATH	"gate-refusals"
 #define NOW	((time_t)1700000000)

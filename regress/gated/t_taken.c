@@ -48,7 +48,7 @@ lock_gated(void)
 	filter_gate();
 }
 
-/* As the gate forks it (tunnel.c): its own ruleset and filter on the gate's. */
+/* As the gate forks it (serve.c, as its spare): its own ruleset and filter on the gate's. */
 static void
 lock_tunnel(void)
 {

@@ -4,9 +4,13 @@
  * its own reason; the request never carries a line break it was handed;
  * a connection is kept only after an answer that leaves it fit.
  */
+#include <sys/mman.h>
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <atf-c.h>
 
@@ -388,6 +392,48 @@ ATF_TC_BODY(body_in, tc)
 	}
 }
 
+/* Written to a file: the same answers and the same cap as body_in. */
+static void
+body_to_one(size_t n, int chunked, int want)
+{
+	struct http_response	 r;
+	struct stat		 st;
+	char			*s, c[2];
+	size_t			 len, used;
+	int			 fd;
+
+	ATF_REQUIRE((fd = memfd_create("t_http", MFD_CLOEXEC)) != -1);
+	s = answer_of(n, chunked, &len);
+	http_response_init(&r, 0);
+	http_response_body_to(&r, fd);
+	ATF_CHECK_EQ(feed(&r, s, len, 16384, &used), want);
+	ATF_REQUIRE(fstat(fd, &st) == 0);
+	if (want == HTTP_DONE) {
+		ATF_CHECK(r.body == NULL && r.bodylen == n && used == len);
+		ATF_CHECK_EQ((size_t)st.st_size, n);
+		ATF_CHECK(pread(fd, c, 1, 0) == 1 && pread(fd, c + 1, 1,
+		    n - 1) == 1 && c[0] == 'b' && c[1] == 'b');
+	} else {
+		ATF_CHECK_STREQ(r.why, "body over 32 MiB");
+		ATF_CHECK((size_t)st.st_size <= MIB32);
+	}
+	http_response_free(&r);
+	free(s);
+	close(fd);
+}
+
+ATF_TC_WITHOUT_HEAD(body_to);
+ATF_TC_BODY(body_to, tc)
+{
+	int	 chunked;
+
+	for (chunked = 0; chunked <= 1; chunked++) {
+		body_to_one(MIB32, chunked, HTTP_DONE);
+		body_to_one(5, chunked, HTTP_DONE);
+		body_to_one(MIB32 + 1, chunked, HTTP_ERROR);
+	}
+}
+
 ATF_TC_WITHOUT_HEAD(until_eof);
 ATF_TC_BODY(until_eof, tc)
 {
@@ -674,6 +720,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, chunks);
 	ATF_TP_ADD_TC(tp, body_cap);
 	ATF_TP_ADD_TC(tp, body_in);
+	ATF_TP_ADD_TC(tp, body_to);
 	ATF_TP_ADD_TC(tp, until_eof);
 	ATF_TP_ADD_TC(tp, no_body);
 	ATF_TP_ADD_TC(tp, reusable);

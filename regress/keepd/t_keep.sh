@@ -20,12 +20,7 @@ keep_config()
 	cat > "$SC_CONFIG/config.yaml" <<EOC
 retention_days: 30
 capabilities:
-  claude:
-    destination:
-      address: https://api.anthropic.com
-      secret: claude
-      ca_file: $SC_ROOT/ca/ca.crt
-    model: claude-sonnet-4-5
+$(sc_claude_yaml claude-sonnet-4-5)
 EOC
 	sc_source_file notes https://notes.example.com/api/worker
 	sc_source_file twin https://notes.example.com/api/worker
@@ -69,7 +64,8 @@ keep_up()
 		sc_secret "$s" "$NOTES_SECRET"
 	done
 	start_gate
-	sc_keep_up
+	# -v: the spares' lines (spares()).
+	sc_keep_up -v
 	set_commands
 }
 
@@ -118,10 +114,68 @@ seen()
 	    "$SC_ROOT/$1.requests"
 }
 
-# children: how many processes keepd has.
+# spares: the request processes that logged themselves spare and were
+# never given a destination (keepd -v's lines), alive or not.
+spares()
+{
+	awk '/spare request process [0-9]+ ready/ {
+		sub(/.*spare request process /, ""); sub(/ .*/, ""); s[$0] = 1 }
+	    /: its request process [0-9]+$/ {
+		sub(/.*: its request process /, ""); delete s[$0] }
+	    END { for (p in s) print p }' "$SC_ROOT/log/keepd.log"
+}
+
+# spare: the spare that waits now, within 3 s.
+spare()
+{
+	_i=0
+	while [ $_i -lt 30 ]; do
+		for _p in $(spares); do
+			[ "$(ps -o ppid= -p "$_p" | tr -d ' ')" = "$(sc_pid keepd)" ] &&
+			    { echo "$_p"; return 0; }
+		done
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+	return 1
+}
+
+# workers: keepd's children but its spare, at work or warm.
+workers()
+{
+	_s=" $(spares | tr '\n' ' ') "
+	for _p in $(pgrep -P "$(sc_pid keepd)"); do
+		case $_s in
+		*" $_p "*)	;;
+		*)		echo "$_p" ;;
+		esac
+	done
+}
+
+# children: how many processes keepd has at work or warm.
 children()
 {
-	pgrep -P "$(sc_pid keepd)" | wc -l
+	workers | wc -l
+}
+
+# sandboxed PID: PID is under seccomp (mode 2) with two filters, keepd's
+# and its own, and logged its Landlock ruleset's ABI as it went spare.
+sandboxed()
+{
+	atf_check -o inline:"2\n2\n" awk '/^Seccomp(_filters)?:/ { print $2 }' \
+	    "/proc/$1/status"
+	grep -Eq "spare request process $1 ready: landlock ABI [1-9][0-9]*, seccomp filter on\$" \
+	    "$SC_ROOT/log/keepd.log" || { sc_log keepd; atf_fail "$1: no ruleset"; }
+}
+
+# holds_none PID: PID holds none of the secrets in its memory or its
+# environment, and no descriptor of the secrets folder.
+holds_none()
+{
+	atf_check -s exit:1 python3 "$(sc_srcdir)/regress/keepd/holds.py" \
+	    "$1" "$NOTES_SECRET" "$TWIN_SECRET" "$CLAUDE_SECRET"
+	atf_check -s exit:1 python3 "$(sc_srcdir)/regress/keepd/holds.py" -f \
+	    "$1" "$SC_SECRETS"
 }
 
 # children_gone: keepd's children are gone within 3 s.
@@ -563,7 +617,7 @@ sigterm_body()
 	sc_stop keepd
 	[ "$SC_STATUS" -eq 0 ] || { sc_log keepd; atf_fail "exit $SC_STATUS"; }
 	[ -e "$SC_RUN/sandcastle/keep.sock" ] && atf_fail "keep.sock is left"
-	pgrep -u "$SC_USER" -f "keepd -d -c $SC_CONFIG" && atf_fail "a keepd process is left"
+	pgrep -u "$SC_USER" -f "keepd -d -v -c $SC_CONFIG" && atf_fail "a keepd process is left"
 	return 0
 }
 sigterm_cleanup()
@@ -775,7 +829,7 @@ taken_child_body()
 	$ASK "$GET_PING" > answer 2>&1 &
 	asked=$!
 	sleep 1.5
-	child=$(pgrep -P "$(sc_pid keepd)" -x keepd) || atf_fail "no request process waits"
+	child=$(workers) && [ -n "$child" ] || atf_fail "no request process waits"
 	# Control: keepd itself may make a Unix socket (it connects to the gate).
 	fd=$(inject "$(sc_pid keepd)" "socket(1, 1, 0)")
 	[ -n "$fd" ] && [ "$fd" -ge 0 ] || atf_fail "the control: keepd made no socket ($fd)"
@@ -858,6 +912,99 @@ warm_capability_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case spare_ready cleanup
+spare_ready_head()
+{
+	atf_set "descr" "T1: a spare request process waits before any request, under its own filter on keepd's and its Landlock ruleset, with no secret in its memory or environment and no descriptor of the secrets folder; the control, keepd itself, holds the folder"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+spare_ready_body()
+{
+	keep_up
+	sp=$(spare) || { sc_log keepd; atf_fail "no spare request process"; }
+	sandboxed "$sp"
+	holds_none "$sp"
+	atf_check -o match:"^$SC_SECRETS fd " python3 \
+	    "$(sc_srcdir)/regress/keepd/holds.py" -f "$(sc_pid keepd)" "$SC_SECRETS"
+	[ "$(children)" -eq 0 ] || atf_fail "keepd has $(children) children at work"
+}
+spare_ready_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case spare_taken cleanup
+spare_taken_head()
+{
+	atf_set "descr" "T1: a cold request takes the spare that waited and a new one is made after it, holding no secret though one was read: notes' request goes to the first spare, twin's to the second, each then warm, never one process for both; the control, a process at work on a slow answer, holds its secret and the scan finds it"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+spare_taken_body()
+{
+	keep_up
+	sc_scenario notes.example.com "$KEPT"
+	first=$(spare) || atf_fail "no spare before the first request"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	sc_wait_log keepd "notes: its request process $first\$" 1 ||
+	    { sc_log keepd; atf_fail "notes' request did not go to the spare"; }
+	second=$(spare) || atf_fail "no spare after the first request"
+	[ "$second" != "$first" ] || atf_fail "the spare was used again"
+	holds_none "$second"
+	atf_check -o match:"^status 200" $ASK "$TWIN_PING"
+	sc_wait_log keepd "twin: its request process $second\$" 1 ||
+	    { sc_log keepd; atf_fail "twin's request did not go to the spare"; }
+	third=$(spare) || atf_fail "no spare after the second request"
+	[ "$third" != "$first" ] && [ "$third" != "$second" ] ||
+	    atf_fail "a spare was used again"
+	holds_none "$third"
+	workers | sort -n > workers
+	printf '%s\n' "$first" "$second" | sort -n > expected
+	atf_check -o file:expected cat workers
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n2 $TWIN_SECRET\n" cat seen
+	# Control: notes' warm process at work on a slow answer holds its secret.
+	sc_scenario notes.example.com '{"keep_alive": true, "routes": {"/api/worker/ping": {"delay": 3, "status": 200, "body": "late"}}}'
+	$ASK "$GET_PING" > answer 2>&1 &
+	asked=$!
+	sleep 1.5
+	atf_check -o match:"^$NOTES_SECRET memory\$" python3 \
+	    "$(sc_srcdir)/regress/keepd/holds.py" "$first" "$NOTES_SECRET"
+	wait "$asked"
+	atf_check -o match:"^body late\$" cat answer
+	holds_none "$third"
+}
+spare_taken_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case spare_lost cleanup
+spare_lost_head()
+{
+	atf_set "descr" "a spare that ends untaken is replaced, twice (the controls); after three in a row none is made, so that a crash loop does not spin; the next request forks its own process and is answered, and a spare waits after it"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+spare_lost_body()
+{
+	keep_up
+	for i in 1 2 3; do
+		sp=$(spare) || { sc_log keepd; atf_fail "no spare $i"; }
+		kill -KILL "$sp"
+		sc_wait_log keepd "the spare request process $sp ended untaken\$" 5 ||
+		    { sc_log keepd; atf_fail "spare $i's end not seen"; }
+	done
+	spare && { sc_log keepd; atf_fail "a fourth spare was made"; }
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	spare > /dev/null || { sc_log keepd; atf_fail "no spare after the request"; }
+}
+spare_lost_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case authorized
@@ -882,4 +1029,7 @@ atf_init_test_cases()
 	atf_add_test_case warm_other_destination
 	atf_add_test_case warm_idle
 	atf_add_test_case warm_secret
+	atf_add_test_case spare_ready
+	atf_add_test_case spare_taken
+	atf_add_test_case spare_lost
 }

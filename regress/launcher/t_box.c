@@ -32,8 +32,8 @@
 
 #include <atf-c.h>
 
-#include "boxrun.h"
-#include "podman.h"
+#include "../../sandcastled/boxrun.h"
+#include "../../sandcastled/podman.h"
 #include "../lib/account.h"
 
 #define MiB		(1024ULL * 1024)

@@ -4,6 +4,8 @@
 # each image holding its own capability's box and libraries alone.
 # Real rootless podman as the test account (regress/lib/podman.sh).
 
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+
 P_USER=sctest
 
 # atf_check runs a program, not a function: the account's prefix as words.
@@ -39,7 +41,7 @@ images_body()
 	    $as_user "$ctl" -c "$CONF" install --images
 	build=$($as_user "$ctl" version | awk '$1 == "build" { print $2 }')
 	[ -n "$build" ] || atf_fail "sandcastlectl version gives no build"
-	for cap in claude ocr; do
+	for cap in $(sc_caps); do
 		atf_check -s exit:0 $as_user podman image exists \
 		    "sandcastle-$cap:$build"
 	done
@@ -84,7 +86,7 @@ image_files_body()
 	build=$($as_user "$ctl" version | awk '$1 == "build" { print $2 }')
 	out=$(dirname "$CONF")/export
 	mkdir "$out" && chown "$P_USER" "$out"
-	for cap in claude ocr; do
+	for cap in $(sc_caps); do
 		$as_user podman create --name "sc-files-$cap" \
 		    "sandcastle-$cap:$build" > /dev/null ||
 		    atf_fail "podman create of sandcastle-$cap:$build"
@@ -112,7 +114,7 @@ image_files_body()
 image_files_cleanup()
 {
 	[ -f conf_dir ] && rm -rf "$(dirname "$(cat conf_dir)")"
-	for cap in claude ocr; do
+	for cap in $(sc_caps); do
 		$as_user podman rm -f "sc-files-$cap" >/dev/null 2>&1
 	done
 	return 0

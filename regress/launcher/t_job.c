@@ -23,10 +23,10 @@
 
 #include <atf-c.h>
 
-#include "job.h"
-#include "../../sandcastled/sandcastled.h"
 #include "boxproto.h"
-#include "podman.h"
+#include "../../sandcastled/job.h"
+#include "../../sandcastled/podman.h"
+#include "../../sandcastled/sandcastled.h"
 #include "../lib/account.h"
 
 /* A sanitizer's runtime makes calls the reader's filter kills. */
@@ -41,32 +41,21 @@
 
 static char	 prefix[PATH_MAX];
 static char	 build[BUILD_ID_LEN + 1];
-static char	 helper[PATH_MAX];
-
-/* The child's image helper, even when it ended early. */
-static void
-remove_helper(pid_t pid)
-{
-	(void)snprintf(helper, sizeof(helper), "/tmp/sc-job-render.%d",
-	    (int)pid);
-	(void)unlink(helper);
-}
 
 static void
 in_account(const atf_tc_t *tc, void (*body)(void))
 {
 	(void)strlcpy(prefix, atf_tc_get_config_var(tc, "prefix"),
 	    sizeof(prefix));
-	as_account(body, remove_helper);
+	as_account(body, NULL);
 }
 
 /* This tree's build, and its images made when missing. */
 static void
 images(void)
 {
-	char	 cmd[6 * PATH_MAX], exe[PATH_MAX], dir[PATH_MAX];
+	char	 cmd[6 * PATH_MAX];
 	FILE	*f;
-	ssize_t	 n;
 
 	(void)snprintf(cmd, sizeof(cmd), "%s/bin/sandcastlectl version | "
 	    "awk '$1 == \"build\" { print $2 }'", prefix);
@@ -74,10 +63,6 @@ images(void)
 	    f) != NULL && strlen(build) == BUILD_ID_LEN, "no build from %s",
 	    cmd);
 	pclose(f);
-	REQUIRE((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0,
-	    "%s", "readlink");
-	exe[n] = '\0';
-	(void)strlcpy(dir, dirname(exe), sizeof(dir));
 	(void)snprintf(cmd, sizeof(cmd), "podman image exists "
 	    "sandcastle-ocr:%s && podman image exists sandcastle-claude:%s || "
 	    "{ d=$(mktemp -d /tmp/sc-job-conf.XXXXXX) && "
@@ -89,12 +74,6 @@ images(void)
 	    "%s/bin/sandcastlectl -c $d install --images >/dev/null; r=$?; "
 	    "rm -rf $d; exit $r; }", build, build, prefix);
 	REQUIRE(sh(cmd) == 0, "%s", "sandcastlectl install --images failed");
-	(void)snprintf(helper, sizeof(helper), "/tmp/sc-job-render.%d",
-	    (int)getpid());
-	(void)snprintf(cmd, sizeof(cmd), "cc -std=c11 -D_GNU_SOURCE -I%s/../box "
-	    "-o %s %s/../job/render_image.c -lpng -ljpeg -lwebp -latf-c",
-	    dir, helper, dir);
-	REQUIRE(sh(cmd) == 0, "%s", "building regress/job/render_image.c");
 }
 
 static struct config *
@@ -140,7 +119,7 @@ ocr_input(const unsigned char *p, size_t len, size_t *outlen)
 	return s;
 }
 
-/* The helper's image of text, in format. */
+/* The image of text, in format, from regress/lib/render_image.c. */
 static unsigned char *
 render(const char *format, const char *text, size_t *len)
 {
@@ -148,7 +127,8 @@ render(const char *format, const char *text, size_t *len)
 	unsigned char	*p;
 	FILE		*f;
 
-	(void)snprintf(cmd, sizeof(cmd), "%s %s '%s'", helper, format, text);
+	(void)snprintf(cmd, sizeof(cmd), "%s/libexec/render_image %s '%s'",
+	    prefix, format, text);
 	REQUIRE((f = popen(cmd, "r")) != NULL, "%s", cmd);
 	REQUIRE((p = malloc(4 << 20)) != NULL, "%s", "malloc");
 	*len = fread(p, 1, 4 << 20, f);

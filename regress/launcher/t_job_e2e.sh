@@ -18,12 +18,7 @@ e2e_config()
 {
 	cat > "$SC_CONFIG/config.yaml" <<EOC
 capabilities:
-  claude:
-    destination:
-      address: https://api.anthropic.com
-      secret: claude
-      ca_file: $SC_ROOT/ca/ca.crt
-    model: $MODEL
+$(sc_claude_yaml "$MODEL")
     system_prompt: $PROMPT
   ocr:
     languages: [${1:-eng}]

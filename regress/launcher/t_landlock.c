@@ -22,8 +22,8 @@
 #include <atf-c.h>
 
 #include "landlock.h"
-#include "boxrun.h"
-#include "podman.h"
+#include "../../sandcastled/boxrun.h"
+#include "../../sandcastled/podman.h"
 #include "../lib/account.h"
 
 #define IMAGE	"sandcastle-llprobe:test"

@@ -9,7 +9,7 @@
 
 #include <atf-c.h>
 
-#include "podman.h"
+#include "../../sandcastled/podman.h"
 
 ATF_TC_WITHOUT_HEAD(controllers);
 ATF_TC_BODY(controllers, tc)

@@ -179,7 +179,7 @@ dropin_verify()
 atf_test_case delegation_recipe
 delegation_recipe_head()
 {
-	atf_set "descr" "sandcastle(7)'s delegation recipe: its drop-in is user@.service's, systemd-analyze verify takes it without a word (a wrong controller name is named, the control), and the check lines it promises are the rows of common/podman.c that check prints under cgroup v2 (a changed line is not found, the control)"
+	atf_set "descr" "sandcastle(7)'s delegation recipe: its drop-in is user@.service's, systemd-analyze verify takes it without a word (a wrong controller name is named, the control), and the check lines it promises are the rows of sandcastled/podman.c that check prints under cgroup v2 (a changed line is not found, the control)"
 	atf_set "require.config" "checkout"
 	atf_set "require.progs" "systemd-analyze"
 	atf_set "require.files" "/lib/systemd/system/user@.service"
@@ -203,11 +203,11 @@ delegation_recipe_body()
 	done
 	grep '^ok    toolbox: ' recipe > lines
 	[ "$(wc -l < lines)" -eq 3 ] || atf_fail "the recipe shows $(wc -l < lines) check lines"
-	holds_missing "$src/common/podman.c" lines > missing
+	holds_missing "$src/sandcastled/podman.c" lines > missing
 	atf_check -o empty cat missing
 	# The control: a line check never prints is found.
 	echo 'ok    toolbox: box.cpus held by cgroup v3 (--cpus)' > bad
-	holds_missing "$src/common/podman.c" bad > missing
+	holds_missing "$src/sandcastled/podman.c" bad > missing
 	atf_check -o inline:"box.cpus held by cgroup v3 (--cpus)\n" cat missing
 }
 

@@ -19,12 +19,7 @@ CANARY=SCTEST-CANARY-77cd
 # cs_config: ocr alone (no API to prove), and the six sources.
 cs_config()
 {
-	cat > "$SC_CONFIG/config.yaml" <<EOC
-data_dir: $SC_ROOT/data
-capabilities:
-  ocr:
-    languages: [eng]
-EOC
+	sc_ocr_config
 	sc_source_file notes https://notes.example.com/api/worker ocr 10 30s 1m
 	sc_source_file badtoken https://other.example.com/api/worker ocr 10 30s 1m
 	sc_source_file down https://down.example.com/api/worker ocr 10 30s 1m
@@ -214,12 +209,7 @@ gate_network_body()
 	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" notes.example.com \
 	    >/dev/null || atf_fail "ca.sh"
 	chown -R "$SC_USER:$SC_USER" "$SC_ROOT/ca"
-	cat > "$SC_CONFIG/config.yaml" <<EOC
-data_dir: $SC_ROOT/data
-capabilities:
-  ocr:
-    languages: [eng]
-EOC
+	sc_ocr_config
 	sc_source_file notes https://notes.example.com/api/worker ocr 10 30s 1m
 	cat > "$SC_CONFIG/sources/files.yaml" <<EOS
 name: files

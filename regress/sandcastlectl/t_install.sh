@@ -232,7 +232,7 @@ EOF
 	grep -v -e ' --version$' -e '^systemctl --user show' \
 	    "$SC_ROOT/log/calls" > got.calls
 	diff want.calls got.calls || atf_fail "the calls to systemd"
-	for cap in claude ocr; do
+	for cap in $(sc_caps); do
 		atf_check -s exit:0 ./asuser podman image exists \
 		    "sandcastle-$cap:$build"
 	done

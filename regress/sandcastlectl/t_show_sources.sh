@@ -19,12 +19,7 @@ ss_config()
 	cat > "$SC_CONFIG/config.yaml" <<EOC
 data_dir: $SC_ROOT/data
 capabilities:
-  claude:
-    destination:
-      address: https://api.anthropic.com
-      secret: claude
-      ca_file: $SC_ROOT/ca/ca.crt
-    model: claude-test-1
+$(sc_claude_yaml claude-test-1)
   ocr:
     languages: [eng]
     cooldown: 1h

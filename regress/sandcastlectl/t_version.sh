@@ -4,13 +4,17 @@
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 
-BINS="sandcastled sandcastlectl keepd gated sandcastle-box-claude sandcastle-box-ocr"
+# bins: the installed binaries, each capability's box among them.
+bins()
+{
+	ls "$(atf_config_get prefix)/bin"
+}
 
 # copy_bins DIR: a private copy of the installed binaries.
 copy_bins()
 {
 	mkdir -p "$1"
-	for b in $BINS; do
+	for b in $(bins); do
 		cp "$(sc_bin "$b")" "$1/" || atf_fail "no installed $b"
 	done
 }
@@ -51,7 +55,7 @@ build_changes_body()
 	# Control: a copy of the same binaries has the same id as the install.
 	[ "$before" = "$(build_of "$(atf_config_get prefix)/bin")" ] ||
 	    atf_fail "the copy has another id"
-	for b in $BINS; do
+	for b in $(bins); do
 		rm -rf one && copy_bins one
 		printf 'x' >> "one/$b"
 		after=$(build_of one)

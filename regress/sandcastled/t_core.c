@@ -4,12 +4,14 @@
  * or a job, and done then.  The core runs here in the test's process,
  * its channel to a parent played by the test, and its monotonic clock
  * set forward by the test: clock_gettime(2) below takes the C
- * library's place for the core's objects.
+ * library's place for the core's objects.  And the core's wait table
+ * (core_takes): each wait takes its own answers and no other.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -119,6 +121,21 @@ keep_answers(uint32_t id)
 	core_dispatch(&m);
 }
 
+/* The parent's message of type, of len bytes of data, to the core. */
+static void
+deliver(uint32_t type, uint32_t id, const void *data, size_t len)
+{
+	struct msg	 m;
+
+	memset(&m, 0, sizeof(m));
+	m.type = type;
+	m.id = id;
+	m.fd = -1;
+	m.len = len;
+	m.data = (void *)(uintptr_t)data;
+	core_dispatch(&m);
+}
+
 /* An hour on: the prune due, the core's timer runs. */
 static int
 an_hour_on(void)
@@ -164,9 +181,45 @@ ATF_TC_BODY(prune_call_in_flight, tc)
 	    "keep and did not happen");
 }
 
+/*
+ * Each wait of the core takes its own answers (core.c's core_takes):
+ * during the claim's, a message of a type it never takes, with the
+ * claim's id, ends the core, its log naming the type.  Control: the
+ * keep's state in the probe's wait, and the claim's PROC_KEEP_DOWN.
+ */
+ATF_TC_WITHOUT_HEAD(wait_takes);
+ATF_TC_BODY(wait_takes, tc)
+{
+	static const char	 down[] = "no keep";
+	uint32_t		 id;
+	pid_t			 pid;
+	int			 st, fd;
+
+	core_up();
+	(void)core_timer();
+	keep_answers(sent(PROC_KEEP_PROBE));
+	(void)core_timer();
+	id = sent(PROC_KEEP_CALL);
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		if ((fd = open("err", O_WRONLY | O_CREAT | O_TRUNC, 0600)) ==
+		    -1 || dup2(fd, 2) == -1)
+			_exit(2);
+		deliver(PROC_KEEP_PROBE, id, NULL, 0);
+		_exit(0);
+	}
+	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
+	ATF_CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "the core took "
+	    "a message no wait of it takes");
+	ATF_CHECK(atf_utils_grep_file("PROC_KEEP_PROBE \\(id [0-9]+\\), "
+	    "which the core did not ask for", "err"));
+	deliver(PROC_KEEP_DOWN, id, down, sizeof(down) - 1);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, prune_keep_down);
 	ATF_TP_ADD_TC(tp, prune_call_in_flight);
+	ATF_TP_ADD_TC(tp, wait_takes);
 	return atf_no_error();
 }

@@ -4,6 +4,7 @@
 # daemon runs as the test account; the suite itself runs as root.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
+. "$(atf_get_srcdir)/../lib/net.subr"
 
 FIXTURES=regress/sandcastled/fixtures
 READY="running: core, keep-frontend and box launcher are ready"
@@ -348,7 +349,7 @@ config_changed_cleanup()
 atf_test_case check_config cleanup
 check_config_head()
 {
-	atf_set "descr" "sandcastled -n lists every mistake of a configuration, passes a valid one, and -nv prints it back"
+	atf_set "descr" "sandcastled -n lists every mistake of a configuration, passes a valid one, and -nv prints it back, as keepd's and gated's do"
 	atf_set "require.config" "prefix checkout"
 }
 check_config_body()
@@ -363,11 +364,14 @@ check_config_body()
 	sc_fixture "$FIXTURES/valid"
 	atf_check -s exit:0 -o empty -e inline:"configuration OK\n" \
 	    $AS_USER "$(sc_bin sandcastled)" -n -c "$SC_CONFIG"
-	atf_check -s exit:0 -o save:printed -e inline:"configuration OK\n" \
-	    $AS_USER "$(sc_bin sandcastled)" -nv -c "$SC_CONFIG"
-	for l in "    model: claude-sonnet-4-5" "    max_tokens: 1024" \
-	    "  one:" "    poll_interval: 30s"; do
-		grep -qxF "$l" printed || { cat printed; atf_fail "-nv lacks: $l"; }
+	for d in sandcastled keepd gated; do
+		atf_check -s exit:0 -o save:printed -e inline:"configuration OK\n" \
+		    $AS_USER "$(sc_bin $d)" -nv -c "$SC_CONFIG"
+		for l in "    model: claude-sonnet-4-5" "    max_tokens: 1024" \
+		    "  one:" "    poll_interval: 30s"; do
+			grep -qxF "$l" printed ||
+			    { cat printed; atf_fail "$d -nv lacks: $l"; }
+		done
 	done
 }
 check_config_cleanup()
@@ -413,6 +417,64 @@ other_programs_body()
 other_programs_cleanup()
 {
 	sc_cleanup
+}
+
+# stdio_of NAME SOCKET: NAME's socket bound and NAME still running a
+# second on; then where its descriptors 0, 1 and 2 lead, one a line.
+stdio_of()
+{
+	sc_wait_file "$2" 15 || { sc_log "$1"; atf_fail "$1 never bound $2"; }
+	sleep 1
+	kill -0 "$(sc_pid "$1")" 2>/dev/null || atf_fail "$1 ended"
+	for fd in 0 1 2; do
+		readlink "/proc/$(sc_pid "$1")/fd/$fd"
+	done
+}
+
+# start_each: the three daemons -d (the gate and the keep in the host
+# namespace), each's descriptors 0 to 2 in NAME.fds; then stopped.
+start_each()
+{
+	sc_start_in_host gated -d -c "$SC_CONFIG"
+	stdio_of gated "$SC_RUN/sandcastle/gate.sock" > gated.fds
+	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	stdio_of keepd "$SC_RUN/sandcastle/keep.sock" > keepd.fds
+	sc_start sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	stdio_of sandcastled "$SC_RUN/sandcastle/control.sock" > sandcastled.fds
+	for d in sandcastled keepd gated; do
+		sc_stop $d
+	done
+}
+
+atf_test_case stdio_closed cleanup
+stdio_closed_head()
+{
+	atf_set "descr" "sandcastled, keepd and gated started with descriptors 0 to 2 closed run with /dev/null on them, where a socket or a file would take them; started with them open (the control), they keep theirs"
+	atf_set "require.config" "prefix checkout"
+}
+stdio_closed_body()
+{
+	sc_setup
+	sc_net_up
+	sc_fixture "$FIXTURES/valid"
+	printf '#!/bin/sh\nexec "$@" <&- >&- 2>&-\n' > "$SC_ROOT/closed.sh"
+	chmod 0755 "$SC_ROOT/closed.sh"
+	SC_ENV="/bin/sh $SC_ROOT/closed.sh"
+	start_each
+	SC_ENV=
+	for d in sandcastled keepd gated; do
+		atf_check -o inline:"/dev/null\n/dev/null\n/dev/null\n" cat $d.fds
+	done
+	# The control: open, they are the log's, as the test gave them.
+	start_each
+	for d in sandcastled keepd gated; do
+		atf_check -o inline:"$SC_ROOT/log/$d.log\n$SC_ROOT/log/$d.log\n" \
+		    sed 1d $d.fds
+	done
+}
+stdio_closed_cleanup()
+{
+	sc_net_cleanup
 }
 
 atf_test_case images_of_build cleanup
@@ -480,4 +542,5 @@ atf_init_test_cases()
 	atf_add_test_case check_config
 	atf_add_test_case other_programs
 	atf_add_test_case images_of_build
+	atf_add_test_case stdio_closed
 }

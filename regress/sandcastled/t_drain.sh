@@ -1,27 +1,13 @@
 #! /usr/bin/env atf-sh
 # A backlog drained at the speed of the boxes (sandcastle(7), How often a
-# source is asked): sources asked every hour, with ocr jobs waiting,
-# through sandcastled, keepd and gated with real boxes.  A claim that
-# brought a job is followed by the next as soon as that job has ended;
-# the sources with work take turns; the claim that finds nothing waits
-# its poll_interval, the hour.  Nothing here is timed: the claims are
-# counted and put in order.  make bench (regress/bench/bench_drain.sh)
-# runs it at full size through the config variables drain_jobs and
-# drain_sources and prints the jobs a minute.
+# source is asked).  Nothing here is timed: the claims are counted and
+# put in order.  make bench (regress/bench/bench_drain.sh) runs it at full
+# size through the config variables drain_jobs and drain_sources and
+# prints the jobs a minute.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/../lib/net.subr"
-
-# render TEXT: a PNG with TEXT, base64 (regress/job/render_image.c).
-render()
-{
-	cc -std=c11 -D_GNU_SOURCE -I"$(sc_srcdir)/regress/box" -o render \
-	    "$(sc_srcdir)/regress/job/render_image.c" -lpng -ljpeg -lwebp \
-	    -latf-c || atf_fail "building render_image.c"
-	./render png "$1" > image.png && [ -s image.png ] ||
-	    atf_fail "render_image drew nothing of $1"
-	base64 -w0 image.png
-}
+. "$(atf_get_srcdir)/../lib/daemon.subr"
 
 # jobs SOURCE N IMAGE: N ocr jobs of IMAGE.
 jobs()
@@ -40,14 +26,6 @@ claims()
 	cat "$SC_ROOT/$1.requests" 2>/dev/null | grep -c '/jobs/claim'
 }
 
-# finals: how many jobs, of every source, have their one final answer.
-finals()
-{
-	cat "$SC_ROOT"/s*.results 2>/dev/null | python3 -c 'import json,sys
-print(len({e["id"] for e in map(json.loads, sys.stdin)
-    if (e.get("body") or {}).get("status") in ("succeeded", "failed")}))'
-}
-
 atf_test_case drain cleanup
 drain_head()
 {
@@ -63,18 +41,13 @@ drain_body()
 	TOTAL=$((N * K))
 	names=
 	for k in $(seq 1 "$K"); do names="$names s$k.example.com"; done
-	sc_setup
-	sc_net_up
 	# shellcheck disable=SC2086
-	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" $names >/dev/null ||
-	    atf_fail "ca.sh"
+	daemon_net_up $names
 	printf 'capabilities:\n  ocr:\n    languages: [eng]\n' \
 	    > "$SC_CONFIG/config.yaml"
 	img=$(render "HELLO WORLD")
+	source_hosts "$K"
 	for k in $(seq 1 "$K"); do
-		ip -n "$SC_NS_WORLD" addr add "198.20.5.$((30 + k))/32" \
-		    dev "wh$SC_NETID"
-		sc_net_dns "s$k.example.com" "198.20.5.$((30 + k))"
 		sc_source_file "s$k" "https://s$k.example.com/api/worker" ocr \
 		    3600 1h 1m
 		sc_fakesource "s$k" "s$k.example.com" "198.20.5.$((30 + k))" \
@@ -82,10 +55,8 @@ drain_body()
 		sc_secret "s$k" "tok-drain-$k"
 	done
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
-	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
-	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
-	sc_gate_up
-	sc_keep_up
+	images
+	keep_up
 	sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
 	# From the first claim: sandcastled's own start is not the drain.
 	i=0

@@ -1,79 +1,23 @@
 #! /usr/bin/env atf-sh
-# An operator's bad day, end to end: a data_dir that fills up at each
-# step of a job, a stop while a claim's answer is on its way, and kill -9
-# of each parent with its children at work.  sandcastled, keepd and
-# gated run as the test account in the host namespace, strict sources
-# (regress/lib/fakesource.py --strict: a result for a job not held is
-# answered 409, a released job handed out again) on the test network,
-# real podman boxes; regress/lib/ledger.py holds the records to what the
-# sources received.
+# An operator's bad day, end to end, on strict sources (fakesource.py
+# --strict: a result for a job not held is answered 409, a released job
+# handed out again); ledger.py holds the records to what the sources
+# received.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/../lib/net.subr"
+. "$(atf_get_srcdir)/../lib/daemon.subr"
 
 TOKEN=tok-faults-2468
-CLAUDE_INPUT='{"prompt": "tag this", "schema": {"type": "object", "properties": {"tag": {"type": "string"}}, "required": ["tag"], "additionalProperties": false}}'
-
-# api_reply DELAY: the fake Messages API's answer, after DELAY seconds.
-api_reply()
-{
-	printf '{"routes": {"/v1/messages": {"status": 200, "delay": %s, "json": {"type": "message", "model": "claude-test-1", "content": [{"type": "text", "text": "{\\"tag\\": \\"x\\"}"}], "stop_reason": "end_turn", "usage": {"input_tokens": 3, "output_tokens": 2}}}}}' "$1"
-}
-
 # faults_up NAME...: the network, the CA for the names, a data_dir on a
 # tmpfs of 4 MiB (a disk the test can fill), the configuration.
 faults_up()
 {
-	sc_setup
-	sc_net_up
-	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" "$@" \
-	    >/dev/null || atf_fail "ca.sh"
-	mkdir "$SC_ROOT/data"
-	mount -t tmpfs -o "size=4m,mode=0700,uid=$(id -u "$SC_USER"),gid=$(id -g "$SC_USER")" \
-	    sctest-data "$SC_ROOT/data" || atf_fail "cannot mount a tmpfs"
-	echo "$SC_ROOT/data" > data_mount
+	daemon_net_up "$@"
+	data_tmpfs 4m
 	sc_caps_config
 	sc_source_file notes "https://notes.example.com/api/worker" "ocr, claude" 60 5s 1m
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
-}
-
-# faults_cleanup: the test's tmpfs, then its processes and tree.
-faults_cleanup()
-{
-	sc_load || return 0
-	sc_net_down
-	[ -f data_mount ] && umount "$(cat data_mount)" 2>/dev/null
-	sc_cleanup
-}
-
-# fill, unfill: data_dir full to the last byte, and freed again.
-fill()
-{
-	head -c 64m /dev/zero > "$SC_ROOT/data/.fill" 2>/dev/null
-	[ "$(df --output=avail "$SC_ROOT/data" | tail -n 1)" -eq 0 ] ||
-	    atf_fail "data_dir is not full"
-}
-
-unfill()
-{
-	rm -f "$SC_ROOT/data/.fill"
-}
-
-# daemon_up: sandcastled, its children ready and the keep answering.
-daemon_up()
-{
-	[ -f "$SC_ROOT/log/sandcastled.log" ] &&
-	    cat "$SC_ROOT/log/sandcastled.log" >> "$SC_ROOT/log/sandcastled.old"
-	sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
-	sc_wait_log sandcastled "the keep answers" 20 ||
-	    { sc_log sandcastled; atf_fail "sandcastled never asked a source"; }
-}
-
-# images: the boxes of this build, in the test's own podman store.
-images()
-{
-	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
-	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
 }
 
 # statuses ID: what the source got for ID, in order, each with its answer.
@@ -97,25 +41,11 @@ wait_statuses()
 	done
 }
 
-# meta ID KEY: one field of the record's meta.json.
-meta()
-{
-	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
-	    "$SC_ROOT/data/notes/$1/meta.json" "$2"
-}
-
-# posts PATH: how many POSTs to PATH reached the source.
-posts()
-{
-	grep -c "\"method\": \"POST\", \"path\": \"/api/worker$1\"" \
-	    "$SC_ROOT/notes.requests"
-}
-
 # wait_post PATH [N] [SECONDS]: until N POSTs to PATH reached the source.
 wait_post()
 {
 	_i=0; _max=$(( ${3:-30} * 10 ))
-	while [ "$(posts "$1")" -lt "${2:-1}" ]; do
+	while [ "$(posts notes "$1")" -lt "${2:-1}" ]; do
 		_i=$((_i + 1))
 		[ $_i -gt $_max ] && { sc_log sandcastled; atf_fail "no POST $1"; }
 		sleep 0.1
@@ -170,12 +100,6 @@ children()
 	pgrep -P "$1" | tr '\n' ' '
 }
 
-keep_up()
-{
-	sc_gate_up
-	sc_keep_up
-}
-
 atf_test_case full_disk cleanup
 full_disk_head()
 {
@@ -192,8 +116,7 @@ full_disk_body()
 	      {\"id\": \"b2\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT},
 	      {\"id\": \"r3\", \"capability\": \"ocr\"},
 	      {\"id\": \"d4\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]" strict
-	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
-	sc_scenario api.anthropic.com "$(api_reply 4)"
+	api_up 4
 	sc_secret notes "$TOKEN"
 	sc_secret claude key-claude-faults
 	keep_up
@@ -212,11 +135,11 @@ full_disk_body()
 	fill
 	sc_wait_log sandcastled "source notes job b2: its record cannot be written (.*No space left on device): its result is held" 15 ||
 	    { sc_log sandcastled; atf_fail "b2's record did not fail"; }
-	claims=$(posts /jobs/claim)
+	claims=$(posts notes /jobs/claim)
 	sleep 7
-	[ "$(posts /jobs/claim)" -eq "$claims" ] || atf_fail "a job was claimed while a result was held"
+	[ "$(posts notes /jobs/claim)" -eq "$claims" ] || atf_fail "a job was claimed while a result was held"
 	[ -z "$(statuses b2)" ] || atf_fail "b2's result went out before its record"
-	[ "$(meta b2 status)" = running ] || atf_fail "b2's record does not say running"
+	[ "$(meta notes b2 status)" = running ] || atf_fail "b2's record does not say running"
 	# r3, next, fails at once: its result is held at the source from now.
 	echo r3 > "$SC_ROOT/notes.mode.hold"
 	echo holdresult > "$SC_ROOT/notes.mode"
@@ -231,7 +154,7 @@ full_disk_body()
 	wait_statuses r3 "failed:200"
 	sc_wait_log sandcastled "source notes job r3: the record cannot say the result was taken" 10 ||
 	    { sc_log sandcastled; atf_fail "r3's record did not fail"; }
-	[ "$(meta r3 result)" = pending ] || atf_fail "r3's record says more than it could write"
+	[ "$(meta notes r3 result)" = pending ] || atf_fail "r3's record says more than it could write"
 	unfill
 	sc_wait_log sandcastled "source notes job r3: the record says it now" 10 ||
 	    { sc_log sandcastled; atf_fail "r3's record never said it was sent"; }
@@ -248,18 +171,18 @@ full_disk_body()
 	    { sc_log sandcastled; atf_fail "the stop did not say what it held"; }
 	[ -z "$(statuses d4)" ] || atf_fail "d4's result went out without its record"
 	unfill
-	[ "$(meta d4 status)" = running ] || atf_fail "d4's record does not say running"
+	[ "$(meta notes d4 status)" = running ] || atf_fail "d4's record does not say running"
 	sc_scenario api.anthropic.com "$(api_reply 0)"
 	daemon_up
 	wait_statuses d4 "released:200 succeeded:200" 60
 	wait_statuses n1 "released:200 failed:200" 30
-	[ "$(posts /jobs/r3/result)" -eq 1 ] || atf_fail "r3's result was sent twice"
-	[ "$(posts /jobs/b2/result)" -eq 1 ] || atf_fail "b2's result was sent twice"
+	[ "$(posts notes /jobs/r3/result)" -eq 1 ] || atf_fail "r3's result was sent twice"
+	[ "$(posts notes /jobs/b2/result)" -eq 1 ] || atf_fail "b2's result was sent twice"
 	ledger
 }
 full_disk_cleanup()
 {
-	faults_cleanup
+	daemon_cleanup
 }
 
 atf_test_case stop_claim cleanup
@@ -285,7 +208,7 @@ stop_claim_body()
 	keep_up
 	daemon_up
 	wait_post /jobs/c0/result 1 30
-	claims=$(posts /jobs/claim)
+	claims=$(posts notes /jobs/claim)
 	echo holdclaim > "$SC_ROOT/notes.mode"
 	echo claim > "$SC_ROOT/notes.mode.hold"
 	wait_statuses c0 "failed:200"
@@ -298,13 +221,13 @@ stop_claim_body()
 	wait "$(sc_pid sandcastled)"; st=$?
 	[ "$st" -eq 0 ] || { sc_log sandcastled; atf_fail "exit $st"; }
 	wait_statuses s1 "released:200" 1
-	[ "$(meta s1 status)" = released ] || atf_fail "s1's record does not say released"
-	[ "$(meta s1 result)" = sent ] || atf_fail "s1's record does not say sent"
-	[ "$(meta s1 error)" = "sandcastled stopped before the job ran" ] ||
+	[ "$(meta notes s1 status)" = released ] || atf_fail "s1's record does not say released"
+	[ "$(meta notes s1 result)" = sent ] || atf_fail "s1's record does not say sent"
+	[ "$(meta notes s1 error)" = "sandcastled stopped before the job ran" ] ||
 	    atf_fail "s1's record does not say why"
 	# The same, with the release refused: noted, answered at the next start.
 	touch "$SC_ROOT/notes.mode.hold"
-	claims=$(posts /jobs/claim)
+	claims=$(posts notes /jobs/claim)
 	daemon_up
 	wait_post /jobs/claim $((claims + 1)) 15
 	kill -TERM "$(sc_pid sandcastled)"
@@ -313,10 +236,10 @@ stop_claim_body()
 	rm "$SC_ROOT/notes.mode.hold"
 	wait "$(sc_pid sandcastled)"; st=$?
 	[ "$st" -eq 0 ] || { sc_log sandcastled; atf_fail "exit $st"; }
-	[ "$(posts /jobs/s2/result)" -eq 1 ] || atf_fail "s2's release was not tried"
+	[ "$(posts notes /jobs/s2/result)" -eq 1 ] || atf_fail "s2's release was not tried"
 	[ -z "$(statuses s2)" ] || atf_fail "s2's release was taken"
-	[ "$(meta s2 status)" = released ] || atf_fail "s2's record does not say released"
-	[ "$(meta s2 result)" = pending ] || atf_fail "s2's record does not say pending"
+	[ "$(meta notes s2 status)" = released ] || atf_fail "s2's record does not say released"
+	[ "$(meta notes s2 result)" = pending ] || atf_fail "s2's record does not say pending"
 	echo normal > "$SC_ROOT/notes.mode"
 	daemon_up
 	# s2's release taken at the start; then, handed out again (at once,
@@ -327,7 +250,7 @@ stop_claim_body()
 }
 stop_claim_cleanup()
 {
-	faults_cleanup
+	daemon_cleanup
 }
 
 atf_test_case orphans cleanup
@@ -343,8 +266,7 @@ orphans_body()
 	faults_up notes.example.com api.anthropic.com
 	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN" \
 	    "[{\"id\": \"k1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]" strict
-	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
-	sc_scenario api.anthropic.com "$(api_reply 20)"
+	api_up 20
 	sc_secret notes "$TOKEN"
 	sc_secret claude key-claude-faults
 	keep_up
@@ -362,7 +284,7 @@ orphans_body()
 	gone $fetch
 	sc_keep_up
 	# gated: its tunnel carries the next claim, which the source holds.
-	claims=$(posts /jobs/claim)
+	claims=$(posts notes /jobs/claim)
 	wait_post /jobs/claim $((claims + 1)) 20
 	tunnels=
 	for p in $(children "$(sc_pid gated)"); do
@@ -410,7 +332,7 @@ orphans_body()
 	gone $kids $podman_run
 	[ -z "$(sc_as_user podman ps -aq --filter label=sandcastle.role=core)" ] ||
 	    atf_fail "the box outlived its launcher"
-	[ "$(meta k1 status)" = running ] || atf_fail "k1's record does not say running"
+	[ "$(meta notes k1 status)" = running ] || atf_fail "k1's record does not say running"
 	sc_scenario api.anthropic.com "$(api_reply 0)"
 	daemon_up
 	wait_statuses k1 "released:200 released:200 succeeded:200" 60
@@ -418,7 +340,7 @@ orphans_body()
 }
 orphans_cleanup()
 {
-	faults_cleanup
+	daemon_cleanup
 }
 
 atf_test_case launcher_lock cleanup
@@ -467,7 +389,7 @@ time.sleep(600)' "$SC_RUN/sandcastle/launcher.lock" "$SC_RUN/held" &
 }
 launcher_lock_cleanup()
 {
-	faults_cleanup
+	daemon_cleanup
 }
 
 atf_init_test_cases()

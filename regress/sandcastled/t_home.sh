@@ -10,6 +10,7 @@
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/../lib/net.subr"
+. "$(atf_get_srcdir)/../lib/daemon.subr"
 
 READY="running: core, keep-frontend and box launcher are ready"
 
@@ -60,21 +61,14 @@ first_job_body()
 {
 	sc_setup
 	sc_home_up
-	cat > "$SC_CONFIG/config.yaml" <<EOC
-data_dir: $SC_ROOT/data
-capabilities:
-  ocr:
-    languages: [eng]
-EOC
+	sc_ocr_config
 	source_yaml scans "$SC_HOME_ADDR:8080"
 	source_yaml nas "$SC_NAS:8080"
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 	scans scans "$SC_NS_HOST" "$SC_HOME_ADDR:8080"
 	scans nas "$SC_NS_LAN" "$SC_NAS:8080"
-	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
-	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
-	sc_gate_up
-	sc_keep_up
+	images
+	keep_up
 	sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
 	sc_wait_log sandcastled "$READY" 20 ||
 	    { sc_log sandcastled; atf_fail "sandcastled did not start"; }

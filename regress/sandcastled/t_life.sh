@@ -6,6 +6,7 @@
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/../lib/net.subr"
+. "$(atf_get_srcdir)/../lib/daemon.subr"
 
 TOKEN_NOTES=tok-notes-life-1234
 TOKEN_OTHER=tok-other-life-5678
@@ -27,53 +28,17 @@ source_config()
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 }
 
-# life_up NAME...: the network, the CA for the names, gated and keepd.
+# life_up NAME...: the network, the CA for the names, the configuration.
 life_up()
 {
-	sc_setup
-	sc_net_up
-	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" "$@" \
-	    >/dev/null || atf_fail "ca.sh"
+	daemon_net_up "$@"
 	life_config
-}
-
-keep_up()
-{
-	sc_gate_up
-	sc_keep_up
-}
-
-# daemon_up: sandcastled, its children ready and the keep answering.
-daemon_up()
-{
-	[ -f "$SC_ROOT/log/sandcastled.log" ] &&
-	    cat "$SC_ROOT/log/sandcastled.log" >> "$SC_ROOT/log/sandcastled.old"
-	sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
-	sc_wait_log sandcastled "the keep answers" 20 ||
-	    { sc_log sandcastled; atf_fail "sandcastled never asked a source"; }
 }
 
 daemon_alive()
 {
 	kill -0 "$(sc_pid sandcastled)" 2>/dev/null ||
 	    { sc_log sandcastled; atf_fail "sandcastled ended: $1"; }
-}
-
-# images: the boxes of this build, in the test's own podman store.
-images()
-{
-	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
-	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
-}
-
-# render TEXT: a PNG with TEXT, base64, from regress/job/render_image.c.
-render()
-{
-	cc -std=c11 -D_GNU_SOURCE -I"$(sc_srcdir)/regress/box" -o render \
-	    "$(sc_srcdir)/regress/job/render_image.c" -lpng -ljpeg -lwebp \
-	    -latf-c || atf_fail "building render_image.c"
-	./render png "$1" > image.png || atf_fail "render_image"
-	base64 -w0 image.png
 }
 
 # wait_result NAME ID [SECONDS]: waits for the source to get ID's result.
@@ -93,20 +58,6 @@ result()
 {
 	grep "\"id\": \"$2\"" "$SC_ROOT/$1.results" | python3 -c \
 	    'import json,sys; print(json.dumps(json.loads(sys.stdin.readline())["body"], sort_keys=True))'
-}
-
-# meta NAME ID KEY: one field of the record's meta.json.
-meta()
-{
-	python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print(v if isinstance(v, str) else json.dumps(v))' \
-	    "$SC_ROOT/data/$1/$2/meta.json" "$3"
-}
-
-# posts NAME PATH: how many POSTs to PATH reached the source.
-posts()
-{
-	grep -c "\"method\": \"POST\", \"path\": \"/api/worker$2\"" \
-	    "$SC_ROOT/$1.requests"
 }
 
 # is EXPECTED CMD...: CMD (a function here) prints EXPECTED, one line.
@@ -227,14 +178,6 @@ ocr_life_cleanup()
 	sc_net_cleanup
 }
 
-CLAUDE_INPUT='{"prompt": "tag this", "schema": {"type": "object", "properties": {"tag": {"type": "string"}}, "required": ["tag"], "additionalProperties": false}}'
-
-# api_reply DELAY: the fake Messages API's answer, after DELAY seconds.
-api_reply()
-{
-	printf '{"routes": {"/v1/messages": {"status": 200, "delay": %s, "json": {"type": "message", "model": "claude-test-1", "content": [{"type": "text", "text": "{\\"tag\\": \\"x\\"}"}], "stop_reason": "end_turn", "usage": {"input_tokens": 3, "output_tokens": 2}}}}}' "$1"
-}
-
 # meta_usage NAME ID KEY: one field of the record's usage.
 meta_usage()
 {
@@ -257,8 +200,7 @@ crash_body()
 	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
 	    "[{\"id\": \"fast-0\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT},
 	      {\"id\": \"slow-1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]"
-	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
-	sc_scenario api.anthropic.com "$(api_reply 0)"
+	api_up 0
 	sc_secret notes "$TOKEN_NOTES"
 	sc_secret claude key-claude-life
 	keep_up
@@ -318,12 +260,18 @@ else:
 print(json.dumps({"routes": {"/v1/messages": {"status": st, "json": body}}}))' "$@"
 }
 
-# one_job ID: the notes source hands out the claude job ID alone.
+# one_job ID [IMAGE]: the notes source hands out job ID alone: claude's,
+# or ocr's of IMAGE.
 one_job()
 {
 	[ -f "$SC_ROOT/log/fs-notes.pid" ] && kill "$(cat "$SC_ROOT/log/fs-notes.pid")" && sleep 0.3
+	if [ $# -eq 1 ]; then
+		_job="\"capability\": \"claude\", \"input\": $CLAUDE_INPUT"
+	else
+		_job="\"capability\": \"ocr\", \"input\": {\"image\": \"$2\"}"
+	fi
 	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
-	    "[{\"id\": \"$1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]"
+	    "[{\"id\": \"$1\", $_job}]"
 }
 
 atf_test_case words cleanup
@@ -377,14 +325,6 @@ words_cleanup()
 	sc_net_cleanup
 }
 
-# ocr_job ID IMAGE: the notes source hands out the ocr job ID alone.
-ocr_job()
-{
-	[ -f "$SC_ROOT/log/fs-notes.pid" ] && kill "$(cat "$SC_ROOT/log/fs-notes.pid")" && sleep 0.3
-	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
-	    "[{\"id\": \"$1\", \"capability\": \"ocr\", \"input\": {\"image\": \"$2\"}}]"
-}
-
 atf_test_case leftover cleanup
 leftover_head()
 {
@@ -416,7 +356,7 @@ EOP
 	chmod 0755 "$SC_ROOT/fakebin/podman"
 	chown -R "$SC_USER:$SC_USER" "$SC_ROOT/fakebin"
 	log=$SC_ROOT/log/sandcastled.log
-	ocr_job left-1 "$img"
+	one_job left-1 "$img"
 	SC_ENV="PATH=$SC_ROOT/fakebin:/usr/bin:/bin:/usr/sbin:/sbin"
 	daemon_up
 	SC_ENV=
@@ -428,7 +368,7 @@ EOP
 	    { sc_log sandcastled; atf_fail "left-1 is not released as leftover"; }
 	has 'left by a crash, will not go' -- meta notes left-1 error
 	# Every job, each time asking podman again.
-	ocr_job left-2 "$img"
+	one_job left-2 "$img"
 	wait_result notes left-2 30
 	grep -q 'job=left-2 capability=ocr status=released seconds=[0-9]* error=leftover ' "$log" ||
 	    { sc_log sandcastled; atf_fail "left-2 is not released as leftover"; }
@@ -440,7 +380,7 @@ EOP
 	daemon_up
 	sc_wait_log sandcastled "removed 1 box a crash left" 10 ||
 	    { sc_log sandcastled; atf_fail "the leftover was not removed"; }
-	ocr_job left-3 "$img"
+	one_job left-3 "$img"
 	wait_result notes left-3 60
 	has '"status": "succeeded"' "$OCR_TEXT" -- result notes left-3
 	daemon_alive "after the leftover"

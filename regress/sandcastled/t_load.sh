@@ -1,38 +1,18 @@
 #! /usr/bin/env atf-sh
-# The load run: many jobs from several strict sources (fakesource.py
-# --strict) through sandcastled, keepd and gated with real boxes, each
-# daemon started again a second after it ends (as systemd's Restart=
-# would), while every fault of an operator's bad day is injected in the
-# middle of a job: kill -9 of sandcastled's parent, of each of its
-# children, of keepd and of gated; SIGTERM; a full data_dir; a source
-# going away; podman missing; a stop while a claim's answer is on its way.
-# It ends when every job was answered once, and ledger.py holds every
-# record to its source.  make test runs a short one; make bench
+# The load run: many jobs from several strict sources, each daemon
+# started again a second after it ends (as systemd's Restart= would), each
+# fault of FAULTS in the middle of a job; ledger.py holds every record to
+# its source.  make test runs a short one, make bench
 # (regress/bench/bench_load.sh) the long one, through the config
 # variables load_jobs, load_sources and load_rounds.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/../lib/net.subr"
+. "$(atf_get_srcdir)/../lib/daemon.subr"
 
-CLAUDE_INPUT='{"prompt": "tag this", "schema": {"type": "object", "properties": {"tag": {"type": "string"}}, "required": ["tag"], "additionalProperties": false}}'
 FAULTS="parent core keep-frontend launcher keepd gated term disk down podman claim"
 # Seconds a claude box waits for the fake API: the middle of a job.
 API_DELAY=1
-
-api_reply()
-{
-	printf '{"routes": {"/v1/messages": {"status": 200, "delay": %s, "json": {"type": "message", "model": "claude-test-1", "content": [{"type": "text", "text": "{\\"tag\\": \\"x\\"}"}], "stop_reason": "end_turn", "usage": {"input_tokens": 3, "output_tokens": 2}}}}}' "$1"
-}
-
-# render TEXT: a PNG with TEXT, base64 (regress/job/render_image.c).
-render()
-{
-	cc -std=c11 -D_GNU_SOURCE -I"$(sc_srcdir)/regress/box" -o render \
-	    "$(sc_srcdir)/regress/job/render_image.c" -lpng -ljpeg -lwebp \
-	    -latf-c || atf_fail "building render_image.c"
-	./render png "$1" > image.png || atf_fail "render_image"
-	base64 -w0 image.png
-}
 
 # jobs SOURCE N IMAGE: N jobs, half claude (a box and a request through
 # the keep and the gate), a quarter ocr (a box), a quarter without input
@@ -61,19 +41,10 @@ load_up()
 {
 	names="api.anthropic.com"
 	for k in $(seq 1 "$1"); do names="$names s$k.example.com"; done
-	sc_setup
-	sc_net_up
 	# shellcheck disable=SC2086
-	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" $names >/dev/null ||
-	    atf_fail "ca.sh"
-	for k in $(seq 1 "$1"); do
-		ip -n "$SC_NS_WORLD" addr add "198.20.5.$((30 + k))/32" dev "wh$SC_NETID"
-		sc_net_dns "s$k.example.com" "198.20.5.$((30 + k))"
-	done
-	mkdir "$SC_ROOT/data"
-	mount -t tmpfs -o "size=64m,mode=0700,uid=$(id -u "$SC_USER"),gid=$(id -g "$SC_USER")" \
-	    sctest-data "$SC_ROOT/data" || atf_fail "cannot mount a tmpfs"
-	echo "$SC_ROOT/data" > data_mount
+	daemon_net_up $names
+	source_hosts "$1"
+	data_tmpfs 64m
 	mkdir -m 0755 "$SC_ROOT/bin"
 	cat > "$SC_ROOT/bin/podman" <<EOF
 #!/bin/sh
@@ -112,24 +83,6 @@ supervise()
 up()
 {
 	sc_wait_log "$1" "$2" 30 || { sc_log "$1"; atf_fail "$1 did not start"; }
-}
-
-fill()
-{
-	head -c 128m /dev/zero > "$SC_ROOT/data/.fill" 2>/dev/null
-}
-
-unfill()
-{
-	rm -f "$SC_ROOT/data/.fill"
-}
-
-# finals: how many jobs, of every source, have their one final answer.
-finals()
-{
-	cat "$SC_ROOT"/s*.results 2>/dev/null | python3 -c 'import json,sys
-print(len({e["id"] for e in map(json.loads, sys.stdin)
-    if (e.get("body") or {}).get("status") in ("succeeded", "failed")}))'
 }
 
 # mid_job: until a claude box waits for the fake API (at most 60 s).
@@ -221,11 +174,9 @@ load_body()
 		    "tok-load-$k" "$(jobs "s$k" "$N" "$img")" strict
 		sc_secret "s$k" "tok-load-$k"
 	done
-	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
-	sc_scenario api.anthropic.com "$(api_reply $API_DELAY)"
+	api_up "$API_DELAY"
 	sc_secret claude key-claude-load
-	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
-	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+	images
 	start=$(date +%s)
 	supervise gated -dv -c "$SC_CONFIG" &
 	echo $! > "$SC_ROOT/log/sup-gated.pid"
@@ -278,9 +229,7 @@ load_cleanup()
 {
 	sc_load || return 0
 	touch "$SC_ROOT/halt"
-	sc_net_down
-	[ -f data_mount ] && umount "$(cat data_mount)" 2>/dev/null
-	sc_cleanup
+	daemon_cleanup
 }
 
 atf_init_test_cases()

@@ -244,22 +244,18 @@ sources_msg(struct ctl_source *v, size_t len)
 	return m;
 }
 
-/* 1 when the dispatch ended the process, as fatal() does. */
+/* 1 when the parent's dispatch of child's message ended the process, as fatal() does. */
 static int
-ends(void (*dispatch)(struct proc *, struct msg *), const char *title,
-    struct msg *m)
+ends(enum proc_id child, struct msg *m)
 {
-	struct proc	 p;
-	pid_t		 pid;
-	int		 st;
+	pid_t	 pid;
+	int	 st;
 
-	memset(&p, 0, sizeof(p));
-	p.title = title;
 	ATF_REQUIRE((pid = fork()) != -1);
 	if (pid == 0) {
 		(void)close(2);
 		(void)open("/dev/null", O_WRONLY);
-		dispatch(&p, m);
+		parent_dispatch(&proc_table()[child], m);
 		_exit(0);
 	}
 	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
@@ -275,21 +271,18 @@ ATF_TC_BODY(core_only, tc)
 	const struct ctl_source	*got;
 	struct sched		*s = played(conf, v);
 	struct msg		 m = sources_msg(v, sizeof(v));
-	struct proc		 p;
 	size_t			 n;
 
 	summary_init(conf);
-	ATF_CHECK(ends(parent_dispatch_keepfe, "keep-frontend", &m));
-	ATF_CHECK(ends(parent_dispatch_launcher, "box launcher", &m));
+	ATF_CHECK(ends(PROC_KEEPFE, &m));
+	ATF_CHECK(ends(PROC_LAUNCHER, &m));
 	/* A summary that lies about the sources is fatal from the core too. */
 	v[1].failures = 0;
-	ATF_CHECK(ends(parent_dispatch_core, "core", &m));
+	ATF_CHECK(ends(PROC_CORE, &m));
 	v[1].failures = 2;
 	/* Control: the core's own, kept. */
-	ATF_CHECK(!ends(parent_dispatch_core, "core", &m));
-	memset(&p, 0, sizeof(p));
-	p.title = "core";
-	parent_dispatch_core(&p, &m);
+	ATF_CHECK(!ends(PROC_CORE, &m));
+	parent_dispatch(&proc_table()[PROC_CORE], &m);
 	ATF_REQUIRE_EQ(summary_last(&got, &n), 1);
 	ATF_CHECK_EQ(n, 2);
 	ATF_CHECK_STREQ(got[1].name, "recipes");

@@ -2,9 +2,9 @@
  * The wiring between sandcastled's processes: which destination each
  * caller of the keep-frontend may name (destrule.c), and a keep's answer
  * as it crosses from the keep-frontend to the core or the launcher
- * (procmsg.c), whose lengths must add up, and the routes of the process
- * table (proc.c) against the messages' table.  Each refusal has its
- * control.
+ * (procmsg.c), whose lengths must add up, the route table against the
+ * messages' table and the process table (proc.c), and the fatal default
+ * of a child's dispatch.  Each refusal has its control.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -22,7 +22,7 @@
 #include "log.h"
 #include "msg.h"
 #include "contract.h"
-#include "job.h"
+#include "../../sandcastled/job.h"
 #include "../../sandcastled/proto.h"
 #include "../../sandcastled/sandcastled.h"
 
@@ -283,44 +283,86 @@ ATF_TC_BODY(answer_lies, tc)
 	keepcli_answer_free(&b);
 }
 
-/* How many rows of the process table have type in their takes (or sends). */
-static int
+/* The rows of the process table, PROC_BIT()s, with type in their sends (or takes). */
+static uint32_t
 rows_with(uint32_t type, int sends)
 {
 	const struct proc	*t = proc_table();
-	int			 i, n = 0;
+	uint32_t		 rows = 0;
+	int			 i;
 
 	for (i = 0; i < PROC_COUNT; i++)
 		if ((sends ? t[i].sends : t[i].takes) & MSG_BIT(type))
-			n++;
-	return n;
+			rows |= PROC_BIT(i);
+	return rows;
+}
+
+/* 1 when a route pays type. */
+static int
+paid(uint32_t type)
+{
+	size_t	 i;
+
+	for (i = 0; i < proc_nroutes; i++)
+		if (proc_routes[i].pays == type)
+			return 1;
+	return 0;
+}
+
+/* A route against the rows: who sends it, who takes it, what it owes. */
+static void
+route_holds(const struct proc_route *r, const char *name)
+{
+	const struct proc_route	*q;
+	uint32_t		 takers = rows_with(r->type, 0);
+
+	ATF_CHECK_MSG(r->from != 0 && r->from == rows_with(r->type, 1),
+	    "%s: its route's senders are not the rows that send it", name);
+	if (r->to == ROUTE_PARENT)
+		ATF_CHECK_MSG(takers == 0 && r->take != NULL, "%s stops at the "
+		    "parent: a child takes it, or the parent does not", name);
+	else if (r->to == ROUTE_ASKER) {
+		q = proc_route(r->pays);
+		ATF_CHECK_MSG(q != NULL && q->standin != NULL, "%s pays no "
+		    "question owed", name);
+		ATF_CHECK_MSG(q != NULL && takers == q->from, "%s: the rows "
+		    "that take it are not those that ask what it pays", name);
+	} else
+		ATF_CHECK_MSG(r->to >= 0 && r->to < PROC_COUNT &&
+		    takers == PROC_BIT(r->to), "%s: the row that takes it is "
+		    "not its route's", name);
+	ATF_CHECK_MSG(r->take == NULL || r->to == ROUTE_PARENT, "%s", name);
+	ATF_CHECK_MSG(r->pays == 0 || r->to == ROUTE_ASKER, "%s", name);
+	/* A question owed goes to a child, whose end the parent answers for. */
+	ATF_CHECK_MSG(r->standin == NULL || (r->to >= 0 && paid(r->type)),
+	    "%s is owed and nothing pays it", name);
 }
 
 /*
- * Every message a child sends is taken by another child, but those that
- * stop at the parent (PROC_READY, PROC_SOURCES, PROC_ROUND_DONE), which
- * no child takes; no child takes what it sends itself; every type of the
- * rows has its sizes in proc_rules, and every type there is sent.
+ * The route table, proc_rules and the rows' sends and takes, each held
+ * to the others both ways: a message added to one and not the others
+ * fails here.
  */
 ATF_TC_WITHOUT_HEAD(routes);
 ATF_TC_BODY(routes, tc)
 {
 	const struct proc	*t = proc_table();
-	uint32_t		 type, all = 0;
+	const struct proc_route	*r;
+	uint32_t		 all = 0;
 	size_t			 i;
-	int			 parent;
 
 	for (i = 0; i < proc_nrules; i++) {
-		type = proc_rules[i].type;
-		parent = type == PROC_READY || type == PROC_SOURCES ||
-		    type == PROC_ROUND_DONE;
-		ATF_CHECK_MSG(rows_with(type, 1) > 0, "%s: no child sends it",
-		    proc_rules[i].name);
-		ATF_CHECK_MSG(parent ? rows_with(type, 0) == 0 :
-		    rows_with(type, 0) > 0, "%s: %s", proc_rules[i].name,
-		    parent ? "a child takes it" : "no child takes it");
-		all |= MSG_BIT(type);
+		all |= MSG_BIT(proc_rules[i].type);
+		if ((r = proc_route(proc_rules[i].type)) == NULL)
+			ATF_CHECK_MSG(0, "%s has no route", proc_rules[i].name);
+		else
+			route_holds(r, proc_rules[i].name);
 	}
+	for (i = 0; i < proc_nroutes; i++)
+		ATF_CHECK_MSG(msg_rule_find(proc_rules, proc_nrules,
+		    proc_routes[i].type) != NULL && proc_route(proc_routes[i].type)
+		    == &proc_routes[i], "route %zu: no row in proc_rules, or "
+		    "a second route of its type", i);
 	for (i = 0; i < PROC_COUNT; i++) {
 		ATF_CHECK_MSG((t[i].takes & t[i].sends) == 0,
 		    "%s takes what it sends", t[i].title);
@@ -330,6 +372,75 @@ ATF_TC_BODY(routes, tc)
 	/* Control: the launcher takes a job, the keep-frontend does not. */
 	ATF_CHECK(t[PROC_LAUNCHER].takes & MSG_BIT(PROC_JOB_RUN));
 	ATF_CHECK(!(t[PROC_KEEPFE].takes & MSG_BIT(PROC_JOB_RUN)));
+	ATF_CHECK(proc_route(PROC_JOB_DONE)->pays == PROC_JOB_RUN);
+}
+
+/*
+ * In a child of the test, the keep-frontend, with no keep to ask, takes
+ * a message of type to its dispatch; its stderr goes to err.  The exit
+ * status, and on chan what it answered.
+ */
+static int
+keepfe_takes(uint32_t type, struct msgchan *chan)
+{
+	struct config	*conf = conf_with("notes", 1);
+	struct msgchan	 out;
+	struct msg	 m;
+	unsigned char	 buf[sizeof(struct proc_job)];
+	pid_t		 pid;
+	int		 st, fd;
+
+	channels(&out, chan);
+	memset(buf, 0, sizeof(buf));
+	memset(&m, 0, sizeof(m));
+	m.type = type;
+	m.id = 7;
+	m.fd = -1;
+	m.data = buf;
+	m.len = type == PROC_JOB_RUN ? sizeof(buf) : 0;
+	ATF_REQUIRE(setenv("XDG_RUNTIME_DIR", "/nonexistent", 1) == 0);
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		if ((fd = open("err", O_WRONLY | O_CREAT | O_TRUNC, 0600)) ==
+		    -1 || dup2(fd, 2) == -1)
+			_exit(2);
+		keepfe_init(conf, &out);
+		keepfe_dispatch(&m);
+		_exit(msgchan_flush_all(&out) == 0 ? 0 : 3);
+	}
+	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
+	close(out.fd);
+	config_free(conf);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * Every dispatch ends in a fatal default: a type the keep-frontend does
+ * not take ends it, and its log names the type.  The dispatch is called
+ * as child_loop() would, past the row's check, which would refuse the
+ * type first.  Control: PROC_KEEP_PROBE, which it takes, is answered.
+ */
+ATF_TC_WITHOUT_HEAD(dispatch_default);
+ATF_TC_BODY(dispatch_default, tc)
+{
+	struct msgchan	 in;
+	struct msg	 m;
+	uint32_t	 up;
+
+	ATF_CHECK_EQ(keepfe_takes(PROC_JOB_RUN, &in), 1);
+	ATF_CHECK_MSG(atf_utils_grep_file("PROC_JOB_RUN \\(id 7\\), which the "
+	    "keep-frontend does not take", "err"), "the fatal default's line "
+	    "is not in its log");
+	close(in.fd);
+	ATF_CHECK_EQ(keepfe_takes(PROC_KEEP_PROBE, &in), 0);
+	ATF_REQUIRE(msg_read_one(&in, &m) == 1);
+	ATF_CHECK_EQ(m.type, PROC_KEEP_STATE);
+	ATF_CHECK_EQ(m.id, 7);
+	ATF_REQUIRE_EQ(m.len, sizeof(up));
+	memcpy(&up, m.data, sizeof(up));
+	ATF_CHECK_EQ(up, 0);
+	msg_free(&m);
+	close(in.fd);
 }
 
 ATF_TP_ADD_TCS(tp)
@@ -341,5 +452,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, answer_crosses);
 	ATF_TP_ADD_TC(tp, answer_lies);
 	ATF_TP_ADD_TC(tp, routes);
+	ATF_TP_ADD_TC(tp, dispatch_default);
 	return atf_no_error();
 }

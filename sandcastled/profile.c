@@ -1,25 +1,15 @@
 /*
- * The box's seccomp profile, handed to podman run as
- * --security-opt=seccomp=/proc/self/fd/3.  It is podman's own default
- * (containers-common's seccomp.json, the profile every box would have
- * without the flag) with the calls below taken out of its rules and
- * written again, narrower:
+ * The box's seccomp profile: podman's default (containers-common's
+ * seccomp.json) with these narrower:
  *
- * - no namespace: unshare(2) and setns(2) fail with EPERM, clone(2)
- *   with any CLONE_NEW* flag fails with EPERM, clone3(2) with ENOSYS
- *   (its flags sit in memory a filter cannot read; glibc then falls
- *   back to clone, which the rule above holds).  In a new user
- *   namespace a box would be root over a mount namespace of its own,
- *   free to mount a tmpfs of any size, and it would reach the kernel's
- *   namespace code, which it never needs.  podman 4.3 refuses
- *   --sysctl user.max_user_namespaces=0 (not a sysctl it namespaces).
- * - no shared memory: mmap(2) with MAP_SHARED, shmget(2), msgget(2),
- *   semget(2), mq_open(3) and memfd_create(2) fail with EPERM.  The
- *   data rlimit, the only memory limit where cgroup v2 is not
- *   delegated, counts a process's private memory and none of these.
+ * - no namespace: unshare, setns, clone with CLONE_NEW* fail EPERM,
+ *   clone3 ENOSYS (its flags are out of a filter's reach; glibc falls
+ *   back to clone).  In a user namespace a box could mount a tmpfs of
+ *   any size.  podman 4.3 refuses user.max_user_namespaces=0.
+ * - no shared memory (MAP_SHARED, shm, msg, sem, mq, memfd: EPERM): the
+ *   data rlimit, the only memory limit without cgroup v2, counts none.
  *
- * The profile is made once, in memory (a sealed memfd), so that no file
- * of it lies where another program could change it between two boxes.
+ * Made once, in a sealed memfd: no file of it to change between boxes.
  */
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -50,7 +40,6 @@ static const char *const profile_taken[] = {
 	"msgget", "semget", "mq_open", "memfd_create", "memfd_secret", "ipc"
 };
 
-/* Refused outright with EPERM. */
 static const char *const profile_eperm[] = {
 	"unshare", "setns", "shmget", "msgget", "semget", "mq_open",
 	"memfd_create", "memfd_secret", "ipc"
@@ -69,7 +58,6 @@ profile_is_taken(const struct json *j, size_t tok)
 	return 0;
 }
 
-/* The names of one rule of podman's, less ours: how many are left. */
 static size_t
 profile_names(struct json_writer *w, const struct json *j, size_t names)
 {
@@ -89,7 +77,6 @@ profile_names(struct json_writer *w, const struct json *j, size_t names)
 	return left;
 }
 
-/* One rule of podman's, copied but for its names; none when none is left. */
 static void
 profile_rule(struct json_writer *out, const struct json *j, size_t rule)
 {
@@ -141,7 +128,6 @@ profile_arg(struct json_writer *w, unsigned int index, unsigned long mask,
 	json_write_close(w);
 }
 
-/* One rule of ours; mask 0 for none on the arguments. */
 static void
 profile_ours(struct json_writer *w, const char *const *names, size_t n,
     int errnum, unsigned int index, unsigned long mask, unsigned long value)
@@ -287,7 +273,6 @@ profile_memfd(const char *text, size_t len)
 	return hi;
 }
 
-/* podman's default made ours, once: the memfd, or -1 with why. */
 int
 box_profile(char *why, size_t whysz)
 {

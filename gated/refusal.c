@@ -1,8 +1,4 @@
-/*
- * The record of the gate's refusals: written by the gate, read by check.
- * The file is ours, but the reader still takes nothing on trust: a line
- * it cannot parse whole is skipped, never half used.
- */
+/* The refusals' record: a line the reader cannot parse whole is skipped. */
 #include <sys/stat.h>
 
 #include <arpa/inet.h>
@@ -148,7 +144,6 @@ addr_parse(const char *s, struct refusal_rec *rec)
 	return inet_pton(AF_INET, s, &rec->addr) == 1 ? 0 : -1;
 }
 
-/* One line without its LF, split on single spaces into six fields. */
 static int
 line_parse(char *line, struct refusal_rec *rec)
 {
@@ -176,10 +171,7 @@ line_parse(char *line, struct refusal_rec *rec)
 	return 0;
 }
 
-/*
- * The next line into buf, NUL-terminated: 1, 0 for a line to skip (too
- * long, a NUL inside, or torn: no LF before the end), -1 at the end.
- */
+/* 1, 0 for a line to skip (too long, a NUL, or torn), -1 at the end. */
 static int
 line_read(FILE *fp, char *buf, size_t bufsz)
 {
@@ -204,7 +196,6 @@ in_window(time_t when, time_t now)
 	return when <= now && now - when < REFUSAL_WINDOW;
 }
 
-/* Calls fn for each well-formed line of the last hour. */
 static int
 refusal_read(FILE *fp, time_t now,
     int (*fn)(const struct refusal_rec *, void *), void *arg)
@@ -371,7 +362,6 @@ prune_keep(const struct refusal_rec *rec, void *arg)
 	return fputs(line, arg) == EOF ? -1 : 0;
 }
 
-/* Writes what is kept of in to a new file beside path, then renames it. */
 static int
 prune_into(FILE *in, const char *path, time_t now)
 {
@@ -424,10 +414,7 @@ struct groups {
 	size_t			 n, cap;
 };
 
-/*
- * A destination is a group; refusals on none are grouped by what was
- * asked.  The last of a group is the last line: the order of appending.
- */
+/* A destination is a group; refusals on none grouped by what was asked. */
 static int
 group_cmp(const struct refusal_rec *a, const struct refusal_rec *b)
 {
@@ -498,7 +485,6 @@ refusal_summary(const char *path, time_t now,
 	return r;
 }
 
-/* Who was refused, as check names it. */
 static void
 format_who(const struct refusal_rec *rec, char *buf, size_t bufsz)
 {

@@ -1,15 +1,8 @@
 /*
- * The box's reader (jobread.c): for each box, a child of the launcher
- * that holds the box's three pipes, alone, puts on its lock (the
- * function job_reader_lock() names: sandcastled's filter and ruleset
- * for it), and only then reads a byte of the box.  It speaks the box
- * protocol (job_talk()) and sends the launcher, over a socketpair, the
- * keep's envelope of the box's one request and the outcome, in framed
- * messages of one table (jobread_rules).  The launcher checks their
- * sizes and framing, never the box's JSON, and keeps the box's time,
- * its wait, its kill and its removal.
- *
- * Private to job.c and jobread.c.
+ * The box's reader (jobread.c), private to job.c and jobread.c: one
+ * child per box holds its pipes and reads only under its lock.  Its
+ * messages to the launcher are jobread_rules's; the launcher never
+ * checks the box's JSON.
  */
 #ifndef COMMON_JOBREAD_H
 #define COMMON_JOBREAD_H
@@ -36,7 +29,6 @@ struct job_ctx {
 	struct job_outcome	*o;
 };
 
-/* The messages between the launcher and a box's reader. */
 enum jobread_msg {
 	JR_KEEP,	/* reader -> launcher: the keep's envelope, once */
 	JR_ANSWER,	/* launcher -> reader: struct jobread_answer, its texts */

@@ -1,17 +1,8 @@
 /*
- * The second barrier as the kernel's route lookup answers it, in the
- * gate's network namespace: what gated asks before it serves and what
- * sandcastlectl check asks of a running gate (sandcastlectl/check_gate.c),
- * which is why it and netlink.c are here, in common/.
- *
- * The gate's namespace holds its own address, the way to pasta's side
- * (a default route through a gateway pasta answers for), a prohibit
- * route for each of the fourteen bogons, a prohibit /32 for each
- * address of the machine and of its routers that no bogon holds, one
- * /32 per internal exception, and the way to the resolver: UDP to port
- * 53 of one address, by a rule of its own.  Every address of the link
- * is link-local, so nothing of it can shadow a route the machine's
- * network needs closed.
+ * The second barrier as the kernel's route lookup answers it, asked by
+ * gated before it serves and by sandcastlectl check of a running gate.
+ * Every address of the link is link-local, so nothing of it can shadow
+ * a route the machine's network needs closed.
  */
 #ifndef SANDCASTLE_BARRIER_H
 #define SANDCASTLE_BARRIER_H
@@ -35,7 +26,6 @@ struct barrier_exc {
 	const char	*dest;		/* the destination's name */
 };
 
-/* What the barrier is held to. */
 struct barrier {
 	struct in_addr	 machine[BARRIER_MACHINE_MAX];
 	int		 router[BARRIER_MACHINE_MAX];	/* else an address */
@@ -44,7 +34,6 @@ struct barrier {
 	size_t		 nexc;
 };
 
-/* The answer of one lookup. */
 struct barrier_route {
 	int		 err;		/* the kernel's errno, or 0 */
 	unsigned char	 type;		/* RTN_* */
@@ -58,31 +47,22 @@ struct barrier_route {
 
 /* One of the namespace's own addresses above, parsed (fatal if not one). */
 struct in_addr barrier_ip4(const char *);
-/* Adds the machine's own IPv4 addresses and its default routers. */
 void	barrier_machine(struct barrier *);
-/* Adds one of the machine's addresses, or one of its routers. */
 void	barrier_add_machine(struct barrier *, struct in_addr, int router);
-/* "this machine's address" or "this machine's router". */
 const char *barrier_machine_what(const struct barrier *, size_t);
 void	barrier_add_exc(struct barrier *, struct in_addr, const char *dest);
-/* 1 when the address is in one of the fourteen bogons. */
 int	barrier_in_bogon(struct in_addr);
 
-/*
- * The kernel's route lookup in this namespace, as connect(2) would make
- * it (proto IPPROTO_TCP, or IPPROTO_UDP with dport); fills *r.
- */
+/* As connect(2) would look it up (IPPROTO_UDP with dport for DNS). */
 void	barrier_lookup(int nlfd, struct in_addr, int proto, uint16_t dport,
 	    struct barrier_route *r);
 /* "prohibit", "192.168.1.0/24 dev egress", "default via ..."; for a person. */
 void	barrier_route_str(const struct barrier_route *, char *, size_t);
 
 /*
- * Asks the lookup for the first, a middle and the last address of every
- * bogon, for each machine address and for the link's own, and requires
- * prohibit (EACCES) for each but an internal exception's exact /32,
- * which must go through pasta's side.  Returns the number of lookups,
- * or -1 with why naming the address, what it is and the route that won.
+ * Prohibit (EACCES) is required for the first, a middle and the last
+ * address of every bogon and each machine address, but an internal
+ * exception's /32.  The number of lookups, or -1 with why.
  */
 int	barrier_verify(int nlfd, const struct barrier *, char *why,
 	    size_t whysz);

@@ -1,7 +1,7 @@
 /*
  * render_image png|jpeg|webp TEXT: TEXT drawn with regress/box/render.h
- * and written, encoded, on stdout.  t_job builds it when it runs, since
- * the launcher's tests link no image library.
+ * and written, encoded, on stdout: the images of the tests that link no
+ * image library (launcher/t_job, the daemon's shell tests, make bench).
  */
 #include <stdio.h>
 #include <string.h>

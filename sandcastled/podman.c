@@ -1,10 +1,8 @@
 /*
- * podman's words, and the one owner of podman: its path and environment,
- * the argv of one box with every lock of the manual's "How a job is
- * boxed", and the short commands around a box (unshare, ps, rm,
- * container exists, image exists), each run by podman_cmd().  Nothing of
- * a job ever goes into an argv built here: the job goes on the box's
- * stdin.
+ * The one owner of podman: its path and environment, the argv of a box
+ * with every lock of the manual's "How a job is boxed", and the short
+ * commands around it.  Nothing of a job goes into an argv: it goes on
+ * the box's stdin.
  */
 #include <sys/types.h>
 #include <sys/vfs.h>
@@ -64,20 +62,12 @@ podman_role_label(enum box_role role)
 }
 
 /*
- * No network, a read-only root with /tmp its only writable folder
- * (owned by the box's user: U), no capability, no new privileges, the
- * user 65534, and an empty environment: --unsetenv-all drops podman's
- * own PATH and TERM.  The user namespace is named, so that a
- * containers.conf of keep-id cannot map the box to the operator: in
- * podman's own one, 65534 is a subordinate id of /etc/subuid.
- * --log-driver none: podman keeps nothing of what the box writes, and
- * its stderr still comes back on our pipe.
- *
- * /tmp is the only place a box writes: --ipc=none leaves /dev/shm out
- * (and gives the box an IPC namespace of its own), and an empty tmpfs
- * mounted read-only covers /dev/mqueue, which podman mounts whatever
- * --ipc says.  The seccomp profile (profile.c) refuses new namespaces,
- * in which a box could mount a tmpfs of its own, and shared memory.
+ * The user namespace is named, so that a containers.conf of keep-id
+ * cannot map the box to the operator.  --unsetenv-all drops podman's
+ * PATH and TERM.  --log-driver none: podman keeps nothing of the box's.
+ * /tmp is the only place a box writes: --ipc=none leaves /dev/shm out,
+ * and a read-only tmpfs covers /dev/mqueue, which podman mounts anyway;
+ * the profile (profile.c) refuses new namespaces and shared memory.
  */
 static void
 argv_locks(struct argv *a, const struct box_params *p)
@@ -107,10 +97,9 @@ argv_locks(struct argv *a, const struct box_params *p)
 }
 
 /*
- * rlimits always; the cgroup limits only where they hold: rootless
- * podman on cgroup v1 warns and ignores them, and a limit that is
- * silently not there is worse than one that is said to be missing.
- * nproc counts the processes of uid 65534 in the box's user namespace.
+ * The cgroup limits only where they hold: rootless podman on cgroup v1
+ * ignores them silently.  nproc counts uid 65534's processes in the
+ * box's user namespace.
  */
 static void
 argv_limits(struct argv *a, const struct box_params *p)
@@ -132,11 +121,7 @@ argv_limits(struct argv *a, const struct box_params *p)
 	argv_add(a, "--ulimit=cpu=%u:%u", p->timeout, p->timeout);
 }
 
-/*
- * What holds each box limit, by the flags above: where cgroup v2 is
- * delegated, and where it is not.  check prints it, a limit held by
- * nothing with a warning, and the launcher logs it at start.
- */
+/* What holds each box limit; check prints it (t_docs holds these rows). */
 static const struct box_hold box_holds_cgroup[] = {
 	{ "box.memory", "cgroup v2 (--memory, no swap) and the data rlimit",
 	    0 },
@@ -195,11 +180,7 @@ podman_argv_free(char **v)
 	free(v);
 }
 
-/*
- * A box's name says its role, so that a box podman left in its storage
- * alone, without its labels, is still known for the core's or a
- * check's.
- */
+/* By its name alone a box podman left without labels is still known. */
 static const char *
 podman_name_prefix(enum box_role role)
 {
@@ -254,12 +235,9 @@ podman_env_add(int i, const char *name, const char *dflt)
 }
 
 /*
- * podman runs with an environment of three variables, the operator's
- * own (never a job's): HOME and XDG_RUNTIME_DIR, where rootless podman
- * finds its store, its configuration and its pause process, and PATH,
- * where it finds conmon and the OCI runtime.  A proxy variable of the
- * operator's is not passed: a box has no network, and podman pulls
- * nothing.
+ * The operator's HOME, XDG_RUNTIME_DIR (podman's store, configuration
+ * and pause process) and PATH (conmon, the runtime).  No proxy: a box
+ * has no network, and podman pulls nothing.
  */
 int
 podman_init(char *why, size_t whysz)
@@ -293,7 +271,6 @@ podman_env(void)
 	return podman_envp;
 }
 
-/* Reads what fd has into out (the rest is drained), until EOF. */
 static void
 cmd_collect(int fd, char *out, size_t outsz)
 {
@@ -317,7 +294,6 @@ cmd_collect(int fd, char *out, size_t outsz)
 		out[len] = '\0';
 }
 
-/* A short command, argv[0] podman's path: see podman_cmd(). */
 static int
 podman_spawn(char *const argv[], char *out, size_t outsz, int *status)
 {
@@ -392,6 +368,33 @@ podman_rm(const char *name)
 	return podman_gone(name) == 1 ? 0 : -1;
 }
 
+void
+podman_image_name(enum cap_id cap, const char *build, char *buf,
+    size_t bufsz)
+{
+	(void)snprintf(buf, bufsz, "sandcastle-%s:%s", cap_name(cap), build);
+}
+
+int
+podman_image_exists(const char *image, char *why, size_t whysz)
+{
+	const char	*args[] = { "image", "exists", image, NULL };
+	char		 out[256];
+	int		 status;
+
+	if (podman_cmd(args, out, sizeof(out), &status) == -1) {
+		(void)snprintf(why, whysz, "podman image exists %s: %s", image,
+		    strerror(errno));
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+		return WEXITSTATUS(status) == 0;
+	out[strcspn(out, "\n")] = '\0';
+	(void)snprintf(why, whysz, "podman image exists %s did not answer "
+	    "(status %d): %s", image, status, out);
+	return -1;
+}
+
 /* 1 when word is one of the line's words: "cpu" is not in "cpuset". */
 static int
 cgroup_word(const char *line, const char *word)
@@ -416,7 +419,6 @@ cgroup_words_hold(const char *line)
 	    cgroup_word(line, "cpu");
 }
 
-/* 1 when the cgroup folder's controllers hold memory, pids and cpu. */
 static int
 cgroup_controllers_hold(const char *dir)
 {
@@ -434,17 +436,10 @@ cgroup_controllers_hold(const char *dir)
 }
 
 /*
- * Whether the cgroup limits hold: cgroup v2, with the memory, pids and
- * cpu controllers delegated where podman makes the boxes' cgroups.  On
- * v1 rootless podman ignores --memory, --cpus and --pids-limit.  Under
- * a systemd user manager podman (its systemd cgroup manager) makes each
- * box's scope in the manager's own tree, whatever unit or session asks:
- * what counts is what systemd delegated to user@UID.service.  The
- * launcher's own folder, sandcastle.service's, has only the controllers
- * the manager enabled for app.slice (memory and pids, not cpu), and
- * reading it there took the cgroup limits off the boxes of the real
- * units.  Without a user manager, the boxes go under this process's
- * own cgroup.
+ * cgroup v2 with memory, pids and cpu delegated where podman makes the
+ * boxes' cgroups: under a systemd user manager, user@UID.service's
+ * tree, whatever unit asks (sandcastle.service's own folder lacks cpu);
+ * without one, this process's own cgroup.
  */
 int
 box_cgroup_layer(void)
@@ -474,11 +469,9 @@ box_cgroup_layer(void)
 }
 
 /*
- * What one of podman's "Error: " lines blames, by its own words; the
- * worst of the lines is the cause.  Each pattern is of podman 4.3 to 5,
- * runc and crun.  A cgroup error comes first: it is said inside the
- * runtime's own error.  A command the runtime cannot find in the box is
- * the image's fault, though its words name the runtime.
+ * The worst line is the cause; patterns of podman 4.3 to 5, runc and
+ * crun.  A cgroup error is said inside the runtime's, so it comes
+ * first; a command missing in the box is the image's fault.
  */
 static enum podman_cause
 podman_line_cause(const char *l, size_t len)
@@ -537,11 +530,9 @@ podman_name_ours(const char *name)
 }
 
 /*
- * The boxes of the core listed by one podman ps: with storage, those
- * podman holds in its storage alone ("Storage"), where a podman run
- * killed while it made the box leaves it, before its labels are in
- * podman's database; they are known by name, and block the removal of
- * their image.  Each removed; -1 with why when one will not go.
+ * With storage, also those in podman's storage alone, which a podman
+ * run killed early leaves without labels and which block the removal of
+ * their image.  -1 with why when one will not go.
  */
 static int
 podman_sweep(const char *const *args, int storage, int *n, char *why,
@@ -571,11 +562,7 @@ podman_sweep(const char *const *args, int storage, int *n, char *why,
 	return 0;
 }
 
-/*
- * At start: the core's boxes a crash left, by their label, never a
- * check's (one may be running beside us), then those left in podman's
- * storage alone.  0, or -1 with why.
- */
+/* The core's boxes only, never a check's (one may be running beside us). */
 int
 box_remove_leftovers(char *why, size_t whysz)
 {

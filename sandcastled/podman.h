@@ -1,10 +1,4 @@
-/*
- * podman (podman.c), a leaf that calls no other part of the launcher:
- * its path and environment, found once; the argv of one box; and every
- * short command around a box, each run the one way, podman_cmd().
- * Nothing of a job ever goes into an argv made here: the job goes on
- * the box's stdin.
- */
+/* podman (podman.c), a leaf: no job's byte ever goes into an argv made here. */
 #ifndef SANDCASTLED_PODMAN_H
 #define SANDCASTLED_PODMAN_H
 
@@ -12,31 +6,26 @@
 
 #include "boxrun.h"
 
-/* podman's path from PATH, and HOME, XDG_RUNTIME_DIR and PATH for it. */
 int		 podman_init(char *why, size_t whysz);
 const char	*podman_path(void);
 /* Its environment: boxrun.c execs podman run with it, beside its pipes. */
 char *const	*podman_env(void);
-/*
- * Runs podman with args (args[0] is its first argument, NULL ends
- * them), its stdout and stderr together in out (cut to outsz), stdin
- * /dev/null and no other descriptor.  0 and its wait status, or -1.
- */
+/* args[0] is podman's first argument.  0 and the wait status, or -1. */
 int		 podman_cmd(const char *const args[], char *out,
 		    size_t outsz, int *status);
-/*
- * 1 when the box is gone, 0 when it is still there (in podman's storage
- * alone too), -1 when unknown.
- */
+/* 1 gone, 0 still there (in podman's storage alone too), -1 unknown. */
 int		 podman_gone(const char *name);
-/* podman rm -f --time 0: 0 once the box is gone, -1 otherwise. */
 int		 podman_rm(const char *name);
 
-/* 1 when a line of cgroup.controllers names memory, pids and cpu, as words. */
+/* "sandcastle-<cap>:<build>"; with build "", the prefix of every build's. */
+#define PODMAN_IMAGE_LEN	(11 + 16 + 1 + BUILD_ID_LEN)
+void		 podman_image_name(enum cap_id, const char *build, char *,
+		    size_t);
+/* 1 when podman has the image, 0 when not, -1 with why when it cannot say. */
+int		 podman_image_exists(const char *image, char *why, size_t whysz);
+
 int		 cgroup_words_hold(const char *line);
-/* 1 when cgroup v2 limits hold here: podman passes --memory and the rest. */
 int		 box_cgroup_layer(void);
-/* What holds each limit, with or without cgroup v2 (box_cgroup_layer()). */
 const struct box_hold *box_holds(int cgroup, size_t *n);
 /* What podman's stderr blames when it could not run a box: worst first. */
 enum podman_cause {
@@ -48,10 +37,8 @@ enum podman_cause {
 };
 /* The cause of podman's "Error: " lines in its stderr (len bytes). */
 enum podman_cause podman_said(const char *err, size_t len);
-/* At a launcher's start, the core's boxes a crash left: 0, or -1 with why. */
 int		 box_remove_leftovers(char *why, size_t whysz);
 
-/* The argv of one box, podman's path first. */
 char		**podman_run_argv(const struct box_params *,
 		    const char *name);
 void		 podman_argv_free(char **);

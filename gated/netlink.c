@@ -1,8 +1,7 @@
 /*
- * NETLINK_ROUTE, written here rather than taken from a library: the
- * gate needs a handful of requests, and asking the kernel's own route
- * lookup is the point of the second barrier, so the asking is ours to
- * check.
+ * NETLINK_ROUTE written here, not taken from a library: the kernel's
+ * own route lookup is the second barrier's proof, so the asking is ours
+ * to check.
  */
 #include <sys/socket.h>
 
@@ -75,10 +74,7 @@ nl_send(int fd, struct nlmsghdr *n)
 	return 0;
 }
 
-/*
- * Reads messages of our sequence until the ack (talk) or the end of
- * the dump; returns 0, a negative errno from the kernel, or -EIO.
- */
+/* 0, a negative errno from the kernel, or -EIO. */
 static int
 nl_read(int fd, nl_cb cb, void *arg)
 {

@@ -1,12 +1,7 @@
 /*
- * One job or one check in one box (job.h): the launcher's side of the
- * box protocol.  boxrun.c moves the lines and keeps the box's bounds and
- * time; this file says what the lines mean and how the job ended.
- *
- * The input is never parsed here: its bytes are spliced into the job
- * line, each newline (white space, in JSON) made a space.  Whatever the
- * box says is hostile: it is parsed with the protocol's own parser,
- * copied for the record and never logged.
+ * The launcher's side of the box protocol.  The input is spliced into
+ * the job line unparsed; what the box says is hostile: stored, never
+ * logged.
  */
 #include <sys/types.h>
 
@@ -151,10 +146,7 @@ job_run(const struct config *conf, enum cap_id cap, enum job_mode mode,
 	o->seconds = job_since(&t0);
 }
 
-/*
- * The box's side of the protocol, in its reader (jobread.c): its hello,
- * the job line, its request and its last line, up to its stdout's end.
- */
+/* The box's side, in its reader (jobread.c), up to its stdout's end. */
 void
 job_talk(struct job_ctx *x, const char *input, size_t inputlen)
 {
@@ -162,10 +154,7 @@ job_talk(struct job_ctx *x, const char *input, size_t inputlen)
 		job_lines(x);
 }
 
-/*
- * One line of the box's, parsed and held to the protocol's order: 0 with
- * m to free, or -1 with the job decided (what names the line).
- */
+/* 0 with m to free, or -1 with the job decided. */
 static int
 job_parse(struct job_ctx *x, const char *line, size_t len, const char *what,
     struct proto_msg *m)
@@ -205,7 +194,6 @@ job_hello(struct job_ctx *x)
 	if (job_parse(x, line, len, "the box's first line", &m) == -1)
 		return -1;
 	if (m.type == PROTO_FAILURE) {
-		/* In place of its hello: it could not read its build. */
 		job_last(x, &m);
 		proto_msg_free(&m);
 		return -1;
@@ -331,7 +319,6 @@ job_line_one(struct job_ctx *x, const char *line, size_t len)
 	return x->decided ? -1 : 0;
 }
 
-/* The box's request as the keep's envelope, for cap's destination. */
 char *
 job_envelope(enum cap_id cap, const char *request, size_t len, size_t *outlen,
     const char **why)
@@ -440,11 +427,7 @@ job_answer_line(const struct keepcli_answer *a, int ok, const char *why,
 	return json_writer_finish(&w, len);
 }
 
-/*
- * claude's one request, if it is the one the box sends (capreq.c): to
- * the keep, and its answer back to the box.  Any other, a taken box's,
- * ends the job before the keep is asked.
- */
+/* Any request but capreq.c's ends the job before the keep is asked. */
 static void
 job_request(struct job_ctx *x, const struct proto_msg *m, const char *line,
     size_t len)
@@ -566,9 +549,8 @@ static const char *const podman_steps[] = {
 };
 
 /*
- * podman could not run the box, before its hello: podman's own words,
- * and those of its runtime, are all the box's stderr holds then.  They
- * choose a fixed line; none of their bytes goes into it.
+ * Before its hello, stderr holds podman's and its runtime's words:
+ * they choose a fixed line, none of their bytes goes into it.
  */
 static void
 job_podman(struct job_ctx *x, const struct box_end *bo)

@@ -1,11 +1,7 @@
 /*
- * The second barrier, proved by the kernel's route lookup rather than
- * by listing routes: a listing shows that a prohibit route exists, not
- * that it wins, and a route copied from the machine (its /24) or any
- * more specific route wins over it without a trace in the listing.
- * Each lookup is RTM_GETROUTE with RTM_F_FIB_MATCH, as `ip route get
- * fibmatch` makes it: the kernel answers EACCES where a prohibit route
- * wins, and otherwise the route that won, which the reason names.
+ * The second barrier, proved by the kernel's route lookup (RTM_F_FIB_MATCH,
+ * as `ip route get fibmatch`), not by a listing: a listing shows that a
+ * prohibit route exists, not that it wins over a more specific one.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -49,7 +45,6 @@ ip4(uint32_t h)
 	return a;
 }
 
-/* One of the namespace's own addresses (BARRIER_*), for the kernel. */
 struct in_addr
 barrier_ip4(const char *s)
 {

@@ -1,9 +1,7 @@
 /*
- * sandcastle's own word for how a job ended: the log line of each job
- * says it (corejob.c), and never what a box wrote.  A box's failure line
- * is hostile, so the word for it comes from a fixed table of how the box
- * side's errors begin (sandcastle-box(8), FAILURES): a box can pick one
- * of these words, never write one into the log.
+ * sandcastle's own word for how a job ended, for the log: a box's
+ * failure line is hostile, so it only picks a word from this table
+ * (sandcastle-box(8), FAILURES).
  */
 #include <string.h>
 

@@ -1,16 +1,7 @@
 /*
  * One job, or one check, in one box: the launcher's side of the box
- * protocol (common/boxproto.h).  job_run() starts the box with the
- * capability's limits, checks the box's build, sends the job line with
- * the operator's settings and the input spliced in untouched, carries
- * claude's one request to the keep and its answer back, and turns the
- * box's last line and its end into one outcome.  The core never parses
- * the input; what the box says comes back as JSON text to be stored,
- * never logged.
- *
- * The launcher is here, in common/, because two programs run it:
- * sandcastled's launcher process for each job, and sandcastlectl check
- * for the box of role check (sandcastlectl/check_caps.c).
+ * protocol (common/boxproto.h).  The input goes in untouched; what the
+ * box says comes back as JSON text to be stored, never logged.
  */
 #ifndef SANDCASTLED_JOB_H
 #define SANDCASTLED_JOB_H
@@ -27,31 +18,18 @@ enum job_mode {
 	JOB_CHECK
 };
 
-/*
- * Carries one envelope to the keep: 0 and the answer or the keep's
- * refusal in *a, or -1 and why (static text) when the keep gave neither.
- */
+/* 0 and the answer or refusal in *a, or -1 and why (static) when none came. */
 typedef int	 job_keep_fn(const char *envelope, size_t len,
 		    struct keepcli_answer *a, void *arg, const char **why);
 
-/* Before any job: podman's path and environment, and this build's id. */
 int		 job_init(const char *build, char *why, size_t whysz);
 const char	*job_build(void);
-/*
- * Runs the job (JOB_RUN: input, inputlen) or the check (JOB_CHECK: no
- * input) of cap within timeout seconds (0, or more than the
- * capability's timeout: its timeout).  keep may be NULL: a request is
- * then answered unreachable.  o is filled in every case; free it with
- * job_outcome_free().
- */
+/* timeout 0 is the capability's; keep NULL answers requests unreachable. */
 void		 job_run(const struct config *, enum cap_id, enum job_mode,
 		    const char *input, size_t inputlen, unsigned int timeout,
 		    job_keep_fn *keep, void *arg, struct job_outcome *o);
 void		 job_outcome_free(struct job_outcome *);
-/*
- * What each box's reader (jobread.c) puts on before it reads a byte of
- * the box: sandcastled's filter and ruleset for it; none by default.
- */
+/* The lock each box's reader puts on before it reads a byte of the box. */
 void		 job_reader_lock(void (*)(void));
 const char	*job_status_name(enum job_status);
 

@@ -1,12 +1,7 @@
 /*
- * The gate's first barrier: which (name, port) it serves, and which
- * resolved address it may connect to.  Pure: the caller resolves the
- * name (IPv4 only) and passes the machine's own addresses.
- *
- * A mixed answer, some addresses allowed and some refused, is refused
- * whole (REFUSAL_PARTLY): a name that resolves partly inside is the
- * sign of DNS rebinding, and connecting to the allowed address would
- * hide it until the day the answer is all inside.
+ * The gate's first barrier.  Pure: the caller resolves (IPv4 only).  A
+ * mixed answer is refused whole (REFUSAL_PARTLY): a name that resolves
+ * partly inside is the sign of DNS rebinding.
  */
 #ifndef SANDCASTLE_POLICY_H
 #define SANDCASTLE_POLICY_H
@@ -46,28 +41,20 @@ struct bogon {
 	enum refusal	 refusal;
 };
 
-/*
- * The fourteen IPv4 bogon ranges: the gate refuses them after resolving,
- * and its second barrier installs a prohibit route for exactly these.
- */
+/* Refused after resolving; the second barrier's prohibit routes too. */
 #define NBOGONS	14
 extern const struct bogon bogons[NBOGONS];
 
-/* The destination with exactly that name and port, else NULL. */
 const struct destination *policy_match(const struct destination *dests,
 		    size_t n, const char *name, uint16_t port);
 
-/* REFUSAL_NONE when addr may be reached, else why not. */
 enum refusal	policy_address(struct in_addr addr,
 		    const struct in_addr *own, size_t nown);
 
 /*
- * policy_check() decides for dest.  With an internal exception the
- * answer is exactly its ip:port and addrs is not looked at (the gate
- * does not resolve such a name).  Otherwise every address of the answer
- * must be allowed, and *chosen is the first of them with dest's port.
- * On a refusal *chosen holds the address refused (INADDR_ANY when the
- * answer was empty).  *reason is policy_reason() of the result.
+ * With an internal exception, exactly its ip:port (the name is not
+ * resolved).  Otherwise every address must be allowed; *chosen is the
+ * first, or the one refused (INADDR_ANY for an empty answer).
  */
 enum refusal	policy_check(const struct destination *dest,
 		    const struct in_addr *addrs, size_t naddrs,

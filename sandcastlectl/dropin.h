@@ -30,7 +30,6 @@ struct dropin {
 int	dropin_parse(const char *buf, size_t len, struct dropin *,
 	    char *why, size_t whysz);
 void	dropin_free(struct dropin *);
-/* The last value of section.key, or NULL. */
 const char *dropin_get(const struct dropin *, const char *section,
 	    const char *key);
 

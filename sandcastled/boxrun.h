@@ -1,10 +1,7 @@
 /*
- * One box: a rootless podman run of sandcastle-box for one job or one
- * check, its stdin, stdout and stderr as pipes, its limits and its time.
- * boxrun.c moves lines and keeps the bounds; what the lines say is the box
- * protocol's (common/boxproto.h), never read here.  podman.c (podman.h)
- * owns podman: its path, its environment, the argv of a box and the
- * small commands around it.
+ * One box: a rootless podman run of sandcastle-box, its stdin, stdout
+ * and stderr as pipes.  What the lines say is common/boxproto.h's,
+ * never read here; podman itself is podman.h's.
  */
 #ifndef COMMON_BOXRUN_H
 #define COMMON_BOXRUN_H
@@ -31,7 +28,6 @@ enum box_role {
 	BOX_CHECK
 };
 
-/* What one box is made of: podman_run_argv() turns it into flags. */
 struct box_params {
 	char		 image[64];		/* sandcastle-<cap>:<build> */
 	const char	*word;			/* its one argument: the capability */

@@ -1,8 +1,7 @@
 /*
- * The first barrier's rules.  The gate keeps its own table of the
- * fourteen bogons beside common/values.h's ranges: these are exactly what
- * its second barrier installs as prohibit routes, so refusing and
- * routing read one list; t_policy holds the two tables to each other.
+ * The first barrier's rules.  Its own bogon table, beside values.h's,
+ * is what the second barrier installs, so refusing and routing read one
+ * list; t_policy holds the two to each other.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>

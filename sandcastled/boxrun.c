@@ -1,9 +1,7 @@
 /*
- * Running one box: podman run with its stdin, stdout and stderr as
- * pipes, the lines moved both ways within the box's bounds and its
- * wall-clock time, and a box that overran removed by name and confirmed
- * gone before anything else runs.  podman itself, its path, its
- * environment and its short commands, is podman.c's (podman.h).
+ * Running one box: podman run with its three pipes, the lines moved
+ * within the box's bounds and time; a box that overran is removed and
+ * confirmed gone before anything else runs.
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -42,10 +40,7 @@ static void	 box_reap(struct box *, int);
 static void	 box_remove(struct box *, struct box_end *);
 static void	 box_decode(const struct box *, struct box_end *);
 
-/*
- * Before any box: podman's path, its environment, which limits hold,
- * and the box's seccomp profile (profile.c), made once.
- */
+/* Before any box, once: podman's path and environment, limits, profile. */
 int
 box_init(const char *build, char *why, size_t whysz)
 {
@@ -60,11 +55,9 @@ box_init(const char *build, char *why, size_t whysz)
 }
 
 /*
- * The launcher's filter sets no_new_privs, and under it the setuid
- * newuidmap cannot write a uid_map: a podman started then fails to make
- * its user namespace.  Once podman's pause process holds one, every
- * later podman joins it and needs no newuidmap.  So this runs before
- * the filter goes on.
+ * Before the filter: under no_new_privs the setuid newuidmap cannot
+ * write a uid_map; once podman's pause process holds the user
+ * namespace, later podmans join it without newuidmap.
  */
 int
 box_prepare(char *why, size_t whysz)
@@ -114,11 +107,11 @@ box_start(enum cap_id cap, enum box_role role,
 {
 	struct box_params	 p;
 	struct box		*b;
-	char			 image[64], name[BOX_NAME_LEN + 1];
+	char			 image[PODMAN_IMAGE_LEN + 1];
+	char			 name[BOX_NAME_LEN + 1];
 	char			**argv;
 
-	(void)snprintf(image, sizeof(image), "sandcastle-%s:%s",
-	    cap_name(cap), box_build);
+	podman_image_name(cap, box_build, image, sizeof(image));
 	if (box_params_init(&p, image, cap_name(cap), role, limits, timeout,
 	    max_output) == -1)
 		return NULL;
@@ -141,11 +134,8 @@ box_pipes(int fds[6])
 }
 
 /*
- * podman run ends with whoever started it: its parent-death signal is
- * SIGTERM, which it passes on to the box, so that a launcher killed
- * outright leaves no podman run behind and, unless the box ignores the
- * signal, no box; the next launcher removes what is left.  The
- * launcher's blocked and ignored signals are podman's no more.
+ * Parent-death signal SIGTERM, which podman passes to the box: a
+ * launcher killed outright leaves no podman run behind.
  */
 static __attribute__((noreturn)) void
 box_exec(char *const argv[], const int fds[6], pid_t parent)
@@ -159,7 +149,6 @@ box_exec(char *const argv[], const int fds[6], pid_t parent)
 	(void)signal(SIGPIPE, SIG_DFL);
 	(void)signal(SIGHUP, SIG_DFL);
 	(void)signal(SIGINT, SIG_DFL);
-	/* The box's seccomp profile goes to podman on BOX_PROFILE_FD. */
 	if (dup2(fds[0], 0) == -1 || dup2(fds[3], 1) == -1 ||
 	    dup2(fds[5], 2) == -1 ||
 	    dup2(box_profile_fd, BOX_PROFILE_FD) == -1)
@@ -169,7 +158,6 @@ box_exec(char *const argv[], const int fds[6], pid_t parent)
 	_exit(127);
 }
 
-/* Runs argv (podman run) with the three pipes; NULL and errno on failure. */
 struct box *
 box_spawn(const struct box_params *p, char *const argv[], const char *name)
 {
@@ -235,7 +223,6 @@ box_read_err(struct box *b)
 	}
 }
 
-/* Reads what stdout has into buf: box_take_line() holds it to the bounds. */
 static int
 box_read_out(struct box *b)
 {
@@ -266,11 +253,7 @@ box_read_out(struct box *b)
 	return 0;
 }
 
-/*
- * In the launcher: a box ends early, removed by name and its job
- * released, once *flag is set (SIGTERM, let in only while a box is
- * waited for) or fd hangs up (the channel of a parent that is gone).
- */
+/* The box ends early once *flag is set (SIGTERM) or fd hangs up. */
 void
 box_stop_when(const volatile sig_atomic_t *flag, int fd)
 {
@@ -303,11 +286,7 @@ box_poll(struct pollfd *pfd, nfds_t n, int ms)
 	return ppoll(pfd, n, &ts, &none);
 }
 
-/*
- * Waits for the box's pipes within its time: stdin writable (when
- * writing), stdout when there is room for it, stderr always.  0, or -1
- * when its time ran out, a bound broke or the launcher stops.
- */
+/* 0, or -1 when its time ran out, a bound broke or the launcher stops. */
 static int
 box_pump(struct box *b, int writing)
 {
@@ -444,12 +423,16 @@ box_read_line(struct box *b, const char **line, size_t *len)
 	}
 }
 
-/* Waits for podman run to end, until the box's deadline (or at once). */
+/*
+ * podman ends a few ms after the box's last line: the first naps are
+ * short, where one of BOX_REAP_MS cost a job 5 ms on average.
+ */
 static void
 box_reap(struct box *b, int wait_ms)
 {
-	struct timespec	 nap = { 0, BOX_REAP_MS * 1000000L };
+	struct timespec	 nap = { 0, 0 };
 	pid_t		 r;
+	int		 ms = 1;
 
 	for (;;) {
 		r = waitpid(b->pid, &b->status, WNOHANG);
@@ -459,15 +442,16 @@ box_reap(struct box *b, int wait_ms)
 		}
 		if (wait_ms <= 0)
 			return;
+		nap.tv_nsec = ms * 1000000L;
 		nanosleep(&nap, NULL);
-		wait_ms -= BOX_REAP_MS;
+		wait_ms -= ms;
+		ms = ms * 2 < BOX_REAP_MS ? ms * 2 : BOX_REAP_MS;
 	}
 }
 
 /*
- * Ending podman run leaves the box alive (conmon holds it): so it is
- * removed by name and asked for again.  A box that will not go is
- * fatal: no other box may start beside it.
+ * conmon keeps the box alive after podman run ends.  A box that will
+ * not go is fatal: no other box may start beside it.
  */
 static void
 box_remove(struct box *b, struct box_end *o)
@@ -513,11 +497,7 @@ box_decode(const struct box *b, struct box_end *o)
 		    o->code);
 }
 
-/*
- * After its last line: its stdin closed, what it still says on stdout
- * and stderr read to their end (dropped, but for stderr's head), within
- * its time.
- */
+/* Its stdin closed, stdout and stderr drained (stderr's head kept). */
 void
 box_drain(struct box *b)
 {
@@ -529,11 +509,7 @@ box_drain(struct box *b)
 	}
 }
 
-/*
- * In the launcher, once the box's reader holds its pipes: the
- * launcher's ends closed, so that the box sees its stdin end when the
- * reader closes it, and no byte of the box's comes here.
- */
+/* So the box sees its stdin end when the reader closes it. */
 void
 box_hand_off(struct box *b)
 {
@@ -545,11 +521,7 @@ box_hand_off(struct box *b)
 	b->out = b->err = -1;
 }
 
-/*
- * In the launcher: waits for fd (its reader's channel) within the box's
- * time and the launcher's stop.  1 when fd is readable or hung up, -1
- * when the time ran out or the launcher stops (b says which).
- */
+/* 1 when fd is readable or hung up, -1 on time or stop (b says which). */
 int
 box_await(struct box *b, int fd)
 {

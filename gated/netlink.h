@@ -1,8 +1,4 @@
-/*
- * Just enough of NETLINK_ROUTE for the gate's network: a request that
- * waits for its acknowledgement (and reads the answer to a GET on the
- * way), and a dump read to its end.
- */
+/* Just enough of NETLINK_ROUTE for the gate's network. */
 #ifndef SANDCASTLE_NETLINK_H
 #define SANDCASTLE_NETLINK_H
 
@@ -13,7 +9,6 @@
 
 #define NL_BUFSZ	32768
 
-/* A request: its header, then the family's header and attributes. */
 struct nlreq {
 	struct nlmsghdr	 n;
 	char		 body[512];
@@ -22,18 +17,12 @@ struct nlreq {
 typedef void	(*nl_cb)(const struct nlmsghdr *, void *);
 
 int	nl_open(void);
-/* Starts req as type with flags, its family header hdr of hdrlen bytes. */
 void	nl_request(struct nlreq *req, int type, int flags, const void *hdr,
 	    size_t hdrlen);
 /* Adds attribute type with len bytes of data; -1 when it does not fit. */
 int	nl_attr(struct nlreq *, int type, const void *data, size_t len);
-/*
- * Sends req and waits for the kernel's acknowledgement, handing every
- * other message of the exchange (a GET's answer) to cb when it is not
- * NULL; returns 0, or the kernel's -errno.
- */
+/* Every other message of the exchange goes to cb.  0, or -errno. */
 int	nl_talk(int fd, struct nlreq *req, nl_cb cb, void *arg);
-/* Dumps type for family, calling cb for each message; -1 on error. */
 int	nl_dump(int fd, int type, unsigned char family, nl_cb cb, void *arg);
 /* The attribute's payload when it is exactly len bytes, else NULL. */
 const void *nl_rta(const struct rtattr *, size_t len);

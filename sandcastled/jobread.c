@@ -1,14 +1,9 @@
 /*
- * The box's reader (jobread.h): the launcher never reads a byte of a
- * box.  For each box, once podman run has started and its pipes exist,
- * the launcher forks a reader that keeps the three pipes and a
- * socketpair to the launcher, closes everything else, puts on its lock
- * and speaks the box protocol (job.c's job_talk()).  The launcher, its
- * own ends of the pipes closed, waits on the socketpair within the
- * box's time and its stop, carries the box's one request to the keep
- * unparsed and takes the outcome, whose sizes and framing it checks.
- * A reader that dies, or sends what the table refuses, fails the job as
- * the box's break of the protocol, and its box is removed.
+ * The box's reader: the launcher never reads a byte of a box.  A forked
+ * child keeps the three pipes and a socketpair, puts on its lock and
+ * speaks the protocol; the launcher checks the sizes and framing of
+ * what it sends.  A reader that dies, or breaks the table, fails the
+ * job as the box's break of the protocol.
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -28,7 +23,6 @@
 #include "keep.h"
 #include "log.h"
 
-/* The reader's descriptors, once it has closed the rest. */
 #define JR_FD_IN	3
 #define JR_FD_OUT	4
 #define JR_FD_ERR	5
@@ -36,7 +30,6 @@
 
 #define JR_EXIT_CHAN	3	/* the reader's exit: its channel failed */
 
-/* The one table of the protocol between the launcher and a reader. */
 const struct msg_rule jobread_rules[] = {
 	{ JR_KEEP, "JR_KEEP", 2, KEEP_MAXENVELOPE, 0 },
 	{ JR_ANSWER, "JR_ANSWER", sizeof(struct jobread_answer),
@@ -106,7 +99,6 @@ jobread_len(const char *s)
 	return s != NULL ? strlen(s) : 0;
 }
 
-/* In the reader: what became of the job, for the launcher. */
 static void
 jobread_done(struct msgchan *chan, const struct job_ctx *x)
 {
@@ -152,10 +144,7 @@ jobread_fd(int fd, int want)
 		_exit(JR_EXIT_CHAN);
 }
 
-/*
- * The reader: the box's pipes and its channel on 3 to 6, stderr kept
- * for its log, everything else closed; its lock on; then the protocol.
- */
+/* Pipes and channel on 3 to 6, all else closed but stderr; then its lock. */
 static __attribute__((noreturn)) void
 jobread_child(struct job_ctx *x, const char *input, size_t inputlen,
     int sock, pid_t parent)
@@ -255,7 +244,6 @@ jobread_take(struct job_ctx *x, const struct msg *m, char *why, size_t whysz)
 	return 0;
 }
 
-/* In the launcher: the box's one request to the keep, its answer back. */
 static int
 jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
     int *calls, char *why, size_t whysz)
@@ -302,11 +290,7 @@ jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
 	return 0;
 }
 
-/*
- * In the launcher: serves the reader until its outcome, the box's time,
- * the launcher's stop, or its end.  1 with the outcome in x, 0 when the
- * box's time or the stop ended it (b says which), -1 with why.
- */
+/* 1 with the outcome in x, 0 on time or stop (b says which), -1 with why. */
 static int
 jobread_serve(struct job_ctx *x, struct msgchan *chan, char *why,
     size_t whysz)

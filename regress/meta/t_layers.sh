@@ -1,0 +1,56 @@
+#! /usr/bin/env atf-sh
+# common/ is layers: a file calls only files below it, never one that
+# calls it back (HACKING, The layers).  What is read is the calls, each
+# object's symbols: a header included for a struct's layout is no call.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+
+# calls SRC OUT: "caller callee" for each two files of SRC/common/ where
+# the first uses a symbol the second defines, compiled into OUT.
+calls()
+{
+	flags=$(make -C "$(sc_srcdir)" -s --no-print-directory \
+	    --eval 'sc-flags: ; @echo $(ALL_CPPFLAGS)' sc-flags)
+	mkdir -p "$2"
+	for c in "$1"/common/*.c; do
+		n=${c##*/}
+		cc $flags -std=c11 -DSANDCASTLE_COMMIT='"x"' -c \
+		    -o "$2/${n%.c}.o" "$c" || atf_fail "$n does not compile"
+	done
+	for o in "$2"/*.o; do
+		n=${o##*/}
+		nm --defined-only -g "$o" |
+		    awk -v n="${n%.o}" 'NF == 3 { print $3, n }'
+	done | sort > "$2/defined"
+	for o in "$2"/*.o; do
+		n=${o##*/}
+		nm -u "$o" | awk -v n="${n%.o}" '{ print $2, n }'
+	done | sort | join - "$2/defined" |
+	    awk '$2 != $3 { print $2, $3 }' | sort -u
+}
+
+atf_test_case no_circle
+no_circle_head()
+{
+	atf_set "descr" "no file of common/ calls, through any others, a file that calls it; control: confparse.c calling cap.c closes a circle, which is named"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "cc nm tsort"
+}
+no_circle_body()
+{
+	src=$(sc_srcdir)
+	calls "$src" objs > pairs
+	atf_check -o match:'^config cap$' -o match:'^cap confparse$' cat pairs
+	atf_check -o ignore -e empty tsort pairs
+	# The control: the layer below calls the row that calls it.
+	mkdir -p copy && cp -R "$src/common" copy/
+	printf '\nconst char *sc_up(void);\nconst char *\nsc_up(void)\n{\n\treturn cap_name(0);\n}\n' >> copy/common/confparse.c
+	calls copy copyobjs > pairs
+	atf_check -s not-exit:0 -o ignore -e match:'loop' \
+	    -e match:'^tsort: cap$' -e match:'^tsort: confparse$' tsort pairs
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case no_circle
+}
