@@ -23,7 +23,8 @@ enum proc_msg {
 	PROC_JOB_RUN,		/* core -> launcher: struct proc_job, then the input */
 	PROC_JOB_DONE,		/* launcher -> core: struct proc_job_done ... */
 	PROC_SOURCES,		/* core -> parent: struct ctl_source, one per source (summary.h) */
-	PROC_ROUND_DONE		/* core -> parent (-1): uint32_t, 1: a failure */
+	PROC_ROUND_DONE,	/* core -> parent (-1): uint32_t, 1: a failure */
+	PROC_MSG_END		/* one past the last: the size of a table by type */
 };
 
 /* In a PROC_KEEP_CALL's id: the launcher's call (claude's request). */

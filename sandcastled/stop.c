@@ -23,7 +23,7 @@ struct owed {
 	int		 on;
 	uint32_t	 id;
 };
-static struct owed owed[32][PROC_COUNT];
+static struct owed owed[PROC_MSG_END][PROC_COUNT];
 
 static int	 stopping;
 static int	 stop_status;
