@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "daemon.h"
+#include "heapown.h"
 #include "log.h"
 #include "paths.h"
 
@@ -107,6 +108,7 @@ daemon_start(struct daemon_start *d, int argc, char *argv[])
 	struct config	*conf;
 	const char	*confflag = NULL, *secretsflag = NULL;
 
+	heap_mark();
 	flags(d, argc, argv, &confflag, &secretsflag);
 	if (geteuid() == 0 || getuid() == 0)
 		errx(1, "refusing to run as root");

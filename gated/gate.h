@@ -20,6 +20,8 @@
 #define GATE_OWN_MAX		64	/* the machine's own IPv4 addresses */
 #define GATE_ADDRS_MAX		16	/* of one name's answer */
 #define GATE_SPARE_LOST_MAX	3	/* spares ended untaken, then none */
+/* The next spare once no connection came for so long (serve.c). */
+#define GATE_SPARE_QUIET_MS	10
 
 struct gate {
 	struct destination	*dests;	/* the gate's list, copied */

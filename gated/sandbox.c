@@ -39,7 +39,7 @@ static const int filter_allowed[] = {
 	SCMP_SYS(alarm), SCMP_SYS(wait4),
 	SCMP_SYS(kill), SCMP_SYS(unlink), SCMP_SYS(getppid),
 	SCMP_SYS(set_robust_list), SCMP_SYS(capget), SCMP_SYS(pipe2),
-	SCMP_SYS(splice),
+	SCMP_SYS(splice), SCMP_SYS(mincore),
 };
 
 /* What the parent alone needs; a tunnel's child dies on any of them. */

@@ -1,5 +1,7 @@
 /*
- * The gate's loop: each client to the spare, then the next spare forked.
+ * The gate's loop: each client to the spare, and the next spare forked
+ * once the gate is quiet, so that its fork and its copy of the heap do
+ * not take the CPU from the tunnel just handed over.
  * The parent reads nothing a client sends; pasta's death ends the gate,
  * which has no network without it.
  */
@@ -17,6 +19,7 @@
 
 #include "daemon.h"
 #include "gate.h"
+#include "heapown.h"
 #include "log.h"
 #include "msg.h"
 
@@ -131,6 +134,8 @@ child_start(struct gate *g, int fd, int sp, const sigset_t *waitmask)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGCHLD, &sa, NULL);
 		sigprocmask(SIG_SETMASK, waitmask, NULL);
+		if (sp != -1)
+			heap_own();
 		abi = landlock_tunnel();
 		filter_tunnel();
 		if (sp != -1)
@@ -231,22 +236,27 @@ serve_end_children(struct gate *g)
 void
 serve(struct gate *g)
 {
+	const struct timespec quiet = { 0, GATE_SPARE_QUIET_MS * 1000000L };
 	struct pollfd	pfd;
 	sigset_t	waitmask;
+	int		n;
 
 	daemon_signals(on_signal, &waitmask);
 	log_info("serving %s: %zu destination(s)", g->sock, g->ndests);
+	spare_start(g, &waitmask);
 	while (!quit) {
-		spare_start(g, &waitmask);
 		pfd.fd = g->listenfd;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
-		if (ppoll(&pfd, 1, NULL, &waitmask) == -1 && errno != EINTR)
+		if ((n = ppoll(&pfd, 1, g->spare == -1 ? &quiet : NULL,
+		    &waitmask)) == -1 && errno != EINTR)
 			fatal("ppoll");
 		if (reap)
 			children_reap(g);
 		if (!quit && (pfd.revents & POLLIN))
 			accept_one(g, &waitmask);
+		else if (n == 0)
+			spare_start(g, &waitmask);
 	}
 	log_info("ending: %zu tunnel(s) open", g->nchildren);
 	close(g->listenfd);

@@ -215,7 +215,6 @@ client_request(struct client *c, const struct msg *m)
 		client_refuse(c, KEEP_R_SECRET, why);
 		return;
 	}
-	c->tunnels = 0;
 	c->f = fetcher_start(kd, m->data, m->len, &s);
 	secret_free(&s);
 	if (c->f == NULL) {
@@ -373,7 +372,7 @@ client_child_tunnel(struct client *c, const struct msg *m)
 
 	if (m->fd != -1 || m->len != 0)
 		why = "a tunnel asked with a payload";
-	else if (++c->tunnels > FETCH_TUNNELS_MAX)
+	else if (c->f->tunnels >= FETCH_TUNNELS_MAX)
 		why = "a third tunnel for one request";
 	else if (fetcher_tunnel(c->f) == -1)
 		why = "it cannot be handed its tunnel";

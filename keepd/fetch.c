@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "heapown.h"
 #include "keepbody.h"
 #include "keepd.h"
 #include "log.h"
@@ -48,6 +49,8 @@ struct fetch {
 	size_t			 reqlen;
 	int			 extra;		/* bytes came past the answer */
 	int			 bodyfd;	/* the body's memfd */
+	struct msg		 tunnel;	/* given with FETCH_DEST */
+	int			 has_tunnel;
 	char			 why[KEEP_REASON_MAX];
 };
 
@@ -179,7 +182,10 @@ fetch_take(struct fetch *f)
 	}
 }
 
-/* keepd writes the CONNECT: the child has no socket(2) or connect(2). */
+/*
+ * keepd writes the CONNECT: the child has no socket(2) or connect(2).
+ * The first tunnel came with FETCH_DEST; a later one is asked for.
+ */
 static void
 fetch_connect(struct fetch *f)
 {
@@ -187,8 +193,13 @@ fetch_connect(struct fetch *f)
 	uint32_t	 code;
 	int		 tfd;
 
-	fetch_send(f, FETCH_TUNNEL, -1, NULL, 0);
-	fetch_get(f, FETCH_TUNNEL, &m);
+	if (f->has_tunnel) {
+		m = f->tunnel;
+		f->has_tunnel = 0;
+	} else {
+		fetch_send(f, FETCH_TUNNEL, -1, NULL, 0);
+		fetch_get(f, FETCH_TUNNEL, &m);
+	}
 	if ((tfd = m.fd) == -1) {
 		(void)snprintf(f->why, sizeof(f->why), "%.*s", (int)m.len,
 		    m.data != NULL ? (const char *)m.data : "");
@@ -284,7 +295,10 @@ fetch_one(struct fetch *f)
 	    f->kd->d->cap < 0);
 }
 
-/* A spare until keepd names its destination: one of the configuration's. */
+/*
+ * A spare until keepd names its destination, one of the configuration's,
+ * and hands over its first tunnel.
+ */
 static void
 fetch_dest(struct fetch *f)
 {
@@ -298,6 +312,8 @@ fetch_dest(struct fetch *f)
 	if ((f->kd = dest_find(name)) == NULL)
 		_exit(1);
 	f->conn = f->kd->conn;
+	fetch_get(f, FETCH_TUNNEL, &f->tunnel);
+	f->has_tunnel = 1;
 }
 
 void
@@ -310,6 +326,7 @@ fetch_run(int fd)
 	f.bodyfd = -1;
 	msgchan_init(&f.chan, FETCH_FD, FETCH_MAXPAYLOAD);
 	f.chan.wipe = 1;
+	heap_own();
 	abi = landlock_fetch();
 	sandbox_fetch();
 	log_debug("spare request process %d ready: landlock ABI %d, seccomp "

@@ -78,7 +78,11 @@ fetcher_is_child(pid_t pid)
 	return 0;
 }
 
-/* gate.sock connected and the CONNECT for the child's destination written. */
+/*
+ * gate.sock connected and the CONNECT for the child's destination
+ * written.  A cold child is given its first with FETCH_DEST: the gate
+ * looks up and connects while the child reads its request.
+ */
 int
 fetcher_tunnel(struct fetcher *f)
 {
@@ -95,6 +99,7 @@ fetcher_tunnel(struct fetcher *f)
 		close(fd);
 	if (r == -1 || msgchan_flush(&f->chan) == -1)
 		return -1;
+	f->tunnels++;
 	return 0;
 }
 
@@ -218,6 +223,7 @@ fetcher_start(const struct keep_dest *kd, const void *env, size_t envlen,
 			break;
 	if (f != NULL) {
 		fetcher_unwarm(f);
+		f->tunnels = 0;
 		if (fetcher_send(f, env, envlen, s) == 0)
 			return f;
 		fetcher_end(f);
@@ -226,7 +232,8 @@ fetcher_start(const struct keep_dest *kd, const void *env, size_t envlen,
 	for (tries = 0; tries < 2; tries++) {
 		if ((f = fetcher_cold(kd)) == NULL)
 			return NULL;
-		if (fetcher_send(f, env, envlen, s) == 0)
+		if (fetcher_tunnel(f) == 0 &&
+		    fetcher_send(f, env, envlen, s) == 0)
 			return f;
 		fetcher_end(f);
 	}

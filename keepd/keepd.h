@@ -30,9 +30,10 @@ struct keep_dest {
 
 /*
  * Between a request's child and keepd, framed with msg.h.  keepd sends
- * FETCH_DEST once (a spare has none), then FETCH_SECRET and
- * FETCH_REQUEST per request; an empty FETCH_TUNNEL is answered with the
- * gate's socket, its CONNECT written, or the reason.  The child answers
+ * FETCH_DEST once (a spare has none) and the first FETCH_TUNNEL with
+ * it, then FETCH_SECRET and FETCH_REQUEST per request; the child asks
+ * for another tunnel with an empty FETCH_TUNNEL.  A FETCH_TUNNEL from
+ * keepd is the gate's socket, its CONNECT written, or the reason.  The child answers
  * FETCH_LOCATION at most, FETCH_KEEP if it stays warm, then one
  * KEEP_ANSWER or KEEP_REFUSED.
  */
@@ -85,6 +86,7 @@ struct fetcher {
 	pid_t			 pid;
 	struct msgchan		 chan;		/* its socketpair */
 	struct timespec		 idle_end;	/* ended then, while warm */
+	int			 tunnels;	/* given for this request */
 };
 
 /* fetcher.c */
@@ -117,7 +119,6 @@ struct client {
 	int			 closing;	/* ends once its answers are sent */
 	struct fetcher		*f;		/* its child, or NULL */
 	int			 keep;		/* it sent FETCH_KEEP */
-	int			 tunnels;	/* its child asked this request */
 	uint32_t		 id;		/* of the request being served */
 	struct timespec		 deadline;
 	char			*location;	/* a redirect's, for the log */

@@ -1,10 +1,10 @@
 /*
  * The way out: a CONNECT through gate.sock.  keepd writes it for the
  * child's one destination and hands over the descriptor; the child
- * reads the answer a byte at a time, so that none of the TLS handshake
- * is taken with it.  The gate takes one CONNECT a connection.
+ * reads the answer and not a byte of the TLS handshake after it.  The gate takes one CONNECT a connection.
  */
 #include <sys/types.h>
+#include <sys/socket.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +29,22 @@ tunnel_connect(const char *gatepath, char *why, size_t whysz)
 }
 
 static int
+tunnel_read_all(int fd, char *buf, size_t len)
+{
+	ssize_t	 n;
+
+	while (len > 0) {
+		if ((n = read(fd, buf, len)) == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int
 tunnel_write(int fd, const char *buf, size_t len)
 {
 	ssize_t	 n;
@@ -45,20 +61,31 @@ tunnel_write(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* Up to the blank line that ends the gate's answer, and not a byte past it. */
+/*
+ * Up to the blank line that ends the gate's answer, and not a byte past
+ * it: what is peeked is taken only up to that line, or whole when the
+ * line has not come yet.
+ */
 static ssize_t
 tunnel_read_head(int fd, char *buf, size_t bufsz)
 {
-	size_t	 len = 0;
+	size_t	 len = 0, from, take;
 	ssize_t	 n;
+	char	*end;
 
 	while (len + 1 < bufsz) {
-		if ((n = read(fd, buf + len, 1)) == -1 && errno == EINTR)
+		if ((n = recv(fd, buf + len, bufsz - 1 - len, MSG_PEEK)) == -1 &&
+		    errno == EINTR)
 			continue;
 		if (n <= 0)
 			return -1;
-		len++;
-		if (len >= 4 && memcmp(buf + len - 4, "\r\n\r\n", 4) == 0) {
+		from = len >= 3 ? len - 3 : 0;
+		end = memmem(buf + from, len + n - from, "\r\n\r\n", 4);
+		take = end != NULL ? (size_t)(end + 4 - (buf + len)) : (size_t)n;
+		if (tunnel_read_all(fd, buf + len, take) == -1)
+			return -1;
+		len += take;
+		if (end != NULL) {
 			buf[len] = '\0';
 			return len;
 		}

@@ -1,9 +1,11 @@
 /*
- * The small parsers of keepd: the gate's answer to CONNECT, the
- * Retry-After header, and the checks keepd makes on what a request's
+ * The small parsers of keepd: the gate's answer to CONNECT and where it
+ * ends, the Retry-After header, and the checks keepd makes on what a request's
  * child sends back before it passes it on.
  */
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -50,6 +52,81 @@ ATF_TC_BODY(gate_answers, tc)
 	ATF_CHECK(gate("HTTP/1.1 407 Proxy\r\n\r\n", why, sizeof(why)) ==
 	    KEEP_R_GATE);
 	ATF_CHECK_STREQ(why, "the gate answered 407");
+}
+
+/* Each piece written apart, 20 ms after the last, by a child. */
+static pid_t
+gate_writes(int fd, const char *const *pieces)
+{
+	pid_t	 pid;
+
+	if ((pid = fork()) != 0)
+		return pid;
+	for (; *pieces != NULL; pieces++) {
+		usleep(20000);
+		if (write(fd, *pieces, strlen(*pieces)) == -1)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/*
+ * tunnel_await() on a head in pieces, read as they come: 0 and all that
+ * came after it once the writer is done, or -1.
+ */
+static int
+gate_head(const char *const *pieces, char *after, size_t aftersz)
+{
+	uint32_t	 code;
+	char		 why[256];
+	size_t		 len = 0;
+	ssize_t		 n;
+	pid_t		 pid;
+	int		 sp[2], r;
+
+	ATF_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == 0);
+	ATF_REQUIRE((pid = gate_writes(sp[1], pieces)) != -1);
+	close(sp[1]);
+	r = tunnel_await(sp[0], why, sizeof(why), &code);
+	ATF_REQUIRE(waitpid(pid, NULL, 0) == pid);
+	if (r == 0) {
+		while (len + 1 < aftersz &&
+		    (n = read(sp[0], after + len, aftersz - 1 - len)) > 0)
+			len += n;
+		close(sp[0]);
+	}
+	after[len] = '\0';
+	return r;
+}
+
+/* The head is read to its blank line and not a byte of TLS past it. */
+ATF_TC_WITHOUT_HEAD(gate_head_end);
+ATF_TC_BODY(gate_head_end, tc)
+{
+	static const char *const whole[] = {
+	    "HTTP/1.1 200 Connection established\r\n\r\n\x16\x03\x01tls",
+	    NULL };
+	static const char *const split[] = { "HTTP/1.1 200 Conn",
+	    "ection established\r\n\r", "\n\x16\x03", "\x01tls", NULL };
+	static const char *const crlf[] = { "HTTP/1.1 200 OK\r", "\n",
+	    "\r", "\ntls", NULL };
+	static const char *const unended[] = { "HTTP/1.1 200 OK\r\n", NULL };
+	static char	 big[4200];
+	const char	*large[] = { big, NULL };
+	char		 after[64];
+
+	ATF_CHECK(gate_head(whole, after, sizeof(after)) == 0);
+	ATF_CHECK_STREQ(after, "\x16\x03\x01tls");
+	ATF_CHECK(gate_head(split, after, sizeof(after)) == 0);
+	ATF_CHECK_STREQ(after, "\x16\x03\x01tls");
+	ATF_CHECK(gate_head(crlf, after, sizeof(after)) == 0);
+	ATF_CHECK_STREQ(after, "tls");
+	/* The gate closed before the blank line; an answer over 4 KiB. */
+	ATF_CHECK(gate_head(unended, after, sizeof(after)) == -1);
+	memset(big, 'a', sizeof(big) - 1);
+	memcpy(big, "HTTP/1.1 200 OK\r\nX: ", 21);
+	memcpy(big + sizeof(big) - 5, "\r\n\r\n", 4);
+	ATF_CHECK(gate_head(large, after, sizeof(after)) == -1);
 }
 
 ATF_TC_WITHOUT_HEAD(retry_after);
@@ -152,6 +229,7 @@ ATF_TC_BODY(what, tc)
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, gate_answers);
+	ATF_TP_ADD_TC(tp, gate_head_end);
 	ATF_TP_ADD_TC(tp, retry_after);
 	ATF_TP_ADD_TC(tp, child_payloads);
 	ATF_TP_ADD_TC(tp, what);

@@ -1,0 +1,11 @@
+/*
+ * A spare child's own copy of the heap it shares with its parent, made
+ * while it waits for work (heapown.c).
+ */
+#ifndef SANDCASTLE_HEAPOWN_H
+#define SANDCASTLE_HEAPOWN_H
+
+void	heap_mark(void);	/* in main(), before the heap grows */
+void	heap_own(void);		/* in the spare, before its filter */
+
+#endif
