@@ -66,7 +66,7 @@ printf 'bench:   launcher (sandcastlectl check) %.3f s a run\n' "$(echo "$tl / $
 r=$(echo "$tl / $tb" | bc -l)
 printf 'bench:   ratio launcher / bare         %.2f   goal at most 1.05 (a job overhead): %s\n' \
     "$r" "$(awk -v v="$r" 'BEGIN { print v <= 1.05 ? "met" : "NOT met" }')"
-echo "bench:   (the launcher's runs include check's other sections and its podman image exists)"
+echo "bench:   (the launcher's runs include check's other sections)"
 
 # Peak memory: the box's own process, sampled every 10 ms.  A check
 # box may live less than a sample takes: up to five runs to see one.

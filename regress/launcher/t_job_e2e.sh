@@ -167,7 +167,7 @@ job_cleanup()
 atf_test_case check_lines cleanup
 check_lines_head()
 {
-	atf_set "descr" "check's capability lines: claude usable against the fake API, a rejected key and an unknown model FAIL; ocr usable, and a FAIL naming both lists for a language the image lacks"
+	atf_set "descr" "check's capability lines: claude usable against the fake API, a rejected key and an unknown model FAIL; ocr usable, a FAIL naming both lists for a language the image lacks, and its image missing, in the toolbox's lines"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "600"
@@ -204,9 +204,28 @@ check_lines_body()
 	e2e_config "eng, deu"
 	ctl_check
 	has_line "FAIL  capability ocr: the image has eng, the configuration asks for eng deu; run sandcastlectl install --images"
+	e2e_config
+	# The image missing: its line among the toolbox's, before the
+	# sources', and no proof's line after it; the control is the
+	# line after it, with the image there.
+	build=$(sc_as_user "$(sc_bin sandcastlectl)" version |
+	    awk '$1 == "build" { print $2 }')
+	id=$(sc_as_user podman image inspect --format '{{.Id}}' \
+	    "sandcastle-ocr:$build") || atf_fail "no image sandcastle-ocr:$build"
+	sc_as_user podman image untag "sandcastle-ocr:$build" ||
+	    atf_fail "podman image untag"
+	ctl_check
+	sc_as_user podman tag "$id" "sandcastle-ocr:$build" ||
+	    atf_fail "podman tag"
+	has_line "FAIL  capability ocr: the image sandcastle-ocr:$build of this build is missing; run sandcastlectl install --images"
+	[ "$(grep -c '^[a-zA-Z]* *capability ocr: ' check.out)" = 1 ] ||
+	    { cat check.out; atf_fail "a line on ocr beside its image's"; }
+	img=$(grep -n "capability ocr: the image" check.out | cut -d: -f1)
+	src=$(grep -n "^[a-zA-Z]* *source " check.out | head -n 1 | cut -d: -f1)
+	[ -n "$src" ] && [ "$img" -lt "$src" ] ||
+	    { cat check.out; atf_fail "the image's line is not before the sources'"; }
 	# Without a keep, claude's proof is not tried, and says so.
 	sc_stop keepd
-	e2e_config
 	ctl_check
 	has_line "warn  capability claude: not proved: it needs the keep, which does not answer"
 	has_line "ok    capability ocr: usable (languages eng)"
