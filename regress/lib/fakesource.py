@@ -96,7 +96,8 @@ class Handler(BaseHTTPRequestHandler):
             return "normal"
 
     def record(self, body):
-        entry = {"method": self.command, "path": self.path,
+        entry = {"time": time.time(), "method": self.command,
+                 "path": self.path,
                  "auth": self.headers.get("authorization", ""),
                  "body": body.decode("utf-8", "replace")}
         with LOCK, open(self.server.opts.log, "a") as f:
