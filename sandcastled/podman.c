@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "boxrun.h"
+#include "command.h"
 #include "log.h"
 #include "podman.h"
 
@@ -271,59 +272,6 @@ podman_env(void)
 	return podman_envp;
 }
 
-static void
-cmd_collect(int fd, char *out, size_t outsz)
-{
-	char	 sink[4096];
-	size_t	 len = 0;
-	ssize_t	 n;
-
-	for (;;) {
-		if (len + 1 < outsz)
-			n = read(fd, out + len, outsz - 1 - len);
-		else
-			n = read(fd, sink, sizeof(sink));
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (len + 1 < outsz)
-			len += n;
-	}
-	if (outsz > 0)
-		out[len] = '\0';
-}
-
-static int
-podman_spawn(char *const argv[], char *out, size_t outsz, int *status)
-{
-	posix_spawn_file_actions_t	 fa;
-	pid_t				 pid;
-	int				 p[2], e;
-
-	if (pipe2(p, O_CLOEXEC) == -1)
-		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 2);
-	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	e = posix_spawn(&pid, argv[0], &fa, NULL, argv, podman_envp);
-	posix_spawn_file_actions_destroy(&fa);
-	close(p[1]);
-	if (e != 0) {
-		close(p[0]);
-		errno = e;
-		return -1;
-	}
-	cmd_collect(p[0], out, outsz);
-	close(p[0]);
-	while (waitpid(pid, status, 0) == -1)
-		if (errno != EINTR)
-			return -1;
-	return 0;
-}
-
 int
 podman_cmd(const char *const args[], char *out, size_t outsz, int *status)
 {
@@ -338,7 +286,7 @@ podman_cmd(const char *const args[], char *out, size_t outsz, int *status)
 		argv[i + 1] = (char *)args[i];
 	}
 	argv[i + 1] = NULL;
-	return podman_spawn(argv, out, outsz, status);
+	return command_capture(argv, podman_envp, 1, out, outsz, status);
 }
 
 int

@@ -40,9 +40,18 @@ stop_now(void)
 	return ts.tv_sec;
 }
 
+/*
+ * One question of a type at a time from each child: the core waits for
+ * each answer, the launcher runs one job and its one call.  A second
+ * while the first is owed would lose the first's stand-in: fatal.
+ */
 void
 stop_owe(uint32_t type, enum proc_id asker, uint32_t id)
 {
+	if (owed[type][asker].on)
+		fatalx("%s asked %s (id %u) while its %s (id %u) was still "
+		    "unanswered", proc_table()[asker].title, proc_msg_name(type),
+		    id, proc_msg_name(type), owed[type][asker].id);
 	owed[type][asker].on = 1;
 	owed[type][asker].id = id;
 }

@@ -4,8 +4,9 @@
 # keep has not asked for a while; warm: asked again within the second),
 # and a 32 MiB body's throughput against a direct copy, measured side by
 # side on the test network (regress/lib/net.subr), each with its goal
-# (keepbench.py).  Run as root: it makes namespaces; keepd, gated and
-# the clients run as the test account in the host namespace.
+# (keepbench.py); then the body through pasta alone, from a client in
+# the gate's namespace.  Run as root: it makes namespaces; keepd, gated
+# and the clients run as the test account in the host namespace.
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,7 +41,8 @@ sc_secret claude bench-claude-key
 sc_secret notes bench-notes-token
 # The host keeps a connection open between requests, as a real one does.
 sc_scenario notes.example.com '{"keep_alive": true, "routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 0}}, "/api/worker/big": {"status": 200, "size": 33554432}}}'
-sc_fakehost notes.example.com "$SC_NS_WORLD" 198.20.5.10 443 tls
+host_ip=198.20.5.10
+sc_fakehost notes.example.com "$SC_NS_WORLD" "$host_ip" 443 tls
 sc_gate_up
 sc_keep_up
 
@@ -51,3 +53,24 @@ sc_as_user_in_host python3 "$TOP/regress/bench/keepbench.py" \
     --url https://notes.example.com/api/worker --cafile "$SC_ROOT/ca/ca.crt" \
     --secret bench-notes-token --n "$N" --rounds "$ROUNDS" --big /big \
     --warm notes --cold "$cold"
+# The body through pasta alone: the same GET from a client in the gate's
+# namespace (root enters it), against one in the host's, in turn.
+: > pasta.rates
+: > direct.rates
+i=0
+while [ $i -lt "$ROUNDS" ]; do
+	nsenter -t "$(sc_pid gated)" -U -n --preserve-credentials \
+	    python3 "$TOP/regress/bench/keepbench.py" --body-once \
+	    --connect "$host_ip" --url https://notes.example.com/api/worker \
+	    --cafile "$SC_ROOT/ca/ca.crt" --secret bench-notes-token \
+	    --big /big >> pasta.rates || atf_fail "the body in the gate's namespace"
+	sc_as_user_in_host python3 "$TOP/regress/bench/keepbench.py" --body-once \
+	    --connect "$host_ip" --url https://notes.example.com/api/worker \
+	    --cafile "$SC_ROOT/ca/ca.crt" --secret bench-notes-token \
+	    --big /big >> direct.rates || atf_fail "the body directly"
+	i=$((i + 1))
+done
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+p=$(median pasta.rates) d=$(median direct.rates)
+printf 'bench: the same body through pasta alone (a client in the gate'"'"'s namespace, median of %d): %.1f MiB/s, direct %.1f MiB/s; ratio %.2f: pasta'"'"'s part\n' \
+    "$ROUNDS" "$p" "$d" "$(echo "$p / $d" | bc -l)"

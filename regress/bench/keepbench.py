@@ -4,6 +4,8 @@
   keepbench.py --keep SOCK --gate SOCK --url URL --cafile CA --secret S
                --warm DEST --cold DEST,DEST,... [--n N] [--rounds R]
                [--big PATH]
+  keepbench.py --body-once --connect ADDRESS --url URL --cafile CA
+               --secret S [--big PATH]
 
 Every figure is measured interleaved with its direct counterpart, so
 that both see the same machine, and printed as medians with the goal
@@ -19,6 +21,10 @@ beside it:
   within the second, against the same direct GET;
 - one large body (BIG) through the keep, through the gate's tunnel
   alone (TLS made here) and directly, R rounds.
+
+With --body-once it gets the body once from ADDRESS and prints MiB/s:
+bench_keep.sh runs it in the gate's network namespace, where it goes
+through pasta alone, and beside it in the host's.
 
 Not a test: it prints, and exits 1 only when it could not measure.
 """
@@ -159,20 +165,44 @@ def throughput(o, keep, ctx):
              mg / md))
 
 
+def body_once(o, ctx):
+    """One large body, a new connection to --connect, SNI from the URL:
+    run in the gate's namespace, the body through pasta alone."""
+    u = urllib.parse.urlsplit(o.url)
+    t0 = time.perf_counter()
+    s = socket.create_connection((o.connect, u.port or 443), timeout=30)
+    c = http.client.HTTPSConnection(u.hostname, u.port or 443, context=ctx,
+                                    timeout=30)
+    c.sock = ctx.wrap_socket(s, server_hostname=u.hostname)
+    c.request("GET", u.path + o.big,
+              headers={"Authorization": "Bearer " + o.secret})
+    r = c.getresponse()
+    n = len(r.read())
+    c.close()
+    if r.status != 200:
+        raise SystemExit("bench: the body answered %d" % r.status)
+    print("%.1f" % (n / (time.perf_counter() - t0) / 2**20))
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--keep", required=True)
-    p.add_argument("--gate", required=True)
+    p.add_argument("--keep")
+    p.add_argument("--gate")
     p.add_argument("--url", required=True)
     p.add_argument("--cafile", required=True)
     p.add_argument("--secret", required=True)
-    p.add_argument("--warm", required=True)
-    p.add_argument("--cold", required=True)
+    p.add_argument("--warm")
+    p.add_argument("--cold")
     p.add_argument("--n", type=int, default=40)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--big", default="/big")
+    p.add_argument("--connect", help="with --body-once: the address")
+    p.add_argument("--body-once", action="store_true")
     o = p.parse_args()
     ctx = ssl.create_default_context(cafile=o.cafile)
+    if o.body_once:
+        body_once(o, ctx)
+        return 0
     keep = Keep(o.keep)
     requests(o, keep, ctx)
     throughput(o, keep, ctx)

@@ -800,7 +800,7 @@ ignored_sigpipe_cleanup()
 atf_test_case spare cleanup
 spare_head()
 {
-	atf_set "descr" "a spare tunnel process waits before any client, under its own filter on the gate's and its Landlock ruleset; a client is handed to it and a new spare made at once: two clients at once go to two spares, each ending with its tunnel, never one process for both; a spare that ends untaken is replaced"
+	atf_set "descr" "a spare tunnel process waits before any client, under its own filter on the gate's and its Landlock ruleset; a client is handed to it and a new spare made once no client came for 10 ms: two clients at once go to two spares, each ending with its tunnel, never one process for both; a spare that ends untaken is replaced"
 	atf_set "require.user" "root"
 	atf_set "require.config" "prefix checkout"
 }
@@ -843,6 +843,34 @@ spare_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case spare_lost cleanup
+spare_lost_head()
+{
+	atf_set "descr" "three spares in a row that end untaken are replaced, then no fourth is made until the next client, which is served by a child of its own, and a spare is made again"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+spare_lost_body()
+{
+	gate_net
+	gate_start
+	sp=
+	for i in 1 2 3; do
+		sp=$(gate_spare "$sp") || { sc_log gated; atf_fail "no spare $i"; }
+		kill -KILL "$sp"
+		sc_wait_log gated "the spare tunnel process $sp ended untaken\$" 5 ||
+		    { sc_log gated; atf_fail "spare $i's end not seen"; }
+	done
+	gate_spare "$sp" && { sc_log gated; atf_fail "a fourth spare was made"; }
+	atf_check -o match:"^body: notes here" $GC notes.example.com:443
+	gate_spare "$sp" > /dev/null ||
+	    { sc_log gated; atf_fail "no spare after the client"; }
+}
+spare_lost_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case list
@@ -864,4 +892,5 @@ atf_init_test_cases()
 	atf_add_test_case resolver_load
 	atf_add_test_case ignored_sigpipe
 	atf_add_test_case spare
+	atf_add_test_case spare_lost
 }

@@ -443,6 +443,38 @@ ATF_TC_BODY(dispatch_default, tc)
 	close(in.fd);
 }
 
+/*
+ * One answer owed per type and child: a second question while the
+ * first is owed ends the parent, naming both.  The control: owed, paid,
+ * and owed again.
+ */
+ATF_TC_WITHOUT_HEAD(owed_once);
+ATF_TC_BODY(owed_once, tc)
+{
+	enum proc_id	 asker;
+	pid_t		 pid;
+	int		 st, fd;
+
+	stop_owe(PROC_KEEP_PROBE, PROC_CORE, 5);
+	ATF_CHECK(stop_paid(PROC_KEEP_PROBE, 5, &asker) == 0);
+	ATF_CHECK_EQ(asker, PROC_CORE);
+	stop_owe(PROC_KEEP_PROBE, PROC_CORE, 6);
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		if ((fd = open("err", O_WRONLY | O_CREAT | O_TRUNC, 0600)) ==
+		    -1 || dup2(fd, 2) == -1)
+			_exit(2);
+		stop_owe(PROC_KEEP_PROBE, PROC_CORE, 7);
+		_exit(0);
+	}
+	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
+	ATF_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	ATF_CHECK_MSG(atf_utils_grep_file("asked PROC_KEEP_PROBE \\(id 7\\) "
+	    "while its PROC_KEEP_PROBE \\(id 6\\) was still unanswered", "err"),
+	    "the second question's line is not in its log");
+	ATF_CHECK(stop_paid(PROC_KEEP_PROBE, 6, &asker) == 0);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, core_sources_only);
@@ -453,5 +485,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, answer_lies);
 	ATF_TP_ADD_TC(tp, routes);
 	ATF_TP_ADD_TC(tp, dispatch_default);
+	ATF_TP_ADD_TC(tp, owed_once);
 	return atf_no_error();
 }
