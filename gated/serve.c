@@ -146,13 +146,24 @@ child_start(struct gate *g, int fd, int sp, const sigset_t *waitmask)
 	return pid;
 }
 
+/*
+ * 1 when the gate has no spare and may make one: not after three lost in
+ * a row, and not with every child's place taken.  Only then does the gate
+ * wake after a quiet spell, to make it.
+ */
+static int
+spare_wanted(const struct gate *g)
+{
+	return g->spare == -1 && g->spare_lost < GATE_SPARE_LOST_MAX &&
+	    g->nchildren <= GATE_CHILDREN_MAX;
+}
+
 static void
 spare_start(struct gate *g, const sigset_t *waitmask)
 {
 	int	sp[2];
 
-	if (g->spare != -1 || g->spare_lost >= GATE_SPARE_LOST_MAX ||
-	    g->nchildren > GATE_CHILDREN_MAX)
+	if (!spare_wanted(g))
 		return;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
 		log_warn("socketpair");
@@ -248,7 +259,7 @@ serve(struct gate *g)
 		pfd.fd = g->listenfd;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
-		if ((n = ppoll(&pfd, 1, g->spare == -1 ? &quiet : NULL,
+		if ((n = ppoll(&pfd, 1, spare_wanted(g) ? &quiet : NULL,
 		    &waitmask)) == -1 && errno != EINTR)
 			fatal("ppoll");
 		if (reap)

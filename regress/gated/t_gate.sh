@@ -196,6 +196,16 @@ gate_spare()
 	return 1
 }
 
+# wakes PID SECS: how many times PID went to sleep and woke in SECS
+# seconds, as the kernel counts them (its voluntary context switches).
+wakes()
+{
+	_w0=$(awk '/^voluntary_ctxt_switches:/ { print $2 }' "/proc/$1/status")
+	sleep "$2"
+	_w1=$(awk '/^voluntary_ctxt_switches:/ { print $2 }' "/proc/$1/status")
+	echo $((_w1 - _w0))
+}
+
 # alive PID: PID runs, not a zombie.
 alive()
 {
@@ -846,7 +856,7 @@ spare_cleanup()
 atf_test_case spare_lost cleanup
 spare_lost_head()
 {
-	atf_set "descr" "three spares in a row that end untaken are replaced, then no fourth is made until the next client, which is served by a child of its own, and a spare is made again"
+	atf_set "descr" "three spares in a row that end untaken are replaced, then no fourth is made and the gate sleeps (it does not wake every 10 ms for a spare it will not make) until the next client, which is served by a child of its own, and a spare is made again"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -862,6 +872,15 @@ spare_lost_body()
 		    { sc_log gated; atf_fail "spare $i's end not seen"; }
 	done
 	gate_spare "$sp" && { sc_log gated; atf_fail "a fourth spare was made"; }
+	# The control: the same count sees a process that wakes every 10 ms.
+	sh -c 'while :; do sleep 0.01; done' &
+	ticker=$!
+	w=$(wakes $ticker 2)
+	kill $ticker
+	[ "$w" -ge 50 ] || atf_fail "the count saw $w wakes of a 10 ms ticker in 2 s"
+	w=$(wakes "$(sc_pid gated)" 2)
+	[ "$w" -le 5 ] ||
+	    { sc_log gated; atf_fail "gated woke $w times in 2 s with no spare to make"; }
 	atf_check -o match:"^body: notes here" $GC notes.example.com:443
 	gate_spare "$sp" > /dev/null ||
 	    { sc_log gated; atf_fail "no spare after the client"; }
