@@ -29,6 +29,10 @@ LIBS_box = -lpng -ljpeg -lwebp -ltesseract -lm
 LIBS_box_ocr = $(LIBS_box)
 # The gate asks DNS itself (res_query) and reads the answer with ns_parserr.
 LIBS_gated = -lresolv
+# sandcastlectl hashes the build with libcrypto (common/build.c says why):
+# its own build.o, linked ahead of libcommon.a, whose build.o it replaces.
+OBJS_sandcastlectl = common/build.evp.o
+LIBS_sandcastlectl = -lcrypto
 
 # Each program folder holds its main in <name>.c; every other .c of the
 # folder goes into lib<folder>.a, which the unit tests link too.
@@ -143,7 +147,7 @@ $(RENDER_IMAGE): regress/lib/render_image.c regress/box/render.h
 # check on ABI 1, for the test of its warnings on an older kernel: make
 # test installs it under libexec/, never make install.
 sandcastlectl/sandcastlectl-abi1: sandcastlectl/sandcastlectl.o common/landlock.abi1.o \
-    sandcastlectl/libsandcastlectl.a common/libcommon.a
+    $(OBJS_sandcastlectl) sandcastlectl/libsandcastlectl.a common/libcommon.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(LIBS_sandcastlectl)
 
 common/libcommon.a: $(COMMON_OBJS)
@@ -162,8 +166,10 @@ sandcastlectl/unitdata.h: $(UNIT_FILES) Makefile
 sandcastlectl/units.o: sandcastlectl/unitdata.h
 
 # The commit goes into build.o alone, made anew each time.
-common/build.o: ALL_CPPFLAGS += -DSANDCASTLE_COMMIT='"$(COMMIT)"'
-common/build.o: FORCE
+common/build.o common/build.evp.o: ALL_CPPFLAGS += -DSANDCASTLE_COMMIT='"$(COMMIT)"'
+common/build.o common/build.evp.o: FORCE
+common/build.evp.o: common/build.c $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) -DBUILD_EVP $(ALL_CFLAGS) -c -o $@ $<
 FORCE:
 
 define librules
@@ -171,7 +177,7 @@ $(1)/lib$(1).a: $(patsubst %.c,%.o,$(call lib_srcs,$(1)))
 	rm -f $$@ && ar rcs $$@ $$^
 endef
 define progrules
-$(PROG_$(1)): $(patsubst %.c,%.o,$(call main_of,$(1))) $(1)/lib$(1).a common/libcommon.a
+$(PROG_$(1)): $(patsubst %.c,%.o,$(call main_of,$(1))) $(OBJS_$(1)) $(1)/lib$(1).a common/libcommon.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $$@ $$^ $(LIBS) $(LIBS_$(1))
 endef
 $(foreach d,$(PROGDIRS),$(eval $(call librules,$(d))))

@@ -4,9 +4,11 @@
  * section that stops check is followed by one line naming the sections
  * not checked.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "build.h"
 #include "config.h"
 #include "check.h"
 #include "sandcastlectl.h"
@@ -48,6 +50,26 @@ check_line(struct check *c, enum check_mark mark, const char *fmt, ...)
 	putchar('\n');
 }
 
+/* The units and the toolbox both need it: 20 ms of hashing, made once. */
+const char *
+check_build(struct check *c, char *why, size_t whysz)
+{
+	char	dir[PATH_MAX];
+
+	if (c->build[0] != '\0')
+		return c->build;
+	if (self_bindir(dir, sizeof(dir)) == -1) {
+		(void)snprintf(why, whysz, "cannot find the folder of this "
+		    "binary");
+		return NULL;
+	}
+	if (build_id(dir, c->build, why, whysz) == -1) {
+		c->build[0] = '\0';
+		return NULL;
+	}
+	return c->build;
+}
+
 /* After sections[i] stopped check: one line naming what was not checked. */
 static void
 check_skipped(size_t i)
@@ -67,7 +89,7 @@ check_skipped(size_t i)
 int
 ctl_check(const struct parse_result *res, const struct ctl_env *env)
 {
-	struct check	c = { env, NULL, 0, 0 };
+	struct check	c = { env, NULL, 0, 0, "" };
 	size_t		i;
 
 	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {

@@ -6,6 +6,8 @@
 #ifndef SANDCASTLECTL_CHECK_H
 #define SANDCASTLECTL_CHECK_H
 
+#include "build.h"
+
 enum check_mark {
 	MARK_OK,
 	MARK_WARN,
@@ -20,6 +22,7 @@ struct check {
 	struct config		*conf;		/* NULL until read */
 	int			 nfail;
 	int			 keep;		/* the keep answered */
+	char			 build[BUILD_ID_LEN + 1]; /* "" until made */
 };
 
 void	check_line(struct check *, enum check_mark, const char *, ...)
@@ -27,6 +30,8 @@ void	check_line(struct check *, enum check_mark, const char *, ...)
 
 /* 1 when install wrote the unit (check_units.c): its advice is systemctl's. */
 int	check_unit_installed(const char *);
+/* This build's id, hashed once a check: NULL with why. */
+const char *check_build(struct check *, char *, size_t);
 
 int	check_keep(struct check *);
 int	check_landlock(struct check *);	/* needs nothing before it */

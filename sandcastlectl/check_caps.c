@@ -131,14 +131,10 @@ check_image(struct check *c, enum cap_id cap)
 static int
 toolbox_init(struct check *c)
 {
-	char	 dir[PATH_MAX], id[BUILD_ID_LEN + 1], why[256];
+	const char	*id;
+	char		 why[256];
 
-	if (self_bindir(dir, sizeof(dir)) == -1) {
-		check_line(c, MARK_FAIL, "toolbox: cannot find the folder of "
-		    "this binary");
-		return -1;
-	}
-	if (build_id(dir, id, why, sizeof(why)) == -1 ||
+	if ((id = check_build(c, why, sizeof(why))) == NULL ||
 	    job_init(id, why, sizeof(why)) == -1) {
 		check_line(c, MARK_FAIL, "toolbox: %s", why);
 		return -1;

@@ -254,11 +254,12 @@ check_unit_installed(const char *unit)
 int
 check_units(struct check *c)
 {
-	char	 dir[PATH_MAX], path[PATH_MAX + 64], bindir[PATH_MAX];
-	char	 id[BUILD_ID_LEN + 1], build[BUILD_ID_LEN + 1], why[256];
-	char	*want[UNIT_COUNT] = { NULL }, *text;
-	size_t	 i;
-	int	 any = 0;
+	char		 dir[PATH_MAX], path[PATH_MAX + 64];
+	char		 build[BUILD_ID_LEN + 1], why[256];
+	char		*want[UNIT_COUNT] = { NULL }, *text;
+	const char	*id;
+	size_t		 i;
+	int		 any = 0;
 
 	if (units_dir(dir, sizeof(dir)) == -1)
 		return 0;
@@ -272,8 +273,7 @@ check_units(struct check *c)
 	}
 	if (!any)
 		return 0;
-	if (self_bindir(bindir, sizeof(bindir)) == -1 ||
-	    build_id(bindir, id, why, sizeof(why)) == -1) {
+	if ((id = check_build(c, why, sizeof(why))) == NULL) {
 		check_line(c, MARK_WARN, "units: this build's id: %s", why);
 		return 0;
 	}

@@ -8,7 +8,7 @@
 set -eu
 
 PKGS="gcc make pkg-config git
-libtls-dev libbsd-dev libmd-dev libyaml-dev libjsmn-dev libseccomp-dev
+libtls-dev libssl-dev libbsd-dev libmd-dev libyaml-dev libjsmn-dev libseccomp-dev
 kyua atf-sh libatf-dev mandoc
 clang
 util-linux bsdutils procps passwd iproute2 strace gdb python3 openssl bc

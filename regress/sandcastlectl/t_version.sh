@@ -24,6 +24,24 @@ build_of()
 	"$1/sandcastlectl" version | sed -n 's/^build   //p'
 }
 
+# digest_of DIR: the id as sandcastlectl(8) defines it, made by coreutils'
+# sha256sum: each binary's name and NUL, its length in 8 bytes, high
+# first, then its bytes, in the manual's order.
+digest_of()
+{
+	for _b in sandcastled sandcastlectl keepd gated \
+	    sandcastle-box-claude sandcastle-box-ocr; do
+		printf '%s\000' "$_b"
+		_n=$(stat -c %s "$1/$_b")
+		_s=56
+		while [ $_s -ge 0 ]; do
+			printf "\\$(printf %03o $(( (_n >> _s) & 255 )))"
+			_s=$((_s - 8))
+		done
+		cat "$1/$_b"
+	done | sha256sum | cut -c1-12
+}
+
 atf_test_case version
 version_head()
 {
@@ -39,6 +57,26 @@ version_body()
 	atf_check -o ignore grep -Ex 'commit  ([0-9a-f]{40}|unknown)' out
 	# The same binaries give the same id.
 	atf_check -o file:out "$bin" version
+}
+
+atf_test_case build_digest
+build_digest_head()
+{
+	atf_set "descr" "the build id is the manual's SHA-256 over the six binaries, as another program makes it; one byte more in a binary makes both another"
+	atf_set "require.config" "prefix"
+}
+build_digest_body()
+{
+	copy_bins copy
+	id=$(build_of copy)
+	[ -n "$id" ] || atf_fail "no build id"
+	[ "$id" = "$(digest_of copy)" ] ||
+	    atf_fail "sandcastlectl's id $id, sha256sum's $(digest_of copy)"
+	# The control: the digest above sees the bytes it is given.
+	printf x >> copy/keepd
+	[ "$(digest_of copy)" != "$id" ] || atf_fail "sha256sum's id kept"
+	[ "$(build_of copy)" = "$(digest_of copy)" ] ||
+	    atf_fail "after the change, sandcastlectl's id $(build_of copy), sha256sum's $(digest_of copy)"
 }
 
 atf_test_case build_changes
@@ -80,5 +118,6 @@ build_changes_body()
 atf_init_test_cases()
 {
 	atf_add_test_case version
+	atf_add_test_case build_digest
 	atf_add_test_case build_changes
 }
