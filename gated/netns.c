@@ -3,7 +3,9 @@
  * wired by pasta, IPv4 only, no port forwarded, and DNS forwarded to the
  * machine's resolver (Debian 12's pasta forwards nothing when named
  * with -D).  Without --config-net pasta copies no address or route,
- * which would win over the prohibit routes.  The helper is forked before
+ * which would win over the prohibit routes.  No ICMP echo is passed on
+ * (--no-icmp): the gate's tunnels are TCP and its lookups UDP, and on
+ * Debian 12 it spares pasta 2 MiB of buffers.  The helper is forked before
  * the unshare, so pasta joins from outside a namespace whose root is
  * already the operator.
  */
@@ -56,7 +58,7 @@ helper_pasta(pid_t gate)
 	    "-a", BARRIER_ADDR, "-g", BARRIER_PEER, "-I", BARRIER_IFNAME,
 	    "--dns-forward", BARRIER_DNS, "--no-dhcp",
 	    "-t", "none", "-u", "none", "-T", "none", "-U", "none",
-	    "-f", "--quiet", pid, (char *)NULL);
+	    "--no-icmp", "-f", "--quiet", pid, (char *)NULL);
 	log_warn("cannot run pasta (install passt)");
 	_exit(127);
 }

@@ -380,6 +380,32 @@ internal_exception_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case no_echo cleanup
+no_echo_head()
+{
+	atf_set "descr" "pasta runs with --no-icmp: an ICMP echo from the gate's namespace to a host it reaches by TCP is not passed on, where the machine, pinging as an operator's Debian lets any account, gets its reply"
+	atf_set "require.user" "root"
+	atf_set "require.config" "prefix checkout"
+}
+no_echo_body()
+{
+	gate_net
+	# Debian's systemd lets every group ping; a new namespace lets none.
+	ip netns exec "$SC_NS_HOST" sysctl -q -w \
+	    net.ipv4.ping_group_range="0 2147483647"
+	gate_start
+	# The control: the account, from the machine, gets the host's reply.
+	atf_check -o inline:"198.20.5.10 echo reply\n" $AS_HOST $PROBE \
+	    echo:198.20.5.10
+	probe_gate 198.20.5.10:443 echo:198.20.5.10 > probe.out
+	atf_check -o inline:"198.20.5.10:443 connected\n198.20.5.10 echo none\n" \
+	    cat probe.out
+}
+no_echo_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_test_case routes cleanup
 routes_head()
 {
@@ -898,6 +924,7 @@ atf_init_test_cases()
 	atf_add_test_case second_barrier
 	atf_add_test_case internal_exception
 	atf_add_test_case routes
+	atf_add_test_case no_echo
 	atf_add_test_case accounts
 	atf_add_test_case request_limits
 	atf_add_test_case sigterm
