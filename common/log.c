@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <vis.h>
 
+#include "atomicio.h"
 #include "log.h"
 
 #define LOG_MAXMSG	1024		/* formatted, before escaping */
@@ -105,8 +106,7 @@ log_stderr(const char *text)
 	const char	*ident = log_ident[0] != '\0' ? log_ident :
 			    getprogname();
 	const char	*sep = log_proc[0] != '\0' ? ": " : "";
-	size_t		 off, len;
-	ssize_t		 n;
+	size_t		 len;
 	int		 r;
 
 	r = snprintf(line, sizeof(line), "%s: %s%s%s\n", ident, log_proc, sep,
@@ -114,13 +114,7 @@ log_stderr(const char *text)
 	if (r < 0)
 		return;
 	len = (size_t)r < sizeof(line) ? (size_t)r : sizeof(line) - 1;
-	for (off = 0; off < len; off += n) {
-		n = write(STDERR_FILENO, line + off, len - off);
-		if (n == -1 && errno == EINTR)
-			n = 0;
-		else if (n <= 0)
-			return;
-	}
+	(void)write_all(STDERR_FILENO, line, len);
 }
 
 void

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomicio.h"
 #include "config.h"
 #include "contract.h"
 #include "json.h"
@@ -151,20 +152,15 @@ write_file(int jfd, const char *name, const char *buf, size_t len, char *why,
     size_t whysz)
 {
 	char	 tmp[64];
-	ssize_t	 n;
-	size_t	 off;
 	int	 fd, saved;
 
 	(void)snprintf(tmp, sizeof(tmp), ".%s.%08x", name, arc4random());
 	if ((fd = openat(jfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0600)) == -1)
 		return fail(why, whysz, "%s: %s", name, strerror(errno));
-	for (off = 0; off < len; off += (size_t)n)
-		if ((n = write(fd, buf + off, len - off)) <= 0)
-			break;
-	if (off < len || fsync(fd) == -1 || close(fd) == -1 ||
-	    renameat(jfd, tmp, jfd, name) == -1) {
-		saved = off < len && errno == 0 ? EIO : errno;
+	if (write_all(fd, buf, len) == -1 || fsync(fd) == -1 ||
+	    close(fd) == -1 || renameat(jfd, tmp, jfd, name) == -1) {
+		saved = errno;
 		(void)close(fd);
 		(void)unlinkat(jfd, tmp, 0);
 		return fail(why, whysz, "%s: cannot be written: %s", name,

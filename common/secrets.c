@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomicio.h"
 #include "config.h"
 #include "paths.h"
 #include "secrets.h"
@@ -233,20 +234,9 @@ secret_tmp_open(int dirfd, char *tmp, size_t tmpsz)
 static int
 secret_put(int fd, const char *value, size_t len)
 {
-	ssize_t	n;
-	size_t	off = 0;
-
 	/* The umask may have taken bits away; the rules want exactly 0600. */
-	if (fchmod(fd, 0600) == -1)
+	if (fchmod(fd, 0600) == -1 || write_all(fd, value, len) == -1)
 		return -1;
-	while (off < len) {
-		n = write(fd, value + off, len - off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return -1;
-		off += n;
-	}
 	return fsync(fd);
 }
 

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "atomicio.h"
 #include "keepd.h"
 #include "usock.h"
 
@@ -26,39 +27,6 @@ tunnel_connect(const char *gatepath, char *why, size_t whysz)
 		(void)snprintf(why, whysz, "the gate does not answer on %s: "
 		    "%s (is gated running?)", gatepath, strerror(errno));
 	return fd;
-}
-
-static int
-tunnel_read_all(int fd, char *buf, size_t len)
-{
-	ssize_t	 n;
-
-	while (len > 0) {
-		if ((n = read(fd, buf, len)) == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static int
-tunnel_write(int fd, const char *buf, size_t len)
-{
-	ssize_t	 n;
-
-	while (len > 0) {
-		if ((n = write(fd, buf, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= n;
-	}
-	return 0;
 }
 
 /*
@@ -82,7 +50,7 @@ tunnel_read_head(int fd, char *buf, size_t bufsz)
 		from = len >= 3 ? len - 3 : 0;
 		end = memmem(buf + from, len + n - from, "\r\n\r\n", 4);
 		take = end != NULL ? (size_t)(end + 4 - (buf + len)) : (size_t)n;
-		if (tunnel_read_all(fd, buf + len, take) == -1)
+		if (read_all(fd, buf + len, take) == -1)
 			return -1;
 		len += take;
 		if (end != NULL) {
@@ -155,7 +123,7 @@ tunnel_request(const char *gatepath, const char *host, uint16_t port,
 	len = snprintf(req, sizeof(req), "CONNECT %s:%u HTTP/1.1\r\n"
 	    "Host: %s:%u\r\n\r\n", host, (unsigned int)port, host,
 	    (unsigned int)port);
-	if (tunnel_write(fd, req, (size_t)len) == -1) {
+	if (write_all(fd, req, (size_t)len) == -1) {
 		(void)snprintf(why, whysz, "cannot write to the gate: %s",
 		    strerror(errno));
 		close(fd);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomicio.h"
 #include "paths.h"
 #include "sandcastlectl.h"
 #include "units.h"
@@ -24,7 +25,6 @@ const struct unit_text unit_texts[UNIT_COUNT] = {
 };
 
 static int	unit_path_ok(const char *, char *, size_t);
-static int	write_all(int, const char *, size_t);
 
 int
 units_dir(char *buf, size_t bufsz)
@@ -182,23 +182,6 @@ file_read(const char *path, size_t max, size_t *lenp)
 	if (lenp != NULL)
 		*lenp = len;
 	return buf;
-}
-
-static int
-write_all(int fd, const char *p, size_t len)
-{
-	ssize_t	n;
-
-	while (len > 0) {
-		if ((n = write(fd, p, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
 }
 
 int

@@ -1,0 +1,15 @@
+/*
+ * All of a buffer written, or read, through EINTR and short counts, as
+ * OpenSSH's atomicio() does.
+ */
+#ifndef SANDCASTLE_ATOMICIO_H
+#define SANDCASTLE_ATOMICIO_H
+
+#include <stddef.h>
+
+/* 0, or -1 with errno set: EIO for a write that took nothing. */
+int	write_all(int fd, const void *buf, size_t len);
+/* 0, or -1 with errno set: EPIPE for an end of file before len bytes. */
+int	read_all(int fd, void *buf, size_t len);
+
+#endif
