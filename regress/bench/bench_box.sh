@@ -20,20 +20,13 @@ chmod 0755 "$tmp"
 
 now() { date +%s.%N; }
 
-mkdir -p "$tmp/conf/sources" "$tmp/secrets"
-printf 'capabilities:\n  ocr:\n    languages: [eng]\n' > "$tmp/conf/config.yaml"
-printf 'name: s\ndestination:\n  address: https://s.example.com\n  secret: s\npoll_interval: 30s\ncapabilities: [ocr]\nmax_jobs_per_hour: 1\njob_timeout: 1m\n' \
-    > "$tmp/conf/sources/s.yaml"
+mkdir -p "$tmp/secrets"
 chmod 0700 "$tmp/secrets"
 chown -R "$user" "$tmp"
-
-build=$(as_user "$ctl" version | awk '$1 == "build" { print $2 }')
-[ -n "$build" ] || { echo "bench: no build from $ctl version"; exit 1; }
+# check reads this configuration whether or not the images are there.
+ocr_conf "$tmp/conf"
+ocr_build "$prefix" "$tmp/conf"
 image=sandcastle-ocr:$build
-if ! as_user podman image exists "$image"; then
-	as_user "$ctl" -c "$tmp/conf" install --images >/dev/null ||
-	    { echo "bench: install --images failed"; exit 1; }
-fi
 job='{"type":"job","mode":"check","build":"'$build'","limits":{"max_input":16777216,"max_output":1048576},"settings":{"languages":["eng"],"max_pixels":40000000,"max_edge":4000}}'
 
 bare()

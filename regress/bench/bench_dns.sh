@@ -16,7 +16,7 @@ N=${BENCH_DNS_N:-2000}
 
 sc_setup
 sc_home_up
-printf 'capabilities:\n  ocr:\n    languages: [eng]\n' > "$SC_CONFIG/config.yaml"
+sc_ocr_config home
 sc_source_file notes https://notes.example.com/api/worker ocr
 chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 sc_closer notes "$SC_NS_WORLD" 198.20.5.10 443

@@ -39,19 +39,8 @@ secs=$(sed -n 's/^drain: .* in \([0-9.]*\) s$/\1/p' out)
 sed -n 's/^drain: /bench: t_drain.sh: /p' out
 
 # The same boxes bare: the image t_drain.sh installed, the same picture.
-build=$(as_user "$prefix/bin/sandcastlectl" version |
-    awk '$1 == "build" { print $2 }')
-[ -n "$build" ] || { echo "bench: no build from sandcastlectl version"; exit 1; }
 # The test made its images in a home of its own: these in the account's.
-if ! as_user podman image exists "sandcastle-ocr:$build"; then
-	mkdir -p conf/sources
-	printf 'capabilities:\n  ocr:\n    languages: [eng]\n' > conf/config.yaml
-	printf 'name: s\ndestination:\n  address: https://s.example.com\n  secret: s\npoll_interval: 30s\ncapabilities: [ocr]\nmax_jobs_per_hour: 1\njob_timeout: 1m\n' \
-	    > conf/sources/s.yaml
-	chown -R "$user" conf
-	as_user "$prefix/bin/sandcastlectl" -c "$work/conf" install --images \
-	    > /dev/null || { echo "bench: install --images failed"; exit 1; }
-fi
+ocr_build "$prefix" "$work/conf"
 "$prefix/libexec/render_image" png "HELLO WORLD" > image.png || exit 1
 printf '{"type":"job","mode":"run","build":"%s","limits":{"max_input":16777216,"max_output":1048576},"settings":{"languages":["eng"],"max_pixels":40000000,"max_edge":4000},"input":{"image":"%s"}}\n' \
     "$build" "$(base64 -w0 image.png)" > job

@@ -16,17 +16,8 @@ tmp=$(mktemp -d /tmp/sc-bench-launcher.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 chmod 0755 "$tmp"
 
-build=$(as_user "$prefix/bin/sandcastlectl" version |
-    awk '$1 == "build" { print $2 }')
-[ -n "$build" ] || { echo "bench: no build from sandcastlectl version"; exit 1; }
+ocr_build "$prefix" "$tmp/conf"
 image=sandcastle-ocr:$build
-if ! as_user podman image exists "$image"; then
-	mkdir -p "$tmp/conf/sources"
-	printf 'capabilities:\n  ocr:\n    languages: [eng]\n' > "$tmp/conf/config.yaml"
-	chown -R "$user" "$tmp/conf"
-	as_user "$prefix/bin/sandcastlectl" -c "$tmp/conf" install --images \
-	    > /dev/null || { echo "bench: install --images failed"; exit 1; }
-fi
 printf '%s\n' '{"type":"job","mode":"check","build":"'"$build"'","limits":{"max_input":16777216,"max_output":1048576},"settings":{"languages":["eng"],"max_pixels":40000000,"max_edge":4000}}' \
     > "$tmp/job"
 chmod 0644 "$tmp/job"

@@ -173,7 +173,7 @@ no_keep_body()
 	sh "$(sc_srcdir)/regress/lib/ca.sh" "$SC_ROOT/ca" notes.example.com \
 	    >/dev/null || atf_fail "ca.sh"
 	chown -R "$SC_USER:$SC_USER" "$SC_ROOT/ca"
-	printf 'capabilities:\n  ocr:\n    languages: [eng]\n' > "$SC_CONFIG/config.yaml"
+	sc_ocr_config home
 	sc_source_file notes https://notes.example.com/api/worker ocr 10 30s 1m
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 	sc_secret notes "$TOKEN_NOTES"

@@ -55,8 +55,7 @@ drain_body()
 	for k in $(seq 1 "$K"); do names="$names s$k.example.com"; done
 	# shellcheck disable=SC2086
 	daemon_net_up $names
-	printf 'capabilities:\n  ocr:\n    languages: [eng]\n' \
-	    > "$SC_CONFIG/config.yaml"
+	sc_ocr_config home
 	img=$(render "HELLO WORLD")
 	source_hosts "$K"
 	for k in $(seq 1 "$K"); do
