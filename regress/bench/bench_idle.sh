@@ -74,7 +74,7 @@ while read -r pid name; do
 	*) pss=$((pss + p)); rss=$((rss + r)) ;;
 	esac
 done < procs.list
-echo "bench: resident memory of sandcastle's processes: Pss $((pss / 1024)).$(( (pss % 1024) * 10 / 1024 )) MiB (Rss $((rss / 1024)) MiB), goal at most 6 MiB; pasta apart: Pss $((ppss / 1024)) MiB"
+echo "bench: resident memory of sandcastle's processes: Pss $((pss / 1024)).$(( (pss % 1024) * 10 / 1024 )) MiB (Rss $((rss / 1024)) MiB), goal at most 6 MiB; pasta apart: Pss $((ppss / 1024)).$(( (ppss % 1024) * 10 / 1024 )) MiB"
 hz=$(getconf CLK_TCK)
 before=0
 while read -r pid name; do
