@@ -63,11 +63,8 @@ check_build(struct check *c, char *why, size_t whysz)
 		    "binary");
 		return NULL;
 	}
-	if (build_id(dir, c->build, why, whysz) == -1) {
-		c->build[0] = '\0';
-		return NULL;
-	}
-	return c->build;
+	/* build_id() writes the id only when it made it. */
+	return build_id(dir, c->build, why, whysz) == 0 ? c->build : NULL;
 }
 
 /* After sections[i] stopped check: one line naming what was not checked. */

@@ -64,6 +64,40 @@ verify_cleanup()
 	sc_cleanup
 }
 
+# opens FILE: how many times the trace in FILE opened the installed
+# sandcastled, which only the build id's hash reads.
+opens()
+{
+	grep -c "\"$(dirname "$(sc_bin sandcastled)")/sandcastled\", O_RDONLY" "$1"
+}
+
+atf_test_case hash_once cleanup
+hash_once_head()
+{
+	atf_set "descr" "check hashes this build's binaries once, though the units' section and the toolbox's both need the build id"
+	atf_set "require.user" "root"
+	atf_set "timeout" "120"
+}
+hash_once_body()
+{
+	un_install
+	# The control: the count sees version's one hash.
+	strace -f -qq -e trace=openat -o version.trace ./ctl version > /dev/null
+	[ "$(opens version.trace)" -eq 1 ] ||
+	    atf_fail "version opened sandcastled $(opens version.trace) times"
+	strace -f -qq -e trace=openat -o check.trace ./ctl check > check.out 2>&1
+	grep -qxF "ok    units: sandcastle.target and its three services are this build's" check.out ||
+	    { cat check.out; atf_fail "no units line: the units' section did not take the id"; }
+	grep -q '^[a-zA-Z]* *toolbox: ' check.out ||
+	    { cat check.out; atf_fail "no toolbox line"; }
+	[ "$(opens check.trace)" -eq 1 ] ||
+	    atf_fail "check opened sandcastled $(opens check.trace) times"
+}
+hash_once_cleanup()
+{
+	sc_cleanup
+}
+
 atf_test_case drift cleanup
 drift_head()
 {
@@ -206,6 +240,7 @@ atf_init_test_cases()
 {
 	atf_add_test_case verify
 	atf_add_test_case drift
+	atf_add_test_case hash_once
 	atf_add_test_case advice
 	atf_add_test_case dropins
 }
