@@ -10,12 +10,16 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "codeidle.h"
 #include "config.h"
 #include "keepd.h"
 #include "daemon.h"
 #include "log.h"
 #include "paths.h"
 #include "secrets.h"
+
+static const char *const tls_libs[] = { "libcrypto.so", "libssl.so",
+    "libtls.so", NULL };
 
 static int
 open_secrets(const char *dir)
@@ -57,6 +61,8 @@ run(struct config *conf, const char *secretsdir)
 	/* The time zone too is read now, by the ruleset's frame. */
 	landlock_keepd(secretsfd, secretsdir, sockdir);
 	sandbox_keepd(secretsfd);
+	/* Its request children run TLS; keepd has done with it. */
+	code_idle(tls_libs);
 	log_info("ready: %zu destinations", dest_count());
 	serve(listenfd, secretsfd, gatepath);
 	exit(0);

@@ -912,6 +912,45 @@ warm_capability_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case code_given_back cleanup
+code_given_back_head()
+{
+	atf_set "descr" "keepd gives back its mappings of libcrypto's and libssl's code once its TLS contexts are made: the kernel counts none of their code's pages mapped in keepd (Rss in smaps), before a request and after one; the control, the warm request process that made the TLS connection, maps libcrypto's code, and keepd maps libc's"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+# code_kib PID LIB: the KiB of LIB's code (its r-x mappings) PID maps.
+code_kib()
+{
+	awk -v lib="$2" '
+	    /^[0-9a-f]+-[0-9a-f]+ / { code = ($2 ~ /x/) && index($0, lib) > 0; next }
+	    code && $1 == "Rss:" { kib += $2 }
+	    END { print kib + 0 }' "/proc/$1/smaps"
+}
+code_given_back_body()
+{
+	keep_up
+	spare >/dev/null || atf_fail "keepd is not ready"
+	k=$(sc_pid keepd)
+	for lib in libcrypto.so libssl.so; do
+		[ "$(code_kib "$k" $lib)" -eq 0 ] ||
+		    atf_fail "keepd maps $(code_kib "$k" $lib) KiB of $lib's code"
+	done
+	[ "$(code_kib "$k" libc.so)" -gt 0 ] || atf_fail "keepd maps no libc code"
+	sc_scenario notes.example.com "$KEPT"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	w=$(workers)
+	[ -n "$w" ] || atf_fail "no warm request process"
+	[ "$(code_kib "$w" libcrypto.so)" -gt 0 ] ||
+	    atf_fail "the request process maps no libcrypto code"
+	[ "$(code_kib "$k" libcrypto.so)" -eq 0 ] ||
+	    atf_fail "keepd maps libcrypto's code after the request"
+}
+code_given_back_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_test_case spare_ready cleanup
 spare_ready_head()
 {
@@ -1029,6 +1068,7 @@ atf_init_test_cases()
 	atf_add_test_case warm_other_destination
 	atf_add_test_case warm_idle
 	atf_add_test_case warm_secret
+	atf_add_test_case code_given_back
 	atf_add_test_case spare_ready
 	atf_add_test_case spare_taken
 	atf_add_test_case spare_lost

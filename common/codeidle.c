@@ -1,0 +1,97 @@
+/*
+ * A process that runs a library's code at start only gives back its
+ * mappings of that code: keepd runs libcrypto's and libssl's to make its
+ * destinations' TLS contexts, then never again itself; its request
+ * children run them anew.  The pages stay in the page cache, shared with
+ * every other process that maps them, and come back by a minor fault
+ * when they are run.  Each call unmaps the pages of the library's
+ * read-only segments (its code and constants) with MADV_DONTNEED, which
+ * on a private file mapping that was never written drops the page table
+ * entries and nothing else.  A writable segment (the relocated data and
+ * the GOT, whose pages are the process's own) is never touched, nor a
+ * library that relocates its text (DT_TEXTREL).
+ */
+#include <sys/types.h>
+#include <sys/mman.h>
+
+#include <elf.h>
+#include <link.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "codeidle.h"
+
+struct idle {
+	const char *const	*names;
+	size_t			 pages;
+};
+
+/* name is one of names, by its file name's start ("libcrypto.so"). */
+static int
+idle_named(const char *path, const char *const *names)
+{
+	const char	*base;
+
+	if (path == NULL || *path == '\0')
+		return 0;
+	base = (base = strrchr(path, '/')) != NULL ? base + 1 : path;
+	for (; *names != NULL; names++)
+		if (strncmp(base, *names, strlen(*names)) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+idle_textrel(const struct dl_phdr_info *info)
+{
+	const ElfW(Dyn)	*d;
+	int		 i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
+			continue;
+		d = (const ElfW(Dyn) *)(info->dlpi_addr +
+		    info->dlpi_phdr[i].p_vaddr);
+		for (; d->d_tag != DT_NULL; d++)
+			if (d->d_tag == DT_TEXTREL || (d->d_tag == DT_FLAGS &&
+			    (d->d_un.d_val & DF_TEXTREL)))
+				return 1;
+	}
+	return 0;
+}
+
+static int
+idle_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct idle		*idle = arg;
+	const ElfW(Phdr)	*ph;
+	uintptr_t		 pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t		 start, end;
+	int			 i;
+
+	(void)size;
+	if (!idle_named(info->dlpi_name, idle->names) || idle_textrel(info))
+		return 0;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W))
+			continue;
+		/* Segments of other rights never share a page. */
+		start = (info->dlpi_addr + ph->p_vaddr) & ~(pg - 1);
+		end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + pg - 1) &
+		    ~(pg - 1);
+		if (madvise((void *)start, end - start, MADV_DONTNEED) == 0)
+			idle->pages += (end - start) / pg;
+	}
+	return 0;
+}
+
+size_t
+code_idle(const char *const *names)
+{
+	struct idle	 idle = { names, 0 };
+
+	(void)dl_iterate_phdr(idle_object, &idle);
+	return idle.pages;
+}

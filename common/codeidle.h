@@ -1,0 +1,13 @@
+/*
+ * The mappings of a library's code given back once a process has run it
+ * for the last time (codeidle.c).
+ */
+#ifndef SANDCASTLE_CODEIDLE_H
+#define SANDCASTLE_CODEIDLE_H
+
+#include <stddef.h>
+
+/* names: file names' starts, NULL-ended; the pages covered, mapped or not. */
+size_t	code_idle(const char *const *names);
+
+#endif
