@@ -35,7 +35,10 @@ idle_named(const char *path, const char *const *names)
 
 	if (path == NULL || *path == '\0')
 		return 0;
-	base = (base = strrchr(path, '/')) != NULL ? base + 1 : path;
+	if ((base = strrchr(path, '/')) != NULL)
+		base++;
+	else
+		base = path;
 	for (; *names != NULL; names++)
 		if (strncmp(base, *names, strlen(*names)) == 0)
 			return 1;
