@@ -39,7 +39,8 @@ and, for the contract as above but held at a moment a test chooses:
   holdclaim  a claim's answer waits while FILE.hold exists and is empty
              or holds the word claim (60 s at most)
   holdresult a result (logged as it comes) waits while FILE.hold exists
-             and is empty or names its job's id
+             and is empty or names its job's id, then is answered as
+             the mode is then (409 if the test has set it meanwhile)
 """
 
 import argparse
@@ -189,7 +190,11 @@ class Handler(BaseHTTPRequestHandler):
         return self.send_json(200, {"jobs": []})
 
     def result(self, mode, job_id, body):
-        self.hold(mode, "result", job_id)
+        if mode == "holdresult":
+            # A held result is answered as the mode says once let go:
+            # a test holds one, sets 409, then lets it go.
+            self.hold(mode, "result", job_id)
+            mode = self.mode()
         try:
             value = json.loads(body)
         except ValueError:

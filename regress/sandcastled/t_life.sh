@@ -105,6 +105,11 @@ ocr_life_body()
 	      {\"id\": \"gif-2\", \"capability\": \"ocr\", \"input\": {\"image\": \"$GIF_B64\"}},
 	      {\"id\": \"gone-3\", \"capability\": \"ocr\", \"input\": {\"image\": \"$img\"}}]"
 	sc_secret notes "$TOKEN_NOTES"
+	# gone-3's result waits at the source until it is told to answer
+	# 409: the checks of job 1 below take seconds, and gone-3 may well
+	# be done by then.
+	echo holdresult > "$SC_ROOT/notes.mode"
+	echo gone-3 > "$SC_ROOT/notes.mode.hold"
 	keep_up
 	images
 	daemon_up
@@ -129,9 +134,9 @@ ocr_life_body()
 	    { sc_log sandcastled; atf_fail "not one log line for job 1"; }
 	# The GIF fails in its box.
 	wait_result notes gif-2 30
-	# 409 at once: the next claim comes as soon as ocr's second of rest
-	# is over (a backlog is drained), and gone-3's result must meet it.
+	# gone-3's result, held, is answered 409.
 	echo 409 > "$SC_ROOT/notes.mode"
+	rm "$SC_ROOT/notes.mode.hold"
 	has '"status": "failed"' '"error"' -- result notes gif-2
 	is "failed" meta notes gif-2 status
 	# 409: kept in the record, never sent again (not later, not at a restart).
