@@ -14,7 +14,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -244,30 +246,64 @@ serve_end_children(struct gate *g)
 	}
 }
 
+static int64_t
+now_ns(void)
+{
+	struct timespec	now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+/*
+ * What is left of the quiet spell that began with the last connection
+ * (a child's end does not begin one), or NULL when there is no spare to
+ * make; a spell over makes the spare first.
+ */
+static const struct timespec *
+quiet_left(struct gate *g, int64_t last, const sigset_t *waitmask,
+    struct timespec *left)
+{
+	int64_t	ns;
+
+	if (!spare_wanted(g))
+		return NULL;
+	if ((ns = last + GATE_SPARE_QUIET_MS * 1000000LL - now_ns()) <= 0) {
+		spare_start(g, waitmask);
+		if (!spare_wanted(g))
+			return NULL;
+		ns = GATE_SPARE_QUIET_MS * 1000000LL;	/* a spell more */
+	}
+	left->tv_sec = ns / 1000000000;
+	left->tv_nsec = ns % 1000000000;
+	return left;
+}
+
 void
 serve(struct gate *g)
 {
-	const struct timespec quiet = { 0, GATE_SPARE_QUIET_MS * 1000000L };
+	struct timespec	left;
 	struct pollfd	pfd;
 	sigset_t	waitmask;
-	int		n;
+	int64_t		last;
 
 	daemon_signals(on_signal, &waitmask);
 	log_info("serving %s: %zu destination(s)", g->sock, g->ndests);
 	spare_start(g, &waitmask);
+	last = now_ns();
 	while (!quit) {
 		pfd.fd = g->listenfd;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
-		if ((n = ppoll(&pfd, 1, spare_wanted(g) ? &quiet : NULL,
-		    &waitmask)) == -1 && errno != EINTR)
+		if (ppoll(&pfd, 1, quiet_left(g, last, &waitmask, &left),
+		    &waitmask) == -1 && errno != EINTR)
 			fatal("ppoll");
 		if (reap)
 			children_reap(g);
-		if (!quit && (pfd.revents & POLLIN))
+		if (!quit && (pfd.revents & POLLIN)) {
 			accept_one(g, &waitmask);
-		else if (n == 0)
-			spare_start(g, &waitmask);
+			last = now_ns();
+		}
 	}
 	log_info("ending: %zu tunnel(s) open", g->nchildren);
 	close(g->listenfd);
