@@ -916,6 +916,33 @@ spare_lost_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case spare_quiet cleanup
+spare_quiet_head()
+{
+	atf_set "descr" "the quiet spell before the next spare begins at the last client: while 30 silent tunnels end one every 4 ms, and no client comes, the next spare is made; a tunnel's end does not put it off"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+spare_quiet_body()
+{
+	gate_net
+	gate_start
+	first=$(gate_spare) || { sc_log gated; atf_fail "no spare tunnel process"; }
+	$AS_HOST python3 "$(sc_srcdir)/regress/gated/tunnelends.py" "$GATE_SOCK" \
+	    --n 30 --step 4 --not "$first" 3< "$SC_ROOT/log/gated.log" > ends ||
+	    atf_fail "tunnelends.py"
+	grep -Eq '^spare: ready with [1-9][0-9]* of 30 tunnels still open$' ends ||
+	    { cat ends; sc_log gated; atf_fail "no spare was made while the tunnels ended: $(cat ends)"; }
+	# Control: the tunnels all ended, the gate serves, a spare waits.
+	atf_check -o match:"^body: notes here" $GC notes.example.com:443
+	gate_spare "$first" > /dev/null ||
+	    { sc_log gated; atf_fail "no spare after the client"; }
+}
+spare_quiet_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case list
@@ -939,4 +966,5 @@ atf_init_test_cases()
 	atf_add_test_case ignored_sigpipe
 	atf_add_test_case spare
 	atf_add_test_case spare_lost
+	atf_add_test_case spare_quiet
 }
