@@ -8,7 +8,9 @@
 # its goal (issue 24: at least 0.95), then the median job, from its claim
 # to its result as the source saw them, against the median bare box (at
 # most 1.05).  The drain's time is the source's own, first claim to last
-# result.  Run as root, as make test is; exits 1 only when it could not
+# result; the ratio's is from the first result to the last, the jobs
+# after the first, since the bare loop's first box, the first its podman
+# runs, is run unmeasured too.  Run as root, as make test is; exits 1 only when it could not
 # measure.
 set -u
 
@@ -35,7 +37,9 @@ if ! grep -q '^passed' result; then
 	exit 1
 fi
 secs=$(sed -n 's/^drain: .* in \([0-9.]*\) s$/\1/p' out)
-[ -n "$secs" ] || { echo "bench: t_drain.sh printed no time"; cat out; exit 1; }
+after=$(sed -n 's/^drain: the .* after the first, first result to last: \([0-9.]*\) s$/\1/p' out)
+[ -n "$secs" ] && [ -n "$after" ] ||
+    { echo "bench: t_drain.sh printed no time"; cat out; exit 1; }
 sed -n 's/^drain: /bench: t_drain.sh: /p' out
 
 # The same boxes bare: the image t_drain.sh installed, the same picture.
@@ -69,9 +73,10 @@ bjob=$(awk 'NR % 2 { s = $1; next } { print $1 - s }' bare.times | sort -n |
 job=$(sed -n 's/^drain: a job, claim to result at the source: \([0-9.]*\) s.*/\1/p' out)
 
 printf 'bench: a backlog of %d small ocr jobs, one source asked every hour\n' "$jobs"
-printf 'bench:   sandcastle (claim, box, result)  %5.1f jobs a minute (%.1f s)\n' \
-    "$(echo "$jobs * 60 / $secs" | bc -l)" "$secs"
-printf 'bench:   bare podman run --rm -i, in a row %5.1f jobs a minute (%.1f s)\n' \
+printf 'bench:   sandcastle (claim, box, result)  %5.1f jobs a minute (%.1f s); the %d after the first, %5.1f a minute (%.1f s)\n' \
+    "$(echo "$jobs * 60 / $secs" | bc -l)" "$secs" $((jobs - 1)) \
+    "$(echo "($jobs - 1) * 60 / $after" | bc -l)" "$after"
+printf 'bench:   bare podman run --rm -i, in a row %5.1f jobs a minute (%.1f s), after one run unmeasured\n' \
     "$(echo "$jobs * 60 / $bsecs" | bc -l)" "$bsecs"
 # met GOAL least|most VALUE: met or NOT met.
 met()
@@ -79,9 +84,9 @@ met()
 	awk -v g="$1" -v w="$2" -v v="$3" 'BEGIN {
 	    ok = w == "least" ? v >= g : v <= g; print ok ? "met" : "NOT met" }'
 }
-r=$(echo "$bsecs / $secs" | bc -l)
-printf 'bench:   ratio sandcastle / bare          %5.2f   goal at least 0.95: %s\n' \
-    "$r" "$(met 0.95 least "$r")"
+r=$(echo "($jobs - 1) * $bsecs / ($jobs * $after)" | bc -l)
+printf 'bench:   ratio sandcastle / bare          %5.2f   goal at least 0.95: %s (the whole drain, its first box too: %.2f)\n' \
+    "$r" "$(met 0.95 least "$r")" "$(echo "$bsecs / $secs" | bc -l)"
 r=$(echo "$job / $bjob" | bc -l)
 printf 'bench:   a job, its claim to its result at the source, %.3f s, against a bare box, %.3f s (medians): %.2f   goal at most 1.05: %s\n' \
     "$job" "$bjob" "$r" "$(met 1.05 most "$r")"
