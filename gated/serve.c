@@ -255,54 +255,54 @@ now_ns(void)
 	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
-/*
- * What is left of the quiet spell that began with the last connection
- * (a child's end does not begin one), or NULL when there is no spare to
- * make; a spell over makes the spare first.
- */
+/* What is left of the quiet spell begun at spell; NULL: no spare to make. */
 static const struct timespec *
-quiet_left(struct gate *g, int64_t last, const sigset_t *waitmask,
-    struct timespec *left)
+quiet_left(const struct gate *g, int64_t spell, struct timespec *left)
 {
 	int64_t	ns;
 
 	if (!spare_wanted(g))
 		return NULL;
-	if ((ns = last + GATE_SPARE_QUIET_MS * 1000000LL - now_ns()) <= 0) {
-		spare_start(g, waitmask);
-		if (!spare_wanted(g))
-			return NULL;
-		ns = GATE_SPARE_QUIET_MS * 1000000LL;	/* a spell more */
-	}
+	if ((ns = spell + GATE_SPARE_QUIET_MS * 1000000LL - now_ns()) < 0)
+		ns = 0;
 	left->tv_sec = ns / 1000000000;
 	left->tv_nsec = ns % 1000000000;
 	return left;
 }
 
+/*
+ * The quiet spell begins at each connection, never at a child's end; a
+ * spare made, or one that could not be, begins another.
+ */
 void
 serve(struct gate *g)
 {
 	struct timespec	left;
 	struct pollfd	pfd;
 	sigset_t	waitmask;
-	int64_t		last;
+	int64_t		spell;
 
 	daemon_signals(on_signal, &waitmask);
 	log_info("serving %s: %zu destination(s)", g->sock, g->ndests);
 	spare_start(g, &waitmask);
-	last = now_ns();
+	spell = now_ns();
 	while (!quit) {
+		if (spare_wanted(g) &&
+		    now_ns() - spell >= GATE_SPARE_QUIET_MS * 1000000LL) {
+			spare_start(g, &waitmask);
+			spell = now_ns();
+		}
 		pfd.fd = g->listenfd;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
-		if (ppoll(&pfd, 1, quiet_left(g, last, &waitmask, &left),
-		    &waitmask) == -1 && errno != EINTR)
+		if (ppoll(&pfd, 1, quiet_left(g, spell, &left), &waitmask) == -1 &&
+		    errno != EINTR)
 			fatal("ppoll");
 		if (reap)
 			children_reap(g);
 		if (!quit && (pfd.revents & POLLIN)) {
 			accept_one(g, &waitmask);
-			last = now_ns();
+			spell = now_ns();
 		}
 	}
 	log_info("ending: %zu tunnel(s) open", g->nchildren);
