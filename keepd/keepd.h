@@ -163,6 +163,7 @@ struct conn {
 	struct tls	*tls;		/* NULL for plain HTTP, or none ready */
 	struct tls_config *cfg;		/* the destination's; NULL for plain */
 	const char	*host;		/* its SNI and the certificate's name */
+	size_t		 roff, rlen;	/* what of conn_rbuf libtls has read */
 };
 int		 conn_prepare(struct conn *, struct tls_config *,
 		    const char *host, char *why, size_t whysz);

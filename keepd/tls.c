@@ -30,15 +30,35 @@ conn_cbret(ssize_t n, int want)
 	return n;
 }
 
+/*
+ * libtls asks for a record's header, then for its body: two reads of
+ * the tunnel a record, 4096 for a body of 32 MiB.  What one read brings
+ * is kept here, up to CONN_RBUFSZ, and given out as asked.  A process
+ * has one connection at a time; conn_start() and conn_close() empty it.
+ */
+#define CONN_RBUFSZ	(64 * 1024)
+static unsigned char	conn_rbuf[CONN_RBUFSZ];
+
 static ssize_t
 conn_rcb(struct tls *tls, void *buf, size_t len, void *arg)
 {
-	const struct conn	*c = arg;
-	ssize_t			 n;
+	struct conn	*c = arg;
+	ssize_t		 n;
 
-	while ((n = read(c->fd, buf, len)) == -1 && errno == EINTR)
-		;
-	return conn_cbret(n, TLS_WANT_POLLIN);
+	if (c->roff == c->rlen) {
+		c->roff = c->rlen = 0;
+		while ((n = read(c->fd, conn_rbuf, sizeof(conn_rbuf))) == -1 &&
+		    errno == EINTR)
+			;
+		if (n <= 0)
+			return conn_cbret(n, TLS_WANT_POLLIN);
+		c->rlen = (size_t)n;
+	}
+	if (len > c->rlen - c->roff)
+		len = c->rlen - c->roff;
+	memcpy(buf, conn_rbuf + c->roff, len);
+	c->roff += len;
+	return (ssize_t)len;
 }
 
 static ssize_t
@@ -79,6 +99,7 @@ conn_prepare(struct conn *c, struct tls_config *cfg, const char *host,
 {
 	c->fd = -1;
 	c->tls = NULL;
+	c->roff = c->rlen = 0;
 	c->cfg = cfg;
 	c->host = host;
 	return conn_ready(c, why, whysz);
@@ -132,6 +153,7 @@ conn_start(struct conn *c, int fd, char *why, size_t whysz)
 	int	 flags, r;
 
 	c->fd = fd;
+	c->roff = c->rlen = 0;
 	if (c->cfg == NULL)
 		return 0;
 	if (conn_ready(c, why, whysz) == -1)
@@ -234,6 +256,7 @@ conn_close(struct conn *c)
 	}
 	close(c->fd);
 	c->fd = -1;
+	c->roff = c->rlen = 0;
 }
 
 const char *

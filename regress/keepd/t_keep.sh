@@ -693,6 +693,37 @@ warm_closed_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case warm_stray_bytes cleanup
+warm_stray_bytes_head()
+{
+	atf_set "descr" "a kept connection that brought bytes no request asked for after its answer is not used again, and none of them reaches the next connection, whose handshake reads what the request process has read ahead: the next request is answered on a connection of its own; the control, the same answer without them, shares one"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+warm_stray_bytes_body()
+{
+	keep_up
+	# Three TLS records after the answer: one is read to find the
+	# connection not idle, the others wait, read ahead.
+	sc_scenario notes.example.com '{"keep_alive": true, "routes": {"/api/worker/ping": {"status": 200, "json": {"waiting": 3}, "after": ["stray one", "stray two", "stray three"]}}}'
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	sleep 0.2
+	atf_check -o match:'^body ."waiting": 3' $ASK "$GET_PING"
+	# Control: without them the next two share a connection.
+	sc_scenario notes.example.com "$KEPT"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	atf_check -o match:"^status 200" $ASK "$GET_PING"
+	seen notes.example.com > seen
+	atf_check -o inline:"1 $NOTES_SECRET\n2 $NOTES_SECRET\n3 $NOTES_SECRET\n3 $NOTES_SECRET\n" cat seen
+	if grep -E "killed by signal|exited [0-9]" "$SC_ROOT/log/keepd.log"; then
+		atf_fail "a request process failed"
+	fi
+}
+warm_stray_bytes_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_test_case warm_connection_close cleanup
 warm_connection_close_head()
 {
@@ -1061,6 +1092,7 @@ atf_init_test_cases()
 	atf_add_test_case sigterm
 	atf_add_test_case warm_reuse
 	atf_add_test_case warm_closed
+	atf_add_test_case warm_stray_bytes
 	atf_add_test_case warm_capability
 	atf_add_test_case stopped_mid_poll
 	atf_add_test_case taken_child

@@ -16,7 +16,9 @@ json (a value, sent as application/json), size (a body of that many
 bytes), chunks (a list of texts, sent chunked), raw (the exact bytes of
 the whole answer), delay (seconds before answering), trickle (seconds
 between bytes of raw), close (close without an answer), close_reused
-(the same, for a request that is not its connection's first).
+(the same, for a request that is not its connection's first), after (a
+list of texts sent after the answer, each in a write, so a TLS record,
+of its own: bytes no request asked for).
 
 After an answer the connection is closed, without a word, unless the
 scenario has "keep_alive": true: then it stays open for the next
@@ -134,6 +136,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
                 self.wfile.write(payload)
+            for t in a.get("after", []):
+                self.wfile.write(t.encode())
         except OSError:
             pass
         asked = self.headers.get("connection", "").lower() == "close"
