@@ -92,17 +92,29 @@ keepbody_check(int fd, size_t len, const char **why)
 	return 0;
 }
 
-/* By a mapping: the file's offset is shared with whoever sent it. */
+/*
+ * By pread(2): the file's offset is shared with whoever sent it, and a
+ * mapping would cost a fault for every sixteen pages of the body.
+ */
 int
 keepbody_read(int fd, void *buf, size_t len)
 {
-	void	*p;
+	unsigned char	*p = buf;
+	size_t		 off = 0;
+	ssize_t		 n;
 
-	if (len == 0)
-		return 0;
-	if ((p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
-		return -1;
-	memcpy(buf, p, len);
-	munmap(p, len);
+	while (off < len) {
+		if ((n = pread(fd, p + off, len - off, (off_t)off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			/* Sealed against shrinking: cannot happen. */
+			errno = EIO;
+			return -1;
+		}
+		off += (size_t)n;
+	}
 	return 0;
 }

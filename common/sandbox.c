@@ -32,6 +32,7 @@
  */
 static const int sandbox_base[] = {
 	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
+	SCMP_SYS(pread64),
 	SCMP_SYS(recvmsg), SCMP_SYS(sendmsg), SCMP_SYS(sendto),
 	SCMP_SYS(close), SCMP_SYS(poll), SCMP_SYS(ppoll),
 	SCMP_SYS(fcntl), SCMP_SYS(lseek), SCMP_SYS(fstat), SCMP_SYS(newfstatat),

@@ -2,7 +2,8 @@
  * keepcli against a fake keep on a socketpair, in a thread: the hello
  * and its version, an answer with its body's sealed memfd, a refusal,
  * and each way an answer can be wrong or missing (a body in the
- * message, a memfd without its seals), every one with a bounded wait.
+ * message, a memfd without its seals), every one with a bounded wait;
+ * and a body read whatever its memfd's shared offset.
  * The real keepd is in t_job_e2e.sh.
  */
 #include <sys/mman.h>
@@ -224,10 +225,40 @@ ATF_TC_BODY(hello, tc)
 	pthread_join(t, NULL);
 }
 
+/*
+ * The body's memfd shares its offset with the process that wrote it:
+ * keepbody_read() reads from the start wherever that offset is, and
+ * leaves it where it was.  The control: read(2) starts at the offset.
+ */
+ATF_TC_WITHOUT_HEAD(body_offset);
+ATF_TC_BODY(body_offset, tc)
+{
+	const char	 body[] = "{\"ok\":true,\"n\":12345}";
+	char		 buf[sizeof(body)];
+	const char	*why;
+	size_t		 len = sizeof(body) - 1;
+	int		 fd;
+
+	ATF_REQUIRE((fd = memfd_create("body", MFD_ALLOW_SEALING)) != -1);
+	ATF_REQUIRE(write(fd, body, len) == (ssize_t)len);
+	ATF_REQUIRE(keepbody_seal(fd, NULL, 0, len) == 0);
+	ATF_REQUIRE(keepbody_check(fd, len, &why) == 0);
+	ATF_REQUIRE(lseek(fd, 5, SEEK_SET) == 5);
+	memset(buf, 0, sizeof(buf));
+	ATF_CHECK(keepbody_read(fd, buf, len) == 0);
+	ATF_CHECK(memcmp(buf, body, len) == 0);
+	ATF_CHECK_EQ(lseek(fd, 0, SEEK_CUR), 5);
+	/* Control: from the shared offset, the body's start is missed. */
+	ATF_CHECK_EQ(read(fd, buf, len), (ssize_t)len - 5);
+	ATF_CHECK(memcmp(buf, body + 5, len - 5) == 0);
+	close(fd);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, hello);
 	ATF_TP_ADD_TC(tp, answer);
 	ATF_TP_ADD_TC(tp, no_answer);
+	ATF_TP_ADD_TC(tp, body_offset);
 	return 0;
 }
