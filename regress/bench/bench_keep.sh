@@ -4,8 +4,9 @@
 # keep has not asked for a while; warm: asked again within the second),
 # and a 32 MiB body's throughput against a direct copy, measured side by
 # side on the test network (regress/lib/net.subr), each with its goal
-# (keepbench.py); then the body through pasta alone, from a client in
-# the gate's namespace.  Run as root: it makes namespaces; keepd, gated
+# (keepbench.py); then the cold request's TLS GET and the body through
+# pasta alone, from a client in the gate's namespace, against the same
+# client in the host's, in turn.  Run as root: it makes namespaces; keepd, gated
 # and the clients run as the test account in the host namespace.
 set -u
 
@@ -74,3 +75,23 @@ median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }
 p=$(median pasta.rates) d=$(median direct.rates)
 printf 'bench: the same body through pasta alone (a client in the gate'"'"'s namespace, median of %d): %.1f MiB/s, direct %.1f MiB/s; ratio %.2f: pasta'"'"'s part\n' \
     "$ROUNDS" "$p" "$d" "$(echo "$p / $d" | bc -l)"
+# The cold request's parts: the same GET by address, a new connection
+# each after 100 ms at rest, through pasta alone and directly, in turn.
+: > pasta.pings
+: > direct.pings
+i=0
+while [ $i -lt 3 ]; do
+	nsenter -t "$(sc_pid gated)" -U -n --preserve-credentials \
+	    python3 "$TOP/regress/bench/keepbench.py" --pings-once \
+	    --connect "$host_ip" --url https://notes.example.com/api/worker \
+	    --cafile "$SC_ROOT/ca/ca.crt" --secret bench-notes-token \
+	    --n $(( (N + 2) / 3 )) >> pasta.pings || atf_fail "the pings in the gate's namespace"
+	sc_as_user_in_host python3 "$TOP/regress/bench/keepbench.py" --pings-once \
+	    --connect "$host_ip" --url https://notes.example.com/api/worker \
+	    --cafile "$SC_ROOT/ca/ca.crt" --secret bench-notes-token \
+	    --n $(( (N + 2) / 3 )) >> direct.pings || atf_fail "the pings directly"
+	i=$((i + 1))
+done
+p=$(median pasta.pings) d=$(median direct.pings)
+printf 'bench: the cold request'"'"'s GET by address through pasta alone (a client in the gate'"'"'s namespace, median of 3 medians): %.2f ms, direct %.2f ms: pasta'"'"'s part %.2f ms\n' \
+    "$p" "$d" "$(echo "$p - $d" | bc -l)"

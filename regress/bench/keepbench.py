@@ -6,6 +6,8 @@
                [--big PATH]
   keepbench.py --body-once --connect ADDRESS --url URL --cafile CA
                --secret S [--big PATH]
+  keepbench.py --pings-once --connect ADDRESS --url URL --cafile CA
+               --secret S [--n N]
 
 Every figure is measured interleaved with its direct counterpart, so
 that both see the same machine, and printed as medians with the goal
@@ -26,9 +28,11 @@ beside it:
 - one large body (BIG) through the keep, through the gate's tunnel
   alone (TLS made here) and directly, R rounds.
 
-With --body-once it gets the body once from ADDRESS and prints MiB/s:
-bench_keep.sh runs it in the gate's network namespace, where it goes
-through pasta alone, and beside it in the host's.
+With --body-once it gets the body once from ADDRESS and prints MiB/s;
+with --pings-once it asks the ping N times from ADDRESS, a new
+connection each after REST, and prints their median in ms: bench_keep.sh
+runs each in the gate's network namespace, where it goes through pasta
+alone, and beside it in the host's.
 
 Not a test: it prints, and exits 1 only when it could not measure.
 """
@@ -178,6 +182,30 @@ def throughput(o, keep, ctx):
              mg / md))
 
 
+def ping_at(o, ctx):
+    """A GET of the ping, a new connection to --connect, SNI from the URL."""
+    u = urllib.parse.urlsplit(o.url)
+    s = socket.create_connection((o.connect, u.port or 443), timeout=30)
+    c = http.client.HTTPSConnection(u.hostname, u.port or 443, context=ctx,
+                                    timeout=30)
+    c.sock = ctx.wrap_socket(s, server_hostname=u.hostname)
+    c.request("GET", u.path + "/ping",
+              headers={"Authorization": "Bearer " + o.secret})
+    r = c.getresponse()
+    n = len(r.read())
+    c.close()
+    if r.status != 200:
+        raise SystemExit("bench: the ping answered %d" % r.status)
+    return n
+
+
+def pings_once(o, ctx):
+    """--n pings to --connect, each after REST, their median in ms: run in
+    the gate's namespace, a request through pasta alone."""
+    t = [rested(ping_at, o, ctx) for _ in range(o.n)]
+    print("%.3f" % (statistics.median(t) * 1e3))
+
+
 def body_once(o, ctx):
     """One large body, a new connection to --connect, SNI from the URL:
     run in the gate's namespace, the body through pasta alone."""
@@ -209,12 +237,17 @@ def main():
     p.add_argument("--n", type=int, default=40)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--big", default="/big")
-    p.add_argument("--connect", help="with --body-once: the address")
+    p.add_argument("--connect", help="with --body-once or --pings-once: "
+                   "the address")
     p.add_argument("--body-once", action="store_true")
+    p.add_argument("--pings-once", action="store_true")
     o = p.parse_args()
     ctx = ssl.create_default_context(cafile=o.cafile)
     if o.body_once:
         body_once(o, ctx)
+        return 0
+    if o.pings_once:
+        pings_once(o, ctx)
         return 0
     keep = Keep(o.keep)
     requests(o, keep, ctx)

@@ -18,6 +18,11 @@ job it does not hold (never handed out, or already answered) is answered
 again.  Every result, 409s included, is one line in --results with the
 status it was answered ("answer").
 
+After an answer it closes the connection without a word, which a
+worker finds out only when it asks on it again; with --keep-alive it
+keeps it open for the next request, as a real HTTP/1.1 server does
+(make bench's backlog is run so).
+
 --mode FILE holds one word, read again for every request, for an answer
 a hostile or broken source gives (no job of --jobs is used by them):
   normal     the contract, as above
@@ -113,7 +118,7 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
         except OSError:
             pass
-        self.close_connection = True
+        self.close_connection = not self.server.opts.keep_alive
 
     def send_json(self, status, value):
         self.send(status, json.dumps(value).encode())
@@ -239,6 +244,7 @@ def main():
     p.add_argument("--results", required=True)
     p.add_argument("--mode", required=True)
     p.add_argument("--strict", action="store_true")
+    p.add_argument("--keep-alive", action="store_true")
     opts = p.parse_args()
     for f in (opts.results, opts.log):
         open(f, "a").close()

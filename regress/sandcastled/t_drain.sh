@@ -29,7 +29,8 @@ claims()
 # drain_secs: from the first claim any source saw to the last result,
 # the median of each job's claim to its result, and from the first
 # result to the last (the jobs after the first, whose box was the first
-# its podman ran), in seconds.
+# its podman ran), in seconds; then the median from a result to the
+# next claim, in milliseconds.
 drain_secs()
 {
 	cat "$SC_ROOT"/s*.requests | python3 -c 'import json, statistics, sys
@@ -37,8 +38,11 @@ e = [json.loads(l) for l in sys.stdin]
 claims = [x["time"] for x in e if x["path"].endswith("/jobs/claim")]
 results = [x["time"] for x in e if x["path"].endswith("/result")]
 jobs = [r - max(c for c in claims if c < r) for r in results]
-print("%.1f %.3f %.1f" % (max(results) - min(claims), statistics.median(jobs),
-      max(results) - min(results)))'
+gaps = [min(c for c in claims if c > r) - r for r in results
+        if any(c > r for c in claims)]
+print("%.1f %.3f %.1f %.1f" % (max(results) - min(claims),
+      statistics.median(jobs), max(results) - min(results),
+      statistics.median(gaps) * 1e3))'
 }
 
 atf_test_case drain cleanup
@@ -54,6 +58,10 @@ drain_body()
 	N=$(atf_config_get drain_jobs 3)
 	K=$(atf_config_get drain_sources 2)
 	TOTAL=$((N * K))
+	# make bench's sources keep their connections open, as a real
+	# HTTP/1.1 server does; the test's close them after each answer.
+	conn=
+	[ "$(atf_config_get drain_keepalive no)" = yes ] && conn=keepalive
 	names=
 	for k in $(seq 1 "$K"); do names="$names s$k.example.com"; done
 	# shellcheck disable=SC2086
@@ -65,7 +73,7 @@ drain_body()
 		sc_source_file "s$k" "https://s$k.example.com/api/worker" ocr \
 		    3600 1h 1m
 		sc_fakesource "s$k" "s$k.example.com" "198.20.5.$((30 + k))" \
-		    "tok-drain-$k" "$(jobs "s$k" "$N" "$img")" strict
+		    "tok-drain-$k" "$(jobs "s$k" "$N" "$img")" "strict $conn"
 		sc_secret "s$k" "tok-drain-$k"
 	done
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
@@ -101,10 +109,11 @@ drain_body()
 	for k in $(seq 1 "$N"); do seq -f 's%g' 1 "$K"; done > want
 	diff -u want order || atf_fail "the sources did not take turns"
 	drain_secs | {
-		read -r secs job after
+		read -r secs job after gap
 		echo "drain: $TOTAL ocr jobs from $K sources in $secs s"
 		echo "drain: a job, claim to result at the source: $job s (median)"
 		echo "drain: the $((TOTAL - 1)) after the first, first result to last: $after s"
+		echo "drain: from a result to the next claim at the source: $gap ms (median)"
 	} | tee drain.out
 }
 drain_cleanup()
