@@ -9,7 +9,8 @@
  * on a private file mapping that was never written drops the page table
  * entries and nothing else.  A writable segment (the relocated data and
  * the GOT, whose pages are the process's own) is never touched, nor a
- * library that relocates its text (DT_TEXTREL).
+ * library that relocates its text (DT_TEXTREL).  code_busy() maps them
+ * all again at once, for a process about to run them.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
@@ -22,8 +23,13 @@
 
 #include "codeidle.h"
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ	22
+#endif
+
 struct idle {
 	const char *const	*names;
+	int			 advice;
 	size_t			 pages;
 };
 
@@ -84,7 +90,7 @@ idle_object(struct dl_phdr_info *info, size_t size, void *arg)
 		start = (info->dlpi_addr + ph->p_vaddr) & ~(pg - 1);
 		end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + pg - 1) &
 		    ~(pg - 1);
-		if (madvise((void *)start, end - start, MADV_DONTNEED) == 0)
+		if (madvise((void *)start, end - start, idle->advice) == 0)
 			idle->pages += (end - start) / pg;
 	}
 	return 0;
@@ -93,7 +99,24 @@ idle_object(struct dl_phdr_info *info, size_t size, void *arg)
 size_t
 code_idle(const char *const *names)
 {
-	struct idle	 idle = { names, 0 };
+	struct idle	 idle = { names, MADV_DONTNEED, 0 };
+
+	(void)dl_iterate_phdr(idle_object, &idle);
+	return idle.pages;
+}
+
+/*
+ * The other way, when the code is about to run: every page mapped by one
+ * call a segment, where running it maps them by a fault for every
+ * sixteen pages, each a trip through the kernel's fault path (on a
+ * machine whose page tables are a hypervisor's to check, tens of
+ * microseconds each).  Speed alone: a kernel without MADV_POPULATE_READ
+ * (before Linux 5.14) leaves it to the faults, and 0 pages are counted.
+ */
+size_t
+code_busy(const char *const *names)
+{
+	struct idle	 idle = { names, MADV_POPULATE_READ, 0 };
 
 	(void)dl_iterate_phdr(idle_object, &idle);
 	return idle.pages;

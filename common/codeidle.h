@@ -9,5 +9,7 @@
 
 /* names: file names' starts, NULL-ended; the pages covered, mapped or not. */
 size_t	code_idle(const char *const *names);
+/* The same pages mapped again at once; those mapped, 0 without the call. */
+size_t	code_busy(const char *const *names);
 
 #endif

@@ -5,8 +5,12 @@
  * them its own while it waits (MADV_POPULATE_WRITE), so that the request
  * it is given later does not.  Only the pages the parent has touched
  * (mincore(2)) are copied: the cost is the parent's heap once more, at
- * rest.  Speed alone: a kernel without it (before Linux 5.14) leaves the
- * faults to the request.
+ * rest.  The parent does the same after the fork, for the pages it
+ * writes at the next request's start (keepd: some fifteen faults of its
+ * own, each costing a trip through the kernel's fault path); a page the
+ * spare has already made its own is the parent's alone, and is only made
+ * writable again.  Speed alone: a kernel without it (before Linux 5.14)
+ * leaves the faults to the request.
  */
 #include <sys/types.h>
 #include <sys/mman.h>

@@ -6,6 +6,6 @@
 #define SANDCASTLE_HEAPOWN_H
 
 void	heap_mark(void);	/* in main(), before the heap grows */
-void	heap_own(void);		/* in the spare, before its filter */
+void	heap_own(void);		/* in the spare, and its parent after the fork */
 
 #endif

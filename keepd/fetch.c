@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "codeidle.h"
 #include "heapown.h"
 #include "keepbody.h"
 #include "keepd.h"
@@ -312,6 +313,12 @@ fetch_dest(struct fetch *f)
 	if ((f->kd = dest_find(name)) == NULL)
 		_exit(1);
 	f->conn = f->kd->conn;
+	/*
+	 * TLS's code mapped while keepd asks the gate for the tunnel: taken,
+	 * not at rest, where it would count against the spare's memory.
+	 */
+	if (f->conn->cfg != NULL)
+		code_busy(keepd_tls_libs);
 	fetch_get(f, FETCH_TUNNEL, &f->tunnel);
 	f->has_tunnel = 1;
 }

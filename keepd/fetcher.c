@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "heapown.h"
 #include "keepd.h"
 #include "log.h"
 #include "msg.h"
@@ -157,7 +158,9 @@ fetcher_spare(void)
 	if ((spare = fetcher_fork()) == NULL) {
 		log_warn("cannot make a spare request process");
 		spare_lost++;
+		return;
 	}
+	heap_own();
 }
 
 static struct fetcher *

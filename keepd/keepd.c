@@ -18,9 +18,6 @@
 #include "paths.h"
 #include "secrets.h"
 
-static const char *const tls_libs[] = { "libcrypto.so", "libssl.so",
-    "libtls.so", NULL };
-
 static int
 open_secrets(const char *dir)
 {
@@ -62,7 +59,7 @@ run(struct config *conf, const char *secretsdir)
 	landlock_keepd(secretsfd, secretsdir, sockdir);
 	sandbox_keepd(secretsfd);
 	/* Its request children run TLS; keepd has done with it. */
-	code_idle(tls_libs);
+	code_idle(keepd_tls_libs);
 	log_info("ready: %zu destinations", dest_count());
 	serve(listenfd, secretsfd, gatepath);
 	exit(0);

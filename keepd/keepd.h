@@ -43,6 +43,8 @@ struct keep_dest {
 #define FETCH_KEEP		19
 #define FETCH_TUNNEL		20
 #define FETCH_DEST		21
+/* libtls and the libraries under it, by their file names' starts. */
+extern const char *const	keepd_tls_libs[];
 extern const struct msg_rule	fetch_rules[];
 extern const size_t		fetch_nrules;
 #define FETCH_TO_CHILD	(MSG_BIT(FETCH_DEST) | MSG_BIT(FETCH_SECRET) | \

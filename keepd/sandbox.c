@@ -37,7 +37,7 @@ static const int keepd_calls[] = {
 	SCMP_SYS(unlink), SCMP_SYS(set_robust_list), SCMP_SYS(getppid),
 	/* A request's child puts its own ruleset on: it can only take away. */
 	SCMP_SYS(landlock_create_ruleset), SCMP_SYS(landlock_restrict_self),
-	/* A spare's heap_own(), before its own filter. */
+	/* heap_own(): keepd's after a spare's fork, the spare's before its filter. */
 	SCMP_SYS(mincore),
 };
 

@@ -21,6 +21,9 @@
 #include "deadline.h"
 #include "keepd.h"
 
+const char *const keepd_tls_libs[] = { "libcrypto.so", "libssl.so",
+    "libtls.so", NULL };
+
 /* The tunnel's bytes, for libtls: want when the call would block. */
 static ssize_t
 conn_cbret(ssize_t n, int want)

@@ -7,7 +7,7 @@
  * (the libraries' Anonymous pages, their own to the process) are kept:
  * seen failing, with the writable segments given back too, as "relocated
  * pages 0 KiB, were 404".  The control is libc's code, not named, which
- * stays mapped.
+ * stays mapped.  code_busy() maps the code's every page again at once.
  */
 #include <sys/types.h>
 
@@ -22,6 +22,7 @@
 
 struct kib {
 	long	code;		/* Rss of its r-x mappings */
+	long	size;		/* their Size */
 	long	anon;		/* Anonymous of all its mappings */
 };
 
@@ -29,7 +30,7 @@ struct kib {
 static struct kib
 mapped(const char *lib)
 {
-	struct kib	 k = { 0, 0 };
+	struct kib	 k = { 0, 0, 0 };
 	FILE		*f;
 	char		 line[512], perms[8];
 	long		 v;
@@ -47,6 +48,8 @@ mapped(const char *lib)
 			continue;
 		if (code && sscanf(line, "Rss: %ld kB", &v) == 1)
 			k.code += v;
+		if (code && sscanf(line, "Size: %ld kB", &v) == 1)
+			k.size += v;
 		if (sscanf(line, "Anonymous: %ld kB", &v) == 1)
 			k.anon += v;
 	}
@@ -94,6 +97,31 @@ ATF_TC_BODY(given_back, tc)
 	ATF_CHECK_MSG(again.code > 0, "libcrypto's code did not come back");
 }
 
+/*
+ * code_busy(): a request child maps TLS's code at once when it is taken.
+ * Running the code maps what it runs (the control, below all of it);
+ * code_busy() maps every page of it.
+ */
+ATF_TC_WITHOUT_HEAD(mapped_again);
+ATF_TC_BODY(mapped_again, tc)
+{
+	struct kib	 ran, busy;
+
+	tls_run();
+	(void)code_idle(tls_libs);
+	tls_run();
+	ran = mapped("libcrypto.so");
+	ATF_REQUIRE_MSG(ran.code > 0 && ran.code < ran.size, "running TLS "
+	    "mapped %ld KiB of libcrypto's %ld of code", ran.code, ran.size);
+	ATF_CHECK_MSG(code_busy(tls_libs) > 0, "no page mapped");
+	busy = mapped("libcrypto.so");
+	ATF_CHECK_EQ_MSG(busy.code, busy.size, "%ld KiB of libcrypto's %ld "
+	    "of code mapped", busy.code, busy.size);
+	ATF_CHECK_EQ_MSG(mapped("libssl.so").code, mapped("libssl.so").size,
+	    "libssl's code not all mapped");
+	tls_run();
+}
+
 ATF_TC_WITHOUT_HEAD(control);
 ATF_TC_BODY(control, tc)
 {
@@ -113,6 +141,7 @@ ATF_TC_BODY(control, tc)
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, given_back);
+	ATF_TP_ADD_TC(tp, mapped_again);
 	ATF_TP_ADD_TC(tp, control);
 	return atf_no_error();
 }
