@@ -50,3 +50,27 @@ read_all(int fd, void *buf, size_t len)
 	}
 	return 0;
 }
+
+/* At off, the file's offset left alone: EIO for an end before len. */
+int
+pread_all(int fd, void *buf, size_t len, off_t off)
+{
+	char	*p = buf;
+	ssize_t	 n;
+
+	while (len > 0) {
+		if ((n = pread(fd, p, len, off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		off += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomicio.h"
 #include "keep.h"
 #include "keepbody.h"
 
@@ -94,27 +95,11 @@ keepbody_check(int fd, size_t len, const char **why)
 
 /*
  * By pread(2): the file's offset is shared with whoever sent it, and a
- * mapping would cost a fault for every sixteen pages of the body.
+ * mapping would cost a fault for every sixteen pages of the body.  It is
+ * sealed against shrinking: an end before len cannot happen.
  */
 int
 keepbody_read(int fd, void *buf, size_t len)
 {
-	unsigned char	*p = buf;
-	size_t		 off = 0;
-	ssize_t		 n;
-
-	while (off < len) {
-		if ((n = pread(fd, p + off, len - off, (off_t)off)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0) {
-			/* Sealed against shrinking: cannot happen. */
-			errno = EIO;
-			return -1;
-		}
-		off += (size_t)n;
-	}
-	return 0;
+	return pread_all(fd, buf, len, 0);
 }

@@ -182,47 +182,36 @@ def throughput(o, keep, ctx):
              mg / md))
 
 
-def ping_at(o, ctx):
-    """A GET of the ping, a new connection to --connect, SNI from the URL."""
+def get_at(o, ctx, path):
+    """A GET of path, a new connection to --connect, SNI from the URL: its
+    body's length."""
     u = urllib.parse.urlsplit(o.url)
     s = socket.create_connection((o.connect, u.port or 443), timeout=30)
     c = http.client.HTTPSConnection(u.hostname, u.port or 443, context=ctx,
                                     timeout=30)
     c.sock = ctx.wrap_socket(s, server_hostname=u.hostname)
-    c.request("GET", u.path + "/ping",
+    c.request("GET", u.path + path,
               headers={"Authorization": "Bearer " + o.secret})
     r = c.getresponse()
     n = len(r.read())
     c.close()
     if r.status != 200:
-        raise SystemExit("bench: the ping answered %d" % r.status)
+        raise SystemExit("bench: %s answered %d" % (path, r.status))
     return n
 
 
 def pings_once(o, ctx):
     """--n pings to --connect, each after REST, their median in ms: run in
     the gate's namespace, a request through pasta alone."""
-    t = [rested(ping_at, o, ctx) for _ in range(o.n)]
+    t = [rested(get_at, o, ctx, "/ping") for _ in range(o.n)]
     print("%.3f" % (statistics.median(t) * 1e3))
 
 
 def body_once(o, ctx):
-    """One large body, a new connection to --connect, SNI from the URL:
-    run in the gate's namespace, the body through pasta alone."""
-    u = urllib.parse.urlsplit(o.url)
-    t0 = time.perf_counter()
-    s = socket.create_connection((o.connect, u.port or 443), timeout=30)
-    c = http.client.HTTPSConnection(u.hostname, u.port or 443, context=ctx,
-                                    timeout=30)
-    c.sock = ctx.wrap_socket(s, server_hostname=u.hostname)
-    c.request("GET", u.path + o.big,
-              headers={"Authorization": "Bearer " + o.secret})
-    r = c.getresponse()
-    n = len(r.read())
-    c.close()
-    if r.status != 200:
-        raise SystemExit("bench: the body answered %d" % r.status)
-    print("%.1f" % (n / (time.perf_counter() - t0) / 2**20))
+    """One large body from --connect: run in the gate's namespace, the
+    body through pasta alone."""
+    t, n = timed(get_at, o, ctx, o.big)
+    print("%.1f" % (n / t / 2**20))
 
 
 def main():

@@ -23,6 +23,20 @@
 
 #define PAGES	64
 
+/* The heap grown by PAGES from a page's start, the first half touched. */
+static char *
+heap_grown(size_t pg)
+{
+	char	*heap;
+
+	heap_mark();
+	ATF_REQUIRE((heap = sbrk(0)) != (void *)-1);
+	heap = (char *)(((uintptr_t)heap + pg - 1) & ~(uintptr_t)(pg - 1));
+	ATF_REQUIRE(brk(heap + PAGES * pg) == 0);
+	memset(heap, 1, PAGES / 2 * pg);
+	return heap;
+}
+
 /*
  * The heap grown by PAGES, the first half touched; then a child writes
  * every touched page and exits with the faults it took, or 255 when a
@@ -39,11 +53,7 @@ child_faults(int own)
 	pid_t		 pid;
 	int		 st;
 
-	heap_mark();
-	ATF_REQUIRE((heap = sbrk(0)) != (void *)-1);
-	heap = (char *)(((uintptr_t)heap + pg - 1) & ~(uintptr_t)(pg - 1));
-	ATF_REQUIRE(brk(heap + PAGES * pg) == 0);
-	memset(heap, 1, PAGES / 2 * pg);
+	heap = heap_grown(pg);
 	ATF_REQUIRE((pid = fork()) != -1);
 	if (pid == 0) {
 		if (own)
@@ -86,11 +96,7 @@ parent_faults(int own)
 	pid_t		 pid;
 	int		 up[2], down[2], st;
 
-	heap_mark();
-	ATF_REQUIRE((heap = sbrk(0)) != (void *)-1);
-	heap = (char *)(((uintptr_t)heap + pg - 1) & ~(uintptr_t)(pg - 1));
-	ATF_REQUIRE(brk(heap + PAGES * pg) == 0);
-	memset(heap, 1, PAGES / 2 * pg);
+	heap = heap_grown(pg);
 	ATF_REQUIRE(pipe(up) == 0 && pipe(down) == 0);
 	ATF_REQUIRE((pid = fork()) != -1);
 	if (pid == 0) {

@@ -152,6 +152,18 @@ workers()
 	done
 }
 
+# none_failed DAEMON...: no process of theirs was killed or failed, by
+# their logs.
+none_failed()
+{
+	for _d; do
+		if grep -E "killed by signal|exited [0-9]" "$SC_ROOT/log/$_d.log"
+		then
+			atf_fail "a process of $_d was killed or failed"
+		fi
+	done
+}
+
 # children: how many processes keepd has at work or warm.
 children()
 {
@@ -684,9 +696,7 @@ warm_closed_body()
 	seen notes.example.com > seen
 	atf_check -o inline:"4 $NOTES_SECRET\n4 $NOTES_SECRET\n" tail -n 2 seen
 	atf_check -o inline:"7\n" grep -c . seen
-	if grep -E "killed by signal|exited [0-9]" "$SC_ROOT/log/keepd.log"; then
-		atf_fail "a request process failed"
-	fi
+	none_failed keepd
 }
 warm_closed_cleanup()
 {
@@ -715,9 +725,7 @@ warm_stray_bytes_body()
 	atf_check -o match:"^status 200" $ASK "$GET_PING"
 	seen notes.example.com > seen
 	atf_check -o inline:"1 $NOTES_SECRET\n2 $NOTES_SECRET\n3 $NOTES_SECRET\n3 $NOTES_SECRET\n" cat seen
-	if grep -E "killed by signal|exited [0-9]" "$SC_ROOT/log/keepd.log"; then
-		atf_fail "a request process failed"
-	fi
+	none_failed keepd
 }
 warm_stray_bytes_cleanup()
 {
@@ -899,10 +907,7 @@ stopped_mid_poll_body()
 	stop_continue "$(sc_pid gated)"
 	wait "$asked"
 	atf_check -o match:"^body late\$" cat answer
-	if grep -E "killed by signal|exited [0-9]" "$SC_ROOT/log/keepd.log" \
-	    "$SC_ROOT/log/gated.log"; then
-		atf_fail "a process was killed or failed"
-	fi
+	none_failed keepd gated
 	kill -0 "$(sc_pid keepd)" && kill -0 "$(sc_pid gated)" ||
 	    atf_fail "keepd or gated is gone"
 	atf_check -o match:"^status 200" $ASK "$GET_PING"
