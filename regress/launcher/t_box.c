@@ -220,9 +220,21 @@ answerer(int *port)
 	REQUIRE((u = socket(AF_INET, SOCK_DGRAM, 0)) != -1, "%s", "(u = socket(AF_INET, SOCK_DGRAM, 0)) != -1");
 	REQUIRE(bind(u, (struct sockaddr *)&sin, sizeof(sin)) == 0, "%s", "bind(u, (struct sockaddr *)&sin, sizeof(sin)) == 0");
 	*port = ntohs(sin.sin_port);
-	if ((pid = fork()) != 0)
+	if ((pid = fork()) != 0) {
+		(void)setpgid(pid, pid);
 		return pid;
+	}
+	/*
+	 * Its group is made here too, before the UDP half is forked: were
+	 * the parent's setpgid() to come after that fork, the UDP half
+	 * would stay in the test's group, outlive kill_answerer() and hold
+	 * the pipe as_account() reads to its end.  Each half also dies with
+	 * its parent: a body that failed halfway does not hang either.
+	 */
+	(void)setpgid(0, 0);
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (fork() == 0) {
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 		for (;;) {
 			struct sockaddr_in	 from;
 			socklen_t		 fl = sizeof(from);
@@ -292,7 +304,6 @@ body_network(void)
 
 	setup();
 	pid = answerer(&port);
-	setpgid(pid, pid);
 	host_address(ip, sizeof(ip));
 	(void)snprintf(lo_tcp, sizeof(lo_tcp), "tcp 127.0.0.1 %d", port);
 	(void)snprintf(lo_udp, sizeof(lo_udp), "udp 127.0.0.1 %d", port);
