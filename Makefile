@@ -221,7 +221,8 @@ deps:
 # Every test program, hardened and sanitized: make -j2 units builds them apart,
 # with make bench's programs, so that a change that breaks them fails here.
 units: $(UNITS) $(SAN_UNITS) $(ABI1_UNITS) gated/gated-nocheck $(BOX_TESTS) \
-    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock $(RENDER_IMAGE)
+    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
+    regress/bench/bench_fresh $(RENDER_IMAGE)
 
 test: deps
 	$(MAKE) --no-print-directory all units
@@ -302,7 +303,13 @@ regress/bench/bench_landlock: regress/bench/bench_landlock.c $(BENCH_LANDLOCK_LI
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    $(BENCH_LANDLOCK_LIBS) $(ATF_LIBS) $(LIBS) $(LIBS_box)
 
-bench: all $(BOX_TESTS) regress/bench/bench_landlock $(RENDER_IMAGE)
+# bench_fresh: a fresh process's first touches, with keepd's code_busy().
+regress/bench/bench_fresh: regress/bench/bench_fresh.c common/libcommon.a $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+	    common/libcommon.a $(LIBS)
+
+bench: all $(BOX_TESTS) regress/bench/bench_landlock regress/bench/bench_fresh \
+    $(RENDER_IMAGE)
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
@@ -316,6 +323,7 @@ check-man:
 clean:
 	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck $(BOX_TESTS) box/sandcastle-box \
 	    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
+	    regress/bench/bench_fresh \
 	    $(RENDER_IMAGE) common/libcommon.a */*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \
 	    $(addsuffix .san,$(UNITS)) $(ABI1_UNITS) $(FUZZERS)
