@@ -4,19 +4,21 @@
  * cold request that keepd's promise (a new process for each
  * destination, never reused: keepd(8)) leaves to the machine.
  *
- * - libcrypto's code in a child made as keepd makes a spare: its parent
- *   gave the code back (code_idle()), the child maps it at once
- *   (code_busy(), as a taken child does), then reads a byte of each
- *   page, twice.  No page fault is left to take (getrusage(2) counts
- *   them); what the first reading costs over the second is the
- *   machine's (a hypervisor that checks a process's new page tables
- *   pays there; bare hardware pays a TLB miss).
- * - A TLS ClientHello into memory (libtls on callbacks, no network),
- *   in such a child after 100 ms at rest, the child's heap its own
- *   (heap_own()) and its code mapped: its first, then a second in the
- *   same child; and the first in the parent, which has made one before.
+ * Each child is made as keepd makes a spare: its parent gave the code
+ * back (code_idle()), the child makes its heap its own and reads its
+ * writable memory (heap_own()), rests 100 ms, then maps the code at once
+ * (code_busy()), as a taken child does.  Then either
+ * - it reads a byte of each page of libcrypto's code, twice.  No page
+ *   fault is left to take (getrusage(2) counts them); what the first
+ *   reading costs over the second is the machine's (a hypervisor that
+ *   checks a process's new page tables pays there; bare hardware pays a
+ *   TLB miss); or
+ * - it makes a TLS ClientHello into memory (libtls on callbacks, no
+ *   network), as a taken child's handshake begins, then a second; and
+ *   the parent, which has made one before, makes one after the same
+ *   rest.
  *
- * Medians of ROUNDS children.  Not a test: it prints, and exits 1 only
+ * Medians of ROUNDS children of each kind.  Not a test: it prints, and exits 1 only
  * when it could not measure.
  */
 #include <sys/types.h>
@@ -154,21 +156,24 @@ hello(struct tls *t)
 }
 
 static void
-child(int fd, struct tls *ready)
+child(int fd, struct tls *ready, int pages)
 {
 	struct fresh	 f;
-	size_t		 pages = textlen / 4096;
 	long		 before;
 
+	memset(&f, 0, sizeof(f));
 	heap_own();
 	usleep(REST_US);
 	(void)code_busy(libs);
-	before = faults();
-	f.first_page = read_text() / pages;
-	f.again_page = read_text() / pages;
-	f.faults = faults() - before;
-	f.hello = hello(ready);
-	f.hello_again = hello(hello_ready());
+	if (pages) {
+		before = faults();
+		f.first_page = read_text() / (textlen / 4096);
+		f.again_page = read_text() / (textlen / 4096);
+		f.faults = faults() - before;
+	} else {
+		f.hello = hello(ready);
+		f.hello_again = hello(hello_ready());
+	}
 	_exit(write(fd, &f, sizeof(f)) == sizeof(f) ? 0 : 1);
 }
 
@@ -213,8 +218,9 @@ main(int argc, char *argv[])
 		fprintf(stderr, "bench_fresh: libcrypto's code not found\n");
 		return 1;
 	}
-	for (i = 0; i < ROUNDS; i++) {
+	for (i = 0; i < 2 * ROUNDS; i++) {
 		struct tls	*ready = hello_ready();
+		int		 pages = i % 2;
 
 		(void)code_idle(libs);
 		if (pipe(p) == -1 || (pid = fork()) == -1) {
@@ -223,7 +229,7 @@ main(int argc, char *argv[])
 		}
 		if (pid == 0) {
 			close(p[0]);
-			child(p[1], ready);
+			child(p[1], ready, pages);
 		}
 		close(p[1]);
 		heap_own();
@@ -235,14 +241,17 @@ main(int argc, char *argv[])
 		}
 		close(p[0]);
 		tls_free(ready);
-		first[i] = f.first_page;
-		again[i] = f.again_page;
-		nfaults += f.faults;
-		h[i] = f.hello;
-		ha[i] = f.hello_again;
+		if (pages) {
+			first[i / 2] = f.first_page;
+			again[i / 2] = f.again_page;
+			nfaults += f.faults;
+			continue;
+		}
+		h[i / 2] = f.hello;
+		ha[i / 2] = f.hello_again;
 		usleep(REST_US);
 		(void)code_busy(libs);
-		warm[i] = hello(hello_ready());
+		warm[i / 2] = hello(hello_ready());
 	}
 	printf("bench: a fresh process, libcrypto's code mapped at once "
 	    "(%zu pages, %ld faults left in %d children): the first reading "
