@@ -54,6 +54,7 @@ struct fresh {
 static struct tls_config *cfg;
 static char		*text;
 static size_t		 textlen;
+static size_t		 pagesz;
 
 static double
 now_us(void)
@@ -88,9 +89,9 @@ find_text(struct dl_phdr_info *info, size_t size, void *arg)
 		if (ph->p_type != PT_LOAD || (ph->p_flags & PF_X) == 0 ||
 		    ph->p_memsz <= textlen)
 			continue;
-		lo = (info->dlpi_addr + ph->p_vaddr) & ~(uintptr_t)4095;
+		lo = (info->dlpi_addr + ph->p_vaddr) & ~(uintptr_t)(pagesz - 1);
 		hi = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz) &
-		    ~(uintptr_t)4095;
+		    ~(uintptr_t)(pagesz - 1);
 		text = (char *)lo;
 		textlen = hi - lo;
 	}
@@ -105,7 +106,7 @@ read_text(void)
 	volatile char		 c;
 	double			 t0 = now_us();
 
-	for (p = text; p < text + textlen; p += 4096)
+	for (p = text; p < text + textlen; p += pagesz)
 		c = *p;
 	(void)c;
 	return now_us() - t0;
@@ -167,8 +168,8 @@ child(int fd, struct tls *ready, int pages)
 	(void)code_busy(libs);
 	if (pages) {
 		before = faults();
-		f.first_page = read_text() / (textlen / 4096);
-		f.again_page = read_text() / (textlen / 4096);
+		f.first_page = read_text() / (textlen / pagesz);
+		f.again_page = read_text() / (textlen / pagesz);
 		f.faults = faults() - before;
 	} else {
 		f.hello = hello(ready);
@@ -213,6 +214,7 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	(void)hello(hello_ready());
+	pagesz = (size_t)sysconf(_SC_PAGESIZE);
 	dl_iterate_phdr(find_text, NULL);
 	if (textlen == 0) {
 		fprintf(stderr, "bench_fresh: libcrypto's code not found\n");
@@ -256,7 +258,7 @@ main(int argc, char *argv[])
 	printf("bench: a fresh process, libcrypto's code mapped at once "
 	    "(%zu pages, %ld faults left in %d children): the first reading "
 	    "of a page %.2f us, again %.3f us (median of %d)\n",
-	    textlen / 4096, nfaults, ROUNDS, median(first), median(again),
+	    textlen / pagesz, nfaults, ROUNDS, median(first), median(again),
 	    ROUNDS);
 	printf("bench: a ClientHello in a fresh process made as keepd makes a "
 	    "spare, after %d ms at rest: %.0f us; a second in the same "

@@ -11,7 +11,9 @@
  * that charges a new process for its first touch of each page (a PVM
  * guest) charges it at rest; it reads them and makes none: the kernel's
  * referenced count of a .bss region after clear_refs, and mincore(2)
- * (read_resident).
+ * (read_resident).  It reads nothing past the stack's start, where an
+ * older kernel maps the vDSO's vvar pages, one of which is SIGBUS to
+ * read: a trap mapped there, resident yet unreadable (stack_top).
  */
 #include <sys/types.h>
 #include <sys/mman.h>
@@ -19,6 +21,7 @@
 #include <sys/wait.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -249,11 +252,87 @@ ATF_TC_BODY(control, tc)
 	    PAGES / 2);
 }
 
+/*
+ * A trap just above the stack's mapping: two pages of a memfd, in the
+ * page cache, mapped PROT_NONE, so that mincore(2) calls them resident
+ * (as it calls an older kernel's vvar pages there) and a read of one is
+ * SIGSEGV.  The child runs heap_own(), or reads the trap itself (read),
+ * and exits 0; 250 and up say the layout does not allow the test.
+ */
+static int
+child_trap(int read)
+{
+	char		 line[256], c = 0;
+	unsigned long	 lo, hi = 0;
+	unsigned char	 vec[2];
+	size_t		 pg = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t	 sp = (uintptr_t)&c;
+	FILE		*f;
+	char		*trap;
+	pid_t		 pid;
+	int		 fd, st;
+
+	heap_mark();
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		if ((f = fopen("/proc/self/maps", "r")) == NULL)
+			_exit(250);
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (strstr(line, "[stack]") != NULL &&
+			    sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+				break;
+		fclose(f);
+		/* heap_own() reads as far as 64 pages about its frame. */
+		if (hi == 0 || hi < sp || hi - sp > 56 * pg)
+			_exit(251);
+		if ((fd = memfd_create("trap", 0)) == -1 ||
+		    ftruncate(fd, (off_t)(2 * pg)) == -1 ||
+		    pwrite(fd, "trap", 4, 0) != 4 ||
+		    pwrite(fd, "trap", 4, (off_t)pg) != 4)
+			_exit(252);
+		trap = mmap((void *)hi, 2 * pg, PROT_NONE,
+		    MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+		if (trap != (void *)hi)
+			_exit(253);
+		if (mincore(trap, 2 * pg, vec) == -1 || !(vec[0] & vec[1] & 1))
+			_exit(254);
+		/* The kernel's signal, not AddressSanitizer's report. */
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		if (read)
+			c = *(volatile char *)trap;
+		else
+			heap_own();
+		_exit(c);
+	}
+	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
+	if (WIFEXITED(st) && WEXITSTATUS(st) >= 250)
+		atf_tc_skip("no trap above the stack (%d): the stack's top not "
+		    "near, or something mapped there", WEXITSTATUS(st));
+	return st;
+}
+
+ATF_TC_WITHOUT_HEAD(stack_top);
+ATF_TC_BODY(stack_top, tc)
+{
+	int	 st;
+
+	st = child_trap(0);
+	ATF_CHECK_MSG(!WIFSIGNALED(st), "heap_own() read the trap above the "
+	    "stack's start: signal %d", WTERMSIG(st));
+	ATF_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* Control: a read of the trap is SIGSEGV. */
+	st = child_trap(1);
+	ATF_CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "the trap "
+	    "read, status %#x", st);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, own_pages);
 	ATF_TP_ADD_TC(tp, control);
 	ATF_TP_ADD_TC(tp, parent_pages);
 	ATF_TP_ADD_TC(tp, read_resident);
+	ATF_TP_ADD_TC(tp, stack_top);
 	return atf_no_error();
 }
