@@ -266,7 +266,8 @@ child_trap(int read)
 	unsigned long	 lo, hi = 0;
 	unsigned char	 vec[2];
 	size_t		 pg = (size_t)sysconf(_SC_PAGESIZE);
-	uintptr_t	 sp = (uintptr_t)&c;
+	/* The frame, on the stack where AddressSanitizer keeps locals apart. */
+	uintptr_t	 sp = (uintptr_t)__builtin_frame_address(0);
 	FILE		*f;
 	char		*trap;
 	pid_t		 pid;
