@@ -111,33 +111,27 @@ heap_read_object(struct dl_phdr_info *info, size_t size, void *arg)
 }
 
 /*
- * The stack about the caller's frame: up to the stack's start and no
- * further, down to the end of its mapping.  Just above the stack's
- * start, Linux before 2024's (Debian 12's 6.1) may map the vDSO and its
- * vvar pages, at random within 2 MiB: mincore(2) calls every vvar page
- * resident, and a read of one the machine's clock lacks (pvclock under
- * qemu's TCG) is SIGBUS.  Below, the stack's own mapping ends at its first page
- * not mapped: the kernel keeps other mappings a guard gap (1 MiB) away.
+ * The stack about the caller's frame, and no higher than the stack's
+ * start: just above it, Linux before 2024's (Debian 12's 6.1) may map
+ * the vDSO and its vvar pages, at random within 2 MiB; mincore(2) calls
+ * every vvar page resident, and a read of one the machine's clock lacks
+ * (pvclock under qemu's TCG) is SIGBUS.  Below, the pages past the
+ * stack's mapping are not mapped (the kernel keeps other mappings a
+ * guard gap, 1 MiB, away), and heap_read() skips them.
  */
-__attribute__((no_sanitize("address")))
 static void
 heap_read_stack(size_t pg)
 {
 	extern void	*__libc_stack_end;	/* glibc: the stack's start */
-	unsigned char	 vec[1];
-	uintptr_t	 sp = (uintptr_t)&sp & ~(uintptr_t)(pg - 1);
-	uintptr_t	 top = (uintptr_t)__libc_stack_end, a;
+	uintptr_t	 start = (uintptr_t)__libc_stack_end;
+	uintptr_t	 sp = (uintptr_t)__builtin_frame_address(0) &
+			    ~(uintptr_t)(pg - 1);
 
-	if (top <= sp || top - sp > HEAPOWN_STACK * pg)
-		top = sp + HEAPOWN_STACK * pg;
-	if ((uintptr_t)__libc_stack_end > sp)	/* the main thread's */
-		heap_read(sp, top, pg);
-	for (a = sp; a > sp - HEAPOWN_STACK * pg; ) {
-		a -= pg;
-		if (mincore((void *)a, pg, vec) == -1)
-			break;
-		if (vec[0] & 1)
-			(void)*(volatile const char *)a;
+	heap_read(sp - HEAPOWN_STACK * pg, sp, pg);
+	if (start > sp) {	/* the main thread's stack */
+		if (start - sp > HEAPOWN_STACK * pg)
+			start = sp + HEAPOWN_STACK * pg;
+		heap_read(sp, start, pg);
 	}
 }
 
