@@ -18,14 +18,36 @@
  *   the parent, which has made one before, makes one after the same
  *   rest.
  *
- * Medians of ROUNDS children of each kind.  Not a test: it prints, and exits 1 only
- * when it could not measure.
+ * Given a test host (bench_keep.sh: bench_fresh CA ADDRESS NAME PATH
+ * BIG), it times whole requests instead, each on a new connection by
+ * address after the same rest: made by such a spare told to go (here
+ * it gives the code back itself, and lands the body in a memfd by
+ * write(2), as a request child lands one, and the parent then reads it
+ * by pread(2), as keepd's receivers do), against the same request made
+ * by the parent, which stays as warm as a direct client.  The spare has no filter and no ruleset, and there
+ * is no keepd, no gated, no pasta and no lookup: what is left is what
+ * a new process for each request costs on this machine,
+ * - for a GET of PATH, the floor under the cold request (keepbench.py);
+ * - for a GET of BIG, the floor under the body, whose bytes are
+ *   decrypted by one process and read by another; and the same body
+ *   streamed through a pipe, read as it comes, as a keep that answered
+ *   in a stream rather than whole would hand it over.
+ *
+ * Medians of ROUNDS children of each kind.  Not a test: it prints, and
+ * exits 1 only when it could not measure.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,11 +57,14 @@
 
 #include <tls.h>
 
+#include "atomicio.h"
 #include "codeidle.h"
 #include "heapown.h"
+#include "keepbody.h"
 
 #define ROUNDS	11
 #define REST_US	100000
+#define BODY_MAX	(33 * 1024 * 1024)
 
 static const char *const libs[] = { "libcrypto.so", "libssl.so",
     "libtls.so", NULL };
@@ -55,6 +80,12 @@ static struct tls_config *cfg;
 static char		*text;
 static size_t		 textlen;
 static size_t		 pagesz;
+
+/* The test host, and the warm parent's buffer for a body. */
+static struct {
+	const char	*addr, *name, *path, *big;
+} host;
+static unsigned char	*body;
 
 static double
 now_us(void)
@@ -193,6 +224,281 @@ median(double *v)
 	return v[ROUNDS / 2];
 }
 
+static void
+fail(const char *what, struct tls *t)
+{
+	fprintf(stderr, "bench_fresh: %s%s%s\n", what, t != NULL ? ": " : "",
+	    t != NULL && tls_error(t) != NULL ? tls_error(t) : "");
+	exit(1);
+}
+
+/* A new connection to the host's port 443, as a request child's tunnel. */
+static int
+dial(void)
+{
+	struct sockaddr_in	 sin;
+	int			 s, one = 1;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(443);
+	if (inet_pton(AF_INET, host.addr, &sin.sin_addr) != 1)
+		fail("the host is not an IPv4 address", NULL);
+	if ((s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1 ||
+	    connect(s, (struct sockaddr *)&sin, sizeof(sin)) == -1)
+		fail(strerror(errno), NULL);
+	(void)setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return s;
+}
+
+/* tls_read(3) on a blocking socket, past a post-handshake message. */
+static ssize_t
+get_read(struct tls *t, void *buf, size_t len)
+{
+	ssize_t	 n;
+
+	while ((n = tls_read(t, buf, len)) == TLS_WANT_POLLIN ||
+	    n == TLS_WANT_POLLOUT)
+		;
+	return n;
+}
+
+/* A body's bytes: to fd as a request child lands them; with fd -1, to body. */
+static void
+land(int fd, size_t at, const unsigned char *p, size_t n)
+{
+	if (at + n > BODY_MAX)
+		fail("a body over its buffer", NULL);
+	if (fd == -1)
+		memcpy(body + at, p, n);
+	else if (write_all(fd, p, n) == -1)
+		fail("the body's memfd", NULL);
+}
+
+/*
+ * A GET of path on a new connection, its body landed by land(): the
+ * body's length, which the test host gives as its Content-Length.
+ */
+static size_t
+get(const char *path, int fd)
+{
+	static unsigned char	 buf[64 * 1024];
+	struct tls		*t;
+	char			 req[512], *end, *cl;
+	size_t			 have = 0, len, got;
+	ssize_t			 n;
+	int			 s = dial();
+
+	if ((t = tls_client()) == NULL || tls_configure(t, cfg) == -1 ||
+	    tls_connect_socket(t, s, host.name) == -1)
+		fail("libtls", t);
+	n = snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: %s\r\n"
+	    "Connection: close\r\n\r\n", path, host.name);
+	if (n < 0 || (size_t)n >= sizeof(req) || tls_write(t, req, n) != n)
+		fail("the request", t);
+	do {
+		if (have == sizeof(buf) - 1 ||
+		    (n = get_read(t, buf + have, sizeof(buf) - 1 - have)) <= 0)
+			fail("the answer's head", t);
+		have += n;
+		buf[have] = '\0';
+	} while ((end = strstr((char *)buf, "\r\n\r\n")) == NULL);
+	*end = '\0';
+	if (strncmp((char *)buf, "HTTP/1.1 200 ", 13) != 0 ||
+	    (cl = strcasestr((char *)buf, "\r\nContent-Length:")) == NULL)
+		fail("the answer is not a 200 with a length", NULL);
+	len = strtoull(cl + 17, NULL, 10);
+	end += 4;
+	if ((got = have - (end - (char *)buf)) > len)
+		fail("the answer is longer than its length", NULL);
+	land(fd, 0, (unsigned char *)end, got);
+	while (got < len) {
+		if ((n = get_read(t, buf, len - got < sizeof(buf) ?
+		    len - got : sizeof(buf))) <= 0)
+			fail("the answer's body", t);
+		land(fd, got, buf, n);
+		got += n;
+	}
+	tls_free(t);
+	close(s);
+	return len;
+}
+
+/*
+ * A spare made as keepd makes one: at rest until told to go by a byte
+ * on *go, then a GET of path, its body landed to fd, and its length to
+ * done unless done is -1.  keepd gives its code back before the fork;
+ * here the spare does, so that the parent stays as warm as a direct
+ * client (a fork copies no page table of a file's code).
+ */
+static pid_t
+spare(const char *path, int fd, int done, int *go)
+{
+	size_t	 len;
+	pid_t	 pid;
+	int	 p[2];
+	char	 c;
+
+	if (pipe(p) == -1 || (pid = fork()) == -1)
+		fail(strerror(errno), NULL);
+	if (pid == 0) {
+		close(p[1]);
+		(void)code_idle(libs);
+		heap_own();
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		(void)code_busy(libs);
+		len = get(path, fd);
+		_exit(done == -1 ||
+		    write(done, &len, sizeof(len)) == sizeof(len) ? 0 : 1);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+static void
+spare_wait(pid_t pid)
+{
+	int	 st = 0;
+
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "bench_fresh: a spare failed: %s %d\n",
+		    WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ?
+		    WTERMSIG(st) : WEXITSTATUS(st));
+		exit(1);
+	}
+}
+
+/*
+ * A GET made by a spare after the rest, its body landed in a memfd as a
+ * request child lands one: µs from the word to the parent's reading of
+ * the body, and of that reading in *reading.  Its length in *len.
+ */
+static double
+spare_get(const char *path, size_t *len, double *reading)
+{
+	double	 t0, t1;
+	void	*none;
+	pid_t	 pid;
+	int	 go, done[2], fd;
+
+	if ((fd = keepbody_open(0, &none)) == -1 || pipe(done) == -1)
+		fail(strerror(errno), NULL);
+	pid = spare(path, fd, done[1], &go);
+	close(done[1]);
+	heap_own();
+	usleep(REST_US);
+	t0 = now_us();
+	if (write(go, "g", 1) != 1 ||
+	    read(done[0], len, sizeof(*len)) != sizeof(*len) || *len == 0)
+		fail("the spare gave no length", NULL);
+	t1 = now_us();
+	if (keepbody_read(fd, body, *len) == -1)
+		fail("the spare's memfd", NULL);
+	*reading = now_us() - t1;
+	t0 = now_us() - t0;
+	spare_wait(pid);
+	close(go);
+	close(done[0]);
+	close(fd);
+	return t0;
+}
+
+/*
+ * The same GET of a body made by a spare that writes the body to a pipe
+ * as it comes, while the parent reads it as it comes: a handing over
+ * that overlaps the transfer, as a streamed answer would.  µs from the
+ * word to the body's last byte read.
+ */
+static double
+spare_stream(const char *path, size_t *len)
+{
+	double	 t0;
+	ssize_t	 n;
+	pid_t	 pid;
+	int	 go, stream[2];
+
+	if (pipe(stream) == -1 ||
+	    fcntl(stream[1], F_SETPIPE_SZ, 1024 * 1024) == -1)
+		fail(strerror(errno), NULL);
+	pid = spare(path, stream[1], -1, &go);
+	close(stream[1]);
+	heap_own();
+	usleep(REST_US);
+	t0 = now_us();
+	if (write(go, "g", 1) != 1)
+		fail("the spare is gone", NULL);
+	*len = 0;
+	while ((n = read(stream[0], body + *len, BODY_MAX - *len)) > 0)
+		*len += n;
+	t0 = now_us() - t0;
+	if (n == -1 || *len == 0)
+		fail("the spare's stream", NULL);
+	spare_wait(pid);
+	close(go);
+	close(stream[0]);
+	return t0;
+}
+
+/* The same GET in this process, warm, after the same rest. */
+static double
+warm_get(const char *path, size_t *len)
+{
+	double	 t0;
+
+	usleep(REST_US);
+	t0 = now_us();
+	*len = get(path, -1);
+	return now_us() - t0;
+}
+
+/* A spare's requests against its warm parent's, interleaved. */
+static void
+requests(void)
+{
+	double	 sp[ROUNDS], wp[ROUNDS], sb[ROUNDS], wb[ROUNDS], rb[ROUNDS];
+	double	 ss[ROUNDS], r;
+	size_t	 len, biglen = 0;
+	int	 i;
+
+	body = mmap(NULL, BODY_MAX, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (body == MAP_FAILED || madvise(body, BODY_MAX, MADV_DONTFORK) == -1)
+		fail(strerror(errno), NULL);
+	memset(body, 0, BODY_MAX);
+	(void)get(host.path, -1);
+	(void)get(host.big, -1);
+	for (i = 0; i < ROUNDS; i++) {
+		sp[i] = spare_get(host.path, &len, &r);
+		wp[i] = warm_get(host.path, &len);
+		sb[i] = spare_get(host.big, &biglen, &rb[i]);
+		wb[i] = warm_get(host.big, &biglen);
+		ss[i] = spare_stream(host.big, &biglen);
+	}
+	printf("bench: a GET on a new connection by address, each after %d ms "
+	    "at rest (median of %d): in a spare made as keepd makes one %.2f "
+	    "ms, in its warm parent %.2f ms; ratio %.2f: what a new process "
+	    "for each request costs here, before any hop (the cold request's "
+	    "goal: at most 1.10)\n", REST_US / 1000, ROUNDS,
+	    median(sp) / 1e3, median(wp) / 1e3, median(sp) / median(wp));
+	printf("bench: a %zu MiB body on a new connection (median of %d): "
+	    "landed by a spare in a memfd and read by its parent %.1f MiB/s "
+	    "(%.1f ms, of which the parent's reading %.1f ms), read by the "
+	    "warm parent alone %.1f MiB/s (%.1f ms); ratio %.2f: what handing "
+	    "a body from the process that decrypted it to another costs here "
+	    "(the body's goal: at least 0.90)\n", biglen >> 20, ROUNDS,
+	    biglen / (median(sb) / 1e6) / (1 << 20), median(sb) / 1e3,
+	    median(rb) / 1e3, biglen / (median(wb) / 1e6) / (1 << 20),
+	    median(wb) / 1e3, median(wb) / median(sb));
+	printf("bench: the same body streamed by a spare through a pipe and "
+	    "read by its parent as it comes (median of %d): %.1f MiB/s (%.1f "
+	    "ms); ratio to the warm parent %.2f: the same, handed over while "
+	    "it is received\n", ROUNDS, biglen / (median(ss) / 1e6) /
+	    (1 << 20), median(ss) / 1e3, median(wb) / median(ss));
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -206,6 +512,11 @@ main(int argc, char *argv[])
 	pid_t		 pid;
 	int		 p[2], i, st;
 
+	if (argc != 1 && argc != 2 && argc != 6) {
+		fprintf(stderr, "usage: bench_fresh [CA [ADDRESS NAME PATH "
+		    "BIG]]\n");
+		return 1;
+	}
 	heap_mark();
 	if (tls_init() == -1 || (cfg = tls_config_new()) == NULL ||
 	    (mem = tls_load_file(ca, &len, NULL)) == NULL ||
@@ -219,6 +530,14 @@ main(int argc, char *argv[])
 	if (textlen == 0) {
 		fprintf(stderr, "bench_fresh: libcrypto's code not found\n");
 		return 1;
+	}
+	if (argc == 6) {
+		host.addr = argv[2];
+		host.name = argv[3];
+		host.path = argv[4];
+		host.big = argv[5];
+		requests();
+		return 0;
 	}
 	for (i = 0; i < 2 * ROUNDS; i++) {
 		struct tls	*ready = hello_ready();

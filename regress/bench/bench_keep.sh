@@ -95,3 +95,10 @@ done
 p=$(median pasta.pings) d=$(median direct.pings)
 printf 'bench: the cold request'"'"'s GET by address through pasta alone (a client in the gate'"'"'s namespace, median of 3 medians): %.2f ms, direct %.2f ms: pasta'"'"'s part %.2f ms\n' \
     "$p" "$d" "$(echo "$p - $d" | bc -l)"
+# The floor under both: a new process for each request, and a body handed
+# from the process that decrypted it to another, before any hop of ours
+# (bench_fresh: a spare made as keepd makes one against its warm parent,
+# the same host by address).
+sc_as_user_in_host "$TOP/regress/bench/bench_fresh" "$SC_ROOT/ca/ca.crt" \
+    "$host_ip" notes.example.com /api/worker/ping /api/worker/big ||
+    atf_fail "bench_fresh against the test host"
