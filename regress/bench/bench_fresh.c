@@ -463,6 +463,7 @@ requests(void)
 	size_t	 len, biglen = 0;
 	int	 i;
 
+	/* The parent's alone: a spare lands its body in a memfd. */
 	body = mmap(NULL, BODY_MAX, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (body == MAP_FAILED || madvise(body, BODY_MAX, MADV_DONTFORK) == -1)

@@ -30,7 +30,6 @@ which requests shared one.
 
 import argparse
 import json
-import socket
 import sys
 import threading
 import time
@@ -50,9 +49,6 @@ class Handler(BaseHTTPRequestHandler):
 
     def setup(self):
         super().setup()
-        # A kept connection must not hold an answer's last bytes back
-        # until the client acknowledges the first (Nagle's algorithm).
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with LOCK:
             self.server.nconn = getattr(self.server, "nconn", 0) + 1
             self.conn = self.server.nconn

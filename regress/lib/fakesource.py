@@ -52,7 +52,6 @@ import argparse
 import json
 import os
 import select
-import socket
 import sys
 import threading
 import time
@@ -94,14 +93,6 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, fmt, *args):
         pass
-
-    def setup(self):
-        super().setup()
-        # Its head and its body are two writes: a kept connection must not
-        # hold the body back until the worker acknowledges the head
-        # (Nagle's algorithm against a delayed ACK, 40 ms here), as
-        # nginx's and Go's servers do not.
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def mode(self):
         try:
