@@ -405,6 +405,7 @@ const struct cap_row cap_table[] = {
 		.defaults = { 0, 256 * KiB, 1 * MiB, 5 * 60, 15 * 60,
 		    { 256 * MiB, 1000, 64, 16 * MiB } },
 		.request = 1,
+		.api = "the Messages API",
 		.keeps = CAP_KEEPS_INPUT,
 		.init = claude_init,
 		.parse = claude_parse,

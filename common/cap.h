@@ -59,6 +59,7 @@ struct cap_row {
 	const char	*box;	/* its box program: /sandcastle-box in its image */
 	struct capability defaults;
 	int		 request;	/* its box asks the keep once */
+	const char	*api;		/* what it asks, for a person, or NULL */
 	enum cap_keeps	 keeps;
 	/* Its settings in config.yaml: defaults, parse, -nv, free. */
 	void		(*init)(struct config *);

@@ -21,6 +21,7 @@
 #include "values.h"
 #include "config.h"
 #include "confparse.h"
+#include "keep.h"
 #include "log.h"
 #include "paths.h"
 #include "yamltree.h"
@@ -283,10 +284,13 @@ config_dests(struct config *cfg)
 		/* cfg's own memory: the row hands it back read-only. */
 		d = (struct destination *)cap_table[c].destination(cfg);
 		d->cap = c;
+		/* The API says nothing until its answer is whole. */
+		d->call_seconds = cfg->caps[c].timeout;
 		cfg->dests[n++] = d;
 	}
 	TAILQ_FOREACH(src, &cfg->sources, entry) {
 		src->dest.cap = -1;
+		src->dest.call_seconds = KEEP_CALL_SECONDS;
 		cfg->dests[n++] = &src->dest;
 	}
 	cfg->ndests = n;

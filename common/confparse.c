@@ -34,21 +34,6 @@ conf_strdup(const char *s)
 	return p;
 }
 
-/* 1h30m, 5m, 45s: the units of a duration, largest first. */
-static void
-fmt_duration(uint32_t s, char *buf, size_t bufsz)
-{
-	int	 o = 0;
-
-	buf[0] = '\0';
-	if (s >= 3600)
-		o += snprintf(buf + o, bufsz - o, "%uh", s / 3600);
-	if (s % 3600 >= 60)
-		o += snprintf(buf + o, bufsz - o, "%um", s % 3600 / 60);
-	if (s % 60 != 0 || s == 0)
-		snprintf(buf + o, bufsz - o, "%us", s % 60);
-}
-
 /* The largest unit that writes the size exactly. */
 static void
 fmt_size(uint64_t v, char *buf, size_t bufsz)
@@ -80,8 +65,8 @@ conf_duration(struct yfile *yf, struct ynode *n, uint32_t min, uint32_t max,
 		return -1;
 	}
 	if (v < min || v > max) {
-		fmt_duration(min, a, sizeof(a));
-		fmt_duration(max, b, sizeof(b));
+		duration_fmt(min, a, sizeof(a));
+		duration_fmt(max, b, sizeof(b));
 		yerr_value(yf, n, "is out of range: write a duration from %s "
 		    "to %s", a, b);
 		return -1;
@@ -335,7 +320,7 @@ print_duration(FILE *fp, const char *key, uint32_t v, int indent)
 {
 	char	 buf[32];
 
-	fmt_duration(v, buf, sizeof(buf));
+	duration_fmt(v, buf, sizeof(buf));
 	fprintf(fp, "%*s%s: %s\n", indent, "", key, buf);
 }
 

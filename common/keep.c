@@ -8,7 +8,8 @@
 const struct msg_rule keep_rules[] = {
 	{ KEEP_HELLO, "KEEP_HELLO", sizeof(struct keep_hello),
 	    sizeof(struct keep_hello), 0 },
-	{ KEEP_REQUEST, "KEEP_REQUEST", 1, KEEP_MAXENVELOPE, 0 },
+	{ KEEP_REQUEST, "KEEP_REQUEST", sizeof(struct keep_request) + 1,
+	    KEEP_MAXENVELOPE, 0 },
 	{ KEEP_ANSWER, "KEEP_ANSWER", sizeof(struct keep_answer),
 	    sizeof(struct keep_answer) + KEEP_CTYPE_MAX, 2 },
 	{ KEEP_REFUSED, "KEEP_REFUSED", sizeof(struct keep_refused),

@@ -18,11 +18,11 @@
 
 #include "msg.h"
 
-#define KEEP_VERSION		3
-#define KEEP_MAXENVELOPE	(33U * 1024 * 1024)
+#define KEEP_VERSION		4
+#define KEEP_MAXENVELOPE	(33U * 1024 * 1024)	/* with its struct keep_request */
 #define KEEP_MAXBODY		(32U * 1024 * 1024)
 #define KEEP_CTYPE_MAX		(32U * 1024)	/* a content-type: a header section's most */
-#define KEEP_CALL_SECONDS	30
+#define KEEP_CALL_SECONDS	30	/* a source's call; a capability's, its timeout */
 #define KEEP_REFUSAL_MAX	4096U	/* a refusal's reason, the most a client takes */
 /* What a body's memfd must hold: no byte of it can change once checked. */
 #define KEEP_BODY_SEALS		(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | \
@@ -30,7 +30,7 @@
 
 enum keep_type {
 	KEEP_HELLO = 1,		/* both ways: struct keep_hello */
-	KEEP_REQUEST,		/* client: the envelope, JSON */
+	KEEP_REQUEST,		/* client: struct keep_request, then the envelope, JSON */
 	KEEP_ANSWER,		/* keepd: struct keep_answer, then content-type; the body's memfd */
 	KEEP_REFUSED,		/* keepd: struct keep_refused, then the reason */
 };
@@ -45,6 +45,15 @@ extern const size_t		keep_nrules;
 struct keep_hello {
 	uint32_t	version;
 	uint32_t	ndestinations;	/* keepd's answer: how many it knows */
+};
+
+/*
+ * The seconds the client gives the call, 0 for the destination's own
+ * (its call_seconds): keepd takes the lesser, so that a box's call ends
+ * before its box does.
+ */
+struct keep_request {
+	uint32_t	seconds;
 };
 
 /* The destination's answer: a status, two headers and the body. */
@@ -62,7 +71,7 @@ enum keep_refusal {
 	KEEP_R_GATE,		/* the gate does not answer, or cannot reach it */
 	KEEP_R_TLS,		/* the destination's certificate was refused */
 	KEEP_R_HTTP,		/* the answer broke HTTP, or was too large */
-	KEEP_R_TIMEOUT,		/* 30 s passed */
+	KEEP_R_TIMEOUT,		/* the call's seconds passed */
 	KEEP_R_INTERNAL,	/* the keep itself failed */
 	KEEP_R_PROTOCOL,	/* another version, or no hello first */
 	KEEP_R_PEER,		/* the client is not the operator */

@@ -1,5 +1,6 @@
 /* The keep's client: each answer checked by the table, every wait bounded. */
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -170,8 +171,10 @@ keepcli_take_refused(const struct msg *m, struct keepcli_answer *a)
 
 int
 keepcli_request(struct keepcli *k, const char *envelope, size_t len,
-    unsigned int timeout, struct keepcli_answer *a, const char **why)
+    unsigned int seconds, struct keepcli_answer *a, const char **why)
 {
+	struct keep_request	 req;
+	struct iovec		 iov[2];
 	struct msg	 m;
 	uint32_t	 id = k->nextid++;
 	int		 r;
@@ -181,19 +184,25 @@ keepcli_request(struct keepcli *k, const char *envelope, size_t len,
 		*why = "the connection to the keep broke earlier";
 		return -1;
 	}
-	if (timeout == 0 || timeout > KEEPCLI_SECONDS)
-		timeout = KEEPCLI_SECONDS;
+	if (seconds == 0 || seconds > KEEPCLI_CALL_MAX)
+		seconds = seconds == 0 ? KEEP_CALL_SECONDS : KEEPCLI_CALL_MAX;
 	k->broken = 1;
-	if (len > KEEP_MAXENVELOPE) {
+	if (len > KEEP_MAXENVELOPE - sizeof(req)) {
 		*why = "the envelope is larger than the keep takes";
 		return -1;
 	}
-	if (msg_compose(&k->chan, KEEP_REQUEST, id, -1, envelope, len) == -1 ||
+	req.seconds = seconds;
+	iov[0].iov_base = &req;
+	iov[0].iov_len = sizeof(req);
+	iov[1].iov_base = (void *)envelope;
+	iov[1].iov_len = len;
+	if (msg_composev(&k->chan, KEEP_REQUEST, id, -1, iov, 2) == -1 ||
 	    msgchan_flush_all(&k->chan) == -1) {
 		*why = strerror(errno);
 		return -1;
 	}
-	if (keepcli_read(k, timeout, &m, why) == -1)
+	/* keepd ends the call first: this is for a keep that hangs. */
+	if (keepcli_read(k, seconds + KEEPCLI_MARGIN, &m, why) == -1)
 		return -1;
 	if (m.id != id || m.type == KEEP_HELLO)
 		r = -1;

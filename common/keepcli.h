@@ -11,8 +11,10 @@
 #include "keep.h"
 
 #define KEEPCLI_HELLO_SECONDS	5
-/* A call has 30 s at the keep; its answer a little longer to come back. */
-#define KEEPCLI_SECONDS		(KEEP_CALL_SECONDS + 5)
+/* keepd ends a call; its answer has a little longer to come back. */
+#define KEEPCLI_MARGIN		5
+#define KEEPCLI_SECONDS		(KEEP_CALL_SECONDS + KEEPCLI_MARGIN)
+#define KEEPCLI_CALL_MAX	3600	/* a capability's longest timeout */
 #define KEEPCLI_REASON_MAX	256
 
 struct keepcli;
@@ -35,11 +37,12 @@ struct keepcli	*keepcli_open(const char *path, const char **why);
 struct keepcli	*keepcli_fdopen(int fd, const char **why);
 uint32_t	 keepcli_ndestinations(const struct keepcli *);
 /*
- * timeout 0 or over KEEPCLI_SECONDS is KEEPCLI_SECONDS.  -1 and why when
- * no answer came: the handle is then unusable.
+ * The call has seconds at the keep (0: KEEP_CALL_SECONDS), as the keep
+ * takes them (keep.h); its answer is awaited KEEPCLI_MARGIN longer.  -1
+ * and why when no answer came: the handle is then unusable.
  */
 int		 keepcli_request(struct keepcli *, const char *envelope,
-		    size_t len, unsigned int timeout, struct keepcli_answer *,
+		    size_t len, unsigned int seconds, struct keepcli_answer *,
 		    const char **why);
 void		 keepcli_answer_free(struct keepcli_answer *);
 void		 keepcli_close(struct keepcli *);

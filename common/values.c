@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +146,21 @@ parse_duration(const char *s, uint32_t *seconds, const char **why)
 toolong:
 	*why = "is too long: a duration fits in 4294967295 seconds";
 	return -1;
+}
+
+void
+duration_fmt(uint32_t s, char *buf, size_t bufsz)
+{
+	uint32_t	 h = s / 3600, m = s % 3600 / 60, sec = s % 60;
+	size_t		 n = 0;
+
+	buf[0] = '\0';
+	if (h > 0)
+		n += snprintf(buf + n, bufsz - n, "%uh", h);
+	if (m > 0 && n < bufsz)
+		n += snprintf(buf + n, bufsz - n, "%um", m);
+	if ((sec > 0 || s == 0) && n < bufsz)
+		(void)snprintf(buf + n, bufsz - n, "%us", sec);
 }
 
 static int

@@ -28,6 +28,7 @@ struct destination {
 	char		*ca_file;		/* NULL: the system's CA bundle */
 	char		*file;			/* where it was written */
 	int		 line;
+	uint32_t	 call_seconds;		/* the most a call to it waits */
 };
 
 struct ipv4_range {
@@ -49,6 +50,8 @@ const char	*ipv4_sealed(struct in_addr);
 
 /* Values, shared with the rest of sandcastle (sandcastle.conf(5), VALUES). */
 int		 parse_duration(const char *, uint32_t *seconds, const char **why);
+/* 30s, 2m, 1m30s, 1h5m: as sandcastle.conf(5) writes a duration. */
+void		 duration_fmt(uint32_t seconds, char *buf, size_t bufsz);
 int		 parse_size(const char *, uint64_t *bytes, const char **why);
 int		 name_valid(const char *, const char **why);
 

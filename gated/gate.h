@@ -14,8 +14,14 @@
 #define GATE_CHILDREN_MAX	32	/* tunnels at once; more get a 503 */
 #define GATE_REQUEST_SECS	10	/* to send the whole CONNECT */
 #define GATE_CONNECT_SECS	10	/* to reach the destination */
-#define GATE_IDLE_SECS		60	/* a tunnel with no byte either way */
-#define GATE_TOTAL_SECS		300	/* a tunnel, from accept to close */
+/*
+ * A tunnel with no byte either way, and one from accept to close; to a
+ * destination whose call may wait longer (a capability's timeout), its
+ * call_seconds and a margin: the keep ends a call first, and says so.
+ */
+#define GATE_IDLE_SECS		60
+#define GATE_TOTAL_SECS		300
+#define GATE_CALL_MARGIN	30
 #define GATE_READY_SECS		10	/* for pasta to configure the namespace */
 #define GATE_OWN_MAX		64	/* the machine's own IPv4 addresses */
 #define GATE_ADDRS_MAX		16	/* of one name's answer */
@@ -83,6 +89,7 @@ __attribute__((noreturn)) void
 	tunnel(const struct gate *, int fd);
 
 /* relay.c */
-void	relay(int client, int server, const void *pending, size_t npending);
+void	relay(int client, int server, const void *pending, size_t npending,
+	    unsigned int idle);
 
 #endif

@@ -115,7 +115,7 @@ half_step(struct half *h, short rin, short rout)
 }
 
 static int
-relay_poll(struct half *up, struct half *down)
+relay_poll(struct half *up, struct half *down, unsigned int idle)
 {
 	struct pollfd	pfd[2];
 	int		r;
@@ -130,7 +130,7 @@ relay_poll(struct half *up, struct half *down)
 		pfd[0].fd = -1;
 	if (pfd[1].events == 0)
 		pfd[1].fd = -1;
-	if ((r = poll(pfd, 2, GATE_IDLE_SECS * 1000)) <= 0)
+	if ((r = poll(pfd, 2, idle * 1000)) <= 0)
 		return r;
 	if ((pfd[0].revents | pfd[1].revents) & (POLLERR | POLLNVAL)) {
 		up->failed = 1;
@@ -157,7 +157,8 @@ relay_pending(struct half *up, const void *pending, size_t npending)
 }
 
 void
-relay(int client, int server, const void *pending, size_t npending)
+relay(int client, int server, const void *pending, size_t npending,
+    unsigned int idle)
 {
 	static struct half	up, down;
 	int			r;
@@ -171,8 +172,8 @@ relay(int client, int server, const void *pending, size_t npending)
 		return;
 	}
 	while (!(up.shut && down.shut) && !up.failed && !down.failed) {
-		if ((r = relay_poll(&up, &down)) == 0) {
-			log_info("tunnel idle for %d s: closed", GATE_IDLE_SECS);
+		if ((r = relay_poll(&up, &down, idle)) == 0) {
+			log_info("tunnel idle for %u s: closed", idle);
 			return;
 		}
 		if (r == -1 && errno != EINTR) {

@@ -204,8 +204,23 @@ dial(const struct sockaddr_in *sin, int *err)
 	return -1;
 }
 
+/* The longest call to a destination of that name and port. */
+static unsigned int
+call_seconds(const struct gate *g, const struct destination *d)
+{
+	unsigned int	 s = 0;
+	size_t		 i;
+
+	for (i = 0; i < g->ndests; i++)
+		if (g->dests[i].port == d->port &&
+		    strcmp(g->dests[i].host, d->host) == 0 &&
+		    g->dests[i].call_seconds > s)
+			s = g->dests[i].call_seconds;
+	return s;
+}
+
 static __attribute__((noreturn)) void
-open_tunnel(int fd, const struct ask *a)
+open_tunnel(int fd, const struct ask *a, unsigned int idle)
 {
 	char	ip[INET_ADDRSTRLEN], why[192];
 	int	s, err;
@@ -229,7 +244,7 @@ open_tunnel(int fd, const struct ask *a)
 	log_info("tunnel %s: %s:%u via %s", a->dest->name, a->req.host,
 	    a->req.port, ip);
 	answer(fd, "200 Connection established", NULL, NULL);
-	relay(fd, s, a->pending, a->npending);
+	relay(fd, s, a->pending, a->npending, idle);
 	_exit(0);
 }
 
@@ -238,6 +253,7 @@ tunnel(const struct gate *g, int fd)
 {
 	static struct ask	a;
 	enum refusal		r;
+	unsigned int		call;
 
 	alarm(GATE_TOTAL_SECS);
 	memset(&a, 0, sizeof(a));
@@ -248,7 +264,12 @@ tunnel(const struct gate *g, int fd)
 	if ((a.dest = policy_match(g->dests, g->ndests, a.req.host,
 	    a.req.port)) == NULL)
 		refuse(g, fd, &a, REFUSAL_UNLISTED);
+	call = call_seconds(g, a.dest);
+	/* The warm wait and the handshake come before a call: one margin more. */
+	if (call + 2 * GATE_CALL_MARGIN > GATE_TOTAL_SECS)
+		alarm(call + 2 * GATE_CALL_MARGIN);
 	if ((r = decide(g, &a)) != REFUSAL_NONE)
 		refuse(g, fd, &a, r);
-	open_tunnel(fd, &a);
+	open_tunnel(fd, &a, call + GATE_CALL_MARGIN > GATE_IDLE_SECS ?
+	    call + GATE_CALL_MARGIN : GATE_IDLE_SECS);
 }

@@ -192,14 +192,20 @@ static void
 client_request(struct client *c, const struct msg *m)
 {
 	static struct envelope	 env;
+	struct keep_request	 req;
 	const struct keep_dest	*kd;
+	const char		*data;
+	size_t			 len;
 	struct secret		 s;
 	char			 why[ENVELOPE_WHY_MAX], rule[128];
 
 	c->id = m->id;
-	if (envelope_parse(&env, m->data, m->len, dest_known, NULL, why,
+	memcpy(&req, m->data, sizeof(req));
+	data = (const char *)m->data + sizeof(req);
+	len = m->len - sizeof(req);
+	if (envelope_parse(&env, data, len, dest_known, NULL, why,
 	    sizeof(why)) == -1) {
-		envelope_what(m->data, m->len, c->what, sizeof(c->what));
+		envelope_what(data, len, c->what, sizeof(c->what));
 		log_info("%s refused: %s", c->what, why);
 		client_refuse(c, KEEP_R_ENVELOPE, why);
 		return;
@@ -215,7 +221,7 @@ client_request(struct client *c, const struct msg *m)
 		client_refuse(c, KEEP_R_SECRET, why);
 		return;
 	}
-	c->f = fetcher_start(kd, m->data, m->len, &s);
+	c->f = fetcher_start(kd, data, len, &s);
 	secret_free(&s);
 	if (c->f == NULL) {
 		log_warn("%s refused: cannot start its process", c->what);
@@ -223,8 +229,11 @@ client_request(struct client *c, const struct msg *m)
 		    "process for the request: try again");
 		return;
 	}
+	c->seconds = kd->d->call_seconds;
+	if (req.seconds != 0 && req.seconds < c->seconds)
+		c->seconds = req.seconds;
 	clock_gettime(CLOCK_MONOTONIC, &c->deadline);
-	c->deadline.tv_sec += KEEP_CALL_SECONDS;
+	c->deadline.tv_sec += c->seconds;
 }
 
 static void
@@ -463,14 +472,14 @@ client_child_input(struct client *c)
 void
 client_expire(struct client *c, const struct timespec *now)
 {
-	char	 why[64];
+	char	 why[64], d[32];
 
 	if (c->f == NULL || now->tv_sec < c->deadline.tv_sec ||
 	    (now->tv_sec == c->deadline.tv_sec &&
 	    now->tv_nsec < c->deadline.tv_nsec))
 		return;
-	(void)snprintf(why, sizeof(why), "no answer within %d s",
-	    KEEP_CALL_SECONDS);
+	duration_fmt(c->seconds, d, sizeof(d));
+	(void)snprintf(why, sizeof(why), "no answer within %s", d);
 	log_info("%s refused: %s", c->what, why);
 	client_refuse(c, KEEP_R_TIMEOUT, why);
 	client_request_end(c, 0);

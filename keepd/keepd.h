@@ -123,6 +123,7 @@ struct client {
 	int			 keep;		/* it sent FETCH_KEEP */
 	uint32_t		 id;		/* of the request being served */
 	struct timespec		 deadline;
+	uint32_t		 seconds;	/* the call's, to its deadline */
 	char			*location;	/* a redirect's, for the log */
 	char			 what[NAME_LEN + ENVELOPE_PATH_MAX + 16];
 };

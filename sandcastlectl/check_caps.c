@@ -175,15 +175,15 @@ check_toolbox(struct check *c)
 }
 
 static int
-check_keep_fn(const char *env, size_t len, struct keepcli_answer *a,
-    void *arg, const char **why)
+check_keep_fn(const char *env, size_t len, unsigned int seconds,
+    struct keepcli_answer *a, void *arg, const char **why)
 {
 	struct keepcli	*k;
 	int		 r;
 
 	if ((k = keepcli_open(arg, why)) == NULL)
 		return -1;
-	r = keepcli_request(k, env, len, 0, a, why);
+	r = keepcli_request(k, env, len, seconds, a, why);
 	keepcli_close(k);
 	return r;
 }

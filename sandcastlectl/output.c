@@ -11,6 +11,7 @@
 #include "ctl.h"
 #include "output.h"
 #include "records.h"
+#include "values.h"
 
 static void	plain_head(enum action);
 static void	plain_proc(const struct ctl_proc *);
@@ -109,22 +110,6 @@ fmt_time(int64_t t, time_t now, char *buf, size_t bufsz)
 		(void)strlcpy(buf, "-", bufsz);
 }
 
-/* 30s, 2m, 1m30s, 1h, 1h5m: as sandcastle.conf(5) writes durations. */
-static void
-fmt_duration(uint32_t s, char *buf, size_t bufsz)
-{
-	uint32_t	 h = s / 3600, m = s % 3600 / 60, sec = s % 60;
-	size_t		 n = 0;
-
-	buf[0] = '\0';
-	if (h > 0)
-		n += snprintf(buf + n, bufsz - n, "%uh", h);
-	if (m > 0 && n < bufsz)
-		n += snprintf(buf + n, bufsz - n, "%um", m);
-	if ((sec > 0 || s == 0) && n < bufsz)
-		(void)snprintf(buf + n, bufsz - n, "%us", sec);
-}
-
 static void
 fmt_resting(const struct ctl_source *v, time_t now, char *buf, size_t bufsz)
 {
@@ -156,7 +141,7 @@ plain_source(const struct ctl_source *v, time_t now)
 	if (v->backoff == 0)
 		(void)strlcpy(backoff, "none", sizeof(backoff));
 	else
-		fmt_duration(v->backoff, backoff, sizeof(backoff));
+		duration_fmt(v->backoff, backoff, sizeof(backoff));
 	(void)snprintf(jobs, sizeof(jobs), "%u/%u", v->jobs_hour, v->max_jobs);
 	fmt_resting(v, now, rest, sizeof(rest));
 	printf("%-16s %-9s %-9s %-9s %-22s %s\n", v->name, next, backoff,

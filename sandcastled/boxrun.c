@@ -184,6 +184,7 @@ box_spawn(const struct box_params *p, char *const argv[], const char *name)
 	b->max_line = p->max_line;
 	b->max_total = p->max_total;
 	deadline_set(&b->deadline, p->timeout);
+	b->timeout = p->timeout;
 	return b;
 fail:
 	e = errno;

@@ -52,6 +52,7 @@ struct box {
 	int		 status;		/* its wait status, once reaped */
 	int		 in, out, err;		/* our ends of its stdin, stdout, stderr */
 	struct timespec	 deadline;		/* CLOCK_MONOTONIC */
+	uint32_t	 timeout;		/* seconds, to that deadline */
 	uint64_t	 max_line, total, max_total;
 	char		*buf;			/* stdout read, not yet taken */
 	size_t		 buflen, bufsz, taken;

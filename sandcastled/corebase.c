@@ -1,5 +1,6 @@
 /* The core's lowest layer: its clock, a source's name, a call to the keep. */
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include <stdlib.h>
 #include <time.h>
@@ -40,10 +41,17 @@ void
 core_call(struct core *c, size_t src, enum core_wait wait, char *envelope,
     size_t len)
 {
+	struct proc_keep_call	 pc = { 0 };	/* a source's: KEEP_CALL_SECONDS */
+	struct iovec		 iov[2];
+
 	if (envelope == NULL)
 		fatal("a call to source %s", core_source(c, src));
-	if (msg_compose(c->chan, PROC_KEEP_CALL, core_next_id(c), -1, envelope,
-	    len) == -1)
+	iov[0].iov_base = &pc;
+	iov[0].iov_len = sizeof(pc);
+	iov[1].iov_base = envelope;
+	iov[1].iov_len = len;
+	if (msg_composev(c->chan, PROC_KEEP_CALL, core_next_id(c), -1, iov,
+	    2) == -1)
 		fatal("a call to the parent");
 	free(envelope);
 	c->wait = wait;

@@ -16,11 +16,13 @@
 #include "boxrun.h"
 #include "boxproto.h"
 #include "capreq.h"
+#include "deadline.h"
 #include "job.h"
 #include "jobread.h"
 #include "json.h"
 #include "log.h"
 #include "podman.h"
+#include "values.h"
 
 static char	 job_build_id[BUILD_ID_LEN + 1];
 static char	 job_init_why[256] = "job_init() was not called";
@@ -427,6 +429,32 @@ job_answer_line(const struct keepcli_answer *a, int ok, const char *why,
 	return json_writer_finish(&w, len);
 }
 
+unsigned int
+job_call_seconds(const struct job_ctx *x)
+{
+	int	 left = deadline_ms(&x->box->deadline) / 1000;
+
+	return left > JOB_CALL_END ? left - JOB_CALL_END : 1;
+}
+
+/*
+ * The call's time ran out at the keep: asking again would be billed
+ * again and end the same, so the job fails, and its record says which
+ * limit ended it.
+ */
+static void
+job_no_answer(struct job_ctx *x, unsigned int secs)
+{
+	const char	*api = cap_table[x->cap].api;
+	char		 call[32], box[32];
+
+	duration_fmt(secs, call, sizeof(call));
+	duration_fmt(x->box->timeout, box, sizeof(box));
+	job_decide(x, JOB_FAILED, JW_TIME, "no answer from %s within %s, "
+	    "the box's %s less %ds to end it", api != NULL ? api :
+	    "its destination", call, box, JOB_CALL_END);
+}
+
 /* Any request but capreq.c's ends the job before the keep is asked. */
 static void
 job_request(struct job_ctx *x, const struct proto_msg *m, const char *line,
@@ -437,6 +465,7 @@ job_request(struct job_ctx *x, const struct proto_msg *m, const char *line,
 	const char		*why = "no keep is configured", *swhy;
 	char			*env, *ans, bad[PROTO_WHY_MAX];
 	size_t			 elen, alen;
+	unsigned int		 secs;
 	int			 ok = 0;
 
 	capreq_of(&r, &m->j, 0);
@@ -447,10 +476,16 @@ job_request(struct job_ctx *x, const struct proto_msg *m, const char *line,
 		return;
 	}
 	memset(&a, 0, sizeof(a));
+	secs = job_call_seconds(x);
 	if ((env = job_envelope(x->cap, line, len, &elen, &why)) != NULL &&
 	    x->keep != NULL)
-		ok = x->keep(env, elen, &a, x->arg, &why) == 0;
+		ok = x->keep(env, elen, secs, &a, x->arg, &why) == 0;
 	free(env);
+	if (ok && a.refused && a.code == KEEP_R_TIMEOUT) {
+		job_no_answer(x, secs);
+		keepcli_answer_free(&a);
+		return;
+	}
 	ans = job_answer_line(&a, ok, why, &alen);
 	keepcli_answer_free(&a);
 	if (ans == NULL || alen + 1 > proto_line_max(PROTO_ANSWER, NULL)) {

@@ -19,8 +19,10 @@ enum job_mode {
 };
 
 /* 0 and the answer or refusal in *a, or -1 and why (static) when none came. */
+/* seconds: what the call has at the keep, the box's time less its end. */
 typedef int	 job_keep_fn(const char *envelope, size_t len,
-		    struct keepcli_answer *a, void *arg, const char **why);
+		    unsigned int seconds, struct keepcli_answer *a, void *arg,
+		    const char **why);
 
 int		 job_init(const char *build, char *why, size_t whysz);
 const char	*job_build(void);

@@ -50,8 +50,8 @@ job_reader_lock(void (*lock)(void))
 
 /* In the reader: job_keep_fn, through the launcher. */
 static int
-jobread_keep(const char *env, size_t len, struct keepcli_answer *a,
-    void *arg, const char **why)
+jobread_keep(const char *env, size_t len, unsigned int seconds,
+    struct keepcli_answer *a, void *arg, const char **why)
 {
 	static char		 down[JR_DOWN_MAX + 1];
 	struct msgchan		*chan = arg;
@@ -259,7 +259,9 @@ jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
 		return -1;
 	}
 	memset(&a, 0, sizeof(a));
-	if (x->keep(m->data, m->len, &a, x->arg, &kwhy) == -1)
+	/* The launcher's own clock: the reader's word is not taken for it. */
+	if (x->keep(m->data, m->len, job_call_seconds(x), &a, x->arg,
+	    &kwhy) == -1)
 		r = msg_compose(chan, JR_DOWN, 0, -1, kwhy,
 		    strnlen(kwhy, JR_DOWN_MAX - 1) + 1);
 	else {

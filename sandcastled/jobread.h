@@ -15,6 +15,9 @@
 #include "job.h"
 #include "msg.h"
 
+/* Seconds a box keeps to end once its call is answered, or not. */
+#define JOB_CALL_END	10
+
 struct job_ctx {
 	const struct config	*conf;
 	enum cap_id		 cap;
@@ -74,6 +77,8 @@ extern const size_t		jobread_nrules;
 void	job_decide(struct job_ctx *, enum job_status, enum job_word,
 	    const char *, ...) __attribute__((format(printf, 4, 5)));
 void	job_talk(struct job_ctx *, const char *input, size_t inputlen);
+/* The seconds its call has at the keep: what is left, less JOB_CALL_END. */
+unsigned int job_call_seconds(const struct job_ctx *);
 
 /* jobread.c: job_talk() in the box's reader, its outcome in x. */
 void	jobread_run(struct job_ctx *, const char *input, size_t inputlen);

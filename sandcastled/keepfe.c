@@ -62,10 +62,15 @@ static void
 keepfe_call(struct msg *m)
 {
 	struct keepcli_answer	 a;
-	const char		*why;
+	struct proc_keep_call	 pc;
+	const char		*why, *env;
 	char			 bad[256];
+	size_t			 len;
 
-	if (keepfe_may(keepfe_conf, m->data, m->len,
+	memcpy(&pc, m->data, sizeof(pc));
+	env = (const char *)m->data + sizeof(pc);
+	len = m->len - sizeof(pc);
+	if (keepfe_may(keepfe_conf, env, len,
 	    (m->id & PROC_ID_LAUNCHER) != 0, bad, sizeof(bad)) == -1) {
 		log_warnx("refused a call: %s", bad);
 		if (proc_keep_refuse(keepfe_chan, m->id, KEEP_R_ENVELOPE,
@@ -77,7 +82,7 @@ keepfe_call(struct msg *m)
 		keepfe_send(PROC_KEEP_DOWN, m->id, why, strlen(why));
 		return;
 	}
-	if (keepcli_request(keepfe_keep, m->data, m->len, 0, &a, &why) == -1) {
+	if (keepcli_request(keepfe_keep, env, len, pc.seconds, &a, &why) == -1) {
 		keepcli_close(keepfe_keep);
 		keepfe_keep = NULL;
 		keepfe_state(1, why);

@@ -49,15 +49,22 @@ launcher_send(struct msgchan *chan)
 
 /* job_keep_fn.  One job at a time: nothing else can come meanwhile. */
 static int
-launcher_keep(const char *env, size_t len, struct keepcli_answer *a,
-    void *arg, const char **why)
+launcher_keep(const char *env, size_t len, unsigned int seconds,
+    struct keepcli_answer *a, void *arg, const char **why)
 {
-	static char	 down[PROC_REASON_MAX];
-	struct msg	 m;
-	uint32_t	 id;
+	static char		 down[PROC_REASON_MAX];
+	struct proc_keep_call	 pc;
+	struct iovec		 iov[2];
+	struct msg		 m;
+	uint32_t		 id;
 
 	id = PROC_ID_LAUNCHER | (++launcher_seq & ~PROC_ID_LAUNCHER);
-	if (msg_compose(launcher_chan, PROC_KEEP_CALL, id, -1, env, len) == -1)
+	pc.seconds = seconds;
+	iov[0].iov_base = &pc;
+	iov[0].iov_len = sizeof(pc);
+	iov[1].iov_base = (void *)env;
+	iov[1].iov_len = len;
+	if (msg_composev(launcher_chan, PROC_KEEP_CALL, id, -1, iov, 2) == -1)
 		fatal("a keep call to the parent");
 	launcher_send(launcher_chan);
 	/* The box then sees the channel hang up, and is removed. */

@@ -17,7 +17,7 @@ enum proc_msg {
 	PROC_READY = 1,		/* child -> parent, no payload: its filter is on */
 	PROC_KEEP_PROBE,	/* core -> keep-frontend, no payload */
 	PROC_KEEP_STATE,	/* keep-frontend -> core: uint32_t, 1 the keep answers */
-	PROC_KEEP_CALL,		/* core, launcher -> keep-frontend: the envelope */
+	PROC_KEEP_CALL,		/* core, launcher -> keep-frontend: struct proc_keep_call, the envelope */
 	PROC_KEEP_ANSWER,	/* keep-frontend -> caller: struct proc_keep_answer ... */
 	PROC_KEEP_DOWN,		/* keep-frontend -> caller: why no answer came, text */
 	PROC_JOB_RUN,		/* core -> launcher: struct proc_job, then the input */
@@ -34,6 +34,11 @@ enum proc_msg {
 #define PROC_MAXPAYLOAD		MSG_MAXPAYLOAD
 #define PROC_REASON_MAX		KEEPCLI_REASON_MAX
 #define PROC_CTYPE_MAX		1024
+
+/* The call's seconds at the keep, keep.h's struct keep_request's. */
+struct proc_keep_call {
+	uint32_t	 seconds;
+};
 
 /* Then ctype_len bytes of content-type, reason_len of reason, body_len of body. */
 struct proc_keep_answer {

@@ -67,7 +67,8 @@ class Keep:
         self.id += 1
         env = ('{"destination":"%s","method":"GET","path":"%s"}'
                % (dest, path)).encode()
-        keepclient.send(self.s, keepclient.REQUEST, self.id, env)
+        keepclient.send(self.s, keepclient.REQUEST, self.id,
+                        struct.pack("=I", 0) + env)
         m = keepclient.recv_answer(self.s)
         if m is None or m[0] != keepclient.ANSWER:
             raise SystemExit("bench: the keep did not answer %s %s: %r"

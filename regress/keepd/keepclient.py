@@ -3,10 +3,12 @@
 common/keep.h over msg.h's framing (a 16-byte header: type, id, flags,
 len, in host byte order, then the payload).
 
-  keepclient.py [--hello-version N] [--no-hello] [--show-hello] SOCKET ENVELOPE...
+  keepclient.py [--hello-version N] [--no-hello] [--show-hello]
+      [--seconds N] SOCKET ENVELOPE...
 
 Sends KEEP_HELLO, then each ENVELOPE (JSON text; "@file" reads a file)
-as a KEEP_REQUEST, and prints for each answer:
+as a KEEP_REQUEST that gives the call N seconds (0, the default: the
+destination's own), and prints for each answer:
   status N / content-type T / retry-after N / body-length N / body B
 or for a refusal:
   refused <code> <reason>
@@ -25,7 +27,7 @@ import socket
 import struct
 import sys
 
-VERSION = 3
+VERSION = 4
 HELLO, REQUEST, ANSWER, REFUSED = 1, 2, 3, 4
 SEALS = (fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW |
          fcntl.F_SEAL_WRITE)
@@ -141,6 +143,7 @@ def main():
     p.add_argument("--hello-version", type=int, default=VERSION)
     p.add_argument("--no-hello", action="store_true")
     p.add_argument("--show-hello", action="store_true")
+    p.add_argument("--seconds", type=int, default=0)
     p.add_argument("socket")
     p.add_argument("envelopes", nargs="*")
     a = p.parse_args()
@@ -168,7 +171,7 @@ def main():
                 data = f.read()
         else:
             data = env.encode("utf-8", "surrogateescape")
-        send(s, REQUEST, i, data)
+        send(s, REQUEST, i, struct.pack("=I", a.seconds) + data)
         m = recv_msg(s)
         if m is None:
             out.write("closed\n")

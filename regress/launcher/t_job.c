@@ -372,8 +372,8 @@ struct stub {
 };
 
 static int
-stub_keep(const char *env, size_t len, struct keepcli_answer *a, void *arg,
-    const char **why)
+stub_keep(const char *env, size_t len, unsigned int seconds,
+    struct keepcli_answer *a, void *arg, const char **why)
 {
 	struct stub	*s = arg;
 
@@ -489,15 +489,15 @@ body_claude(void)
 static char	 keep_sock[PATH_MAX];
 
 static int
-real_keep(const char *env, size_t len, struct keepcli_answer *a, void *arg,
-    const char **why)
+real_keep(const char *env, size_t len, unsigned int seconds,
+    struct keepcli_answer *a, void *arg, const char **why)
 {
 	struct keepcli	*k;
 	int		 r;
 
 	if ((k = keepcli_open(keep_sock, why)) == NULL)
 		return -1;
-	r = keepcli_request(k, env, len, 0, a, why);
+	r = keepcli_request(k, env, len, seconds, a, why);
 	keepcli_close(k);
 	return r;
 }
@@ -691,8 +691,8 @@ body_filter(void)
 static char	 filters_image[64];
 
 static int
-filters_keep(const char *env, size_t len, struct keepcli_answer *a, void *arg,
-    const char **why)
+filters_keep(const char *env, size_t len, unsigned int seconds,
+    struct keepcli_answer *a, void *arg, const char **why)
 {
 	char	 cmd[512], line[128];
 	FILE	*f;
@@ -859,8 +859,8 @@ body_pinned(void)
  * Seccomp: and Seccomp_filters: read.
  */
 static int
-reader_keep(const char *env, size_t len, struct keepcli_answer *a, void *arg,
-    const char **why)
+reader_keep(const char *env, size_t len, unsigned int seconds,
+    struct keepcli_answer *a, void *arg, const char **why)
 {
 	char	 cmd[512], line[128];
 	FILE	*f;

@@ -1,0 +1,131 @@
+#! /usr/bin/env atf-sh
+# A claude reply that takes minutes: the Messages API says nothing until
+# its reply is whole.  The keep's deadline for the call, the gate's
+# limits for its tunnel and the box's own time are ordered so that the
+# call ends first and its record says which limit ended it.
+
+. "$(atf_get_srcdir)/../lib/helpers.subr"
+. "$(atf_get_srcdir)/../lib/net.subr"
+. "$(atf_get_srcdir)/../lib/daemon.subr"
+
+TOKEN=tok-notes-slow-1234
+
+# slow_up TIMEOUT: the network, config.yaml with claude's timeout, the
+# notes source, the fake API, the keep, the gate, the images and
+# sandcastled.
+slow_up()
+{
+	daemon_net_up notes.example.com api.anthropic.com
+	cat > "$SC_CONFIG/config.yaml" <<EOC
+data_dir: $SC_ROOT/data
+capabilities:
+$(sc_claude_yaml claude-test-1)
+    timeout: $1
+    cooldown: 1s
+EOC
+	sc_source_file notes https://notes.example.com/api/worker claude 30 5s 1h
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+	sc_secret notes "$TOKEN"
+	sc_secret claude key-claude-slow
+	api_up 0
+	keep_up
+	images
+	daemon_up
+}
+
+# job ID DELAY: the source hands out claude job ID alone, which the API
+# answers after DELAY seconds.
+job()
+{
+	[ -f "$SC_ROOT/log/fs-notes.pid" ] &&
+	    kill "$(cat "$SC_ROOT/log/fs-notes.pid")" && sleep 0.3
+	sc_scenario api.anthropic.com "$(api_reply "$2")"
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN" \
+	    "[{\"id\": \"$1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]"
+}
+
+# outcome ID SECONDS: the result the source got for ID, waited for.
+outcome()
+{
+	_i=0
+	while ! grep -q "\"id\": \"$1\"" "$SC_ROOT/notes.results" 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -gt $(($2 * 10)) ] && { sc_log sandcastled; sc_log keepd
+		    sc_log gated; atf_fail "no result of job $1 in $2 s"; }
+		sleep 0.1
+	done
+	grep "\"id\": \"$1\"" "$SC_ROOT/notes.results" | python3 -c \
+	    'import json,sys; print(json.dumps(json.loads(sys.stdin.readline())["body"], sort_keys=True))'
+}
+
+# posts_api: the POSTs to /v1/messages the fake API took.
+posts_api()
+{
+	grep -c '"method": "POST", "path": "/v1/messages"' \
+	    "$SC_ROOT/api.anthropic.com.requests"
+}
+
+atf_test_case minutes cleanup
+minutes_head()
+{
+	atf_set "descr" "A claude reply that comes after 45 s (past a source's 30 s call) and after 100 s (past the gate's 60 s of silence for a source's tunnel) succeeds, each with one POST to the API"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "420"
+}
+minutes_body()
+{
+	slow_up 5m
+	for d in 45 100; do
+		job "after-$d" "$d"
+		got=$(outcome "after-$d" $((d + 60)))
+		[ "$got" = '{"output": {"tag": "x"}, "status": "succeeded"}' ] ||
+		    { sc_log sandcastled; sc_log keepd; atf_fail "after-$d: $got"; }
+	done
+	[ "$(posts_api)" -eq 2 ] ||
+	    atf_fail "$(posts_api) POSTs to the API for two jobs, not one each"
+	grep -q 'job source=notes job=after-100 capability=claude status=succeeded seconds=10[0-9] ' \
+	    "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "no log line of after-100's 100 s"; }
+}
+minutes_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_test_case past_timeout cleanup
+past_timeout_head()
+{
+	atf_set "descr" "A claude reply that would come after the capability's timeout: the keep ends the call first, the job fails (not released: asked again it would be billed again) and its record names the limit and its length; one POST"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "240"
+}
+past_timeout_body()
+{
+	slow_up 25s
+	job late 60
+	# The box asks some 0.3 s to 2 s after it starts: 25 s less that,
+	# less the 10 s it keeps to end.
+	got=$(outcome late 60)
+	echo "$got" | grep -qE '^\{"error": "no answer from the Messages API within 1[2-4]s, the box.s 25s less 10s to end it", "status": "failed"\}$' ||
+	    { sc_log sandcastled; sc_log keepd; atf_fail "late: $got"; }
+	[ "$(posts_api)" -eq 1 ] || atf_fail "$(posts_api) POSTs to the API, not one"
+	grep -q 'job source=notes job=late capability=claude status=failed seconds=[0-9]* error=time ' \
+	    "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "no log line with the word time"; }
+	grep -qE 'claude POST /v1/messages refused: no answer within 1[2-4]s' \
+	    "$SC_ROOT/log/keepd.log" ||
+	    { sc_log keepd; atf_fail "keepd did not end the call"; }
+	[ "$(meta notes late status)" = failed ] || atf_fail "the record's status"
+}
+past_timeout_cleanup()
+{
+	sc_net_cleanup
+}
+
+atf_init_test_cases()
+{
+	atf_add_test_case minutes
+	atf_add_test_case past_timeout
+}
