@@ -21,6 +21,12 @@ struct walk {
 	size_t		 plen;
 	char		*why;
 	size_t		 whysz;
+	size_t		 root;		/* the schema's own root: "#" */
+	struct {
+		size_t	 schema;
+		size_t	 value;
+	}		 chain[SCHEMA_MAXDEPTH + 2];
+	size_t		 nchain;	/* the root and the $refs taken to here */
 };
 
 static enum schema_verdict validate(const struct json *, size_t,
@@ -56,6 +62,10 @@ static int	sv_member(struct walk *, size_t, size_t, size_t,
 		    unsigned int, int);
 static long	member_find(const struct json *, size_t, const char *,
 		    size_t);
+static long	ref_target(const struct walk *, size_t, const char **);
+static long	pointer_step(const struct json *, size_t, const char *,
+		    size_t);
+static int	unhex(int);
 static int	type_is(const struct json *, size_t, const char *);
 static int	integral(const char *, size_t);
 static int	equal(struct walk *, const struct json *, size_t,
@@ -218,6 +228,9 @@ validate(const struct json *s, size_t root, const struct json *v, char *why,
 	w.whysz = whysz;
 	(void)strlcpy(w.path, "$", sizeof(w.path));
 	w.plen = 1;
+	w.root = root;
+	w.chain[0].schema = root;
+	w.nchain = 1;
 	if (whysz > 0)
 		why[0] = '\0';
 	return sv_value(&w, root, 0, 0, 0);
@@ -261,59 +274,126 @@ sv_keywords(struct walk *w, size_t st, size_t vt, unsigned int depth,
 	return SCHEMA_OK;
 }
 
+/*
+ * A $ref's target: its fragment percent-decoded, as a URI's is, then
+ * read as a JSON pointer (RFC 6901) from the schema's root, never the
+ * root of the document that holds it.
+ */
 static long
-ref_target(const struct json *s, size_t ref)
+ref_target(const struct walk *w, size_t ref, const char **bad)
 {
-	static const char	*const folders[] = { "$defs", "definitions" };
-	char			 buf[KEY_MAX], name[KEY_MAX];
-	size_t			 len, i, n, f;
-	long			 defs;
+	char	 buf[KEY_MAX], ptr[KEY_MAX], tok[KEY_MAX];
+	size_t	 len, plen, tlen, i;
+	long	 cur = (long)w->root;
+	int	 hi, lo;
 
-	if (json_string_copy(s, ref, buf, sizeof(buf), &len) == -1 ||
-	    memchr(buf, '\0', len) != NULL)
+	*bad = "is not a fragment of this schema (#/...)";
+	if (json_string_copy(w->s, ref, buf, sizeof(buf), &len) == -1 ||
+	    len == 0 || buf[0] != '#')
 		return -1;
-	if (strcmp(buf, "#") == 0)
-		return 0;
-	for (f = 0; f < 2; f++) {
-		n = strlen(folders[f]);
-		if (strncmp(buf, "#/", 2) == 0 &&
-		    strncmp(buf + 2, folders[f], n) == 0 && buf[2 + n] == '/')
-			break;
+	for (i = 1, plen = 0; i < len; i++) {
+		if (buf[i] != '%') {
+			ptr[plen++] = buf[i];
+			continue;
+		}
+		*bad = "holds a % not followed by two hex digits";
+		if (i + 2 >= len || (hi = unhex(buf[i + 1])) == -1 ||
+		    (lo = unhex(buf[i + 2])) == -1)
+			return -1;
+		ptr[plen++] = (char)(hi << 4 | lo);
+		i += 2;
 	}
-	if (f == 2 || strchr(buf + 3 + n, '/') != NULL)
+	*bad = "is not a fragment of this schema (#/...)";
+	if (plen > 0 && ptr[0] != '/')
 		return -1;
-	for (i = 3 + n, len = 0; buf[i] != '\0'; i++) {
-		if (buf[i] == '~' && (buf[i + 1] == '0' || buf[i + 1] == '1'))
-			name[len++] = buf[++i] == '0' ? '~' : '/';
-		else
-			name[len++] = buf[i];
+	for (i = 0; i < plen && cur != -1; ) {
+		for (i++, tlen = 0; i < plen && ptr[i] != '/'; i++) {
+			if (ptr[i] == '~' && i + 1 < plen &&
+			    (ptr[i + 1] == '0' || ptr[i + 1] == '1'))
+				tok[tlen++] = ptr[++i] == '0' ? '~' : '/';
+			else if (ptr[i] == '~') {
+				*bad = "holds a ~ not followed by 0 or 1";
+				return -1;
+			} else
+				tok[tlen++] = ptr[i];
+		}
+		cur = pointer_step(w->s, cur, tok, tlen);
 	}
-	name[len] = '\0';
-	if ((defs = json_find(s, 0, folders[f])) == -1)
-		return -1;
-	return json_find(s, defs, name);
+	*bad = "points at nothing in the schema";
+	return cur;
 }
 
+/* One reference token: an object's member, or an array's index. */
+static long
+pointer_step(const struct json *s, size_t cur, const char *tok, size_t len)
+{
+	size_t	 n = 0, i, e;
+
+	if (s->toks[cur].type == JSON_OBJECT)
+		return member_find(s, cur, tok, len);
+	if (s->toks[cur].type != JSON_ARRAY || len == 0 ||
+	    (tok[0] == '0' && len > 1))
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (tok[i] < '0' || tok[i] > '9' || n > s->toks[cur].size)
+			return -1;
+		n = n * 10 + (tok[i] - '0');
+	}
+	if (n >= s->toks[cur].size)
+		return -1;
+	for (i = 0, e = cur + 1; i < n; i++)
+		e = json_next(s, e);
+	return (long)e;
+}
+
+static int
+unhex(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * A $ref back to a schema taken at this same value of the reply would
+ * be taken again and again: refused at once, not at a bound.
+ */
 static int
 kw_ref(struct walk *w, size_t st, size_t ref, size_t vt, unsigned int depth,
     unsigned int refs)
 {
-	long	 target;
+	const char	*bad, *raw = w->s->buf + w->s->toks[ref].start;
+	size_t		 i;
+	long		 target;
+	int		 rawlen, r;
 
 	if (w->s->toks[ref].type != JSON_STRING)
 		return unusable(w, "a $ref that is not a string");
-	if ((target = ref_target(w->s, ref)) == -1)
-		return unusable(w, "the $ref %.*s is not a definition of the "
-		    "schema (#/$defs/... or #/definitions/...)",
-		    (int)(w->s->toks[ref].end - w->s->toks[ref].start > 64 ? 64 :
-		    w->s->toks[ref].end - w->s->toks[ref].start),
-		    w->s->buf + w->s->toks[ref].start);
+	rawlen = w->s->toks[ref].end - w->s->toks[ref].start > 64 ? 64 :
+	    (int)(w->s->toks[ref].end - w->s->toks[ref].start);
+	if ((target = ref_target(w, ref, &bad)) == -1)
+		return unusable(w, "the $ref %.*s %s", rawlen, raw, bad);
 	if (refs >= SCHEMA_MAXREFS)
-		return unusable(w, "more than %d $ref in a row: the $ref "
-		    "loops", SCHEMA_MAXREFS);
-	if ((size_t)target == st)
-		return unusable(w, "a $ref to its own schema: the $ref loops");
-	return sv_value(w, target, vt, depth + 1, refs + 1);
+		return unusable(w, "more than %d $ref in a row",
+		    SCHEMA_MAXREFS);
+	for (i = 0; i < w->nchain; i++)
+		if ((size_t)target == st || (w->chain[i].schema ==
+		    (size_t)target && w->chain[i].value == vt))
+			return unusable(w, "the $ref %.*s leads back to a "
+			    "schema it came from with no step into the reply: "
+			    "the $ref loops", rawlen, raw);
+	if (w->nchain == sizeof(w->chain) / sizeof(w->chain[0]))
+		return unusable(w, "schemas nest deeper than %d",
+		    SCHEMA_MAXDEPTH);
+	w->chain[w->nchain].schema = target;
+	w->chain[w->nchain++].value = vt;
+	r = sv_value(w, target, vt, depth + 1, refs + 1);
+	w->nchain--;
+	return r;
 }
 
 static int

@@ -2,8 +2,8 @@
  * The reply against the job's schema, in the subset of JSON Schema the
  * Claude API takes for a structured output (1.0 is an integer); other
  * keywords are left alone: the API judges the schema, this the reply.
- * Bounded by SCHEMA_MAXDEPTH, SCHEMA_MAXREFS (a $ref loop) and
- * SCHEMA_MAXSTEPS.
+ * Bounded by SCHEMA_MAXDEPTH, SCHEMA_MAXREFS ($ref after $ref) and
+ * SCHEMA_MAXSTEPS; a $ref loop is refused where it closes.
  */
 #ifndef SANDCASTLE_BOX_SCHEMA_H
 #define SANDCASTLE_BOX_SCHEMA_H

@@ -15,18 +15,25 @@
 
 static char	 why[SCHEMA_WHY_MAX];
 
+/* The schema inside a job line, as the box has it: "#" is not the line. */
 static int
 verdict(const char *schema, const char *value)
 {
-	struct json	 s;
+	struct json	 job;
 	const char	*jwhy;
+	char		*line;
+	long		 root;
 	int		 r;
 
-	ATF_REQUIRE_MSG(json_parse(&s, schema, strlen(schema), &jwhy) == 0,
+	ATF_REQUIRE(asprintf(&line, "{\"prompt\":\"p\",\"schema\":%s,"
+	    "\"$defs\":{\"a\":{\"type\":\"null\"}}}", schema) != -1);
+	ATF_REQUIRE_MSG(json_parse(&job, line, strlen(line), &jwhy) == 0,
 	    "schema %s: %s", schema, jwhy);
-	r = schema_reply(&s, 0, value, strlen(value), why, sizeof(why));
+	ATF_REQUIRE((root = json_find(&job, 0, "schema")) > 0);
+	r = schema_reply(&job, root, value, strlen(value), why, sizeof(why));
 	ATF_REQUIRE_MSG(r != SCHEMA_NOTJSON, "value %s: %s", value, why);
-	json_free(&s);
+	json_free(&job);
+	free(line);
 	return r;
 }
 
@@ -177,26 +184,131 @@ ATF_TC_BODY(ref, tc)
 	    "$.kids[0].kids[0]: is a number, the schema wants an object");
 	refuses("{\"$ref\":\"https://example.com/s.json\"}", "1",
 	    SCHEMA_UNUSABLE, "the schema, at $: the $ref "
-	    "https://example.com/s.json is not a definition of the schema "
-	    "(#/$defs/... or #/definitions/...)");
+	    "https://example.com/s.json is not a fragment of this schema "
+	    "(#/...)");
 	refuses("{\"$ref\":\"#/$defs/none\",\"$defs\":{}}", "1",
-	    SCHEMA_UNUSABLE, "the schema, at $: the $ref #/$defs/none is not "
-	    "a definition of the schema (#/$defs/... or #/definitions/...)");
+	    SCHEMA_UNUSABLE, "the schema, at $: the $ref #/$defs/none points "
+	    "at nothing in the schema");
+	refuses("{\"$ref\":\"#anchor\"}", "1", SCHEMA_UNUSABLE,
+	    "the schema, at $: the $ref #anchor is not a fragment of this "
+	    "schema (#/...)");
+}
+
+/*
+ * The job line around the schema holds a $defs of its own (verdict()):
+ * a $ref that reached it would take null and refuse 1.
+ */
+ATF_TC_WITHOUT_HEAD(ref_nested);
+ATF_TC_BODY(ref_nested, tc)
+{
+	const char	*s = "{\"$defs\":{\"a\":{\"type\":\"integer\"}},"
+			    "\"$ref\":\"#/$defs/a\"}";
+
+	takes(s, "1");
+	refuses(s, "null", SCHEMA_MISMATCH,
+	    "$: is null, the schema wants an integer");
+	refuses("{\"$ref\":\"#/$defs/a\"}", "1", SCHEMA_UNUSABLE,
+	    "the schema, at $: the $ref #/$defs/a points at nothing in the "
+	    "schema");
+}
+
+/* RFC 6901: ~1 is /, ~0 is ~, decoded after the fragment's %XX. */
+ATF_TC_WITHOUT_HEAD(ref_pointer);
+ATF_TC_BODY(ref_pointer, tc)
+{
+	const char	*s = "{\"$defs\":{\"a/b\":{\"type\":\"string\"},"
+			    "\"c~d\":{\"type\":\"null\"},\"~1\":{\"const\":2},"
+			    "\"e%f\":{\"type\":\"boolean\"},"
+			    "\"q\\\"\":{\"const\":3}},"
+			    "\"properties\":{\"s\":{\"$ref\":\"#/$defs/a~1b\"},"
+			    "\"n\":{\"$ref\":\"#/$defs/c~0d\"},"
+			    "\"t\":{\"$ref\":\"#/$defs/~01\"},"
+			    "\"p\":{\"$ref\":\"#/$defs/e%25f\"},"
+			    "\"q\":{\"$ref\":\"#/$defs/q%22\"},"
+			    "\"i\":{\"$ref\":\"#/properties/x/anyOf/1\"},"
+			    "\"x\":{\"anyOf\":[false,{\"type\":\"array\"}]}}}";
+
+	takes(s, "{\"s\":\"x\",\"n\":null,\"t\":2,\"p\":true,\"q\":3,"
+	    "\"i\":[]}");
+	refuses(s, "{\"s\":1}", SCHEMA_MISMATCH,
+	    "$.s: is a number, the schema wants a string");
+	refuses(s, "{\"n\":1}", SCHEMA_MISMATCH,
+	    "$.n: is a number, the schema wants null");
+	refuses(s, "{\"t\":1}", SCHEMA_MISMATCH,
+	    "$.t: is not the schema's const value");
+	refuses(s, "{\"p\":1}", SCHEMA_MISMATCH,
+	    "$.p: is a number, the schema wants a boolean");
+	refuses(s, "{\"q\":1}", SCHEMA_MISMATCH,
+	    "$.q: is not the schema's const value");
+	refuses(s, "{\"i\":{}}", SCHEMA_MISMATCH,
+	    "$.i: is an object, the schema wants an array");
+	refuses("{\"$ref\":\"#/a%2\"}", "1", SCHEMA_UNUSABLE,
+	    "the schema, at $: the $ref #/a%2 holds a % not followed by two "
+	    "hex digits");
+	refuses("{\"$ref\":\"#/a~2\",\"a~2\":{}}", "1", SCHEMA_UNUSABLE,
+	    "the schema, at $: the $ref #/a~2 holds a ~ not followed by 0 or "
+	    "1");
+	refuses("{\"$ref\":\"#/allOf/01\",\"allOf\":[{},{}]}", "1",
+	    SCHEMA_UNUSABLE, "the schema, at $: the $ref #/allOf/01 points "
+	    "at nothing in the schema");
+}
+
+/* "#" is the schema's root: a tree recurses through it. */
+ATF_TC_WITHOUT_HEAD(ref_root);
+ATF_TC_BODY(ref_root, tc)
+{
+	const char	*s = "{\"type\":[\"integer\",\"array\"],"
+			    "\"items\":{\"$ref\":\"#\"}}";
+
+	takes(s, "[1,[2,[3,[]]],4]");
+	refuses(s, "[1,[2,[\"x\"]]]", SCHEMA_MISMATCH,
+	    "$[1][1][0]: is a string, the schema wants an integer or an array");
+	refuses(s, "null", SCHEMA_MISMATCH,
+	    "$: is null, the schema wants an integer or an array");
 }
 
 ATF_TC_WITHOUT_HEAD(ref_cycle);
 ATF_TC_BODY(ref_cycle, tc)
 {
-	refuses("{\"$ref\":\"#/$defs/a\",\"$defs\":{\"a\":{\"$ref\":"
-	    "\"#/$defs/b\"},\"b\":{\"$ref\":\"#/$defs/a\"}}}", "1",
-	    SCHEMA_UNUSABLE, "the schema, at $: more than 32 $ref in a row: "
-	    "the $ref loops");
+	const char	*loops = "the schema, at $: the $ref #/$defs/a leads "
+			    "back to a schema it came from with no step into "
+			    "the reply: the $ref loops";
+
+	refuses("{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":"
+	    "\"#/$defs/a\"}},\"$ref\":\"#/$defs/a\"}", "1", SCHEMA_UNUSABLE,
+	    loops);
 	refuses("{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/a\"}},\"$ref\":"
-	    "\"#/$defs/a\"}", "1", SCHEMA_UNUSABLE,
-	    "the schema, at $: a $ref to its own schema: the $ref loops");
-	/* Control: a chain without a loop ends. */
+	    "\"#/$defs/a\"}", "1", SCHEMA_UNUSABLE, loops);
+	/* Through allOf and anyOf, not only $ref after $ref. */
+	refuses("{\"$defs\":{\"a\":{\"allOf\":[{\"$ref\":\"#/$defs/b\"}]},"
+	    "\"b\":{\"anyOf\":[{\"$ref\":\"#/$defs/a\"}]}},\"$ref\":"
+	    "\"#/$defs/a\"}", "1", SCHEMA_UNUSABLE, loops);
+	refuses("{\"anyOf\":[{\"type\":\"string\"},{\"$ref\":\"#\"}]}", "1",
+	    SCHEMA_UNUSABLE, "the schema, at $: the $ref # leads back to a "
+	    "schema it came from with no step into the reply: the $ref loops");
+	/* Controls: a chain without a loop ends; the same $ref twice apart. */
 	takes("{\"$ref\":\"#/$defs/a\",\"$defs\":{\"a\":{\"$ref\":"
 	    "\"#/$defs/b\"},\"b\":{\"type\":\"number\"}}}", "1");
+	takes("{\"$defs\":{\"i\":{\"type\":\"integer\"}},\"allOf\":[{\"$ref\":"
+	    "\"#/$defs/i\"},{\"$ref\":\"#/$defs/i\"}]}", "1");
+}
+
+/* 33 definitions, each a $ref to the next: no loop, yet too long a chain. */
+ATF_TC_WITHOUT_HEAD(ref_chain);
+ATF_TC_BODY(ref_chain, tc)
+{
+	char	 s[4096], *p = s;
+	int	 i;
+
+	p += sprintf(p, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
+	for (i = 0; i < SCHEMA_MAXREFS; i++)
+		p += sprintf(p, "\"d%d\":{\"$ref\":\"#/$defs/d%d\"},", i, i + 1);
+	(void)sprintf(p, "\"d%d\":{\"type\":\"null\"}}}", SCHEMA_MAXREFS);
+	refuses(s, "null", SCHEMA_UNUSABLE,
+	    "the schema, at $: more than 32 $ref in a row");
+	/* Control: one link fewer is checked. */
+	(void)sprintf(strstr(s, "\"d31\":"), "\"d31\":{\"type\":\"null\"}}}");
+	takes(s, "null");
 }
 
 /* allOf inside each other, n deep. */
@@ -218,12 +330,29 @@ deep(int n)
 ATF_TC_WITHOUT_HEAD(depth);
 ATF_TC_BODY(depth, tc)
 {
-	char	*text;
+	const char	*s = "{\"$defs\":{\"a\":{\"allOf\":[{\"properties\":"
+			    "{\"x\":{\"$ref\":\"#/$defs/a\"}}}]}},"
+			    "\"$ref\":\"#/$defs/a\"}";
+	char		 v[256], *text;
+	int		 i, n;
 
-	/* The parser stops at 32 levels, so the walk's bound is met through $ref. */
-	refuses("{\"$defs\":{\"a\":{\"allOf\":[{\"$ref\":\"#/$defs/b\"}]},"
-	    "\"b\":{\"allOf\":[{\"$ref\":\"#/$defs/a\"}]}},\"$ref\":\"#/$defs/a\"}",
-	    "1", SCHEMA_UNUSABLE, "the schema, at $: schemas nest deeper than 64");
+	/*
+	 * The parser stops at 32 levels, so the walk's bound is met through
+	 * $ref: three schemas a level of the reply, each a step into it.
+	 */
+	for (n = 20; n <= 21; n++) {
+		for (i = 0; i < n; i++)
+			memcpy(v + 5 * i, "{\"x\":", 5);
+		v[5 * n] = '1';
+		memset(v + 5 * n + 1, '}', n);
+		v[6 * n + 1] = '\0';
+		if (n == 20)
+			takes(s, v);
+		else
+			ATF_CHECK_MSG(verdict(s, v) == SCHEMA_UNUSABLE &&
+			    strstr(why, "schemas nest deeper than 64") != NULL,
+			    "%s", why);
+	}
 	/* Control: 15 allOf inside each other (30 levels of JSON) are checked. */
 	text = deep(15);
 	takes(text, "1");
@@ -494,7 +623,11 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, enum_const);
 	ATF_TP_ADD_TC(tp, any_all);
 	ATF_TP_ADD_TC(tp, ref);
+	ATF_TP_ADD_TC(tp, ref_nested);
+	ATF_TP_ADD_TC(tp, ref_pointer);
+	ATF_TP_ADD_TC(tp, ref_root);
 	ATF_TP_ADD_TC(tp, ref_cycle);
+	ATF_TP_ADD_TC(tp, ref_chain);
 	ATF_TP_ADD_TC(tp, depth);
 	ATF_TP_ADD_TC(tp, steps);
 	ATF_TP_ADD_TC(tp, annotations);
