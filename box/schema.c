@@ -74,6 +74,7 @@ static int	mismatch(struct walk *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 static int	unusable(struct walk *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
+static int	too_long(struct walk *);
 
 static const struct {
 	const char	*name;
@@ -140,6 +141,13 @@ unusable(struct walk *w, const char *fmt, ...)
 	vsay(w, "the schema, at ", fmt, ap);
 	va_end(ap);
 	return SCHEMA_UNUSABLE;
+}
+
+static int
+too_long(struct walk *w)
+{
+	return unusable(w, "the check took more than %d steps",
+	    SCHEMA_MAXSTEPS);
 }
 
 /* Appends .key or ["key"] to the path; the old length comes back. */
@@ -243,8 +251,7 @@ sv_value(struct walk *w, size_t st, size_t vt, unsigned int depth,
 	enum json_type	 t = w->s->toks[st].type;
 
 	if (++w->steps > SCHEMA_MAXSTEPS)
-		return unusable(w, "the check took more than %d steps",
-		    SCHEMA_MAXSTEPS);
+		return too_long(w);
 	if (depth > SCHEMA_MAXDEPTH)
 		return unusable(w, "schemas nest deeper than %d",
 		    SCHEMA_MAXDEPTH);
@@ -625,6 +632,8 @@ kw_properties(struct walk *w, size_t st, size_t props, size_t vt,
 		return unusable(w, "properties is not an object");
 	for (n = 0, k = vt + 1; n < v->toks[vt].size;
 	    n++, k = v->toks[k + 1].next) {
+		if (++w->steps > SCHEMA_MAXSTEPS)
+			return too_long(w);
 		if (json_string_copy(v, k, name, sizeof(name), &len) == -1 ||
 		    (sub = member_find(w->s, props, name, len)) == -1)
 			continue;
@@ -650,6 +659,8 @@ kw_additional(struct walk *w, size_t st, size_t extra, size_t vt,
 	props = json_find(w->s, st, "properties");
 	for (n = 0, k = vt + 1; n < v->toks[vt].size;
 	    n++, k = v->toks[k + 1].next) {
+		if (++w->steps > SCHEMA_MAXSTEPS)
+			return too_long(w);
 		if (props != -1 && json_string_copy(v, k, name, sizeof(name),
 		    &len) == 0 && member_find(w->s, props, name, len) != -1)
 			continue;
@@ -666,9 +677,6 @@ sv_member(struct walk *w, size_t sub, size_t key, size_t val,
 	size_t	 old;
 	int	 r;
 
-	if (++w->steps > SCHEMA_MAXSTEPS)
-		return unusable(w, "the check took more than %d steps",
-		    SCHEMA_MAXSTEPS);
 	old = path_key(w, w->v, key);
 	if (extra && w->s->toks[sub].type == JSON_FALSE)
 		r = mismatch(w, "is not allowed: additionalProperties is "
