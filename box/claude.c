@@ -427,36 +427,25 @@ static void
 reply_text(const struct box_job *job, const struct json *j, size_t body,
     struct box_outcome *o)
 {
-	struct json	 reply;
-	const char	*jwhy;
-	char		 why[SCHEMA_WHY_MAX], *text;
-	size_t		 len = 0;
-	int		 r;
+	char	 why[SCHEMA_WHY_MAX], *text;
+	size_t	 len = 0;
+	int	 r;
 
 	if ((text = reply_concat(j, json_find(j, body, "content"),
 	    &len)) == NULL) {
 		box_fail(o, 0, "the reply holds no text");
 		return;
 	}
-	if (json_parse(&reply, text, len, &jwhy) == -1) {
-		box_fail(o, 0, "the reply is not JSON: %s at byte %zu", jwhy,
-		    reply.erroff);
-		free(o->reply);
-		o->reply = oneline(text, len);
-		free(text);
-		return;
-	}
-	r = schema_validate(job->j, json_find(job->j, job->input, "schema"),
-	    &reply, 0, why, sizeof(why));
+	r = schema_reply(job->j, json_find(job->j, job->input, "schema"), text,
+	    len, why, sizeof(why));
 	if (r == SCHEMA_OK)
 		o->output = oneline(text, len);
 	else {
-		box_fail(o, 0, "the reply does not satisfy the schema: %s",
-		    why);
+		box_fail(o, 0, r == SCHEMA_NOTJSON ? "the reply is not JSON: %s" :
+		    "the reply does not satisfy the schema: %s", why);
 		free(o->reply);
 		o->reply = oneline(text, len);
 	}
-	json_free(&reply);
 	free(text);
 }
 

@@ -21,22 +21,51 @@ struct walk {
 	size_t		 plen;
 	char		*why;
 	size_t		 whysz;
+	size_t		 root;		/* the schema's own root: "#" */
+	struct {
+		size_t	 schema;
+		size_t	 value;
+	}		 chain[SCHEMA_MAXDEPTH + 2];
+	size_t		 nchain;	/* the root and the $refs taken to here */
 };
 
+static enum schema_verdict validate(const struct json *, size_t,
+		    const struct json *, char *, size_t);
 static int	sv_value(struct walk *, size_t, size_t, unsigned int,
 		    unsigned int);
 static int	sv_keywords(struct walk *, size_t, size_t, unsigned int,
 		    unsigned int);
-static int	sv_ref(struct walk *, size_t, size_t, size_t, unsigned int,
+static int	kw_ref(struct walk *, size_t, size_t, size_t, unsigned int,
 		    unsigned int);
-static int	sv_type(struct walk *, size_t, size_t);
-static int	sv_enum(struct walk *, size_t, size_t, int);
+static int	kw_type(struct walk *, size_t, size_t, size_t, unsigned int,
+		    unsigned int);
+static int	kw_enum(struct walk *, size_t, size_t, size_t, unsigned int,
+		    unsigned int);
+static int	kw_const(struct walk *, size_t, size_t, size_t, unsigned int,
+		    unsigned int);
+static int	kw_allof(struct walk *, size_t, size_t, size_t, unsigned int,
+		    unsigned int);
+static int	kw_anyof(struct walk *, size_t, size_t, size_t, unsigned int,
+		    unsigned int);
+static int	kw_required(struct walk *, size_t, size_t, size_t,
+		    unsigned int, unsigned int);
+static int	kw_properties(struct walk *, size_t, size_t, size_t,
+		    unsigned int, unsigned int);
+static int	kw_additional(struct walk *, size_t, size_t, size_t,
+		    unsigned int, unsigned int);
+static int	kw_items(struct walk *, size_t, size_t, size_t, unsigned int,
+		    unsigned int);
+static int	kw_minitems(struct walk *, size_t, size_t, size_t,
+		    unsigned int, unsigned int);
 static int	sv_combine(struct walk *, size_t, size_t, int, unsigned int);
-static int	sv_object(struct walk *, size_t, size_t, unsigned int);
-static int	sv_required(struct walk *, size_t, size_t);
-static int	sv_member(struct walk *, size_t, size_t, size_t, size_t,
-		    unsigned int);
-static int	sv_items(struct walk *, size_t, size_t, unsigned int);
+static int	sv_member(struct walk *, size_t, size_t, size_t,
+		    unsigned int, int);
+static long	member_find(const struct json *, size_t, const char *,
+		    size_t);
+static long	ref_target(const struct walk *, size_t, const char **);
+static long	pointer_step(const struct json *, size_t, const char *,
+		    size_t);
+static int	unhex(int);
 static int	type_is(const struct json *, size_t, const char *);
 static int	integral(const char *, size_t);
 static int	equal(struct walk *, const struct json *, size_t,
@@ -45,6 +74,7 @@ static int	mismatch(struct walk *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 static int	unusable(struct walk *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
+static int	too_long(struct walk *);
 
 static const struct {
 	const char	*name;
@@ -57,6 +87,28 @@ static const struct {
 	{ "object", "an object" },
 	{ "array", "an array" },
 	{ "null", "null" },
+};
+
+/*
+ * The keywords the box checks, in the order it checks them; any other is
+ * left to the API.  sandcastle-box(8) lists these.
+ */
+static const struct {
+	const char	*name;
+	int		 (*check)(struct walk *, size_t, size_t, size_t,
+			    unsigned int, unsigned int);
+} keywords[] = {
+	{ "$ref", kw_ref },
+	{ "type", kw_type },
+	{ "enum", kw_enum },
+	{ "const", kw_const },
+	{ "allOf", kw_allof },
+	{ "anyOf", kw_anyof },
+	{ "required", kw_required },
+	{ "properties", kw_properties },
+	{ "additionalProperties", kw_additional },
+	{ "items", kw_items },
+	{ "minItems", kw_minitems },
 };
 
 static void
@@ -89,6 +141,13 @@ unusable(struct walk *w, const char *fmt, ...)
 	vsay(w, "the schema, at ", fmt, ap);
 	va_end(ap);
 	return SCHEMA_UNUSABLE;
+}
+
+static int
+too_long(struct walk *w)
+{
+	return unusable(w, "the check took more than %d steps",
+	    SCHEMA_MAXSTEPS);
 }
 
 /* Appends .key or ["key"] to the path; the old length comes back. */
@@ -137,8 +196,36 @@ path_pop(struct walk *w, size_t old)
 }
 
 enum schema_verdict
-schema_validate(const struct json *s, size_t stok, const struct json *v,
-    size_t vtok, char *why, size_t whysz)
+schema_reply(const struct json *s, size_t root, const char *text,
+    size_t len, char *why, size_t whysz)
+{
+	struct json		 v;
+	const char		*jwhy;
+	enum schema_verdict	 r;
+
+	if (json_parse(&v, text, len, &jwhy) == -1) {
+		(void)snprintf(why, whysz, "%s at byte %zu", jwhy, v.erroff);
+		return SCHEMA_NOTJSON;
+	}
+	r = validate(s, root, &v, why, whysz);
+	json_free(&v);
+	return r;
+}
+
+int
+schema_keyword(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (strcmp(keywords[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+static enum schema_verdict
+validate(const struct json *s, size_t root, const struct json *v, char *why,
+    size_t whysz)
 {
 	struct walk	 w;
 
@@ -149,9 +236,12 @@ schema_validate(const struct json *s, size_t stok, const struct json *v,
 	w.whysz = whysz;
 	(void)strlcpy(w.path, "$", sizeof(w.path));
 	w.plen = 1;
+	w.root = root;
+	w.chain[0].schema = root;
+	w.nchain = 1;
 	if (whysz > 0)
 		why[0] = '\0';
-	return sv_value(&w, stok, vtok, 0, 0);
+	return sv_value(&w, root, 0, 0, 0);
 }
 
 static int
@@ -161,8 +251,7 @@ sv_value(struct walk *w, size_t st, size_t vt, unsigned int depth,
 	enum json_type	 t = w->s->toks[st].type;
 
 	if (++w->steps > SCHEMA_MAXSTEPS)
-		return unusable(w, "the check took more than %d steps",
-		    SCHEMA_MAXSTEPS);
+		return too_long(w);
 	if (depth > SCHEMA_MAXDEPTH)
 		return unusable(w, "schemas nest deeper than %d",
 		    SCHEMA_MAXDEPTH);
@@ -180,90 +269,138 @@ static int
 sv_keywords(struct walk *w, size_t st, size_t vt, unsigned int depth,
     unsigned int refs)
 {
-	const struct json	*s = w->s;
-	long			 k;
-	int			 r;
+	size_t	 i;
+	long	 k;
+	int	 r;
 
-	if ((k = json_find(s, st, "$ref")) != -1 &&
-	    (r = sv_ref(w, st, k, vt, depth, refs)) != SCHEMA_OK)
-		return r;
-	if ((k = json_find(s, st, "type")) != -1 &&
-	    (r = sv_type(w, k, vt)) != SCHEMA_OK)
-		return r;
-	if ((k = json_find(s, st, "enum")) != -1 &&
-	    (r = sv_enum(w, k, vt, 0)) != SCHEMA_OK)
-		return r;
-	if ((k = json_find(s, st, "const")) != -1 &&
-	    (r = sv_enum(w, k, vt, 1)) != SCHEMA_OK)
-		return r;
-	if ((k = json_find(s, st, "allOf")) != -1 &&
-	    (r = sv_combine(w, k, vt, 1, depth)) != SCHEMA_OK)
-		return r;
-	if ((k = json_find(s, st, "anyOf")) != -1 &&
-	    (r = sv_combine(w, k, vt, 0, depth)) != SCHEMA_OK)
-		return r;
-	if (w->v->toks[vt].type == JSON_OBJECT)
-		return sv_object(w, st, vt, depth);
-	if (w->v->toks[vt].type == JSON_ARRAY &&
-	    (k = json_find(s, st, "items")) != -1)
-		return sv_items(w, k, vt, depth);
+	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if ((k = json_find(w->s, st, keywords[i].name)) != -1 &&
+		    (r = keywords[i].check(w, st, k, vt, depth, refs)) !=
+		    SCHEMA_OK)
+			return r;
 	return SCHEMA_OK;
 }
 
-/* "#", "#/$defs/<name>" or "#/definitions/<name>", ~0 and ~1 decoded. */
+/*
+ * A $ref's target: its fragment percent-decoded, as a URI's is, then
+ * read as a JSON pointer (RFC 6901) from the schema's root, never the
+ * root of the document that holds it.
+ */
 static long
-ref_target(const struct json *s, size_t ref)
+ref_target(const struct walk *w, size_t ref, const char **bad)
 {
-	static const char	*const folders[] = { "$defs", "definitions" };
-	char			 buf[KEY_MAX], name[KEY_MAX];
-	size_t			 len, i, n, f;
-	long			 defs;
+	char	 buf[KEY_MAX], ptr[KEY_MAX], tok[KEY_MAX];
+	size_t	 len, plen, tlen, i;
+	long	 cur = (long)w->root;
+	int	 hi, lo;
 
-	if (json_string_copy(s, ref, buf, sizeof(buf), &len) == -1 ||
-	    memchr(buf, '\0', len) != NULL)
+	*bad = "is not a fragment of this schema (#/...)";
+	if (json_string_copy(w->s, ref, buf, sizeof(buf), &len) == -1 ||
+	    len == 0 || buf[0] != '#')
 		return -1;
-	if (strcmp(buf, "#") == 0)
-		return 0;
-	for (f = 0; f < 2; f++) {
-		n = strlen(folders[f]);
-		if (strncmp(buf, "#/", 2) == 0 &&
-		    strncmp(buf + 2, folders[f], n) == 0 && buf[2 + n] == '/')
-			break;
+	for (i = 1, plen = 0; i < len; i++) {
+		if (buf[i] != '%') {
+			ptr[plen++] = buf[i];
+			continue;
+		}
+		*bad = "holds a % not followed by two hex digits";
+		if (i + 2 >= len || (hi = unhex(buf[i + 1])) == -1 ||
+		    (lo = unhex(buf[i + 2])) == -1)
+			return -1;
+		ptr[plen++] = (char)(hi << 4 | lo);
+		i += 2;
 	}
-	if (f == 2 || strchr(buf + 3 + n, '/') != NULL)
+	*bad = "is not a fragment of this schema (#/...)";
+	if (plen > 0 && ptr[0] != '/')
 		return -1;
-	for (i = 3 + n, len = 0; buf[i] != '\0'; i++) {
-		if (buf[i] == '~' && (buf[i + 1] == '0' || buf[i + 1] == '1'))
-			name[len++] = buf[++i] == '0' ? '~' : '/';
-		else
-			name[len++] = buf[i];
+	for (i = 0; i < plen && cur != -1; ) {
+		for (i++, tlen = 0; i < plen && ptr[i] != '/'; i++) {
+			if (ptr[i] == '~' && i + 1 < plen &&
+			    (ptr[i + 1] == '0' || ptr[i + 1] == '1'))
+				tok[tlen++] = ptr[++i] == '0' ? '~' : '/';
+			else if (ptr[i] == '~') {
+				*bad = "holds a ~ not followed by 0 or 1";
+				return -1;
+			} else
+				tok[tlen++] = ptr[i];
+		}
+		cur = pointer_step(w->s, cur, tok, tlen);
 	}
-	name[len] = '\0';
-	if ((defs = json_find(s, 0, folders[f])) == -1)
+	*bad = "points at nothing in the schema";
+	return cur;
+}
+
+/* One reference token: an object's member, or an array's index. */
+static long
+pointer_step(const struct json *s, size_t cur, const char *tok, size_t len)
+{
+	size_t	 n = 0, i, e;
+
+	if (s->toks[cur].type == JSON_OBJECT)
+		return member_find(s, cur, tok, len);
+	if (s->toks[cur].type != JSON_ARRAY || len == 0 ||
+	    (tok[0] == '0' && len > 1))
 		return -1;
-	return json_find(s, defs, name);
+	for (i = 0; i < len; i++) {
+		if (tok[i] < '0' || tok[i] > '9' || n > s->toks[cur].size)
+			return -1;
+		n = n * 10 + (tok[i] - '0');
+	}
+	if (n >= s->toks[cur].size)
+		return -1;
+	for (i = 0, e = cur + 1; i < n; i++)
+		e = json_next(s, e);
+	return (long)e;
 }
 
 static int
-sv_ref(struct walk *w, size_t st, size_t ref, size_t vt, unsigned int depth,
+unhex(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * A $ref back to a schema taken at this same value of the reply would
+ * be taken again and again: refused at once, not at a bound.
+ */
+static int
+kw_ref(struct walk *w, size_t st, size_t ref, size_t vt, unsigned int depth,
     unsigned int refs)
 {
-	long	 target;
+	const char	*bad, *raw = w->s->buf + w->s->toks[ref].start;
+	size_t		 i;
+	long		 target;
+	int		 rawlen, r;
 
 	if (w->s->toks[ref].type != JSON_STRING)
 		return unusable(w, "a $ref that is not a string");
-	if ((target = ref_target(w->s, ref)) == -1)
-		return unusable(w, "the $ref %.*s is not a definition of the "
-		    "schema (#/$defs/... or #/definitions/...)",
-		    (int)(w->s->toks[ref].end - w->s->toks[ref].start > 64 ? 64 :
-		    w->s->toks[ref].end - w->s->toks[ref].start),
-		    w->s->buf + w->s->toks[ref].start);
+	rawlen = w->s->toks[ref].end - w->s->toks[ref].start > 64 ? 64 :
+	    (int)(w->s->toks[ref].end - w->s->toks[ref].start);
+	if ((target = ref_target(w, ref, &bad)) == -1)
+		return unusable(w, "the $ref %.*s %s", rawlen, raw, bad);
 	if (refs >= SCHEMA_MAXREFS)
-		return unusable(w, "more than %d $ref in a row: the $ref "
-		    "loops", SCHEMA_MAXREFS);
-	if ((size_t)target == st)
-		return unusable(w, "a $ref to its own schema: the $ref loops");
-	return sv_value(w, target, vt, depth + 1, refs + 1);
+		return unusable(w, "more than %d $ref in a row",
+		    SCHEMA_MAXREFS);
+	for (i = 0; i < w->nchain; i++)
+		if ((size_t)target == st || (w->chain[i].schema ==
+		    (size_t)target && w->chain[i].value == vt))
+			return unusable(w, "the $ref %.*s leads back to a "
+			    "schema it came from with no step into the reply: "
+			    "the $ref loops", rawlen, raw);
+	if (w->nchain == sizeof(w->chain) / sizeof(w->chain[0]))
+		return unusable(w, "schemas nest deeper than %d",
+		    SCHEMA_MAXDEPTH);
+	w->chain[w->nchain].schema = target;
+	w->chain[w->nchain++].value = vt;
+	r = sv_value(w, target, vt, depth + 1, refs + 1);
+	w->nchain--;
+	return r;
 }
 
 static int
@@ -349,7 +486,8 @@ value_kind(const struct json *v, size_t vt)
 
 /* The schema's type names as "a string or null" in wants. */
 static int
-sv_type(struct walk *w, size_t k, size_t vt)
+kw_type(struct walk *w, size_t st, size_t k, size_t vt, unsigned int depth,
+    unsigned int refs)
 {
 	const struct json	*s = w->s;
 	char			 name[16], wants[160] = "";
@@ -379,20 +517,40 @@ sv_type(struct walk *w, size_t k, size_t vt)
 }
 
 static int
-sv_enum(struct walk *w, size_t k, size_t vt, int isconst)
+kw_enum(struct walk *w, size_t st, size_t k, size_t vt, unsigned int depth,
+    unsigned int refs)
 {
 	const struct json	*s = w->s;
 	size_t			 n, e;
 
-	if (isconst)
-		return equal(w, s, k, w->v, vt) ? SCHEMA_OK :
-		    mismatch(w, "is not the schema's const value");
 	if (s->toks[k].type != JSON_ARRAY)
 		return unusable(w, "enum is not a list");
 	for (n = 0, e = k + 1; n < s->toks[k].size; n++, e = json_next(s, e))
 		if (equal(w, s, e, w->v, vt))
 			return SCHEMA_OK;
 	return mismatch(w, "is none of the schema's enum values");
+}
+
+static int
+kw_const(struct walk *w, size_t st, size_t k, size_t vt, unsigned int depth,
+    unsigned int refs)
+{
+	return equal(w, w->s, k, w->v, vt) ? SCHEMA_OK :
+	    mismatch(w, "is not the schema's const value");
+}
+
+static int
+kw_allof(struct walk *w, size_t st, size_t k, size_t vt, unsigned int depth,
+    unsigned int refs)
+{
+	return sv_combine(w, k, vt, 1, depth);
+}
+
+static int
+kw_anyof(struct walk *w, size_t st, size_t k, size_t vt, unsigned int depth,
+    unsigned int refs)
+{
+	return sv_combine(w, k, vt, 0, depth);
 }
 
 /* allOf: every schema of the list; anyOf: one at least. */
@@ -434,36 +592,14 @@ sv_combine(struct walk *w, size_t k, size_t vt, int all, unsigned int depth)
 }
 
 static int
-sv_object(struct walk *w, size_t st, size_t vt, unsigned int depth)
-{
-	const struct json	*v = w->v;
-	long			 props, extra;
-	size_t			 n, k;
-	int			 r;
-
-	props = json_find(w->s, st, "properties");
-	extra = json_find(w->s, st, "additionalProperties");
-	if (props != -1 && w->s->toks[props].type != JSON_OBJECT)
-		return unusable(w, "properties is not an object");
-	if ((r = sv_required(w, st, vt)) != SCHEMA_OK)
-		return r;
-	for (n = 0, k = vt + 1; n < v->toks[vt].size;
-	    n++, k = v->toks[k + 1].next)
-		if ((r = sv_member(w, props, extra, k, k + 1, depth)) !=
-		    SCHEMA_OK)
-			return r;
-	return SCHEMA_OK;
-}
-
-static int
-sv_required(struct walk *w, size_t st, size_t vt)
+kw_required(struct walk *w, size_t st, size_t req, size_t vt,
+    unsigned int depth, unsigned int refs)
 {
 	const struct json	*s = w->s;
 	char			 name[KEY_MAX];
 	size_t			 n, e, len;
-	long			 req;
 
-	if ((req = json_find(s, st, "required")) == -1)
+	if (w->v->toks[vt].type != JSON_OBJECT)
 		return SCHEMA_OK;
 	if (s->toks[req].type != JSON_ARRAY)
 		return unusable(w, "required is not a list of names");
@@ -472,36 +608,77 @@ sv_required(struct walk *w, size_t st, size_t vt)
 		if (json_string_copy(s, e, name, sizeof(name), &len) == -1)
 			return unusable(w, "required holds what is not a "
 			    "name, or one over %d bytes", KEY_MAX - 1);
-		if (json_find(w->v, vt, name) == -1)
+		if (member_find(w->v, vt, name, len) == -1)
 			return mismatch(w, "lacks the required property "
 			    "\"%.64s\"", name);
 	}
 	return SCHEMA_OK;
 }
 
-/* One member: its schema in properties, else additionalProperties. */
+/* Each member named in properties, against its schema there. */
 static int
-sv_member(struct walk *w, size_t props, size_t extra, size_t key,
-    size_t val, unsigned int depth)
+kw_properties(struct walk *w, size_t st, size_t props, size_t vt,
+    unsigned int depth, unsigned int refs)
 {
-	char		 name[KEY_MAX];
-	size_t		 len, old;
-	long		 sub = -1;
-	int		 r;
+	const struct json	*v = w->v;
+	char			 name[KEY_MAX];
+	size_t			 n, k, len;
+	long			 sub;
+	int			 r;
 
-	if (++w->steps > SCHEMA_MAXSTEPS)
-		return unusable(w, "the check took more than %d steps",
-		    SCHEMA_MAXSTEPS);
-	if ((long)props != -1 &&
-	    json_string_copy(w->v, key, name, sizeof(name), &len) == 0 &&
-	    memchr(name, '\0', len) == NULL)
-		sub = json_find(w->s, props, name);
-	if (sub == -1)
-		sub = (long)extra;
-	if (sub == -1)
+	if (v->toks[vt].type != JSON_OBJECT)
 		return SCHEMA_OK;
+	if (w->s->toks[props].type != JSON_OBJECT)
+		return unusable(w, "properties is not an object");
+	for (n = 0, k = vt + 1; n < v->toks[vt].size;
+	    n++, k = v->toks[k + 1].next) {
+		if (++w->steps > SCHEMA_MAXSTEPS)
+			return too_long(w);
+		if (json_string_copy(v, k, name, sizeof(name), &len) == -1 ||
+		    (sub = member_find(w->s, props, name, len)) == -1)
+			continue;
+		if ((r = sv_member(w, sub, k, k + 1, depth, 0)) != SCHEMA_OK)
+			return r;
+	}
+	return SCHEMA_OK;
+}
+
+/* Each member that properties does not name. */
+static int
+kw_additional(struct walk *w, size_t st, size_t extra, size_t vt,
+    unsigned int depth, unsigned int refs)
+{
+	const struct json	*v = w->v;
+	char			 name[KEY_MAX];
+	size_t			 n, k, len;
+	long			 props;
+	int			 r;
+
+	if (v->toks[vt].type != JSON_OBJECT)
+		return SCHEMA_OK;
+	props = json_find(w->s, st, "properties");
+	for (n = 0, k = vt + 1; n < v->toks[vt].size;
+	    n++, k = v->toks[k + 1].next) {
+		if (++w->steps > SCHEMA_MAXSTEPS)
+			return too_long(w);
+		if (props != -1 && json_string_copy(v, k, name, sizeof(name),
+		    &len) == 0 && member_find(w->s, props, name, len) != -1)
+			continue;
+		if ((r = sv_member(w, extra, k, k + 1, depth, 1)) != SCHEMA_OK)
+			return r;
+	}
+	return SCHEMA_OK;
+}
+
+static int
+sv_member(struct walk *w, size_t sub, size_t key, size_t val,
+    unsigned int depth, int extra)
+{
+	size_t	 old;
+	int	 r;
+
 	old = path_key(w, w->v, key);
-	if (sub == (long)extra && w->s->toks[extra].type == JSON_FALSE)
+	if (extra && w->s->toks[sub].type == JSON_FALSE)
 		r = mismatch(w, "is not allowed: additionalProperties is "
 		    "false");
 	else
@@ -510,12 +687,32 @@ sv_member(struct walk *w, size_t props, size_t extra, size_t key,
 	return r;
 }
 
+/* The member of obj whose key is name's len bytes, a NUL among them. */
+static long
+member_find(const struct json *j, size_t obj, const char *name, size_t len)
+{
+	char	 key[KEY_MAX];
+	size_t	 m, k, klen;
+
+	if (j->toks[obj].type != JSON_OBJECT)
+		return -1;
+	for (m = 0, k = obj + 1; m < j->toks[obj].size;
+	    m++, k = j->toks[k + 1].next)
+		if (json_string_copy(j, k, key, sizeof(key), &klen) == 0 &&
+		    klen == len && memcmp(key, name, len) == 0)
+			return (long)k + 1;
+	return -1;
+}
+
 static int
-sv_items(struct walk *w, size_t items, size_t vt, unsigned int depth)
+kw_items(struct walk *w, size_t st, size_t items, size_t vt,
+    unsigned int depth, unsigned int refs)
 {
 	size_t	 n, e, old;
 	int	 r;
 
+	if (w->v->toks[vt].type != JSON_ARRAY)
+		return SCHEMA_OK;
 	if (w->s->toks[items].type == JSON_ARRAY)
 		return unusable(w, "items as a list is not in the subset");
 	for (n = 0, e = vt + 1; n < w->v->toks[vt].size;
@@ -527,6 +724,31 @@ sv_items(struct walk *w, size_t items, size_t vt, unsigned int depth)
 			return r;
 	}
 	return SCHEMA_OK;
+}
+
+/* The API takes 0 and 1 alone; any whole number is checked here. */
+static int
+kw_minitems(struct walk *w, size_t st, size_t k, size_t vt,
+    unsigned int depth, unsigned int refs)
+{
+	const char	*raw;
+	char		 num[32];
+	size_t		 len;
+	double		 least;
+
+	if (w->v->toks[vt].type != JSON_ARRAY)
+		return SCHEMA_OK;
+	raw = json_raw(w->s, k, &len);
+	if (w->s->toks[k].type != JSON_NUMBER || !integral(raw, len) ||
+	    len >= sizeof(num) || raw[0] == '-')
+		return unusable(w, "minItems is not a whole number");
+	memcpy(num, raw, len);
+	num[len] = '\0';
+	least = strtod(num, NULL);
+	if ((double)w->v->toks[vt].size >= least)
+		return SCHEMA_OK;
+	return mismatch(w, "has %u items, the schema wants at least %.0f",
+	    w->v->toks[vt].size, least);
 }
 
 static char *

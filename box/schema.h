@@ -2,8 +2,8 @@
  * The reply against the job's schema, in the subset of JSON Schema the
  * Claude API takes for a structured output (1.0 is an integer); other
  * keywords are left alone: the API judges the schema, this the reply.
- * Bounded by SCHEMA_MAXDEPTH, SCHEMA_MAXREFS (a $ref loop) and
- * SCHEMA_MAXSTEPS.
+ * Bounded by SCHEMA_MAXDEPTH, SCHEMA_MAXREFS ($ref after $ref) and
+ * SCHEMA_MAXSTEPS; a $ref loop is refused where it closes.
  */
 #ifndef SANDCASTLE_BOX_SCHEMA_H
 #define SANDCASTLE_BOX_SCHEMA_H
@@ -20,12 +20,19 @@
 enum schema_verdict {
 	SCHEMA_OK = 0,
 	SCHEMA_MISMATCH = -1,	/* the reply does not satisfy the schema */
-	SCHEMA_UNUSABLE = -2	/* the schema or a bound stopped the walk */
+	SCHEMA_UNUSABLE = -2,	/* the schema or a bound stopped the walk */
+	SCHEMA_NOTJSON = -3	/* the reply is not JSON at all */
 };
 
-/* why names the reply's JSON path: "$.tags[2]: is a number, ...". */
-enum schema_verdict schema_validate(const struct json *s, size_t stok,
-		    const struct json *v, size_t vtok, char *why,
-		    size_t whysz);
+/*
+ * The one check the box makes of a reply: text parsed as JSON, then held
+ * to the schema at s's token root, which is "#" for every $ref.  why
+ * names the reply's JSON path ("$.tags[2]: is a number, ..."), or for
+ * SCHEMA_NOTJSON the parser's reason and byte.
+ */
+enum schema_verdict schema_reply(const struct json *s, size_t root,
+		    const char *text, size_t len, char *why, size_t whysz);
+/* 1 for a keyword the box checks, 0 for one it leaves to the API. */
+int		 schema_keyword(const char *name);
 
 #endif

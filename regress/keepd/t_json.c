@@ -1,7 +1,9 @@
 /*
  * S7: the strict JSON parser and the writer (common/json.c).  Each refusal
- * is checked for its reason, beside a control that the parser takes.
+ * is checked for its reason, beside a control that the parser takes;
+ * then JSONTestSuite's test_parsing, read from beside the checkout.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,6 +377,136 @@ ATF_TC_BODY(writer_shape, tc)
 	ATF_CHECK(json_writer_finish(&w, &len) == NULL);
 }
 
+#define PARSING_DIR	"../shared/peer-data/JSONTestSuite/test_parsing"
+
+/*
+ * y_ files json.h refuses on purpose: RFC 8259 has names SHOULD be
+ * unique, and readers differ on which of two values wins, so a line
+ * the box, the launcher and the keep each read could mean two things.
+ */
+static const struct {
+	const char	*file;
+	const char	*why;
+} refused_on_purpose[] = {
+	{ "y_object_duplicated_key.json",
+	    "two values of one key: which one a reader takes differs" },
+	{ "y_object_duplicated_key_and_value.json",
+	    "one key twice, even with one value: refused as any other" },
+};
+
+struct parsing {
+	size_t	 yes, yes_refused, no, either_taken, either_refused, bad;
+};
+
+static int
+json_name(const struct dirent *d)
+{
+	size_t	 n = strlen(d->d_name);
+
+	return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE	*fp;
+	char	*buf;
+	long	 n;
+
+	ATF_REQUIRE_MSG((fp = fopen(path, "rb")) != NULL, "cannot read %s",
+	    path);
+	ATF_REQUIRE(fseek(fp, 0, SEEK_END) == 0);
+	ATF_REQUIRE((n = ftell(fp)) >= 0);
+	rewind(fp);
+	ATF_REQUIRE((buf = malloc((size_t)n + 1)) != NULL);
+	ATF_REQUIRE(fread(buf, 1, (size_t)n, fp) == (size_t)n);
+	fclose(fp);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* One file: y_ taken, n_ refused, i_ either, none with a crash. */
+static void
+parsing_one(const char *dir, const char *name, struct parsing *p)
+{
+	struct json	 j;
+	const char	*why = NULL;
+	char		 path[1400], *text;
+	size_t		 len, i;
+	int		 taken, purpose = 0;
+
+	(void)snprintf(path, sizeof(path), "%s/%s", dir, name);
+	text = slurp(path, &len);
+	if ((taken = json_parse(&j, text, len, &why) == 0))
+		json_free(&j);
+	free(text);
+	for (i = 0; i < sizeof(refused_on_purpose) /
+	    sizeof(refused_on_purpose[0]); i++)
+		if (strcmp(name, refused_on_purpose[i].file) == 0)
+			purpose = 1;
+	if (name[0] == 'i' && taken) {
+		p->either_taken++;
+		return;
+	}
+	if (name[0] == 'i') {
+		p->either_refused++;
+		return;
+	}
+	if (name[0] == 'y' && purpose && !taken &&
+	    strcmp(why, "a key given twice in one object") == 0) {
+		p->yes_refused++;
+		return;
+	}
+	if (name[0] == 'y' && !purpose && taken) {
+		p->yes++;
+		return;
+	}
+	if (name[0] == 'n' && !taken) {
+		p->no++;
+		return;
+	}
+	p->bad++;
+	fprintf(stderr, "%s: %s%s\n", name, taken ? "taken" : "refused: ",
+	    taken ? "" : why);
+}
+
+ATF_TC(jsontestsuite);
+ATF_TC_HEAD(jsontestsuite, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "JSONTestSuite's test_parsing: each "
+	    "y_ taken but the duplicate keys refused on purpose, each n_ "
+	    "refused, each i_ either, none with a crash");
+}
+ATF_TC_BODY(jsontestsuite, tc)
+{
+	struct parsing	 p;
+	struct dirent	**names;
+	char		 dir[1024];
+	int		 i, count;
+
+	memset(&p, 0, sizeof(p));
+	if (!atf_tc_has_config_var(tc, "checkout"))
+		atf_tc_skip("no checkout variable: run through make run-tests");
+	(void)snprintf(dir, sizeof(dir), "%s/" PARSING_DIR,
+	    atf_tc_get_config_var(tc, "checkout"));
+	if ((count = scandir(dir, &names, json_name, alphasort)) <= 0)
+		atf_tc_skip("%s is absent: JSONTestSuite is read from there, "
+		    "beside the checkout", dir);
+	for (i = 0; i < count; i++) {
+		parsing_one(dir, names[i]->d_name, &p);
+		free(names[i]);
+	}
+	free(names);
+	printf("jsontestsuite: %zu y_ taken, %zu refused on purpose; %zu n_ "
+	    "refused; %zu i_ taken, %zu refused; %zu wrong\n", p.yes,
+	    p.yes_refused, p.no, p.either_taken, p.either_refused, p.bad);
+	if (p.bad > 0 || p.yes_refused != sizeof(refused_on_purpose) /
+	    sizeof(refused_on_purpose[0]))
+		atf_tc_fail("%zu files parsed against the suite's verdict, "
+		    "%zu of the duplicate keys refused: each is named on "
+		    "stderr", p.bad, p.yes_refused);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, valid);
@@ -389,5 +521,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, string_dup);
 	ATF_TP_ADD_TC(tp, writer_escaping);
 	ATF_TP_ADD_TC(tp, writer_shape);
+	ATF_TP_ADD_TC(tp, jsontestsuite);
 	return atf_no_error();
 }
