@@ -28,6 +28,11 @@ static void	 reply_usage(const struct claude_settings *,
 static void	 reply_keep(const struct json *, size_t, struct box_outcome *);
 static char	*oneline(const char *, size_t);
 
+/* As the configuration takes them (common/cap.c): the API's own list. */
+static const char *const claude_efforts[] = {
+	"low", "medium", "high", "xhigh", "max", NULL
+};
+
 static int
 model_valid(const char *s)
 {
@@ -45,7 +50,7 @@ claude_settings(const struct json *j, size_t tok, struct claude_settings *cs,
     char *why, size_t whysz)
 {
 	long	 m, t, e, s;
-	size_t	 len;
+	size_t	 len, i;
 
 	memset(cs, 0, sizeof(*cs));
 	if ((m = json_find(j, tok, "model")) == -1 ||
@@ -67,10 +72,12 @@ claude_settings(const struct json *j, size_t tok, struct claude_settings *cs,
 		    "number from 1 to 128000");
 		return -1;
 	}
-	if (!json_streq(j, e, "low") && !json_streq(j, e, "medium") &&
-	    !json_streq(j, e, "high")) {
-		(void)snprintf(why, whysz, "settings: effort: neither low, "
-		    "medium nor high");
+	for (i = 0; claude_efforts[i] != NULL; i++)
+		if (json_streq(j, e, claude_efforts[i]))
+			break;
+	if (claude_efforts[i] == NULL) {
+		(void)snprintf(why, whysz, "settings: effort: not low, medium, "
+		    "high, xhigh or max");
 		return -1;
 	}
 	(void)json_string_copy(j, e, cs->effort, sizeof(cs->effort), &len);
