@@ -46,6 +46,8 @@ enum job_word {
 	JW_RECORD,		/* the job could not be noted */
 	JW_STOPPED,		/* sandcastled stopped, or a child ended */
 	JW_LAUNCHER,		/* another sandcastled's launcher holds the boxes */
+	JW_CONTEXT,		/* the reply cut at the context window */
+	JW_STOP_REASON,		/* another stop_reason a job cannot use */
 	JW_COUNT
 };
 

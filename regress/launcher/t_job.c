@@ -1122,6 +1122,12 @@ ATF_TC_BODY(words, tc)
 		{ "the reply is not JSON: at byte 0", 0, JW_SCHEMA },
 		{ "the model declined", 0, JW_DECLINED },
 		{ "the reply was cut at max_tokens (100)", 0, JW_MAX_TOKENS },
+		{ "the reply was cut at the model's context window "
+		    "(model_context_window_exceeded)", 0, JW_CONTEXT },
+		{ "the model stopped with stop_reason pause_turn: x", 0,
+		    JW_STOP_REASON },
+		{ "the model stopped without a stop_reason: x", 0,
+		    JW_STOP_REASON },
 		{ "the API refused the request (400): x", 0, JW_API },
 		{ "protocol: the job line", 0, JW_PROTOCOL },
 		{ "the key was rejected (401)", 1, JW_KEY },
@@ -1140,6 +1146,8 @@ ATF_TC_BODY(words, tc)
 		{ "job source=notes error=none", 1, JW_RELEASED },
 		{ "the model declined", 1, JW_RELEASED },
 		{ "rate limited (429)", 0, JW_BOX },
+		{ "the model stopped with stop_reason tool_use", 1,
+		    JW_RELEASED },
 	};
 	size_t	 i;
 
