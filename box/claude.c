@@ -28,6 +28,11 @@ static void	 reply_usage(const struct claude_settings *,
 static void	 reply_keep(const struct json *, size_t, struct box_outcome *);
 static char	*oneline(const char *, size_t);
 
+/* As the configuration takes them (common/cap.c): the API's own list. */
+static const char *const claude_efforts[] = {
+	"low", "medium", "high", "xhigh", "max", NULL
+};
+
 static int
 model_valid(const char *s)
 {
@@ -45,7 +50,7 @@ claude_settings(const struct json *j, size_t tok, struct claude_settings *cs,
     char *why, size_t whysz)
 {
 	long	 m, t, e, s;
-	size_t	 len;
+	size_t	 len, i;
 
 	memset(cs, 0, sizeof(*cs));
 	if ((m = json_find(j, tok, "model")) == -1 ||
@@ -67,10 +72,12 @@ claude_settings(const struct json *j, size_t tok, struct claude_settings *cs,
 		    "number from 1 to 128000");
 		return -1;
 	}
-	if (!json_streq(j, e, "low") && !json_streq(j, e, "medium") &&
-	    !json_streq(j, e, "high")) {
-		(void)snprintf(why, whysz, "settings: effort: neither low, "
-		    "medium nor high");
+	for (i = 0; claude_efforts[i] != NULL; i++)
+		if (json_streq(j, e, claude_efforts[i]))
+			break;
+	if (claude_efforts[i] == NULL) {
+		(void)snprintf(why, whysz, "settings: effort: not low, medium, "
+		    "high, xhigh or max");
 		return -1;
 	}
 	(void)json_string_copy(j, e, cs->effort, sizeof(cs->effort), &len);
@@ -306,8 +313,9 @@ answer_error(const struct claude_settings *cs, const struct proto_msg *a,
 		box_fail(o, 1, "the model %s is not available to this key "
 		    "(404)", cs->model);
 	else if (st >= 400 && st < 500)
-		box_fail(o, 0, "the API refused the request (%lld%s%s): %s",
-		    st, type[0] != '\0' ? " " : "", type, msg);
+		box_fail(o, 0, "the API refused the request (%lld%s%s)%s%s",
+		    st, type[0] != '\0' ? " " : "", type,
+		    msg[0] != '\0' ? ": " : "", msg);
 	else if (st == 529)
 		box_fail(o, 1, "the API is overloaded (529)");
 	else if (st >= 500)
@@ -317,13 +325,30 @@ answer_error(const struct claude_settings *cs, const struct proto_msg *a,
 		box_fail(o, 1, "the API answered %lld", st);
 }
 
+/*
+ * The reply's stop_reason: "" when it has none (null or missing), "?" when
+ * it is not a plain word short enough to be one the API documents.
+ */
+static void
+reply_stop(const struct json *j, size_t body, char *stop, size_t stopsz)
+{
+	size_t	 len;
+	long	 sr;
+
+	stop[0] = '\0';
+	if ((sr = json_find(j, body, "stop_reason")) == -1 ||
+	    j->toks[sr].type == JSON_NULL)
+		return;
+	if (json_string_copy(j, sr, stop, stopsz, &len) == -1 ||
+	    len == 0 || strspn(stop, "abcdefghijklmnopqrstuvwxyz_") != len)
+		(void)strlcpy(stop, "?", stopsz);
+}
+
 static void
 answer_reply(const struct box_job *job, const struct claude_settings *cs,
     const struct json *j, size_t body, struct box_outcome *o)
 {
-	char	 stop[32] = "";
-	size_t	 len;
-	long	 sr;
+	char	 stop[40];
 
 	if (j->toks[body].type != JSON_OBJECT ||
 	    json_find(j, body, "content") == -1) {
@@ -331,21 +356,41 @@ answer_reply(const struct box_job *job, const struct claude_settings *cs,
 		return;
 	}
 	reply_usage(cs, j, body, o);
-	if ((sr = json_find(j, body, "stop_reason")) != -1)
-		(void)json_string_copy(j, sr, stop, sizeof(stop), &len);
-	if (strcmp(stop, "refusal") == 0) {
+	reply_stop(j, body, stop, sizeof(stop));
+	if (strcmp(stop, "end_turn") == 0 ||
+	    strcmp(stop, "stop_sequence") == 0) {
+		reply_text(job, j, body, o);
+		return;
+	}
+	/*
+	 * The API answered and billed: the job fails with what the model
+	 * wrote, for the record.  Released, it would be asked again, and
+	 * the same prompt would most likely stop the same way.
+	 */
+	if (strcmp(stop, "refusal") == 0)
 		box_fail(o, 0, "the model declined");
-		reply_keep(j, body, o);
-	} else if (strcmp(stop, "max_tokens") == 0) {
+	else if (strcmp(stop, "max_tokens") == 0)
 		box_fail(o, 0, "the reply was cut at max_tokens (%lld)",
 		    (long long)cs->max_tokens);
-		reply_keep(j, body, o);
-	} else if (strcmp(stop, "end_turn") != 0 &&
-	    strcmp(stop, "stop_sequence") != 0)
-		box_fail(o, 0, "the model stopped with stop_reason %.32s",
-		    stop[0] != '\0' ? stop : "(none)");
+	else if (strcmp(stop, "model_context_window_exceeded") == 0)
+		box_fail(o, 0, "the reply was cut at the model's context "
+		    "window (model_context_window_exceeded)");
+	else if (strcmp(stop, "pause_turn") == 0)
+		box_fail(o, 0, "the model stopped with stop_reason pause_turn: "
+		    "its turn would go on only in a second request, and a job "
+		    "makes one");
+	else if (strcmp(stop, "tool_use") == 0)
+		box_fail(o, 0, "the model stopped with stop_reason tool_use: "
+		    "the request offers no tool");
+	else if (stop[0] == '\0')
+		box_fail(o, 0, "the model stopped without a stop_reason: the "
+		    "reply cannot be known whole");
+	else if (strcmp(stop, "?") == 0)
+		box_fail(o, 0, "the model stopped with a stop_reason that is "
+		    "not a word");
 	else
-		reply_text(job, j, body, o);
+		box_fail(o, 0, "the model stopped with stop_reason %s", stop);
+	reply_keep(j, body, o);
 }
 
 static void

@@ -65,17 +65,26 @@ claude_model(struct yfile *yf, struct ynode *n, char **model)
 	*model = conf_strdup(s);
 }
 
+/* The API's output_config.effort, as its SDKs list it: a model takes some. */
+static const char *const claude_efforts[] = {
+	"low", "medium", "high", "xhigh", "max", NULL
+};
+
 static void
 claude_effort(struct yfile *yf, struct ynode *n, char **effort)
 {
 	const char	*s;
+	size_t		 i;
 
-	if (n == NULL || ystring(yf, n, "low, medium or high", &s) == -1)
+	if (n == NULL || ystring(yf, n, "low, medium, high, xhigh or max",
+	    &s) == -1)
 		return;
-	if (strcmp(s, "low") != 0 && strcmp(s, "medium") != 0 &&
-	    strcmp(s, "high") != 0) {
-		yerr_value(yf, n, "is not an effort: write low, medium or "
-		    "high");
+	for (i = 0; claude_efforts[i] != NULL; i++)
+		if (strcmp(s, claude_efforts[i]) == 0)
+			break;
+	if (claude_efforts[i] == NULL) {
+		yerr_value(yf, n, "is not an effort: write low, medium, high, "
+		    "xhigh or max");
 		return;
 	}
 	free(*effort);

@@ -20,7 +20,7 @@ struct claude_conf {
 	struct destination dest;
 	char		*model;
 	uint32_t	 max_tokens;
-	char		*effort;		/* low, medium or high */
+	char		*effort;		/* low, medium, high, xhigh or max */
 	char		*system_prompt;
 };
 

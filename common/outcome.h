@@ -8,6 +8,7 @@
 #define JOB_ERROR_MAX	512		/* bytes of an error, cut short */
 #define JOB_STDERR_MAX	4096		/* bytes of the box's stderr kept */
 #define JOB_MODEL_MAX	128
+#define JOB_REST_MAX	86400		/* retry-after heeded, at most: 24h */
 
 /* meta.json's "status". */
 enum job_status {
@@ -46,6 +47,8 @@ enum job_word {
 	JW_RECORD,		/* the job could not be noted */
 	JW_STOPPED,		/* sandcastled stopped, or a child ended */
 	JW_LAUNCHER,		/* another sandcastled's launcher holds the boxes */
+	JW_CONTEXT,		/* the reply cut at the context window */
+	JW_STOP_REASON,		/* another stop_reason a job cannot use */
 	JW_COUNT
 };
 
@@ -71,6 +74,8 @@ struct job_outcome {
 	size_t		 stderr_len;
 	int		 box_started;	/* 0: decided before any box */
 	int		 box_removed;	/* overran: removed and confirmed gone */
+	/* released: the rest the API's answer asked (retry-after), seconds */
+	uint32_t	 rest;
 	double		 seconds;	/* from job_run() to the box's end */
 };
 

@@ -46,7 +46,7 @@ corejob_end(struct core *c, const struct job_outcome *o)
 	if (o->status != JOB_SUCCEEDED)
 		core_once_failed(c);
 	if (o->status == JOB_RELEASED && c->rjob.cap >= 0)
-		sched_rest(c->sched, c->rjob.cap, core_now());
+		sched_rest(c->sched, c->rjob.cap, core_now(), o->rest);
 	contract_claim_free(&c->claim);
 	memset(&c->rjob, 0, sizeof(c->rjob));
 	c->wait = CORE_IDLE;
@@ -165,7 +165,7 @@ core_job_done(struct core *c, const struct msg *m)
 
 	memcpy(&d, m->data, sizeof(d));
 	if (d.status > JOB_RELEASED || d.word >= JW_COUNT ||
-	    d.stderr_len > JOB_STDERR_MAX ||
+	    d.stderr_len > JOB_STDERR_MAX || d.rest > JOB_REST_MAX ||
 	    sizeof(d) + (size_t)d.output_len + d.reply_len + d.record_len !=
 	    m->len)
 		fatalx("the parent sent an outcome that does not add up");
@@ -181,6 +181,7 @@ core_job_done(struct core *c, const struct msg *m)
 	o.box_started = d.box_started;
 	o.box_removed = d.box_removed;
 	o.seconds = d.millis / 1000.0;
+	o.rest = d.rest;
 	o.output = corejob_text(p, d.output_len);
 	o.reply = corejob_text(p + d.output_len, d.reply_len);
 	o.record = corejob_text(p + d.output_len + d.reply_len, d.record_len);

@@ -145,6 +145,8 @@ job_run(const struct config *conf, enum cap_id cap, enum job_mode mode,
 		box_finish(x.box, &bo);
 		job_end(&x, &bo);
 	}
+	if (o->status != JOB_RELEASED)
+		o->rest = 0;
 	o->seconds = job_since(&t0);
 }
 

@@ -269,6 +269,10 @@ jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
 		h.refused = a.refused;
 		h.status = a.status;
 		h.retry_after = a.retry_after;
+		/* The keep read it, not the box: a box cannot make it rest. */
+		if (!a.refused)
+			x->o->rest = a.retry_after < JOB_REST_MAX ?
+			    a.retry_after : JOB_REST_MAX;
 		h.code = a.code;
 		h.ctype_len = jobread_len(a.ctype);
 		h.reason_len = strnlen(a.reason, sizeof(a.reason) - 1);

@@ -111,6 +111,7 @@ launcher_done(uint32_t id, const struct job_outcome *o)
 	d.box_started = o->box_started;
 	d.box_removed = o->box_removed;
 	d.millis = o->seconds > 0 ? (uint32_t)(o->seconds * 1000) : 0;
+	d.rest = o->rest;
 	d.output_len = launcher_len(o->output);
 	d.reply_len = launcher_len(o->reply);
 	d.record_len = launcher_len(o->record);

@@ -71,6 +71,7 @@ struct proc_job_done {
 	uint32_t	 box_started;
 	uint32_t	 box_removed;
 	uint32_t	 millis;	/* the job's seconds, times 1000 */
+	uint32_t	 rest;		/* released: retry-after, seconds */
 	uint32_t	 output_len;
 	uint32_t	 reply_len;
 	uint32_t	 record_len;

@@ -240,12 +240,18 @@ sched_seed(struct sched *s, size_t i, const time_t *starts, size_t n,
 }
 
 void
-sched_rest(struct sched *s, enum cap_id c, time_t now)
+sched_rest(struct sched *s, enum cap_id c, time_t now, uint32_t asked)
 {
+	time_t	 len;
+
 	if ((unsigned int)c >= CAP_COUNT)
 		return;
-	if (now + s->conf->caps[c].cooldown > s->rest[c])
-		s->rest[c] = now + s->conf->caps[c].cooldown;
+	len = s->conf->caps[c].cooldown;
+	/* A wait the API asked for is heeded, but no longer than a cooldown. */
+	if (asked > len)
+		len = asked < SCHED_REST_MAX ? asked : SCHED_REST_MAX;
+	if (now + len > s->rest[c])
+		s->rest[c] = now + len;
 	s->changes++;
 }
 

@@ -16,6 +16,7 @@
 #define SCHED_WINDOW		3600	/* seconds of max_jobs_per_hour's window */
 #define SCHED_BACKOFF_MAX	600	/* the longest back-off, unless poll_interval is longer */
 #define SCHED_ERROR_MAX		512	/* a failure's reason, cut short */
+#define SCHED_REST_MAX		86400	/* the longest rest of a capability */
 
 enum sched_result {
 	SCHED_OK,		/* answered: the next ask at poll_interval */
@@ -60,7 +61,9 @@ void		 sched_started(struct sched *, size_t, time_t now);
 /* starts oldest first; older than SCHED_WINDOW, or after wall, left out. */
 size_t		 sched_seed(struct sched *, size_t, const time_t *starts,
 		    size_t n, time_t wall, time_t now);
-void		 sched_rest(struct sched *, enum cap_id, time_t now);
+/* For its cooldown, or asked seconds (retry-after) when longer. */
+void		 sched_rest(struct sched *, enum cap_id, time_t now,
+		    uint32_t asked);
 /* Why the source's call failed at now; cleared by its next SCHED_OK. */
 void		 sched_failed(struct sched *, size_t, time_t now, const char *why);
 

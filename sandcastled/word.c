@@ -36,6 +36,8 @@ static const char *const job_words[JW_COUNT] = {
 	[JW_RECORD] = "record",
 	[JW_STOPPED] = "stopped",
 	[JW_LAUNCHER] = "launcher",
+	[JW_CONTEXT] = "context_window",
+	[JW_STOP_REASON] = "stop_reason",
 };
 
 /* How the box side's errors begin, whether they release, and their word. */
@@ -51,6 +53,9 @@ static const struct {
 	{ "the reply holds no text", 0, JW_SCHEMA, NULL },
 	{ "the model declined", 0, JW_DECLINED, NULL },
 	{ "the reply was cut at max_tokens", 0, JW_MAX_TOKENS, NULL },
+	{ "the reply was cut at the model's context window", 0, JW_CONTEXT,
+	    NULL },
+	{ "the model stopped ", 0, JW_STOP_REASON, NULL },
 	{ "the API refused the request", 0, JW_API, NULL },
 	{ "the key was rejected", 1, JW_KEY, NULL },
 	{ "credit exhausted", 1, JW_CREDIT, NULL },

@@ -247,6 +247,161 @@ ATF_TC_BODY(errors, tc)
 	box_outcome_free(&o);
 }
 
+/*
+ * A reply with every field the API sends today (its SDKs' Message and
+ * Usage): text blocks with citations null or a list, the cache counts,
+ * server_tool_use and service_tier.  STOP is the stop_reason's raw JSON.
+ */
+#define FULL(text, stop) "{\"type\":\"answer\",\"status\":200," \
+	"\"content_type\":\"application/json\",\"retry_after\":0,\"body\":" \
+	"{\"id\":\"msg_013Zva2CMHLNnXjNJJKqJ2EF\",\"type\":\"message\"," \
+	"\"role\":\"assistant\",\"model\":\"claude-test-1-20250101\"," \
+	"\"content\":[{\"type\":\"text\",\"text\":\"" text "\"," \
+	"\"citations\":null},{\"type\":\"text\",\"text\":\"\",\"citations\":" \
+	"[{\"type\":\"char_location\",\"cited_text\":\"soup\"," \
+	"\"document_index\":0,\"document_title\":null,\"start_char_index\":0," \
+	"\"end_char_index\":4}]}],\"stop_reason\":" stop "," \
+	"\"stop_sequence\":null,\"usage\":{\"input_tokens\":12," \
+	"\"output_tokens\":7,\"cache_creation_input_tokens\":0," \
+	"\"cache_read_input_tokens\":0,\"cache_creation\":" \
+	"{\"ephemeral_5m_input_tokens\":0,\"ephemeral_1h_input_tokens\":0}," \
+	"\"server_tool_use\":{\"web_search_requests\":0," \
+	"\"web_fetch_requests\":0},\"service_tier\":\"standard\"}}}"
+#define TAG	"{\\\"tag\\\": \\\"soup\\\"}"
+#define CUT	"{\\\"tag\\\": \\\"so"
+#define KEPT	"{\"tag\": \"soup\"}"
+
+/*
+ * Each stop_reason the API documents: end_turn and stop_sequence are
+ * checked against the schema; every other fails the job, never
+ * released, with what the model wrote kept for the record.
+ */
+ATF_TC_WITHOUT_HEAD(stop_reasons);
+ATF_TC_BODY(stop_reasons, tc)
+{
+	static const struct {
+		const char	*line;
+		int		 failed;
+		const char	*error;
+		const char	*reply;	/* kept for the record, or NULL */
+	} cases[] = {
+		{ FULL(TAG, "\"end_turn\""), 0, NULL, NULL },
+		{ FULL(TAG, "\"stop_sequence\""), 0, NULL, NULL },
+		{ FULL(CUT, "\"max_tokens\""), 1,
+		    "the reply was cut at max_tokens (100)",
+		    "\"{\\\"tag\\\": \\\"so\"" },
+		{ FULL("I will not.", "\"refusal\""), 1, "the model declined",
+		    "\"I will not.\"" },
+		{ FULL(CUT, "\"model_context_window_exceeded\""), 1,
+		    "the reply was cut at the model's context window "
+		    "(model_context_window_exceeded)",
+		    "\"{\\\"tag\\\": \\\"so\"" },
+		{ FULL("", "\"pause_turn\""), 1, "the model stopped with "
+		    "stop_reason pause_turn: its turn would go on only in a "
+		    "second request, and a job makes one", "\"\"" },
+		{ FULL("Let me look.", "\"tool_use\""), 1, "the model stopped "
+		    "with stop_reason tool_use: the request offers no tool",
+		    "\"Let me look.\"" },
+		/* The API always sends it unless streaming: not whole. */
+		{ FULL(TAG, "null"), 1, "the model stopped without a "
+		    "stop_reason: the reply cannot be known whole", KEPT },
+		{ FULL(TAG, "\"compaction\""), 1, "the model stopped with "
+		    "stop_reason compaction", KEPT },
+		/* A NUL does not make end_turn of what follows it. */
+		{ FULL(TAG, "\"end_turn\\u0000x\""), 1, "the model stopped "
+		    "with a stop_reason that is not a word", KEPT },
+		{ FULL(TAG, "5"), 1, "the model stopped with a stop_reason "
+		    "that is not a word", KEPT },
+	};
+	struct box_outcome	 o;
+	size_t			 i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		answer(0, cases[i].line, cases[i].failed, 0, cases[i].error,
+		    &o);
+		ATF_CHECK_STREQ_MSG(o.usage, USAGE, "%zu", i);
+		if (cases[i].failed)
+			ATF_CHECK_MSG(o.reply != NULL && strcmp(o.reply,
+			    cases[i].reply) == 0, "%zu: kept %s, not %s", i,
+			    o.reply, cases[i].reply);
+		else
+			ATF_CHECK_MSG(o.output != NULL && strcmp(o.output,
+			    KEPT) == 0 && o.reply == NULL,
+			    "%zu: output %s", i, o.output);
+		box_outcome_free(&o);
+	}
+	/* Missing altogether, as null. */
+	answer(0, "{\"type\":\"answer\",\"status\":200,\"content_type\":\"a\","
+	    "\"retry_after\":0,\"body\":{\"type\":\"message\",\"content\":"
+	    "[{\"type\":\"text\",\"text\":\"" TAG "\"}]}}", 1, 0,
+	    "the model stopped without a stop_reason: the reply cannot be "
+	    "known whole", &o);
+	ATF_CHECK_STREQ(o.reply, KEPT);
+	box_outcome_free(&o);
+}
+
+/*
+ * Each error the API documents, in its shape: {"type":"error","error":
+ * {"type":…,"message":…},"request_id":…}.
+ */
+#define APIERR(st, type, msg) "{\"type\":\"answer\",\"status\":" #st "," \
+	"\"content_type\":\"application/json\",\"retry_after\":0,\"body\":" \
+	"{\"type\":\"error\",\"error\":{\"type\":\"" type "\",\"message\":\"" \
+	msg "\"},\"request_id\":\"req_011CSHoEeqs5C35K2UUqR7Fy\"}}"
+
+ATF_TC_WITHOUT_HEAD(statuses);
+ATF_TC_BODY(statuses, tc)
+{
+	static const struct {
+		const char	*line;
+		int		 release;
+		const char	*error;
+	} cases[] = {
+		{ APIERR(400, "invalid_request_error", "max_tokens: Field "
+		    "required"), 0, "the API refused the request (400 "
+		    "invalid_request_error): max_tokens: Field required" },
+		{ APIERR(401, "authentication_error", "invalid x-api-key"), 1,
+		    "the key was rejected (401)" },
+		{ APIERR(403, "permission_error", "Your API key does not have "
+		    "permission to use the specified resource."), 1,
+		    "the key was rejected (403)" },
+		{ APIERR(404, "not_found_error", "model: claude-test-1"), 1,
+		    "the model claude-test-1 is not available to this key "
+		    "(404)" },
+		{ APIERR(413, "request_too_large", "Request exceeds the "
+		    "maximum allowed number of bytes."), 0, "the API refused "
+		    "the request (413 request_too_large): Request exceeds the "
+		    "maximum allowed number of bytes." },
+		/* A 413 a proxy answered before the API, with no JSON. */
+		{ "{\"type\":\"answer\",\"status\":413,\"content_type\":"
+		    "\"text/html\",\"retry_after\":0,\"body\":\"<html>413 "
+		    "Request Entity Too Large</html>\"}", 0,
+		    "the API refused the request (413)" },
+		{ "{\"type\":\"answer\",\"status\":429,\"content_type\":"
+		    "\"application/json\",\"retry_after\":30,\"body\":"
+		    "{\"type\":\"error\",\"error\":{\"type\":"
+		    "\"rate_limit_error\","
+		    "\"message\":\"Number of requests has exceeded your rate "
+		    "limit\"},\"request_id\":\"req_1\"}}", 1,
+		    "rate limited (429), retry after 30 s" },
+		{ APIERR(500, "api_error", "Internal server error"), 1,
+		    "the API failed (500 api_error)" },
+		{ APIERR(529, "overloaded_error", "Overloaded"), 1,
+		    "the API is overloaded (529)" },
+	};
+	struct box_outcome	 o;
+	size_t			 i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		answer(0, cases[i].line, 1, cases[i].release, cases[i].error,
+		    &o);
+		/* No model answered: no usage, no reply. */
+		ATF_CHECK_MSG(o.usage == NULL && o.reply == NULL &&
+		    o.output == NULL, "%zu", i);
+		box_outcome_free(&o);
+	}
+}
+
 ATF_TC_WITHOUT_HEAD(check);
 ATF_TC_BODY(check, tc)
 {
@@ -275,6 +430,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, request_check);
 	ATF_TP_ADD_TC(tp, replies);
 	ATF_TP_ADD_TC(tp, errors);
+	ATF_TP_ADD_TC(tp, stop_reasons);
+	ATF_TP_ADD_TC(tp, statuses);
 	ATF_TP_ADD_TC(tp, check);
 	return atf_no_error();
 }

@@ -414,30 +414,44 @@ static const struct claude_case {
 	const char	*error;		/* in the error, or NULL */
 	enum job_word	 word;		/* the log's word */
 	const char	*reply;		/* the reply kept, or NULL */
+	uint32_t	 rest;		/* the rest the outcome asks */
 } claude_cases[] = {
 	{ "good", { 0, 200, 0, REPLY("end_turn", "{\\\"tag\\\":\\\"recipes\\\"}"),
-	    NULL, 0 }, JOB_SUCCEEDED, NULL, JW_NONE, NULL },
+	    NULL, 0 }, JOB_SUCCEEDED, NULL, JW_NONE, NULL, 0 },
 	{ "refusal", { 0, 200, 0, REPLY("refusal", ""), NULL, 0 },
-	    JOB_FAILED, "declined", JW_DECLINED, "\"\"" },
+	    JOB_FAILED, "declined", JW_DECLINED, "\"\"", 0 },
 	{ "max_tokens", { 0, 200, 0, REPLY("max_tokens", "{\\\"ta"), NULL, 0 },
-	    JOB_FAILED, "max_tokens", JW_MAX_TOKENS, "\"{\\\"ta\"" },
+	    JOB_FAILED, "max_tokens", JW_MAX_TOKENS, "\"{\\\"ta\"", 0 },
 	{ "schema", { 0, 200, 0, REPLY("end_turn", "{\\\"tag\\\":5}"), NULL, 0 },
-	    JOB_FAILED, NULL, JW_SCHEMA, "{\"tag\":5}" },
+	    JOB_FAILED, NULL, JW_SCHEMA, "{\"tag\":5}", 0 },
 	{ "401", { 0, 401, 0, "{\"type\":\"error\",\"error\":{\"type\":"
 	    "\"authentication_error\",\"message\":\"invalid x-api-key\"}}",
-	    NULL, 0 }, JOB_RELEASED, "rejected", JW_KEY, NULL },
+	    NULL, 0 }, JOB_RELEASED, "rejected", JW_KEY, NULL, 0 },
 	{ "429", { 0, 429, 30, "{\"type\":\"error\",\"error\":{\"type\":"
 	    "\"rate_limit_error\",\"message\":\"slow down\"}}", NULL, 0 },
-	    JOB_RELEASED, "retry after 30", JW_RATE, NULL },
+	    JOB_RELEASED, "retry after 30", JW_RATE, NULL, 30 },
+	/* A wait of a week asked for is a day's; a success asks none. */
+	{ "529", { 0, 529, 7 * 86400, "{\"type\":\"error\",\"error\":"
+	    "{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}",
+	    NULL, 0 }, JOB_RELEASED, "overloaded", JW_API_DOWN, NULL, 86400 },
+	{ "good_retry_after", { 0, 200, 30, REPLY("end_turn",
+	    "{\\\"tag\\\":\\\"recipes\\\"}"), NULL, 0 }, JOB_SUCCEEDED, NULL,
+	    JW_NONE, NULL, 0 },
+	{ "context_window", { 0, 200, 0, REPLY("model_context_window_exceeded",
+	    "{\\\"ta"), NULL, 0 }, JOB_FAILED, "context window", JW_CONTEXT,
+	    "\"{\\\"ta\"", 0 },
+	{ "tool_use", { 0, 200, 0, REPLY("tool_use", "Let me look."), NULL, 0 },
+	    JOB_FAILED, "tool_use", JW_STOP_REASON,
+	    "\"Let me look.\"", 0 },
 	{ "billing", { 0, 400, 0, "{\"type\":\"error\",\"error\":{\"type\":"
 	    "\"billing_error\",\"message\":\"Your credit balance is too low\"}}",
-	    NULL, 0 }, JOB_RELEASED, "credit", JW_CREDIT, NULL },
+	    NULL, 0 }, JOB_RELEASED, "credit", JW_CREDIT, NULL, 0 },
 	{ "500", { 0, 500, 0, "<html>oops</html>", NULL, 0 }, JOB_RELEASED,
-	    "500", JW_API_DOWN, NULL },
+	    "500", JW_API_DOWN, NULL, 0 },
 	{ "refused", { 1, 0, 0, NULL, NULL, 0 }, JOB_RELEASED,
-	    "the gate refused", JW_UNREACHABLE, NULL },
+	    "the gate refused", JW_UNREACHABLE, NULL, 0 },
 	{ "unreachable", { 2, 0, 0, NULL, NULL, 0 }, JOB_RELEASED,
-	    "does not answer", JW_UNREACHABLE, NULL },
+	    "does not answer", JW_UNREACHABLE, NULL, 0 },
 };
 
 static void
@@ -466,6 +480,8 @@ claude_one(struct config *conf, const struct claude_case *cc)
 		    (unsigned long long)o.usage.input_tokens);
 	CHECK(o.word == cc->word, "%s: the word %s, not %s", cc->name,
 	    job_word_name(o.word), job_word_name(cc->word));
+	CHECK(o.rest == cc->rest, "%s: a rest of %u s, not %u", cc->name,
+	    o.rest, cc->rest);
 	/* A reply refused, declined or cut short is kept for the record. */
 	if (cc->reply != NULL)
 		CHECK(o.reply != NULL && strcmp(o.reply, cc->reply) == 0,
@@ -1122,6 +1138,12 @@ ATF_TC_BODY(words, tc)
 		{ "the reply is not JSON: at byte 0", 0, JW_SCHEMA },
 		{ "the model declined", 0, JW_DECLINED },
 		{ "the reply was cut at max_tokens (100)", 0, JW_MAX_TOKENS },
+		{ "the reply was cut at the model's context window "
+		    "(model_context_window_exceeded)", 0, JW_CONTEXT },
+		{ "the model stopped with stop_reason pause_turn: x", 0,
+		    JW_STOP_REASON },
+		{ "the model stopped without a stop_reason: x", 0,
+		    JW_STOP_REASON },
 		{ "the API refused the request (400): x", 0, JW_API },
 		{ "protocol: the job line", 0, JW_PROTOCOL },
 		{ "the key was rejected (401)", 1, JW_KEY },
@@ -1140,6 +1162,8 @@ ATF_TC_BODY(words, tc)
 		{ "job source=notes error=none", 1, JW_RELEASED },
 		{ "the model declined", 1, JW_RELEASED },
 		{ "rate limited (429)", 0, JW_BOX },
+		{ "the model stopped with stop_reason tool_use", 1,
+		    JW_RELEASED },
 	};
 	size_t	 i;
 

@@ -219,7 +219,7 @@ ATF_TC_BODY(resting, tc)
 	/* Control: nothing rests, both capabilities are named. */
 	ATF_CHECK_EQ(sched_caps(s, 0, T0), CLAUDE | OCR);
 	ATF_CHECK_EQ(sched_caps(s, 1, T0), CLAUDE);
-	sched_rest(s, CAP_CLAUDE, T0);
+	sched_rest(s, CAP_CLAUDE, T0, 0);
 	/* claude rests for 300 s, for every source. */
 	ATF_CHECK_EQ(sched_next(s, T0, &caps, &wake), 0);
 	ATF_CHECK_EQ(caps, OCR);
@@ -254,15 +254,45 @@ ATF_TC_BODY(resting_all, tc)
 
 	add_source(conf, "both", 30, 60, CLAUDE | OCR);
 	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
-	sched_rest(s, CAP_CLAUDE, T0);
-	sched_rest(s, CAP_OCR, T0 + 10);
+	sched_rest(s, CAP_CLAUDE, T0, 0);
+	sched_rest(s, CAP_OCR, T0 + 10, 0);
 	ATF_CHECK_EQ(sched_next(s, T0 + 20, &caps, &wake), -1);
 	ATF_CHECK_EQ(wake, T0 + 70);
 	ATF_CHECK_EQ(sched_next(s, T0 + 70, &caps, &wake), 0);
 	ATF_CHECK_EQ(caps, OCR);
 	/* A second rest never shortens the first. */
-	sched_rest(s, CAP_CLAUDE, T0 - 200);
+	sched_rest(s, CAP_CLAUDE, T0 - 200, 0);
 	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 299), OCR);
+	sched_free(s);
+	config_free(conf);
+}
+
+/*
+ * A 429's rest: the longer of the cooldown (claude's 300 s) and the
+ * retry-after the answer asked for, and never more than a day.
+ */
+ATF_TC_WITHOUT_HEAD(resting_retry_after);
+ATF_TC_BODY(resting_retry_after, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+
+	add_source(conf, "onlyclaude", 30, 60, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	/* Control: a retry-after shorter than the cooldown changes nothing. */
+	sched_rest(s, CAP_CLAUDE, T0, 30);
+	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 299), 0);
+	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 300), CLAUDE);
+	/* A longer one is the rest. */
+	sched_rest(s, CAP_CLAUDE, T0 + 1000, 900);
+	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 1300), 0);
+	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 1899), 0);
+	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 1900), CLAUDE);
+	/* Bounded: a week asked for is a day's rest. */
+	sched_rest(s, CAP_CLAUDE, T0 + 2000, 7 * 86400);
+	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 2000 + 86399), 0);
+	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 2000 + 86400), CLAUDE);
+	ATF_CHECK_EQ(s->rest[CAP_CLAUDE], T0 + 2000 + SCHED_REST_MAX);
 	sched_free(s);
 	config_free(conf);
 }
@@ -628,6 +658,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, backoff_long_interval);
 	ATF_TP_ADD_TC(tp, resting);
 	ATF_TP_ADD_TC(tp, resting_all);
+	ATF_TP_ADD_TC(tp, resting_retry_after);
 	ATF_TP_ADD_TC(tp, hanging_source);
 	ATF_TP_ADD_TC(tp, fairness);
 	ATF_TP_ADD_TC(tp, soonest_first);

@@ -63,7 +63,7 @@ played(const struct config *conf, struct ctl_source v[2])
 	sched_asked(s, 1, T0 + 2, SCHED_FAILED);
 	sched_failed(s, 1, T0 + 2, "the claim failed: the keep refused "
 	    "the call: the gate refused");
-	sched_rest(s, CAP_OCR, T0 + 10);
+	sched_rest(s, CAP_OCR, T0 + 10, 0);
 	summary_make(s, T0 + 20, W0 + 20, v);
 	return s;
 }
