@@ -179,9 +179,14 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 		/* A job: its source asked again once it ended (SCHEDULING). */
 		sched_asked(c->sched, c->src, now, c->claim.njobs > 0 ?
 		    SCHED_JOB : SCHED_OK);
-		if (c->claim.njobs > 0)
+		if (c->claim.njobs > 0) {
+			/* The journal's line for a poll that found work. */
+			log_info("poll source=%s job=%s capability=%s",
+			    core_source(c, c->src), c->claim.jobs[0].id,
+			    c->claim.jobs[0].cap >= 0 ?
+			    cap_name(c->claim.jobs[0].cap) : "none");
 			core_job_start(c);
-		else
+		} else
 			contract_claim_free(&c->claim);
 		return;
 	}

@@ -22,6 +22,23 @@ man_lint_body()
 	atf_check -s not-exit:0 -o not-empty -e ignore mandoc -Tlint -Wwarning bad.8
 }
 
+atf_test_case man_fl_runon
+man_fl_runon_head()
+{
+	atf_set "descr" "no .Fl line runs on into words that mdoc renders as flags, which mandoc -Tlint does not see"
+	atf_set "require.config" "checkout"
+}
+man_fl_runon_body()
+{
+	src=$(sc_srcdir)
+	atf_check -o empty awk -f "$src/regress/meta/flrunon.awk" "$src"/man/*.[1-9]
+	# Control: the line sandcastled(8) had, which rendered "-i, -a -configuration -with".
+	printf '.Fl i , a configuration with\n' > bad.8
+	atf_check -o match:'bad.8:1:' awk -f "$src/regress/meta/flrunon.awk" bad.8
+	printf '.Fl i , Fl n .\n' > good.8
+	atf_check -o empty awk -f "$src/regress/meta/flrunon.awk" good.8
+}
+
 atf_test_case man_every_program
 man_every_program_head()
 {
@@ -246,6 +263,7 @@ atf_init_test_cases()
 	atf_add_test_case hacking
 	atf_add_test_case plain_make
 	atf_add_test_case man_lint
+	atf_add_test_case man_fl_runon
 	atf_add_test_case man_every_program
 	atf_add_test_case readme_commands
 	atf_add_test_case binaries_counted

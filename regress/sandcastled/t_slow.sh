@@ -87,6 +87,11 @@ minutes_body()
 	grep -q 'job source=notes job=after-100 capability=claude status=succeeded seconds=10[0-9] ' \
 	    "$SC_ROOT/log/sandcastled.log" ||
 	    { sc_log sandcastled; atf_fail "no log line of after-100's 100 s"; }
+	# One journal line for each poll that found work, none for the others.
+	[ "$(grep -c 'poll source=notes job=after-[0-9]* capability=claude$' \
+	    "$SC_ROOT/log/sandcastled.log")" -eq 2 ] &&
+	    [ "$(grep -c 'poll source=' "$SC_ROOT/log/sandcastled.log")" -eq 2 ] ||
+	    { sc_log sandcastled; atf_fail "not one poll line for each job"; }
 }
 minutes_cleanup()
 {
