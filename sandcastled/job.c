@@ -436,6 +436,9 @@ job_call_seconds(const struct job_ctx *x)
 {
 	int	 left = deadline_ms(&x->box->deadline) / 1000;
 
+	/* check's look-up answers at once, or tells of a fault: a source's. */
+	if (x->mode == JOB_CHECK && left > KEEP_CALL_SECONDS + JOB_CALL_END)
+		return KEEP_CALL_SECONDS;
 	return left > JOB_CALL_END ? left - JOB_CALL_END : 1;
 }
 
@@ -483,7 +486,7 @@ job_request(struct job_ctx *x, const struct proto_msg *m, const char *line,
 	    x->keep != NULL)
 		ok = x->keep(env, elen, secs, &a, x->arg, &why) == 0;
 	free(env);
-	if (ok && a.refused && a.code == KEEP_R_TIMEOUT) {
+	if (ok && a.refused && a.code == KEEP_R_TIMEOUT && x->mode == JOB_RUN) {
 		job_no_answer(x, secs);
 		keepcli_answer_free(&a);
 		return;
