@@ -206,7 +206,7 @@ prove(struct check *c, enum cap_id cap)
 	if (row->request &&
 	    path_runtime_file(KEEP_SOCK, path, sizeof(path)) == -1)
 		return;
-	job_run(c->conf, cap, JOB_CHECK, NULL, 0, 0,
+	job_run(c->conf, cap, JOB_CHECK, NULL, 0, 0, reader_lock,
 	    row->request ? check_keep_fn : NULL, row->request ? path : NULL,
 	    &o);
 	p->ran = 1;

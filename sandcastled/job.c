@@ -107,7 +107,7 @@ job_since(const struct timespec *t0)
 void
 job_run(const struct config *conf, enum cap_id cap, enum job_mode mode,
     const char *input, size_t inputlen, unsigned int timeout,
-    job_keep_fn *keep, void *arg, struct job_outcome *o)
+    void (*lock)(void), job_keep_fn *keep, void *arg, struct job_outcome *o)
 {
 	const struct capability	*c = &conf->caps[cap];
 	struct box_end	 bo;
@@ -120,6 +120,8 @@ job_run(const struct config *conf, enum cap_id cap, enum job_mode mode,
 	x.conf = conf;
 	x.cap = cap;
 	x.mode = mode;
+	if ((x.lock = lock) == NULL)
+		fatalx("a box's reader without its lock");
 	x.keep = keep;
 	x.arg = arg;
 	x.o = o;

@@ -26,13 +26,18 @@ typedef int	 job_keep_fn(const char *envelope, size_t len,
 
 int		 job_init(const char *build, char *why, size_t whysz);
 const char	*job_build(void);
-/* timeout 0 is the capability's; keep NULL answers requests unreachable. */
+/*
+ * timeout 0 is the capability's; lock, required, is what the box's
+ * reader puts on before it reads a byte of the box (reader_lock(), or a
+ * test's); keep NULL answers requests unreachable.
+ */
 void		 job_run(const struct config *, enum cap_id, enum job_mode,
 		    const char *input, size_t inputlen, unsigned int timeout,
-		    job_keep_fn *keep, void *arg, struct job_outcome *o);
+		    void (*lock)(void), job_keep_fn *keep, void *arg,
+		    struct job_outcome *o);
 void		 job_outcome_free(struct job_outcome *);
-/* The lock each box's reader puts on before it reads a byte of the box. */
-void		 job_reader_lock(void (*)(void));
+/* readlock.c: the box reader's filter and ruleset, the launcher's and check's. */
+void		 reader_lock(void);
 const char	*job_status_name(enum job_status);
 
 /* word.c: the word's name; the word for the error of a box's failure line. */

@@ -40,14 +40,6 @@ const struct msg_rule jobread_rules[] = {
 const size_t jobread_nrules = sizeof(jobread_rules) /
     sizeof(jobread_rules[0]);
 
-static void	(*jobread_lock)(void);
-
-void
-job_reader_lock(void (*lock)(void))
-{
-	jobread_lock = lock;
-}
-
 /* In the reader: job_keep_fn, through the launcher. */
 static int
 jobread_keep(const char *env, size_t len, unsigned int seconds,
@@ -176,8 +168,7 @@ jobread_child(struct job_ctx *x, const char *input, size_t inputlen,
 	/* Its log on stderr: syslog(3) would open a socket. */
 	log_init(getprogname(), 1, log_verbose());
 	log_procname("box reader");
-	if (jobread_lock != NULL)
-		jobread_lock();
+	x->lock();
 	msgchan_init(&chan, JR_FD_CHAN, MSG_MAXPAYLOAD);
 	if (x->keep != NULL) {
 		x->keep = jobread_keep;

@@ -24,6 +24,7 @@ struct job_ctx {
 	enum job_mode		 mode;
 	struct box		*box;
 	struct proto_seq	 seq;
+	void			(*lock)(void);	/* the reader's, required */
 	job_keep_fn		*keep;
 	void			*arg;
 	int			 hello;		/* the box's hello came */

@@ -154,7 +154,8 @@ launcher_job(struct msg *m)
 	memset(&o, 0, sizeof(o));
 	if (launcher_boxes_ok())
 		job_run(launcher_conf, j.cap, JOB_RUN, (char *)m->data +
-		    sizeof(j), j.inputlen, j.timeout, launcher_keep, NULL, &o);
+		    sizeof(j), j.inputlen, j.timeout, reader_lock,
+		    launcher_keep, NULL, &o);
 	else {
 		o.status = JOB_RELEASED;
 		o.word = launcher_leftover ? JW_LEFTOVER : launcher_unlocked ?
@@ -308,7 +309,6 @@ launcher_init(struct config *conf, struct msgchan *chan)
 {
 	launcher_conf = conf;
 	launcher_chan = chan;
-	job_reader_lock(reader_lock);
 	launcher_podman_ok = launcher_prepare() == 0;
 	if (!launcher_podman_ok)
 		log_warnx("no box can run: %s; every job is released and its "

@@ -17,11 +17,6 @@
 
 #define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* The core's and keep frontend's addition to common/sandbox.c's base. */
-static const int sandbox_child[] = {
-	SCMP_SYS(getppid),
-};
-
 /* The core writes its job records under data_dir. */
 static const int sandbox_records[] = {
 	SCMP_SYS(openat), SCMP_SYS(mkdirat), SCMP_SYS(renameat),
@@ -75,19 +70,6 @@ static const int sandbox_parent_calls[] = {
 	SCMP_SYS(unlink), SCMP_SYS(unlinkat),
 };
 
-static scmp_filter_ctx
-sandbox_child_list(void)
-{
-	scmp_filter_ctx	 ctx;
-
-	ctx = sandbox_allow_list();
-	sandbox_add(ctx, SCMP_ACT_ALLOW, sandbox_child, NCALLS(sandbox_child));
-	sandbox_add_noexec(ctx);
-	sandbox_add_stdio(ctx);
-	sandbox_add_no_clone3(ctx);
-	return ctx;
-}
-
 /* No socket, no exec: socket(2), execve(2) and execveat(2) kill it. */
 void
 sandbox_core(void)
@@ -112,13 +94,6 @@ sandbox_keepfe(void)
 	sandbox_add_arg_masked(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 2,
 	    O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND, O_RDONLY);
 	sandbox_load(ctx, "keep-frontend");
-}
-
-/* The box's reader: the base alone; its pipes and channel were open before. */
-void
-sandbox_reader(void)
-{
-	sandbox_load(sandbox_child_list(), "box reader");
 }
 
 /* A Unix socket gets EACCES: syslog(3) makes one after a syslogd restart. */
@@ -177,21 +152,6 @@ int
 landlock_keepfe(void)
 {
 	return sandbox_landlock(LANDLOCK_KEEPFE, NULL, 0, 1);
-}
-
-/* No file at all: the box's reader has its descriptors. */
-int
-landlock_reader(void)
-{
-	return sandbox_landlock(LANDLOCK_READER, NULL, 0, 0);
-}
-
-/* The ruleset first: its prctl(2) and Landlock calls the filter denies. */
-void
-reader_lock(void)
-{
-	(void)landlock_reader();
-	sandbox_reader();
 }
 
 /*

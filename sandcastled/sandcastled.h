@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "msg.h"
+#include "sandbox.h"
 
 #define PROC_FD		3	/* a child's channel to the parent */
 
@@ -150,12 +151,12 @@ void		 launcher_dispatch(struct msg *);
 int		 keepfe_may(const struct config *, const char *envelope,
 		    size_t len, int launcher, char *why, size_t whysz);
 
-/* sandbox.c */
+/* sandbox.c, and readlock.c the children's base and the reader's lock */
 void		 sandbox_core(void);
 void		 sandbox_keepfe(void);
 void		 sandbox_launcher(void);
 void		 sandbox_reader(void);
-void		 reader_lock(void);
+scmp_filter_ctx	 sandbox_child_list(void);
 /* The Landlock rulesets beside them: each the ABI it used, 0 for none. */
 int		 landlock_core(int datafd, const char *datadir);
 int		 landlock_keepfe(void);

@@ -146,7 +146,7 @@ def main():
     p.add_argument("--seconds", type=int, default=0)
     p.add_argument("socket")
     p.add_argument("envelopes", nargs="*")
-    a = p.parse_args()
+    a = p.parse_intermixed_args()
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         s.connect(a.socket)

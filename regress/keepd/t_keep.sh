@@ -507,10 +507,10 @@ answer_limits_cleanup()
 atf_test_case slow_answer cleanup
 slow_answer_head()
 {
-	atf_set "descr" "a destination that takes longer than 30 s ends the call as a timeout, on the connection a warm request process kept too, and the keep serves on"
+	atf_set "descr" "a source that takes longer than its 30 s ends the call as a timeout, on the connection a warm request process kept too, though the client gave the call 100 s (the keep takes the lesser); a client's 5 s end it in 5 s; and the keep serves on"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
-	atf_set "timeout" "120"
+	atf_set "timeout" "150"
 }
 slow_answer_body()
 {
@@ -520,11 +520,17 @@ slow_answer_body()
 	atf_check -o match:"^status 200" $ASK "$GET_PING"
 	sc_scenario notes.example.com '{"keep_alive": true, "routes": {"/api/worker/ping": {"delay": 40, "status": 200, "body": "late"}}}'
 	start=$(date +%s)
-	atf_check -o inline:"refused timeout no answer within 30 s\n" $ASK "$GET_PING"
+	atf_check -o inline:"refused timeout no answer within 30s\n" $ASK \
+	    --seconds 100 "$GET_PING"
 	took=$(( $(date +%s) - start ))
 	[ "$took" -ge 30 ] && [ "$took" -le 33 ] || atf_fail "the timeout came after $took s"
 	seen notes.example.com > seen
 	atf_check -o inline:"1 $NOTES_SECRET\n1 $NOTES_SECRET\n" cat seen
+	start=$(date +%s)
+	atf_check -o inline:"refused timeout no answer within 5s\n" $ASK \
+	    --seconds 5 "$GET_PING"
+	took=$(( $(date +%s) - start ))
+	[ "$took" -ge 5 ] && [ "$took" -le 8 ] || atf_fail "the 5 s call ended after $took s"
 	# Control: a prompt answer right after.
 	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"status": 200, "body": "prompt"}}}'
 	atf_check -o match:"^body prompt\$" $ASK "$GET_PING"

@@ -29,12 +29,20 @@
 #include "../../sandcastled/sandcastled.h"
 #include "../lib/account.h"
 
+static void
+unlocked(void)
+{
+}
+
 /* A sanitizer's runtime makes calls the reader's filter kills. */
 #ifdef __SANITIZE_ADDRESS__
-#define READER_LOCK	NULL
+#define READER_LOCK	unlocked
 #else
 #define READER_LOCK	reader_lock
 #endif
+
+/* What each case's job_run() gives the box's reader to put on. */
+static void	(*test_lock)(void) = READER_LOCK;
 
 #define OTHER_BUILD	"aaaaaaaaaaaa"
 #define NO_BUILD	"bbbbbbbbbbbb"
@@ -85,7 +93,7 @@ setup(const char *with_build)
 	become_account();
 	images();
 	/* Every case's box through its reader, locked as the launcher's is. */
-	job_reader_lock(READER_LOCK);
+	test_lock = READER_LOCK;
 	REQUIRE(job_init(with_build != NULL ? with_build : build, why,
 	    sizeof(why)) == 0, "%s", why);
 	REQUIRE((conf = config_new("/nonexistent")) != NULL, "%s", "config");
@@ -144,7 +152,7 @@ run_ocr(struct config *conf, const unsigned char *img, size_t len,
 	size_t	 inlen;
 
 	in = ocr_input(img, len, &inlen);
-	job_run(conf, CAP_OCR, JOB_RUN, in, inlen, 0, NULL, NULL, o);
+	job_run(conf, CAP_OCR, JOB_RUN, in, inlen, 0, test_lock, NULL, NULL, o);
 	free(in);
 }
 
@@ -237,14 +245,16 @@ body_max_input(void)
 
 	conf->caps[CAP_OCR].max_input = sizeof(in) - 2;
 	CHECK(boxes_of_ours() == 0, "%s", "a box was there before");
-	job_run(conf, CAP_OCR, JOB_RUN, in, sizeof(in) - 1, 0, NULL, NULL, &o);
+	job_run(conf, CAP_OCR, JOB_RUN, in, sizeof(in) - 1, 0,
+	    test_lock, NULL, NULL, &o);
 	CHECK(o.status == JOB_FAILED && !o.box_started &&
 	    strstr(o.error, "max_input") != NULL, "%s: %s",
 	    job_status_name(o.status), o.error);
 	CHECK(o.seconds < 0.5, "took %.2f s", o.seconds);
 	job_outcome_free(&o);
 	conf->caps[CAP_OCR].max_input = sizeof(in) - 1;
-	job_run(conf, CAP_OCR, JOB_RUN, in, sizeof(in) - 1, 0, NULL, NULL, &o);
+	job_run(conf, CAP_OCR, JOB_RUN, in, sizeof(in) - 1, 0,
+	    test_lock, NULL, NULL, &o);
 	CHECK(o.box_started && o.status == JOB_FAILED &&
 	    strstr(o.error, "max_input") == NULL, "the control: %s: %s",
 	    job_status_name(o.status), o.error);
@@ -263,7 +273,8 @@ body_other_build(void)
 	(void)snprintf(cmd, sizeof(cmd), "podman tag sandcastle-ocr:%s "
 	    "sandcastle-ocr:" OTHER_BUILD, build);
 	REQUIRE(sh(cmd) == 0, "%s", cmd);
-	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, NULL, NULL, &o);
+	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0,
+	    test_lock, NULL, NULL, &o);
 	(void)sh("podman rmi sandcastle-ocr:" OTHER_BUILD " >/dev/null 2>&1");
 	(void)snprintf(want, sizeof(want), "box of build %s, this build "
 	    OTHER_BUILD ": run sandcastlectl install", build);
@@ -272,7 +283,8 @@ body_other_build(void)
 	job_outcome_free(&o);
 	/* The control: the same check from this build. */
 	REQUIRE(job_init(build, cmd, sizeof(cmd)) == 0, "%s", cmd);
-	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, NULL, NULL, &o);
+	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0,
+	    test_lock, NULL, NULL, &o);
 	CHECK(o.status == JOB_SUCCEEDED && o.output != NULL &&
 	    strstr(o.output, "\"eng\"") != NULL, "the control: %s: %s",
 	    job_status_name(o.status), o.error);
@@ -287,7 +299,8 @@ body_missing_image(void)
 	struct config		*conf = setup(NO_BUILD);
 
 	(void)sh("podman rmi sandcastle-ocr:" NO_BUILD " >/dev/null 2>&1");
-	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, NULL, NULL, &o);
+	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0,
+	    test_lock, NULL, NULL, &o);
 	CHECK(o.status == JOB_RELEASED && strstr(o.error,
 	    "sandcastle-ocr:" NO_BUILD) != NULL && strstr(o.error,
 	    "podman says the image is missing: run sandcastlectl install "
@@ -323,7 +336,7 @@ runtime_check(struct config *conf, const char *dir, const char *rt,
 	REQUIRE(job_init(build, why, sizeof(why)) == 0, "%s", why);
 	REQUIRE(strcmp(podman_path(), cmd) == 0, "podman is %s",
 	    podman_path());
-	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, NULL, NULL, o);
+	job_run(conf, CAP_OCR, JOB_CHECK, NULL, 0, 0, test_lock, NULL, NULL, o);
 }
 
 /*
@@ -461,7 +474,7 @@ claude_one(struct config *conf, const struct claude_case *cc)
 	struct stub		 s = cc->stub;
 
 	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
-	    0, stub_keep, &s, &o);
+	    0, test_lock, stub_keep, &s, &o);
 	CHECK(o.status == cc->status && (cc->error == NULL ||
 	    strstr(o.error, cc->error) != NULL), "%s: %s: %s (stderr %.*s)",
 	    cc->name, job_status_name(o.status), o.error, (int)o.stderr_len,
@@ -535,7 +548,7 @@ body_real_keep(void)
 	    TAILQ_EMPTY(&errs) ? "unreadable" : TAILQ_FIRST(&errs)->line);
 
 	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
-	    0, real_keep, NULL, &o);
+	    0, test_lock, real_keep, NULL, &o);
 	CHECK(strcmp(job_status_name(o.status), expect) == 0, "%s: %s "
 	    "(stderr %.*s)", job_status_name(o.status), o.error,
 	    (int)o.stderr_len, o.stderr_head);
@@ -606,7 +619,8 @@ marked_job(struct config *conf, enum cap_id cap, const char *call,
 	else
 		(void)snprintf(in, sizeof(in), "{\"image\": \"aGk=\", "
 		    "\"sandcastle_test\": \"%s\"}", call);
-	job_run(conf, cap, JOB_RUN, in, strlen(in), 0, NULL, NULL, o);
+	job_run(conf, cap, JOB_RUN, in, strlen(in), 0,
+	    test_lock, NULL, NULL, o);
 }
 
 /* Each call of filter_calls, by each capability's box of the filtered build. */
@@ -742,7 +756,7 @@ filters_of(struct config *conf, const char *box)
 	(void)snprintf(filters_image, sizeof(filters_image),
 	    "sandcastle-claude:%s", tbuild);
 	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
-	    0, filters_keep, &n, &o);
+	    0, test_lock, filters_keep, &n, &o);
 	CHECK(o.status == JOB_SUCCEEDED, "%s: %s: %s", box,
 	    job_status_name(o.status), o.error);
 	job_outcome_free(&o);
@@ -822,8 +836,8 @@ pin_one(struct config *conf, const struct pin_case *pc)
 	    "\"object\"}, \"sandcastle_test\": \"request\", "
 	    "\"sandcastle_request\": %s}", pc->request) != -1, "%s",
 	    "asprintf");
-	job_run(conf, CAP_CLAUDE, JOB_RUN, in, strlen(in), 0, stub_keep, &s,
-	    &o);
+	job_run(conf, CAP_CLAUDE, JOB_RUN, in, strlen(in), 0,
+	    test_lock, stub_keep, &s, &o);
 	if (pc->error == NULL)
 		CHECK(s.calls == 1 && o.status == JOB_FAILED && strstr(o.error,
 		    "test: the request was answered") != NULL, "%s: %d calls, "
@@ -858,7 +872,7 @@ body_pinned(void)
 	REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
 	/* The control: the same build's own request, unmarked, succeeds. */
 	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
-	    0, stub_keep, &s, &o);
+	    0, test_lock, stub_keep, &s, &o);
 	CHECK(o.status == JOB_SUCCEEDED && s.calls == 1, "the control: %s: %s",
 	    job_status_name(o.status), o.error);
 	free(s.envelope);
@@ -906,7 +920,7 @@ static void
 reader_job(struct config *conf, int seen[2], struct job_outcome *o)
 {
 	job_run(conf, CAP_CLAUDE, JOB_RUN, CLAUDE_INPUT, strlen(CLAUDE_INPUT),
-	    0, reader_keep, seen, o);
+	    0, test_lock, reader_keep, seen, o);
 }
 
 /*
@@ -920,13 +934,13 @@ body_reader(void)
 	struct job_outcome	 o;
 	int			 seen[2];
 
-	job_reader_lock(reader_lock);
+	test_lock = reader_lock;
 	reader_job(conf, seen, &o);
 	CHECK(o.status == JOB_SUCCEEDED && seen[0] == 2 && seen[1] == 1,
 	    "locked reader: %s: %s; Seccomp: %d, Seccomp_filters: %d",
 	    job_status_name(o.status), o.error, seen[0], seen[1]);
 	job_outcome_free(&o);
-	job_reader_lock(NULL);
+	test_lock = unlocked;
 	reader_job(conf, seen, &o);
 	CHECK(o.status == JOB_SUCCEEDED && seen[0] == 0,
 	    "control: %s: %s; Seccomp: %d", job_status_name(o.status), o.error,
@@ -961,7 +975,7 @@ body_reader_taken(void)
 	struct job_outcome	 o;
 	int			 seen[2];
 
-	job_reader_lock(taken_socket);
+	test_lock = taken_socket;
 	reader_job(conf, seen, &o);
 	CHECK(o.status == JOB_FAILED && o.word == JW_PROTOCOL &&
 	    strstr(o.error, "reader failed") != NULL &&
@@ -969,7 +983,7 @@ body_reader_taken(void)
 	    "taken reader: %s (%s): %s; removed %d", job_status_name(o.status),
 	    job_word_name(o.word), o.error, o.box_removed);
 	job_outcome_free(&o);
-	job_reader_lock(taken_control);
+	test_lock = taken_control;
 	reader_job(conf, seen, &o);
 	CHECK(o.status == JOB_SUCCEEDED, "control: %s: %s",
 	    job_status_name(o.status), o.error);

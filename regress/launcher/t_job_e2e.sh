@@ -164,6 +164,56 @@ job_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case check_reader cleanup
+check_reader_head()
+{
+	atf_set "descr" "T3: check's box is read by a locked reader, as a job's is: while claude's check box waits for the API, the child of sandcastlectl that reads it has Seccomp 2, one filter and no_new_privs (the reader_lock() of a job's reader), and sandcastlectl itself, the control, none"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+check_reader_body()
+{
+	e2e_up
+	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
+	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+	# The look-up answered after 8 s: the box and its reader wait meanwhile.
+	api "\"/v1/models/$MODEL\": {\"status\": 200, \"delay\": 8, \"json\": $MODEL_OK}"
+	ctl_check &
+	ctl=$!
+	# The reader: the account's sandcastlectl whose parent is one too.
+	reader=
+	i=0
+	while [ -z "$reader" ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+		grep -q "\"path\": \"/v1/models/$MODEL\"" \
+		    "$SC_ROOT/api.anthropic.com.requests" 2>/dev/null || continue
+		for p in $(pgrep -u "$SC_USER" -x sandcastlectl); do
+			pp=$(ps -o ppid= -p "$p" | tr -d ' ')
+			[ "$(cat "/proc/$pp/comm" 2>/dev/null)" = sandcastlectl ] &&
+			    { reader=$p; check=$pp; }
+		done
+	done
+	[ -n "$reader" ] || atf_fail "no reader of check's box while it waited"
+	grep -E '^(Seccomp|Seccomp_filters|NoNewPrivs):' "/proc/$reader/status" \
+	    > reader.status
+	grep -E '^(Seccomp|NoNewPrivs):' "/proc/$check/status" > check.status
+	wait "$ctl"
+	cat reader.status check.status
+	grep -qx 'Seccomp:	2' reader.status &&
+	    grep -qx 'Seccomp_filters:	1' reader.status &&
+	    grep -qx 'NoNewPrivs:	1' reader.status ||
+	    atf_fail "check's reader is not locked: $(tr '\n\t' '  ' < reader.status)"
+	grep -qx 'Seccomp:	0' check.status ||
+	    atf_fail "the control: sandcastlectl itself has a filter"
+	has_line "ok    capability claude: usable"
+}
+check_reader_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_test_case check_lines cleanup
 check_lines_head()
 {
@@ -240,4 +290,5 @@ atf_init_test_cases()
 	atf_add_test_case replies
 	atf_add_test_case job
 	atf_add_test_case check_lines
+	atf_add_test_case check_reader
 }
