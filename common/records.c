@@ -633,6 +633,30 @@ records_read(int dfd, const char *source, const char *id,
 	return 0;
 }
 
+/* 1 when data_dir/source/id, or its meta.json, is not there at all. */
+static int
+job_missing(int dfd, const char *source, const char *id)
+{
+	const char	*nwhy;
+	int		 sfd, jfd, fd, missing;
+
+	if (name_valid(source, &nwhy) == -1 || !contract_id_valid(id))
+		return 0;
+	if ((sfd = openat(dfd, source, DIRFLAGS)) == -1)
+		return errno == ENOENT;
+	jfd = openat(sfd, id, DIRFLAGS);
+	missing = jfd == -1 && errno == ENOENT;
+	(void)close(sfd);
+	if (jfd == -1)
+		return missing;
+	fd = openat(jfd, "meta.json", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	missing = fd == -1 && errno == ENOENT;
+	if (fd != -1)
+		(void)close(fd);
+	(void)close(jfd);
+	return missing;
+}
+
 int
 records_result(int dfd, const char *source, const char *id,
     enum records_result r, char *why, size_t whysz)
@@ -641,7 +665,7 @@ records_result(int dfd, const char *source, const char *id,
 	int			 jfd, rv;
 
 	if (records_read(dfd, source, id, &m, why, whysz) == -1)
-		return -1;
+		return job_missing(dfd, source, id) ? 1 : -1;
 	m.result = r;
 	if (r == RECORDS_GONE)
 		(void)strlcpy(m.note, RECORDS_NOTE_GONE, sizeof(m.note));
@@ -777,16 +801,23 @@ records_unfinished(int dfd, struct records_ref **refs, size_t *n,
 	return 0;
 }
 
-/* When the job folder finished: finished_at, else its mtime. */
+/*
+ * When the job folder finished: finished_at, else its mtime; -1, never
+ * old enough, while its job runs or its result has not gone out.
+ */
 static time_t
 job_age(int dfd, const char *source, const char *id, int jfd)
 {
 	struct records_meta	 m;
 	struct stat		 st;
 
-	if (records_read(dfd, source, id, &m, NULL, 0) == 0 &&
-	    m.finished_at != 0)
-		return m.finished_at;
+	if (records_read(dfd, source, id, &m, NULL, 0) == 0) {
+		/* All that says a result is owed, to a source away for long. */
+		if (m.status == RECORDS_RUNNING || m.result == RECORDS_PENDING)
+			return -1;
+		if (m.finished_at != 0)
+			return m.finished_at;
+	}
 	if (fstat(jfd, &st) == -1)
 		return -1;
 	return st.st_mtime;

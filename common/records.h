@@ -81,7 +81,11 @@ int	 records_begin(int dfd, const struct records_job *, char *why,
 int	 records_finish(int dfd, const struct records_job *,
 	    const struct job_outcome *, time_t finished_at, char *why,
 	    size_t whysz);
-/* What became of the result; RECORDS_GONE adds RECORDS_NOTE_GONE. */
+/*
+ * What became of the result; RECORDS_GONE adds RECORDS_NOTE_GONE.  1,
+ * why saying so, when the record is gone (its folder or its meta.json):
+ * nothing is left to say it.
+ */
 int	 records_result(int dfd, const char *source, const char *id,
 	    enum records_result, char *why, size_t whysz);
 
@@ -103,8 +107,9 @@ int	 records_starts(int dfd, const char *source, time_t since, time_t now,
 	    time_t **starts, size_t *n, size_t *unreadable, char *why,
 	    size_t whysz);
 /*
- * By finished_at, else the folder's mtime; no folder of another name,
- * no link followed.  The number deleted, or -1.
+ * By finished_at, else the folder's mtime; never a record whose job
+ * runs or whose result is pending; no folder of another name, no link
+ * followed.  The number deleted, or -1.
  */
 long	 records_prune(int dfd, uint32_t days, time_t now, char *why,
 	    size_t whysz);

@@ -36,8 +36,9 @@ enum core_wait {
 
 /*
  * A result goes out only once its record is on disk, and is forgotten
- * only once the record says the source took it.  An unwritten record
- * holds it here, retried every CORE_RECORD_RETRY seconds.
+ * only once the record says the source took it, or once the record is
+ * gone (logged): nothing could ever say it.  An unwritten record holds
+ * it here, retried every CORE_RECORD_RETRY seconds.
  */
 enum core_result_state {
 	RESULT_RECORD,		/* the outcome waits to be written */

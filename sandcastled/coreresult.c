@@ -1,7 +1,8 @@
 /*
  * The results on their way to the sources (the rule is core.h's, by
  * enum core_result_state).  The core claims nothing while a record
- * cannot be written; a failed send waits for the source's back-off.
+ * cannot be written, but a record that is gone holds nothing; a failed
+ * send waits for the source's back-off.
  * At start a running job a crash left is sent back released.
  */
 #include <sys/types.h>
@@ -133,14 +134,28 @@ core_result_held(const struct core *c)
 	return 0;
 }
 
+/*
+ * 0 when the record says it, 1 when no record is left to (logged), -1
+ * to be tried again.  Held for a record that is gone, the result would
+ * stop every claim for good.
+ */
 static int
 core_result_mark(struct core *c, struct core_result *r, enum records_result rr)
 {
 	char	 why[RECORDS_WHY_MAX];
+	int	 rv;
 
-	if (r->norecord || records_result(c->dfd, core_source(c, r->src),
-	    r->id, rr, why, sizeof(why)) == 0)
+	if (r->norecord || (rv = records_result(c->dfd,
+	    core_source(c, r->src), r->id, rr, why, sizeof(why))) == 0)
 		return 0;
+	if (rv == 1) {
+		log_warnx("source %s job %s: %s, but its record is gone (%s): "
+		    "no record says so, and the claims go on",
+		    core_source(c, r->src), r->id, rr == RECORDS_SENT ?
+		    "the source took the result" : "the source no longer "
+		    "held the job (409)", why);
+		return 1;
+	}
 	if (r->state != RESULT_MARK)
 		log_warnx("source %s job %s: the record cannot say the result "
 		    "was %s (%s): it is tried again until it can",
@@ -154,17 +169,18 @@ core_result_retry(struct core *c, time_t now)
 {
 	struct core_result	*r, *t;
 	struct records_job	 j;
+	int			 rv;
 
 	if (c->record_at == 0 || now < c->record_at)
 		return;
 	c->record_at = 0;
 	TAILQ_FOREACH_SAFE(r, &c->results, entry, t) {
 		if (r->state == RESULT_MARK) {
-			if (core_result_mark(c, r, r->mark) == 0) {
+			if ((rv = core_result_mark(c, r, r->mark)) == 0)
 				log_info("source %s job %s: the record says it "
 				    "now", core_source(c, r->src), r->id);
+			if (rv != -1)
 				core_result_drop(c, r);
-			}
 			continue;
 		}
 		if (r->state != RESULT_RECORD)
@@ -240,7 +256,7 @@ core_result_next(struct core *c, time_t now)
 static void
 core_result_done(struct core *c, struct core_result *r, enum records_result rr)
 {
-	if (core_result_mark(c, r, rr) == 0) {
+	if (core_result_mark(c, r, rr) != -1) {
 		core_result_drop(c, r);
 		return;
 	}

@@ -5,10 +5,11 @@
  * the time a process spends putting its ruleset on, in a fresh child
  * each time.  Then a job, in a child with
  * the ruleset and in one without, interleaved: the core's records of a
- * job (begun, finished, read back, pruned: every open below data_dir
- * walks Landlock's rules), and ocr's Tesseract reading a text the bench
- * drew, its languages opened under the box's ruleset.  Not a test: it
- * prints, and exits 1 only when it could not measure.
+ * job (begun, finished, its result marked sent, read back, pruned:
+ * every open below data_dir walks Landlock's rules), and ocr's
+ * Tesseract reading a text the bench drew, its languages opened under
+ * the box's ruleset.  Not a test: it prints, and exits 1 only when it
+ * could not measure.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -182,8 +183,9 @@ records_work(void)
 		j.id = id;
 		if (records_begin(datafd, &j, why, sizeof(why)) == -1 ||
 		    records_finish(datafd, &j, &o, NOW, why, sizeof(why)) ==
-		    -1 || records_read(datafd, "notes", id, &m, why,
-		    sizeof(why)) == -1) {
+		    -1 || records_result(datafd, "notes", id, RECORDS_SENT,
+		    why, sizeof(why)) != 0 || records_read(datafd, "notes",
+		    id, &m, why, sizeof(why)) == -1) {
 			fprintf(stderr, "bench: records: %s\n", why);
 			_exit(1);
 		}

@@ -4,7 +4,9 @@
  * or a job, and done then.  The core runs here in the test's process,
  * its channel to a parent played by the test, and its monotonic clock
  * set forward by the test: clock_gettime(2) below takes the C
- * library's place for the core's objects.  And the core's wait table
+ * library's place for the core's objects.  The results a source took
+ * after a long absence: their records kept past retention_days, and a
+ * record gone never holding the claims.  And the core's wait table
  * (core_takes): each wait takes its own answers and no other.
  */
 #include <sys/types.h>
@@ -16,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,7 @@
 #include "../../sandcastled/core.h"
 #include "msg.h"
 #include "../../sandcastled/proto.h"
+#include "records.h"
 #include "../../sandcastled/sandcastled.h"
 #include "testconf.h"
 
@@ -144,6 +148,190 @@ an_hour_on(void)
 	return core_timer();
 }
 
+/* Job id of notes, finished days ago, its result not sent yet. */
+static void
+owed_record(const char *id, int days)
+{
+	struct records_job	 j = { "notes", id, 1, CAP_CLAUDE, "{}", 2, 0 };
+	struct job_outcome	 o;
+	char			 why[RECORDS_WHY_MAX];
+	int			 dfd;
+
+	ATF_REQUIRE(mkdir("data", 0700) == 0 || errno == EEXIST);
+	ATF_REQUIRE((dfd = open("data", O_RDONLY | O_DIRECTORY)) != -1);
+	j.started_at = time(NULL) - days * 86400 - 60;
+	memset(&o, 0, sizeof(o));
+	o.status = JOB_SUCCEEDED;
+	o.output = "{\"tag\":\"recipes\"}";
+	o.box_started = 1;
+	ATF_REQUIRE_MSG(records_begin(dfd, &j, why, sizeof(why)) == 0 &&
+	    records_finish(dfd, &j, &o, j.started_at + 60, why,
+	    sizeof(why)) == 0, "%s", why);
+	close(dfd);
+}
+
+/*
+ * The core's next call to the keep, its summaries passed over: its id,
+ * its envelope checked for what; 0 when it made none.
+ */
+static uint32_t
+call_sent(const char *what)
+{
+	struct pollfd	 pfd = { parent_chan.fd, POLLIN, 0 };
+	struct msg	 m;
+	uint32_t	 id;
+	int		 r;
+
+	ATF_REQUIRE(msgchan_flush_all(&core_chan) == 0);
+	for (;;) {
+		while ((r = msg_get(&parent_chan, &m)) == 1) {
+			if (m.type == PROC_SOURCES) {
+				msg_free(&m);
+				continue;
+			}
+			ATF_REQUIRE_EQ(m.type, PROC_KEEP_CALL);
+			ATF_CHECK_MSG(memmem(m.data, m.len, what,
+			    strlen(what)) != NULL, "the call is not to %s",
+			    what);
+			id = m.id;
+			msg_free(&m);
+			return id;
+		}
+		ATF_REQUIRE(r == 0);
+		if (poll(&pfd, 1, 0) != 1)
+			return 0;
+		ATF_REQUIRE(msgchan_read(&parent_chan) > 0);
+	}
+}
+
+/* The source's answer of HTTP status to call id, through the parent. */
+static void
+source_answers(uint32_t id, uint32_t status)
+{
+	struct keepcli_answer	 a;
+	struct msg		 m;
+
+	memset(&a, 0, sizeof(a));
+	a.status = status;
+	ATF_REQUIRE(proc_keep_answer_send(&parent_chan, id, &a) == 0);
+	ATF_REQUIRE(msgchan_flush_all(&parent_chan) == 0);
+	ATF_REQUIRE(msg_read_one(&core_chan, &m) == 1);
+	core_dispatch(&m);
+	msg_free(&m);
+}
+
+/* The core's log from now on, in the file err. */
+static void
+log_to_err(void)
+{
+	int	 fd;
+
+	ATF_REQUIRE((fd = open("err", O_WRONLY | O_CREAT | O_TRUNC,
+	    0600)) != -1);
+	ATF_REQUIRE(dup2(fd, 2) == 2);
+	close(fd);
+}
+
+/* The keep up, the core's first call out. */
+static uint32_t
+first_call(const char *what)
+{
+	(void)core_timer();
+	keep_answers(sent(PROC_KEEP_PROBE));
+	(void)core_timer();
+	return call_sent(what);
+}
+
+/*
+ * A source away longer than retention_days, then back (issue 35): the
+ * record of its pending result outlives the prune at start, the result
+ * goes out, the record says it was taken, and the claims go on.
+ */
+ATF_TC_WITHOUT_HEAD(away_past_retention);
+ATF_TC_BODY(away_past_retention, tc)
+{
+	uint32_t	 id;
+
+	owed_record("5", 40);
+	core_up();
+	ATF_CHECK_MSG(atf_utils_file_exists("data/notes/5/meta.json"),
+	    "the record of a pending result was pruned at start");
+	ATF_REQUIRE((id = first_call("/jobs/5/result")) != 0);
+	source_answers(id, 200);
+	ATF_CHECK_MSG(atf_utils_file_exists("data/notes/5/meta.json") &&
+	    atf_utils_grep_file("\"result\":\"sent\"",
+	    "data/notes/5/meta.json"), "the record does not say sent");
+	(void)core_timer();
+	ATF_CHECK_MSG(call_sent("/jobs/claim") != 0, "no claim after the "
+	    "result was taken: the claims are held");
+}
+
+/*
+ * A result whose record is gone when the source answers (deleted by
+ * hand meanwhile; before issue 35, pruned) counts as done, the log
+ * saying so, and holds no claim.  Control, result_record_held: a record
+ * there that cannot say it yet still holds them.
+ */
+ATF_TC_WITHOUT_HEAD(result_record_gone);
+ATF_TC_BODY(result_record_gone, tc)
+{
+	uint32_t	 id;
+
+	owed_record("5", 1);
+	core_up();
+	log_to_err();
+	ATF_REQUIRE((id = first_call("/jobs/5/result")) != 0);
+	ATF_REQUIRE(unlink("data/notes/5/meta.json") == 0 &&
+	    unlink("data/notes/5/input.json") == 0 &&
+	    unlink("data/notes/5/output.json") == 0 &&
+	    rmdir("data/notes/5") == 0);
+	source_answers(id, 409);
+	ATF_CHECK(atf_utils_grep_file("source notes job 5: the source no "
+	    "longer held the job \\(409\\), but its record is gone", "err"));
+	(void)core_timer();
+	ATF_CHECK_MSG(call_sent("/jobs/claim") != 0, "a result whose record "
+	    "is gone holds the claims");
+}
+
+/*
+ * A record there whose meta.json cannot be read holds the claims until
+ * it says the result was taken, then lets them go.
+ */
+ATF_TC_WITHOUT_HEAD(result_record_held);
+ATF_TC_BODY(result_record_held, tc)
+{
+	static const char	 bad[] = "{\"source\": \"notes\", \"job\": ";
+	uint32_t		 id;
+	char			*meta;
+	int			 fd;
+
+	owed_record("5", 1);
+	core_up();
+	log_to_err();
+	ATF_REQUIRE((id = first_call("/jobs/5/result")) != 0);
+	ATF_REQUIRE((fd = open("data/notes/5/meta.json", O_RDWR)) != -1);
+	ATF_REQUIRE((meta = calloc(1, 4096)) != NULL);
+	ATF_REQUIRE(read(fd, meta, 4095) > 0);
+	ATF_REQUIRE(pwrite(fd, bad, sizeof(bad) - 1, 0) ==
+	    (ssize_t)sizeof(bad) - 1 && ftruncate(fd, sizeof(bad) - 1) == 0);
+	source_answers(id, 200);
+	ATF_CHECK(atf_utils_grep_file("the record cannot say the result was "
+	    "taken", "err"));
+	(void)core_timer();
+	ATF_CHECK_MSG(call_sent("/jobs/claim") == 0, "a claim while a record "
+	    "could not say its result was taken");
+	ATF_REQUIRE(pwrite(fd, meta, strlen(meta), 0) ==
+	    (ssize_t)strlen(meta));
+	close(fd);
+	free(meta);
+	ahead += CORE_RECORD_RETRY;
+	(void)core_timer();
+	ATF_CHECK(atf_utils_grep_file("source notes job 5: the record says it "
+	    "now", "err"));
+	ATF_CHECK_MSG(call_sent("/jobs/claim") != 0, "no claim once the "
+	    "record said it");
+}
+
 ATF_TC_WITHOUT_HEAD(prune_keep_down);
 ATF_TC_BODY(prune_keep_down, tc)
 {
@@ -220,6 +408,9 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, prune_keep_down);
 	ATF_TP_ADD_TC(tp, prune_call_in_flight);
+	ATF_TP_ADD_TC(tp, away_past_retention);
+	ATF_TP_ADD_TC(tp, result_record_gone);
+	ATF_TP_ADD_TC(tp, result_record_held);
 	ATF_TP_ADD_TC(tp, wait_takes);
 	return atf_no_error();
 }

@@ -114,6 +114,8 @@ records_life(void)
 	o.box_started = 1;
 	if (records_begin(datafd, &j, why, sizeof(why)) == -1 ||
 	    records_finish(datafd, &j, &o, NOW, why, sizeof(why)) == -1 ||
+	    records_result(datafd, "notes", "1", RECORDS_SENT, why,
+	    sizeof(why)) != 0 ||
 	    records_read(datafd, "notes", "1", &m, why, sizeof(why)) == -1 ||
 	    m.status != RECORDS_SUCCEEDED) {
 		fprintf(stderr, "records: %s\n", why);

@@ -3,8 +3,8 @@
  * what each file holds and its mode, a record noted before the job runs
  * and found after a crash, a result the source no longer held, files
  * replaced whole and never written in place, names that would leave
- * data_dir refused, and retention that deletes old job folders and
- * nothing else, never through a symbolic link.
+ * data_dir refused, and retention that deletes old job folders whose
+ * result went out and nothing else, never through a symbolic link.
  */
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -522,9 +522,22 @@ ATF_TC_BODY(unreadable, tc)
 	close(dfd);
 }
 
-/* A finished job folder made by records, finished days ago. */
+/* path holds text, 0600. */
 static void
-old_job(int dfd, const char *source, const char *id, int days)
+put(const char *path, const char *text)
+{
+	int	 fd;
+
+	ATF_REQUIRE_MSG((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC,
+	    0600)) != -1, "%s: %s", path, strerror(errno));
+	ATF_REQUIRE(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	ATF_REQUIRE(close(fd) == 0);
+}
+
+/* A job folder made by records, finished days ago, its result as given. */
+static void
+owed_job(int dfd, const char *source, const char *id, int days,
+    enum records_result r)
 {
 	struct records_job	 j = claude_job(id, "{}");
 	struct job_outcome	 o;
@@ -536,6 +549,16 @@ old_job(int dfd, const char *source, const char *id, int days)
 	ATF_REQUIRE(records_begin(dfd, &j, why, sizeof(why)) == 0);
 	ATF_REQUIRE(records_finish(dfd, &j, &o, NOW - DAYS(days), why,
 	    sizeof(why)) == 0);
+	if (r != RECORDS_PENDING)
+		ATF_REQUIRE(records_result(dfd, source, id, r, why,
+		    sizeof(why)) == 0);
+}
+
+/* The same, its result taken by the source. */
+static void
+old_job(int dfd, const char *source, const char *id, int days)
+{
+	owed_job(dfd, source, id, days, RECORDS_SENT);
 }
 
 static void
@@ -592,6 +615,77 @@ ATF_TC_BODY(prune, tc)
 	close(dfd);
 }
 
+/*
+ * A record whose result has not gone out is all that says it is owed:
+ * kept past retention_days however old, pending or running (a source
+ * away longer, a start after a long downtime).  Control: taken (sent)
+ * or refused (gone, 409), the same age goes.
+ */
+ATF_TC_WITHOUT_HEAD(prune_owed);
+ATF_TC_BODY(prune_owed, tc)
+{
+	struct records_job	 j = claude_job("running", "{}");
+	char			 why[RECORDS_WHY_MAX];
+	int			 dfd = data_dir();
+
+	owed_job(dfd, "notes", "pending", 40, RECORDS_PENDING);
+	owed_job(dfd, "notes", "sent", 40, RECORDS_SENT);
+	owed_job(dfd, "notes", "gone", 40, RECORDS_GONE);
+	j.started_at = NOW - DAYS(40);
+	ATF_REQUIRE(records_begin(dfd, &j, why, sizeof(why)) == 0);
+	set_mtime("data/notes/running", NOW - DAYS(40));
+	ATF_CHECK_EQ(records_prune(dfd, 30, NOW, why, sizeof(why)), 2);
+	ATF_CHECK_MSG(exists("data/notes/pending/meta.json"), "a record whose "
+	    "result is pending was pruned");
+	ATF_CHECK_MSG(exists("data/notes/pending/output.json"), "the output "
+	    "of a pending result was pruned");
+	ATF_CHECK_MSG(exists("data/notes/running/meta.json"), "a record whose "
+	    "job runs was pruned");
+	ATF_CHECK(!exists("data/notes/sent"));
+	ATF_CHECK(!exists("data/notes/gone"));
+	/* Once its result went out, it goes as any other. */
+	ATF_REQUIRE(records_result(dfd, "notes", "pending", RECORDS_SENT, why,
+	    sizeof(why)) == 0);
+	ATF_CHECK_EQ(records_prune(dfd, 30, NOW, why, sizeof(why)), 1);
+	ATF_CHECK(!exists("data/notes/pending"));
+	ATF_CHECK(exists("data/notes/running/meta.json"));
+	close(dfd);
+}
+
+/*
+ * A record that is gone (its folder, or its meta.json) cannot say what
+ * became of the result: 1, why naming it, so that the core lets the
+ * result go.  Control: a meta.json there but unreadable is a failure
+ * (-1), tried again; a record there is written (0).
+ */
+ATF_TC_WITHOUT_HEAD(result_no_record);
+ATF_TC_BODY(result_no_record, tc)
+{
+	char	 why[RECORDS_WHY_MAX];
+	int	 dfd = data_dir();
+
+	ATF_CHECK_EQ(records_result(dfd, "notes", "9", RECORDS_SENT, why,
+	    sizeof(why)), 1);
+	ATF_CHECK_STREQ(why, "data_dir/notes: No such file or directory");
+	owed_job(dfd, "notes", "8", 1, RECORDS_PENDING);
+	ATF_CHECK_EQ(records_result(dfd, "notes", "9", RECORDS_GONE, why,
+	    sizeof(why)), 1);
+	ATF_CHECK_STREQ(why, "data_dir/notes/9: No such file or directory");
+	ATF_CHECK(!exists("data/notes/9"));
+	ATF_REQUIRE(unlink("data/notes/8/meta.json") == 0);
+	ATF_CHECK_EQ(records_result(dfd, "notes", "8", RECORDS_SENT, why,
+	    sizeof(why)), 1);
+	ATF_CHECK_STREQ(why, "notes/8/meta.json: No such file or directory");
+	ATF_CHECK(!exists("data/notes/8/meta.json"));
+	put("data/notes/8/meta.json", "{\"source\": \"notes\", \"job\": ");
+	ATF_CHECK_EQ(records_result(dfd, "notes", "8", RECORDS_SENT, why,
+	    sizeof(why)), -1);
+	owed_job(dfd, "notes", "7", 1, RECORDS_PENDING);
+	ATF_CHECK_EQ(records_result(dfd, "notes", "7", RECORDS_SENT, why,
+	    sizeof(why)), 0);
+	close(dfd);
+}
+
 /* Links out of data_dir: the links may go, what they point to never does. */
 ATF_TC_WITHOUT_HEAD(prune_links);
 ATF_TC_BODY(prune_links, tc)
@@ -645,18 +739,6 @@ ATF_TC_BODY(times, tc)
 	ATF_CHECK(records_time_parse("2026-05-28T20:26:40+02:00", &t) == -1);
 	ATF_CHECK(records_time_parse("2026-05-28T20:26:40Zx", &t) == -1);
 	ATF_CHECK(records_time_parse("yesterday", &t) == -1);
-}
-
-/* path holds text, 0600. */
-static void
-put(const char *path, const char *text)
-{
-	int	 fd;
-
-	ATF_REQUIRE_MSG((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC,
-	    0600)) != -1, "%s: %s", path, strerror(errno));
-	ATF_REQUIRE(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-	ATF_REQUIRE(close(fd) == 0);
 }
 
 /*
@@ -734,6 +816,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, link_refused);
 	ATF_TP_ADD_TC(tp, unreadable);
 	ATF_TP_ADD_TC(tp, prune);
+	ATF_TP_ADD_TC(tp, prune_owed);
+	ATF_TP_ADD_TC(tp, result_no_record);
 	ATF_TP_ADD_TC(tp, prune_links);
 	ATF_TP_ADD_TC(tp, times);
 	ATF_TP_ADD_TC(tp, starts);
