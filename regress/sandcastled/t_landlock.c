@@ -25,6 +25,7 @@
 #include <seccomp.h>
 
 #include "records.h"
+#include "../../sandcastled/job.h"
 #include "../../sandcastled/sandcastled.h"
 #include "../lib/landlocked.h"
 

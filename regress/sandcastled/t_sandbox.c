@@ -31,6 +31,7 @@
 #include <atf-c.h>
 
 #include "sandbox.h"
+#include "../../sandcastled/job.h"
 #include "../../sandcastled/sandcastled.h"
 #include "../lib/filtered.h"
 

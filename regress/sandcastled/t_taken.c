@@ -14,6 +14,7 @@
 #include <atf-c.h>
 
 #include "sandbox.h"
+#include "../../sandcastled/job.h"
 #include "../../sandcastled/sandcastled.h"
 #include "../lib/taken.h"
 
