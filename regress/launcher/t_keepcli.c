@@ -38,6 +38,7 @@ struct fake_keep {
 	int		 fd;
 	enum fake	 what;
 	char		 envelope[256];
+	uint32_t	 seconds;	/* what the request gave its call */
 };
 
 /* A memfd of the body, sealed or not. */
@@ -92,6 +93,7 @@ fake_keep(void *arg)
 {
 	struct fake_keep	*f = arg;
 	struct keep_hello	 h = { KEEP_VERSION, 3 };
+	struct keep_request	 req;
 	struct msgchan		 c;
 	struct msg		 m;
 
@@ -108,10 +110,14 @@ fake_keep(void *arg)
 	if (f->what == FAKE_VERSION || f->what == FAKE_NO_HELLO ||
 	    msg_read_one(&c, &m) != 1)
 		goto out;
-	(void)strlcpy(f->envelope, m.data, m.len < sizeof(f->envelope) ?
-	    m.len + 1 : sizeof(f->envelope));
+	memcpy(&req, m.data, sizeof(req));
+	f->seconds = req.seconds;
+	(void)strlcpy(f->envelope, (char *)m.data + sizeof(req),
+	    m.len - sizeof(req) < sizeof(f->envelope) ?
+	    m.len - sizeof(req) + 1 : sizeof(f->envelope));
+	/* Past the call's second and the client's margin. */
 	if (f->what == FAKE_SILENT)
-		sleep(3);
+		sleep(1 + KEEPCLI_MARGIN + 2);
 	else if (f->what != FAKE_CLOSE) {
 		fake_answer(&c, &m, f->what);
 		(void)msgchan_flush_all(&c);
@@ -140,10 +146,10 @@ start(struct fake_keep *f, pthread_t *t, enum fake what, const char **why)
 static const char env[] = "{\"destination\":\"claude\",\"method\":\"GET\","
     "\"path\":\"/v1/models/m\"}";
 
-/* The request's answer: -1 (and why) or 0. */
+/* The request's answer: -1 (and why) or 0; *given, what the keep read. */
 static int
-ask(enum fake what, struct keepcli_answer *a, const char **why,
-    unsigned int timeout)
+ask_given(enum fake what, struct keepcli_answer *a, const char **why,
+    unsigned int timeout, uint32_t *given)
 {
 	struct fake_keep	 f;
 	struct keepcli		*k;
@@ -156,7 +162,17 @@ ask(enum fake what, struct keepcli_answer *a, const char **why,
 	keepcli_close(k);
 	pthread_join(t, NULL);
 	ATF_CHECK_STREQ(f.envelope, env);
+	if (given != NULL)
+		*given = f.seconds;
 	return r;
+}
+
+
+static int
+ask(enum fake what, struct keepcli_answer *a, const char **why,
+    unsigned int timeout)
+{
+	return ask_given(what, a, why, timeout, NULL);
 }
 
 ATF_TC_WITHOUT_HEAD(answer);
@@ -164,13 +180,17 @@ ATF_TC_BODY(answer, tc)
 {
 	struct keepcli_answer	 a;
 	const char		*why;
+	uint32_t		 given;
 
-	ATF_REQUIRE(ask(FAKE_ANSWER, &a, &why, 5) == 0);
+	ATF_REQUIRE(ask_given(FAKE_ANSWER, &a, &why, 5, &given) == 0);
 	ATF_CHECK(!a.refused && a.status == 200 && a.retry_after == 7);
+	/* The call's seconds go with it; none given is a source's 30. */
+	ATF_CHECK_EQ(given, 5);
 	ATF_CHECK_STREQ(a.ctype, "application/json");
 	ATF_CHECK(a.body_len == 11 && memcmp(a.body, "{\"ok\":true}", 11) == 0);
 	keepcli_answer_free(&a);
-	ATF_REQUIRE(ask(FAKE_REFUSED, &a, &why, 5) == 0);
+	ATF_REQUIRE(ask_given(FAKE_REFUSED, &a, &why, 0, &given) == 0);
+	ATF_CHECK_EQ(given, KEEP_CALL_SECONDS);
 	ATF_CHECK(a.refused && a.code == KEEP_R_SECRET);
 	ATF_CHECK_STREQ(a.reason, "unusable secret: claude");
 	keepcli_answer_free(&a);
@@ -186,7 +206,7 @@ ATF_TC_BODY(no_answer, tc)
 	/* Silent past the call's time: a bounded failure, not a hang. */
 	ATF_REQUIRE(ask(FAKE_SILENT, &a, &why, 1) == -1);
 	ATF_CHECK_STREQ(why, "the keep did not answer in time");
-	ATF_CHECK(time(NULL) - t0 <= 4);
+	ATF_CHECK(time(NULL) - t0 <= 1 + KEEPCLI_MARGIN + 3);
 	ATF_REQUIRE(ask(FAKE_CLOSE, &a, &why, 5) == -1);
 	ATF_CHECK_STREQ(why, "the keep closed the connection");
 	ATF_REQUIRE(ask(FAKE_WRONG_ID, &a, &why, 5) == -1);
