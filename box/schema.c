@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "schema.h"
+#include "values.h"
 
 #define PATH_MAX_LEN	160
 #define KEY_MAX		1024
@@ -65,7 +66,6 @@ static long	member_find(const struct json *, size_t, const char *,
 static long	ref_target(const struct walk *, size_t, const char **);
 static long	pointer_step(const struct json *, size_t, const char *,
 		    size_t);
-static int	unhex(int);
 static int	type_is(const struct json *, size_t, const char *);
 static int	integral(const char *, size_t);
 static int	equal(struct walk *, const struct json *, size_t,
@@ -304,8 +304,8 @@ ref_target(const struct walk *w, size_t ref, const char **bad)
 			continue;
 		}
 		*bad = "holds a % not followed by two hex digits";
-		if (i + 2 >= len || (hi = unhex(buf[i + 1])) == -1 ||
-		    (lo = unhex(buf[i + 2])) == -1)
+		if (i + 2 >= len || (hi = hex_digit(buf[i + 1])) == -1 ||
+		    (lo = hex_digit(buf[i + 2])) == -1)
 			return -1;
 		ptr[plen++] = (char)(hi << 4 | lo);
 		i += 2;
@@ -351,18 +351,6 @@ pointer_step(const struct json *s, size_t cur, const char *tok, size_t len)
 	for (i = 0, e = cur + 1; i < n; i++)
 		e = json_next(s, e);
 	return (long)e;
-}
-
-static int
-unhex(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /*

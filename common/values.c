@@ -148,6 +148,18 @@ toolong:
 	return -1;
 }
 
+int
+hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 void
 duration_fmt(uint32_t s, char *buf, size_t bufsz)
 {

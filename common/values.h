@@ -50,6 +50,8 @@ const char	*ipv4_sealed(struct in_addr);
 
 /* Values, shared with the rest of sandcastle (sandcastle.conf(5), VALUES). */
 int		 parse_duration(const char *, uint32_t *seconds, const char **why);
+/* The value of a hex digit, either case, or -1. */
+int		 hex_digit(int);
 /* 30s, 2m, 1m30s, 1h5m: as sandcastle.conf(5) writes a duration. */
 void		 duration_fmt(uint32_t seconds, char *buf, size_t bufsz);
 int		 parse_size(const char *, uint64_t *bytes, const char **why);

@@ -87,7 +87,6 @@ struct env_field {
 	int		(*parse)(struct env_ctx *, size_t);
 };
 
-static int	hexval(int);
 static enum path_rule path_byte(const char *, size_t, size_t, int);
 static enum path_rule path_rules(const char *, size_t, int);
 static size_t	path_decode(const char *, size_t, char *);
@@ -114,18 +113,6 @@ static const struct env_field env_fields_known[] = {
 };
 #define ENV_NFIELDS	(sizeof(env_fields_known) / sizeof(env_fields_known[0]))
 #define ENV_REQUIRED	0x7	/* destination, method and path */
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static enum path_rule
 path_byte(const char *p, size_t len, size_t i, int decoded)
@@ -154,8 +141,8 @@ path_byte(const char *p, size_t len, size_t i, int decoded)
 	    (i + 1 == len || p[i + 1] == '/'))
 		return PATH_DOT;
 	if (c == '%' && !decoded) {
-		if (i + 2 >= len || hexval(p[i + 1]) == -1 ||
-		    hexval(p[i + 2]) == -1)
+		if (i + 2 >= len || hex_digit(p[i + 1]) == -1 ||
+		    hex_digit(p[i + 2]) == -1)
 			return PATH_PERCENT;
 		if (p[i + 1] == '2' && p[i + 2] == '5')
 			return PATH_ENCPERCENT;
@@ -183,7 +170,7 @@ path_decode(const char *p, size_t len, char *out)
 
 	for (i = 0; i < len; i++) {
 		if (p[i] == '%') {
-			out[n++] = hexval(p[i + 1]) << 4 | hexval(p[i + 2]);
+			out[n++] = hex_digit(p[i + 1]) << 4 | hex_digit(p[i + 2]);
 			i += 2;
 		} else
 			out[n++] = p[i];

@@ -12,6 +12,7 @@
 #include <atf-c.h>
 
 #include "../../box/schema.h"
+#include "../lib/slurp.h"
 
 static char	 why[SCHEMA_WHY_MAX];
 
@@ -474,25 +475,6 @@ in_scope(const struct json *j, size_t t)
 			return 0;
 	}
 	return 1;
-}
-
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE	*fp;
-	char	*buf;
-	long	 n;
-
-	ATF_REQUIRE_MSG((fp = fopen(path, "r")) != NULL, "cannot read %s",
-	    path);
-	ATF_REQUIRE(fseek(fp, 0, SEEK_END) == 0);
-	ATF_REQUIRE((n = ftell(fp)) >= 0);
-	rewind(fp);
-	ATF_REQUIRE((buf = malloc((size_t)n + 1)) != NULL);
-	ATF_REQUIRE(fread(buf, 1, (size_t)n, fp) == (size_t)n);
-	fclose(fp);
-	*len = (size_t)n;
-	return buf;
 }
 
 static const char *

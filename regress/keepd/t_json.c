@@ -11,6 +11,7 @@
 #include <atf-c.h>
 
 #include "json.h"
+#include "../lib/slurp.h"
 
 static const char *
 parse_why(const char *s, size_t len)
@@ -404,25 +405,6 @@ json_name(const struct dirent *d)
 	size_t	 n = strlen(d->d_name);
 
 	return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
-}
-
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE	*fp;
-	char	*buf;
-	long	 n;
-
-	ATF_REQUIRE_MSG((fp = fopen(path, "rb")) != NULL, "cannot read %s",
-	    path);
-	ATF_REQUIRE(fseek(fp, 0, SEEK_END) == 0);
-	ATF_REQUIRE((n = ftell(fp)) >= 0);
-	rewind(fp);
-	ATF_REQUIRE((buf = malloc((size_t)n + 1)) != NULL);
-	ATF_REQUIRE(fread(buf, 1, (size_t)n, fp) == (size_t)n);
-	fclose(fp);
-	*len = (size_t)n;
-	return buf;
 }
 
 /* One file: y_ taken, n_ refused, i_ either, none with a crash. */
