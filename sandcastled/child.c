@@ -156,15 +156,24 @@ child_loop(void)
 	}
 }
 
-/* The launcher's wait inside a job, SIGTERM out (box_stop_when() has it). */
+/*
+ * The launcher's wait inside a job for the keep's answer: 1, 0 when the
+ * parent is gone, -1 at SIGTERM, since a claude call may last minutes
+ * (box_stop_when() then removes the box).
+ */
 int
 child_await(struct msg *m)
 {
-	int	 r;
+	sigset_t	 none;
+	int		 r;
 
-	while ((r = child_next(m)) == 0)
-		if (child_wait(-1, NULL) == 0)
+	sigemptyset(&none);
+	while ((r = child_next(m)) == 0) {
+		if (child_stop)
+			return -1;
+		if (child_wait(-1, &none) == 0)
 			return 0;
+	}
 	return r;
 }
 

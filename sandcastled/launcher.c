@@ -57,6 +57,7 @@ launcher_keep(const char *env, size_t len, unsigned int seconds,
 	struct iovec		 iov[2];
 	struct msg		 m;
 	uint32_t		 id;
+	int			 r;
 
 	id = PROC_ID_LAUNCHER | (++launcher_seq & ~PROC_ID_LAUNCHER);
 	pc.seconds = seconds;
@@ -67,9 +68,10 @@ launcher_keep(const char *env, size_t len, unsigned int seconds,
 	if (msg_composev(launcher_chan, PROC_KEEP_CALL, id, -1, iov, 2) == -1)
 		fatal("a keep call to the parent");
 	launcher_send(launcher_chan);
-	/* The box then sees the channel hang up, and is removed. */
-	if (child_await(&m) == 0) {
-		*why = "sandcastled's parent is gone";
+	/* The box then sees the channel hang up, or the stop, and is removed. */
+	if ((r = child_await(&m)) != 1) {
+		*why = r == 0 ? "sandcastled's parent is gone" :
+		    "sandcastled is stopping";
 		return -1;
 	}
 	if (m.type != PROC_KEEP_ANSWER && m.type != PROC_KEEP_DOWN)

@@ -303,7 +303,7 @@ job source=notes job=forged-1 capability=claude status=succeeded seconds=0 error
 	daemon_up
 	log=$SC_ROOT/log/sandcastled.log
 	wait_result notes forged-1 30
-	[ "$(grep -c 'job=forged-1' "$log")" -eq 1 ] ||
+	[ "$(grep -c 'job source=notes job=forged-1' "$log")" -eq 1 ] ||
 	    { sc_log sandcastled; atf_fail "not one log line for forged-1"; }
 	grep -q '^.*job source=notes job=forged-1 capability=claude status=failed seconds=[0-9]* error=api input_tokens=0 output_tokens=0$' "$log" ||
 	    { sc_log sandcastled; atf_fail "the log line of forged-1 has not the word api alone"; }

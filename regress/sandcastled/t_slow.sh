@@ -129,8 +129,52 @@ past_timeout_cleanup()
 	sc_net_cleanup
 }
 
+atf_test_case stop_midcall cleanup
+stop_midcall_head()
+{
+	atf_set "descr" "SIGTERM while a claude call waits minutes for the API: the launcher gives the call up, the job is released as stopped, its box removed and confirmed gone, with one POST, and its result goes out at the next start; sandcastled ends within the core's stop grace, not at the call's end"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "180"
+}
+stop_midcall_body()
+{
+	slow_up 5m
+	job waiting 120
+	i=0
+	until [ "$(posts_api)" -ge 1 ]; do
+		i=$((i + 1))
+		[ $i -gt 300 ] && { sc_log sandcastled; atf_fail "the job never reached the API"; }
+		sleep 0.1
+	done
+	sleep 1
+	start=$(date +%s)
+	sc_stop sandcastled
+	took=$(( $(date +%s) - start ))
+	# The core's grace, CORE_STOP_SECONDS and 5, and a margin.
+	[ "$took" -le 85 ] || atf_fail "sandcastled took $took s to stop"
+	# The keep frontend, in the claude call, outlives its grace and is
+	# killed, so sandcastled exits 1 (sandcastled(8), CAVEATS).
+	echo "sandcastled stopped in $took s"
+	[ "$(meta notes waiting status)" = released ] || atf_fail "the record's status"
+	meta notes waiting error | grep -q 'stopping while the job ran' ||
+	    atf_fail "the record does not say it stopped: $(meta notes waiting error)"
+	[ -z "$(sc_as_user podman ps -aq --filter label=sandcastle.role=core)" ] ||
+	    atf_fail "the box outlived sandcastled's stop"
+	# The result the stop left goes out at the next start.
+	daemon_up
+	got=$(outcome waiting 30)
+	[ "$got" = '{"status": "released"}' ] || { sc_log sandcastled; atf_fail "waiting: $got"; }
+	[ "$(posts_api)" -eq 1 ] || atf_fail "$(posts_api) POSTs to the API, not one"
+}
+stop_midcall_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case minutes
 	atf_add_test_case past_timeout
+	atf_add_test_case stop_midcall
 }
