@@ -449,8 +449,9 @@ body_identity(void)
 	FILE		*f;
 
 	setup();
-	REQUIRE((f = popen("awk -F: '$1 == \"" ACCOUNT "\" { print $2 }' "
-	    "/etc/subuid", "r")) != NULL, "%s", "the check on this line failed");
+	(void)snprintf(ans, sizeof(ans), "awk -F: '$1 == \"%s\" "
+	    "{ print $2 }' /etc/subuid", account);
+	REQUIRE((f = popen(ans, "r")) != NULL, "%s", ans);
 	REQUIRE(fscanf(f, "%lu", &first) == 1, "%s", "fscanf(f, \"%lu\", &first) == 1");
 	pclose(f);
 	b = start(&limits, 5, 65536, NULL, NULL);

@@ -6,13 +6,18 @@
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 
-P_USER=sctest
-
-# atf_check runs a program, not a function: the account's prefix as words.
-as_user="setpriv --reuid=$P_USER --regid=$P_USER --init-groups --inh-caps=-all
-    -- env -i HOME=$(getent passwd $P_USER | cut -d: -f6)
-    XDG_RUNTIME_DIR=/run/user/$(id -u $P_USER)
-    PATH=/usr/bin:/bin:/usr/sbin:/sbin LC_ALL=C.UTF-8"
+# as_user: the case's account (helpers.subr sc_account), and in as_user
+# its prefix as words: atf_check runs a program, not a function.
+as_user()
+{
+	[ -f sc_account ] && SC_USER=$(cat sc_account)
+	sc_account
+	P_USER=$SC_USER
+	as_user="setpriv --reuid=$P_USER --regid=$P_USER --init-groups
+	    --inh-caps=-all -- env -i HOME=$(getent passwd $P_USER | cut -d: -f6)
+	    XDG_RUNTIME_DIR=/run/user/$(id -u $P_USER)
+	    PATH=/usr/bin:/bin:/usr/sbin:/sbin LC_ALL=C.UTF-8"
+}
 
 conf_with()
 {
@@ -32,6 +37,7 @@ images_head()
 }
 images_body()
 {
+	as_user
 	CONF=$(mktemp -d /tmp/sc-install.XXXXXXXX)/conf
 	chmod 0755 "$(dirname "$CONF")"
 	echo "$CONF" > conf_dir
@@ -61,8 +67,10 @@ images_body()
 }
 images_cleanup()
 {
+	as_user
 	[ -f conf_dir ] && rm -rf "$(dirname "$(cat conf_dir)")"
 	$as_user podman rmi sandcastle-claude:000000000000 >/dev/null 2>&1
+	sc_account_free
 	return 0
 }
 
@@ -75,6 +83,7 @@ image_files_head()
 }
 image_files_body()
 {
+	as_user
 	CONF=$(mktemp -d /tmp/sc-install.XXXXXXXX)/conf
 	chmod 0755 "$(dirname "$CONF")"
 	echo "$CONF" > conf_dir
@@ -113,10 +122,12 @@ image_files_body()
 }
 image_files_cleanup()
 {
+	as_user
 	[ -f conf_dir ] && rm -rf "$(dirname "$(cat conf_dir)")"
 	for cap in $(sc_caps); do
 		$as_user podman rm -f "sc-files-$cap" >/dev/null 2>&1
 	done
+	sc_account_free
 	return 0
 }
 

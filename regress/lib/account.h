@@ -14,6 +14,10 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -25,7 +29,9 @@
 
 #include <atf-c.h>
 
-#define ACCOUNT		"sctest"
+#define LOCKS		"/run/sandcastle-regress/accounts"
+
+static char	 account[32];
 
 static int	 report_fd = -1;
 
@@ -52,6 +58,26 @@ report(int fatal, const char *file, int line, const char *fmt, ...)
 			    __VA_ARGS__); } while (0)
 #define CHECK_STR(a, b)	CHECK(strcmp((a), (b)) == 0, "\"%s\" != \"%s\"", \
 			    (a), (b))
+
+/* In the case, once its child is gone: the account taken given back. */
+static void __attribute__((unused))
+free_account(void)
+{
+	char	 cwd[PATH_MAX], link[PATH_MAX], to[PATH_MAX];
+	ssize_t	 n;
+	int	 i;
+
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return;
+	for (i = 1; i <= 64; i++) {
+		(void)snprintf(link, sizeof(link), LOCKS "/sctest%d", i);
+		if ((n = readlink(link, to, sizeof(to) - 1)) == -1)
+			continue;
+		to[n] = '\0';
+		if (strcmp(to, cwd) == 0)
+			(void)unlink(link);
+	}
+}
 
 /*
  * Runs body() as the account in a child and fails the test case with
@@ -85,24 +111,66 @@ as_account(void (*body)(void), void (*after)(pid_t))
 	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
 	if (after != NULL)
 		after(pid);
+	free_account();
 	if (n == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 		atf_tc_fail("the account's half ended with status %d", status);
 }
 
-/* In the child: the account, with the environment its podman needs and no more. */
+/*
+ * Takes an account of the pool for this case, as helpers.subr's
+ * sc_account does: a link from its name to the case's work folder, free
+ * once that folder is gone; waits while all are held.
+ */
+static void __attribute__((unused))
+take_account(void)
+{
+	struct stat	 sb;
+	char		 cwd[PATH_MAX], link[PATH_MAX], to[PATH_MAX];
+	ssize_t		 n;
+	int		 fd, i, tries;
+
+	REQUIRE(getcwd(cwd, sizeof(cwd)) != NULL, "%s", "getcwd");
+	REQUIRE((fd = open(LOCKS "/.lock", O_RDWR | O_CREAT, 0600)) != -1,
+	    "%s", "no " LOCKS ": run regress/lib/accounts.sh");
+	for (tries = 0; tries < 1200; tries++) {
+		REQUIRE(flock(fd, LOCK_EX) == 0, "%s", "flock");
+		for (i = 1; i <= 64; i++) {
+			(void)snprintf(account, sizeof(account), "sctest%d", i);
+			if (getpwnam(account) == NULL)
+				break;
+			(void)snprintf(link, sizeof(link), LOCKS "/%s", account);
+			if ((n = readlink(link, to, sizeof(to) - 1)) != -1) {
+				to[n] = '\0';
+				if (strcmp(to, cwd) != 0 && stat(to, &sb) == 0)
+					continue;
+				(void)unlink(link);
+			}
+			if (symlink(cwd, link) == 0) {
+				close(fd);
+				return;
+			}
+		}
+		(void)flock(fd, LOCK_UN);
+		sleep(1);
+	}
+	REQUIRE(0, "%s", "no account of the pool free in 20 minutes");
+}
+
+/* In the child: the case's account, with the environment its podman needs and no more. */
 static void __attribute__((unused))
 become_account(void)
 {
 	struct passwd	*pw;
 	char		 run[64], home[PATH_MAX];
 
-	REQUIRE((pw = getpwnam(ACCOUNT)) != NULL, "no account " ACCOUNT
-	    ": run regress/lib/accounts.sh");
+	take_account();
+	REQUIRE((pw = getpwnam(account)) != NULL, "no account %s: run "
+	    "regress/lib/accounts.sh", account);
 	(void)snprintf(run, sizeof(run), "/run/user/%u", (unsigned)pw->pw_uid);
 	(void)strlcpy(home, pw->pw_dir, sizeof(home));
-	REQUIRE(initgroups(ACCOUNT, pw->pw_gid) == 0 &&
-	    setgid(pw->pw_gid) == 0 && setuid(pw->pw_uid) == 0, "%s",
-	    "cannot become " ACCOUNT);
+	REQUIRE(initgroups(account, pw->pw_gid) == 0 &&
+	    setgid(pw->pw_gid) == 0 && setuid(pw->pw_uid) == 0,
+	    "cannot become %s", account);
 	REQUIRE(clearenv() == 0, "%s", "clearenv");
 	setenv("HOME", home, 1);
 	setenv("XDG_RUNTIME_DIR", run, 1);

@@ -1,8 +1,14 @@
 #!/bin/sh
-# The suite's accounts, made once by make test (as root): sctest is the
-# operator sandcastle runs as, sctest-other another account with no
-# privileges.  sandcastle never runs as root.
+# The suite's accounts, made once by make test (as root): sctest1 to
+# sctestN, the pool of operators a case takes one of for itself alone
+# (helpers.subr sc_account, account.h), so that cases run side by side
+# never meet; sctest, the operator of make demo and make bench;
+# sctest-other, an account with no privileges.  sandcastle never runs
+# as root.
 set -eu
+
+# As many as Kyua may run at once, and some to spare.
+POOL=${SC_POOL:-8}
 
 mkaccount()
 {
@@ -20,10 +26,14 @@ subrange()
 }
 
 [ "$(id -u)" -eq 0 ] || { echo "accounts: run as root" >&2; exit 1; }
-mkaccount sctest
-mkaccount sctest-other
 touch /etc/subuid /etc/subgid
-subrange sctest /etc/subuid
-subrange sctest /etc/subgid
+for a in sctest $(seq -f 'sctest%g' 1 "$POOL"); do
+	mkaccount "$a"
+	subrange "$a" /etc/subuid
+	subrange "$a" /etc/subgid
+done
+mkaccount sctest-other
+# The pool's locks (helpers.subr sc_account): gone at a reboot.
+install -d -m 0755 /run/sandcastle-regress /run/sandcastle-regress/accounts
 # pasta, which the gate starts as the operator, opens /dev/net/tun.
 [ -c /dev/net/tun ] && chmod 0666 /dev/net/tun
