@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The Claude Messages API for the regress suite, as the real one
-answers a request that is not streamed: nothing at all until the
-answer is whole, then the whole answer at once.
+answers: a request that is not streamed gets nothing at all until the
+answer is whole, then the whole answer at once; one with "stream": true
+gets the status and headers at once, then server-sent events as the
+reply is made (Messages streaming).
 
 It is test equipment, never part of sandcastle.  Its shapes are the
 API's own reference's (platform.claude.com: Messages, Errors, Stop
@@ -39,6 +41,16 @@ prompt and so its own answer.  An ANSWER may have:
                at all (default "end_turn")
   citations    true: the text block carries a citations list, not null
   chunked      true: the body is sent chunked, not with Content-Length
+
+A streamed request ("stream": true) with status 200 is answered at once
+with the headers (text/event-stream, chunked) and message_start, then
+a ping every `ping` seconds (0, the default: none) until `delay` has
+passed, then the text as text_delta events, message_delta with the
+stop_reason and the usage, and message_stop.  An error status is
+answered as above, before any event.  An ANSWER may also have:
+  stream_error  an error type ("overloaded_error"): after the first
+                text delta, an error event of that type, and the stream
+                ends, as the API sends one mid-stream
 
 The request's log, one JSON line each as fakehost.py writes it (method,
 path, headers, body, conn) and when it came (at, seconds of the epoch),
@@ -122,6 +134,15 @@ def prompt_of(body):
         return c if isinstance(c, str) else None
     except (KeyError, IndexError, TypeError, AttributeError):
         return None
+
+
+def sse(name, data):
+    return b"event: %s\ndata: %s\n\n" % (name.encode(), json.dumps(data).encode())
+
+
+def deltas(text, n=4):
+    """The text in pieces of n characters, as the model writes it."""
+    return [text[i:i + n] for i in range(0, len(text), n)] or [""]
 
 
 def message(body, a):
@@ -229,6 +250,64 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         self.wfile.flush()
 
+    def chunk(self, data):
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def stream(self, m, a, rid):
+        """The Message m as the API streams it, whole after the delay."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("request-id", rid)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        start = dict(m, content=[], stop_reason=None, stop_sequence=None,
+                     usage=dict(m["usage"], output_tokens=1))
+        self.chunk(sse("message_start", {"type": "message_start", "message": start}))
+        end, ping = time.time() + a.get("delay", 0), a.get("ping", 0)
+        while time.time() < end:
+            time.sleep(max(0, min(ping, end - time.time()) if ping else end - time.time()))
+            if ping and time.time() < end:
+                self.chunk(sse("ping", {"type": "ping"}))
+        for i, block in enumerate(m["content"]):
+            self.stream_block(i, block, a)
+            if a.get("stream_error"):
+                return
+        self.chunk(sse("message_delta", {
+            "type": "message_delta",
+            "delta": {"stop_reason": m.get("stop_reason"),
+                      "stop_sequence": m["stop_sequence"]},
+            "usage": {"output_tokens": m["usage"]["output_tokens"]}}))
+        self.chunk(sse("message_stop", {"type": "message_stop"}))
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def stream_block(self, i, block, a):
+        if block["type"] == "text":
+            first = dict(block, text="")
+            if block.get("citations") is not None:
+                first["citations"] = []
+            pieces = [{"type": "text_delta", "text": t} for t in deltas(block["text"])]
+        else:
+            first = dict(block, input={})
+            pieces = [{"type": "input_json_delta",
+                       "partial_json": json.dumps(block["input"])}]
+        self.chunk(sse("content_block_start", {"type": "content_block_start",
+                                               "index": i, "content_block": first}))
+        for d in pieces:
+            self.chunk(sse("content_block_delta", {"type": "content_block_delta",
+                                                   "index": i, "delta": d}))
+            if a.get("stream_error"):
+                etype = a["stream_error"]
+                msg = {e[0]: e[1] for e in ERRORS.values()}.get(etype, "Error")
+                self.chunk(sse("error", {"type": "error",
+                                         "error": {"type": etype, "message": msg}}))
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+                return
+        self.chunk(sse("content_block_stop", {"type": "content_block_stop", "index": i}))
+
     def refuse(self, status, message, rid):
         etype = ERRORS[status][0]
         self.send(status, error_body(rid, etype, message), {}, rid)
@@ -272,6 +351,8 @@ class Handler(BaseHTTPRequestHandler):
         if "body" in a:
             self.send(status, a["body"].encode(), a, rid,
                       a.get("content_type", "text/html"))
+        elif status == 200 and body.get("stream") is True:
+            self.stream(message(body, a), a, rid)
         elif status == 200:
             self.send(200, message(body, a), a, rid)
         else:
