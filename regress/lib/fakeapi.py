@@ -52,22 +52,18 @@ answered as above, before any event.  An ANSWER may also have:
                 text delta, an error event of that type, and the stream
                 ends, as the API sends one mid-stream
 
-The request's log, one JSON line each as fakehost.py writes it (method,
-path, headers, body, conn) and when it came (at, seconds of the epoch),
-lets a test count the POSTs and time them.
+The request's log, one JSON line each as testserver.py's LoggedHandler
+writes it (method, path, headers, body, conn) with when it came (at,
+seconds of the epoch), lets a test count the POSTs and time them.
 """
 
 import argparse
 import json
 import sys
-import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler
 
-from testserver import TestServer, add_host_flags, serve
-
-LOCK = threading.Lock()
+from testserver import LoggedHandler, TestServer, add_host_flags, serve
 
 # The documented statuses, each with its error type and a message of the
 # kind the API writes.
@@ -181,18 +177,8 @@ def message(body, a):
     return m
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(LoggedHandler):
     server_version = "fakeapi"
-
-    def log_message(self, fmt, *args):
-        pass
-
-    def setup(self):
-        super().setup()
-        with LOCK:
-            self.server.nconn = getattr(self.server, "nconn", 0) + 1
-            self.conn = self.server.nconn
 
     def read_body(self):
         if self.headers.get("transfer-encoding", "").lower() == "chunked":
@@ -206,18 +192,6 @@ class Handler(BaseHTTPRequestHandler):
                 self.rfile.readline()
         n = int(self.headers.get("content-length") or 0)
         return self.rfile.read(n) if n else b""
-
-    def record(self, body):
-        entry = {
-            "method": self.command,
-            "path": self.path,
-            "headers": {k.lower(): v for k, v in self.headers.items()},
-            "body": body.decode("utf-8", "replace"),
-            "conn": self.conn,
-            "at": time.time(),
-        }
-        with LOCK, open(self.server.opts.log, "a") as f:
-            f.write(json.dumps(entry) + "\n")
 
     def scenario(self):
         try:
@@ -314,7 +288,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def handle_any(self):
         body = self.read_body()
-        self.record(body)
+        self.record(body, at=time.time())
         self.close_connection = True
         rid = request_id()
         path = self.path.split("?", 1)[0]

@@ -139,7 +139,7 @@ answers_head()
 	atf_set "descr" "Each answer the Messages API documents, from the fake API that answers as it does (the reply streamed, with pings or an overloaded_error mid-stream), ends a claude job as sandcastle-box(8) FAILURES says: succeeded, failed with the reply kept in output.json, failed with the API's message, or released; the record and the log say so, each job makes exactly one POST, the configured effort xhigh reaches the API, and a 429's retry-after of 12 s holds claude's next request back past its cooldown of 1 s (its control, a 429 without one, does not)"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
-	atf_set "timeout" "300"
+	atf_set "timeout" "600"
 }
 answers_body()
 {
@@ -158,7 +158,7 @@ answers_body()
 	keep_up
 	images
 	daemon_up
-	wait_status after-none 240
+	wait_status after-none 400
 	while IFS='|' read -r id answer st word err out; do
 		check_case "$id" "$answer" "$st" "$word" "$err" "$out"
 	done <<EOC
