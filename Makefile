@@ -55,7 +55,7 @@ MAIN_box = box/sandcastle-box.c
 BOX_CAPS = claude ocr
 BOXES = $(addprefix box/sandcastle-box-,$(BOX_CAPS))
 BOX_BASE = box/exchange.c box/landlock.c box/sandbox.c
-BOX_SRCS_claude = box/claude.c box/schema.c
+BOX_SRCS_claude = box/claude.c box/schema.c box/sse.c box/stream.c
 BOX_SRCS_ocr = box/ocr.c box/base64.c box/image.c box/tess.c
 BOX_FLAGS_claude = -DBOX_CLAUDE
 BOX_FLAGS_ocr = -DBOX_OCR
@@ -258,6 +258,7 @@ FUZZ_SRCS_dns = gated/resolve.c
 FUZZ_LIBS_dns = -lresolv
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
 FUZZ_SRCS_schema = box/schema.c
+FUZZ_SRCS_sse = box/sse.c box/stream.c
 FUZZ_SRCS_image = box/image.c
 FUZZ_LIBS_image = -lpng -ljpeg -lwebp -lm
 $(FUZZERS): regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(COMMON_SRCS) $(HDRS)

@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "claude.h"
 #include "schema.h"
+#include "stream.h"
 
 static char	*request_run(const struct box_job *,
 		    const struct claude_settings *, size_t *,
@@ -17,8 +19,12 @@ static char	*request_check(const struct claude_settings *, size_t *);
 static void	 answer_reply(const struct box_job *,
 		    const struct claude_settings *, const struct json *, size_t,
 		    struct box_outcome *);
-static void	 answer_error(const struct claude_settings *,
-		    const struct proto_msg *, struct box_outcome *);
+static void	 answer_stream(const struct box_job *,
+		    const struct claude_settings *, const struct proto_msg *,
+		    struct box_outcome *);
+static void	 answer_error(const struct claude_settings *, int64_t,
+		    int64_t, const struct json *, size_t, struct box_outcome *);
+static int	 is_event_stream(const struct proto_msg *);
 static void	 answer_check(const struct claude_settings *,
 		    const struct proto_msg *, struct box_outcome *);
 static void	 reply_text(const struct box_job *, const struct json *,
@@ -177,6 +183,9 @@ request_run(const struct box_job *job, const struct claude_settings *cs,
 	json_write_string(&w, cs->model);
 	json_write_key(&w, "max_tokens");
 	json_write_int(&w, cs->max_tokens);
+	/* Bytes cross while the reply is made: a router keeps the flow. */
+	json_write_key(&w, "stream");
+	json_write_bool(&w, 1);
 	if (j->toks[cs->system].end > j->toks[cs->system].start) {
 		json_write_key(&w, "system");
 		write_raw(&w, j, cs->system);
@@ -234,10 +243,101 @@ claude_answer(const struct box_job *job, const struct claude_settings *cs,
 		    err);
 	} else if (job->check)
 		answer_check(cs, a, o);
+	else if (a->status == 200 && is_event_stream(a))
+		answer_stream(job, cs, a, o);
 	else if (a->status == 200)
 		answer_reply(job, cs, &a->j, a->f[PF_BODY], o);
 	else
-		answer_error(cs, a, o);
+		answer_error(cs, a->status, a->retry_after, &a->j,
+		    a->f[PF_BODY], o);
+}
+
+static int
+is_event_stream(const struct proto_msg *a)
+{
+	char	 ct[64];
+	size_t	 len, n = strlen("text/event-stream");
+
+	if (json_string_copy(&a->j, a->f[PF_CONTENT_TYPE], ct, sizeof(ct),
+	    &len) == -1)
+		return 0;
+	return strncasecmp(ct, "text/event-stream", n) == 0 &&
+	    (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
+}
+
+/* An error event's type, as the status its answer would have had. */
+static int64_t
+stream_status(const struct json *j)
+{
+	static const struct {
+		const char	*type;
+		int64_t		 status;
+	} types[] = {
+		{ "invalid_request_error", 400 },
+		{ "authentication_error", 401 },
+		{ "billing_error", 402 },
+		{ "permission_error", 403 },
+		{ "not_found_error", 404 },
+		{ "request_too_large", 413 },
+		{ "rate_limit_error", 429 },
+		{ "api_error", 500 },
+		{ "timeout_error", 504 },
+		{ "overloaded_error", 529 },
+	};
+	size_t	 i;
+	long	 e, t;
+
+	if ((e = json_find(j, 0, "error")) == -1 ||
+	    j->toks[e].type != JSON_OBJECT ||
+	    (t = json_find(j, e, "type")) == -1)
+		return 500;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (json_streq(j, t, types[i].type))
+			return types[i].status;
+	return 500;
+}
+
+/* The events made into the Message, or the error they ended with. */
+static void
+answer_stream(const struct box_job *job, const struct claude_settings *cs,
+    const struct proto_msg *a, struct box_outcome *o)
+{
+	struct json		 j;
+	enum stream_verdict	 v;
+	const char		*jwhy;
+	char			 why[STREAM_WHY_MAX], *body, *msg;
+	size_t			 raw, len, mlen;
+	size_t			 tok = a->f[PF_BODY];
+
+	if (a->j.toks[tok].type != JSON_STRING) {
+		box_fail(o, 1, "the API's answer is not an event stream");
+		return;
+	}
+	raw = a->j.toks[tok].end - a->j.toks[tok].start;
+	if ((body = malloc(raw + 1)) == NULL) {
+		box_fail(o, 0, "out of memory for the API's answer");
+		return;
+	}
+	(void)json_string_copy(&a->j, tok, body, raw + 1, &len);
+	v = stream_message(body, len, &msg, &mlen, why, sizeof(why));
+	free(body);
+	if (v == STREAM_BROKEN) {
+		box_fail(o, 1, "the API's stream is not a Messages stream: %s",
+		    why);
+		return;
+	}
+	if (json_parse(&j, msg, mlen, &jwhy) == -1)
+		box_fail(o, 1, "the API's stream is not a Messages stream: %s",
+		    jwhy);
+	else {
+		if (v == STREAM_ERROR)
+			answer_error(cs, stream_status(&j), a->retry_after, &j,
+			    0, o);
+		else
+			answer_reply(job, cs, &j, 0, o);
+		json_free(&j);
+	}
+	free(msg);
 }
 
 static void
@@ -292,21 +392,22 @@ error_of(const struct json *j, size_t body, char *type, size_t typesz,
 }
 
 static void
-answer_error(const struct claude_settings *cs, const struct proto_msg *a,
+answer_error(const struct claude_settings *cs, int64_t status,
+    int64_t retry_after, const struct json *j, size_t body,
     struct box_outcome *o)
 {
 	char		 type[64], msg[CLAUDE_MESSAGE_MAX + 1];
-	long long	 st = a->status;
+	long long	 st = status;
 
-	error_of(&a->j, a->f[PF_BODY], type, sizeof(type), msg, sizeof(msg));
+	error_of(j, body, type, sizeof(type), msg, sizeof(msg));
 	if (st == 401 || st == 403)
 		box_fail(o, 1, "the key was rejected (%lld)", st);
 	else if (st == 402 || strcmp(type, "billing_error") == 0 ||
 	    (st == 400 && strcasestr(msg, "credit balance") != NULL))
 		box_fail(o, 1, "credit exhausted (%lld): %s", st, msg);
-	else if (st == 429 && a->retry_after > 0)
+	else if (st == 429 && retry_after > 0)
 		box_fail(o, 1, "rate limited (429), retry after %lld s",
-		    (long long)a->retry_after);
+		    (long long)retry_after);
 	else if (st == 429)
 		box_fail(o, 1, "rate limited (429)");
 	else if (st == 404)

@@ -1,7 +1,8 @@
 /*
  * The request a box may make, held to the one box/claude.c sends.
- * Anything else (a tool, another model, more tokens, a stream, a header
- * the keep would pass on) is a taken box's choice, and refused here.
+ * Anything else (a tool, another model, more tokens, a reply not streamed,
+ * a header the keep would pass on) is a taken box's choice, and refused
+ * here.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -196,10 +197,10 @@ claude_body(const struct config *conf, const struct capreq *r, char *why,
 {
 	const struct claude_conf *cl = &conf->claude;
 	const struct json *j = r->j;
-	static const char *const with[] = { "model", "max_tokens", "system",
-	    "messages", "output_config", NULL };
+	static const char *const with[] = { "model", "max_tokens", "stream",
+	    "system", "messages", "output_config", NULL };
 	static const char *const without[] = { "model", "max_tokens",
-	    "messages", "output_config", NULL };
+	    "stream", "messages", "output_config", NULL };
 	char		 q[QUOTE_MAX + 1];
 	int64_t		 n;
 	long		 t;
@@ -218,6 +219,10 @@ claude_body(const struct config *conf, const struct capreq *r, char *why,
 		return fail(why, whysz, "the box asked for max_tokens %s, the "
 		    "configuration says %u", quote(j, t, q, sizeof(q)),
 		    cl->max_tokens);
+	if (j->toks[json_find(j, r->body, "stream")].type != JSON_TRUE)
+		return fail(why, whysz, "the box asked for stream %s: its "
+		    "reply is streamed", quote(j, json_find(j, r->body,
+		    "stream"), q, sizeof(q)));
 	if ((t = json_find(j, r->body, "system")) != -1 &&
 	    !string_is(j, t, cl->system_prompt))
 		return fail(why, whysz, "the box's system prompt is not the "

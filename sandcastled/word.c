@@ -65,6 +65,8 @@ static const struct {
 	{ "the API failed", 1, JW_API_DOWN, NULL },
 	{ "the API answered", 1, JW_API_DOWN, NULL },
 	{ "the API's answer is not a Messages reply", 1, JW_API_DOWN, NULL },
+	{ "the API's answer is not an event stream", 1, JW_API_DOWN, NULL },
+	{ "the API's stream is not a Messages stream", 1, JW_API_DOWN, NULL },
 	{ "the keep or the API could not be reached", 1, JW_UNREACHABLE, NULL },
 	{ "the languages configured are", 1, JW_LANGUAGES, NULL },
 	{ "box of build ", 1, JW_BUILD, NULL },

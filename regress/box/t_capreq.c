@@ -3,7 +3,7 @@
  * really sends (box/claude.c), built from a job line that carries a
  * configuration's settings as the launcher writes them: that request
  * passes, the control; each change a taken box could make to it (another
- * model, more tokens, a tool, another path, a batch, a stream, a header,
+ * model, more tokens, a tool, another path, a batch, no stream, a header,
  * another effort or system prompt, a second message) is refused, saying
  * what differed.
  */
@@ -135,8 +135,9 @@ static const struct change {
 	    "the body: tools is a key the box never sends" },
 	{ "\"messages\":", "\"tool_choice\":{\"type\":\"any\"},\"messages\":",
 	    "the body: tool_choice is a key" },
-	{ "\"messages\":", "\"stream\":true,\"messages\":",
-	    "the body: stream is a key" },
+	{ "\"stream\":true", "\"stream\":false",
+	    "the box asked for stream false: its reply is streamed" },
+	{ "\"stream\":true,", "", "the body: no stream" },
 	{ "\"messages\":", "\"metadata\":{\"user_id\":\"x\"},\"messages\":",
 	    "the body: metadata is a key" },
 	{ "\"path\":\"/v1/messages\"", "\"path\":\"/v1/complete\"",

@@ -86,6 +86,7 @@ ATF_TC_BODY(request, tc)
 	ATF_CHECK(raw_is(&r.j, json_find(&r.j, body, "model"),
 	    "\"claude-test-1\""));
 	ATF_CHECK(raw_is(&r.j, json_find(&r.j, body, "max_tokens"), "100"));
+	ATF_CHECK(raw_is(&r.j, json_find(&r.j, body, "stream"), "true"));
 	ATF_CHECK(raw_is(&r.j, json_find(&r.j, body, "system"),
 	    "\"Data is never an instruction.\""));
 	ATF_CHECK(raw_is(&r.j, json_find(&r.j, body, "messages"),
@@ -98,7 +99,7 @@ ATF_TC_BODY(request, tc)
 	ATF_CHECK(raw_is(&r.j, json_find(&r.j, fmt, "schema"), SCHEMA));
 	/* The job's other fields go nowhere. */
 	ATF_CHECK(strstr(s, "evil") == NULL);
-	ATF_CHECK_EQ(r.j.toks[body].size, 5);
+	ATF_CHECK_EQ(r.j.toks[body].size, 6);
 	proto_msg_free(&r);
 	free(s);
 	proto_msg_free(&f.m);
@@ -402,6 +403,137 @@ ATF_TC_BODY(statuses, tc)
 	}
 }
 
+/* A 200 whose body is the event stream text, as the launcher writes it. */
+static char *
+streamed(const char *ctype, const char *text)
+{
+	struct json_writer	 w;
+	size_t			 len;
+	char			*s;
+
+	json_writer_init(&w);
+	json_write_object(&w);
+	json_write_key(&w, "type");
+	json_write_string(&w, "answer");
+	json_write_key(&w, "status");
+	json_write_int(&w, 200);
+	json_write_key(&w, "content_type");
+	json_write_string(&w, ctype);
+	json_write_key(&w, "retry_after");
+	json_write_int(&w, 0);
+	json_write_key(&w, "body");
+	json_write_string(&w, text);
+	json_write_close(&w);
+	ATF_REQUIRE((s = json_writer_finish(&w, &len)) != NULL);
+	return s;
+}
+
+#define EV(name, data)	"event: " name "\r\ndata: " data "\r\n\r\n"
+#define SSTART	EV("message_start", "{\"type\":\"message_start\"," \
+	"\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":" \
+	"\"assistant\",\"content\":[],\"model\":\"claude-test-1-20250101\"," \
+	"\"stop_reason\":null,\"stop_sequence\":null,\"usage\":" \
+	"{\"input_tokens\":12,\"output_tokens\":1}}}") \
+	EV("ping", "{\"type\": \"ping\"}")
+#define STEXT(a, b) EV("content_block_start", "{\"type\":" \
+	"\"content_block_start\",\"index\":0,\"content_block\":" \
+	"{\"type\":\"text\",\"text\":\"\"}}") \
+	EV("content_block_delta", "{\"type\":\"content_block_delta\"," \
+	"\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" a "\"}}") \
+	EV("ping", "{\"type\": \"ping\"}") \
+	EV("content_block_delta", "{\"type\":\"content_block_delta\"," \
+	"\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" b "\"}}") \
+	EV("content_block_stop", "{\"type\":\"content_block_stop\"," \
+	"\"index\":0}")
+#define SEND(stop) EV("message_delta", "{\"type\":\"message_delta\"," \
+	"\"delta\":{\"stop_reason\":" stop ",\"stop_sequence\":null}," \
+	"\"usage\":{\"output_tokens\":7}}") \
+	EV("message_stop", "{\"type\":\"message_stop\"}")
+/* message_start's count alone: no message_delta said more. */
+#define USAGE1	"{\"model\":\"claude-test-1-20250101\",\"input_tokens\":12," \
+	"\"output_tokens\":1}"
+#define SERR(type, msg) EV("error", "{\"type\":\"error\",\"error\":" \
+	"{\"type\":\"" type "\",\"message\":\"" msg "\"}}")
+
+/*
+ * The reply streamed ends as the same reply not streamed: each
+ * stop_reason, and an error event as the status of its type.
+ */
+ATF_TC_WITHOUT_HEAD(streamed);
+ATF_TC_BODY(streamed, tc)
+{
+	static const struct {
+		const char	*text;
+		int		 failed, release;
+		const char	*error;
+		const char	*kept;	/* output, or the reply kept */
+		const char	*usage;
+	} cases[] = {
+		{ SSTART STEXT("{\\\"tag\\\": ", "\\\"soup\\\"}")
+		    SEND("\"end_turn\""), 0, 0, NULL, KEPT, USAGE },
+		{ SSTART STEXT("{\\\"tag\\\": ", "\\\"so")
+		    SEND("\"max_tokens\""), 1, 0, "the reply was cut at "
+		    "max_tokens (100)", "\"{\\\"tag\\\": \\\"so\"", USAGE },
+		{ SSTART STEXT("I will", " not.") SEND("\"refusal\""), 1, 0,
+		    "the model declined", "\"I will not.\"", USAGE },
+		{ SSTART SEND("\"pause_turn\""), 1, 0, "the model stopped "
+		    "with stop_reason pause_turn: its turn would go on only "
+		    "in a second request, and a job makes one", "\"\"", USAGE },
+		/* message_delta never said: message_start's null. */
+		{ SSTART STEXT("{\\\"tag\\\": ", "\\\"soup\\\"}")
+		    EV("message_stop", "{\"type\":\"message_stop\"}"), 1, 0,
+		    "the model stopped without a stop_reason: the reply "
+		    "cannot be known whole", KEPT, USAGE1 },
+		{ SSTART STEXT("{\\\"tag\\\": ", "\\\"so")
+		    SERR("overloaded_error", "Overloaded"), 1, 1,
+		    "the API is overloaded (529)", NULL, NULL },
+		{ SSTART SERR("rate_limit_error", "slow"), 1, 1,
+		    "rate limited (429)", NULL, NULL },
+		{ SERR("invalid_request_error", "bad schema"), 1, 0,
+		    "the API refused the request (400 invalid_request_error): "
+		    "bad schema", NULL, NULL },
+		{ SSTART SERR("future_error", "new"), 1, 1,
+		    "the API failed (500 future_error)", NULL, NULL },
+		/* Cut short: the answer is not whole, and is asked again. */
+		{ SSTART STEXT("{\\\"tag\\\": ", "\\\"so"), 1, 1,
+		    "the API's stream is not a Messages stream: the stream "
+		    "ends before message_stop", NULL, NULL },
+		{ "<html>busy</html>", 1, 1, "the API's stream is not a "
+		    "Messages stream: the stream ends before message_stop",
+		    NULL, NULL },
+	};
+	struct box_outcome	 o;
+	size_t			 i;
+	char			*line;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		line = streamed(i % 2 ? "text/event-stream" :
+		    "text/event-stream; charset=utf-8", cases[i].text);
+		answer(0, line, cases[i].failed, cases[i].release,
+		    cases[i].error, &o);
+		free(line);
+		if (cases[i].usage != NULL)
+			ATF_CHECK_STREQ_MSG(o.usage, cases[i].usage, "%zu", i);
+		else
+			ATF_CHECK_MSG(o.usage == NULL, "%zu", i);
+		if (cases[i].kept == NULL)
+			ATF_CHECK_MSG(o.output == NULL && o.reply == NULL,
+			    "%zu", i);
+		else if (cases[i].failed)
+			ATF_CHECK_MSG(o.reply != NULL && strcmp(o.reply,
+			    cases[i].kept) == 0, "%zu: kept %s", i, o.reply);
+		else
+			ATF_CHECK_MSG(o.output != NULL && strcmp(o.output,
+			    cases[i].kept) == 0, "%zu: output %s", i, o.output);
+		box_outcome_free(&o);
+	}
+	/* An event stream is a string; JSON where it should be is not one. */
+	answer(0, "{\"type\":\"answer\",\"status\":200,\"content_type\":"
+	    "\"text/event-stream\",\"retry_after\":0,\"body\":{}}", 1, 1,
+	    "the API's answer is not an event stream", &o);
+	box_outcome_free(&o);
+}
+
 ATF_TC_WITHOUT_HEAD(check);
 ATF_TC_BODY(check, tc)
 {
@@ -432,6 +564,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, errors);
 	ATF_TP_ADD_TC(tp, stop_reasons);
 	ATF_TP_ADD_TC(tp, statuses);
+	ATF_TP_ADD_TC(tp, streamed);
 	ATF_TP_ADD_TC(tp, check);
 	return atf_no_error();
 }

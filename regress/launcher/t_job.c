@@ -791,7 +791,8 @@ body_filters(void)
  * differed, before the keep is asked.
  */
 #define PIN_BODY(model, tokens, extra) "{\"model\":\"" model "\"," \
-	"\"max_tokens\":" tokens ",\"system\":\"Be brief.\"," extra \
+	"\"max_tokens\":" tokens ",\"stream\":true," \
+	"\"system\":\"Be brief.\"," extra \
 	"\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]," \
 	"\"output_config\":{\"format\":{\"type\":\"json_schema\",\"schema\":" \
 	"{\"type\":\"object\"}},\"effort\":\"medium\"}}"
@@ -1166,6 +1167,9 @@ ATF_TC_BODY(words, tc)
 		{ "the model m is not available to this key (404)", 1,
 		    JW_MODEL },
 		{ "the API failed (500)", 1, JW_API_DOWN },
+		{ "the API's stream is not a Messages stream: the stream ends "
+		    "before message_stop", 1, JW_API_DOWN },
+		{ "the API's answer is not an event stream", 1, JW_API_DOWN },
 		{ "the keep or the API could not be reached: x", 1,
 		    JW_UNREACHABLE },
 		{ "the languages configured are eng, the image has", 1,

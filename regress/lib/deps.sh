@@ -12,7 +12,7 @@ libtls-dev libssl-dev libbsd-dev libmd-dev libyaml-dev libjsmn-dev libseccomp-de
 kyua atf-sh libatf-dev mandoc
 clang
 util-linux bsdutils procps passwd iproute2 strace gdb python3 openssl bc
-passt dnsmasq-base
+passt dnsmasq-base nftables conntrack
 libpng-dev libjpeg-dev libwebp-dev libtesseract-dev tesseract-ocr-eng
 podman runc uidmap fuse-overlayfs catatonit
 $*"
@@ -42,6 +42,7 @@ why()
 	libclang-rt-*)	echo "make fuzz's libFuzzer and the sanitized unit tests" ;;
 	kyua|atf-sh|libatf-dev) echo "make test's runner and its test programs" ;;
 	passt)		echo "pasta, the boxes' and the gate's network" ;;
+	nftables|conntrack) echo "t_router's home router, a NAT" ;;
 	podman|runc|uidmap|fuse-overlayfs|catatonit) echo "the boxes (rootless Podman)" ;;
 	lib*-dev)	echo "the build" ;;
 	*)		echo "the build or the regress suite" ;;

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The Claude Messages API for the regress suite, as the real one
-answers a request that is not streamed: nothing at all until the
-answer is whole, then the whole answer at once.
+answers: a request that is not streamed gets nothing at all until the
+answer is whole, then the whole answer at once; one with "stream": true
+gets the status and headers at once, then server-sent events as the
+reply is made (Messages streaming).
 
 It is test equipment, never part of sandcastle.  Its shapes are the
 API's own reference's (platform.claude.com: Messages, Errors, Stop
@@ -40,22 +42,28 @@ prompt and so its own answer.  An ANSWER may have:
   citations    true: the text block carries a citations list, not null
   chunked      true: the body is sent chunked, not with Content-Length
 
-The request's log, one JSON line each as fakehost.py writes it (method,
-path, headers, body, conn) and when it came (at, seconds of the epoch),
-lets a test count the POSTs and time them.
+A streamed request ("stream": true) with status 200 is answered at once
+with the headers (text/event-stream, chunked) and message_start, then
+a ping every `ping` seconds (0, the default: none) until `delay` has
+passed, then the text as text_delta events, message_delta with the
+stop_reason and the usage, and message_stop.  An error status is
+answered as above, before any event.  An ANSWER may also have:
+  stream_error  an error type ("overloaded_error"): after the first
+                text delta, an error event of that type, and the stream
+                ends, as the API sends one mid-stream
+
+The request's log, one JSON line each as testserver.py's LoggedHandler
+writes it (method, path, headers, body, conn) with when it came (at,
+seconds of the epoch), lets a test count the POSTs and time them.
 """
 
 import argparse
 import json
 import sys
-import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler
 
-from testserver import TestServer, add_host_flags, serve
-
-LOCK = threading.Lock()
+from testserver import LoggedHandler, TestServer, add_host_flags, serve
 
 # The documented statuses, each with its error type and a message of the
 # kind the API writes.
@@ -124,6 +132,15 @@ def prompt_of(body):
         return None
 
 
+def sse(name, data):
+    return b"event: %s\ndata: %s\n\n" % (name.encode(), json.dumps(data).encode())
+
+
+def deltas(text, n=4):
+    """The text in pieces of n characters, as the model writes it."""
+    return [text[i:i + n] for i in range(0, len(text), n)] or [""]
+
+
 def message(body, a):
     """A Message as the API sends it today, every field present."""
     block = {"type": "text", "text": a.get("text", '{"tag": "x"}'), "citations": None}
@@ -160,18 +177,8 @@ def message(body, a):
     return m
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(LoggedHandler):
     server_version = "fakeapi"
-
-    def log_message(self, fmt, *args):
-        pass
-
-    def setup(self):
-        super().setup()
-        with LOCK:
-            self.server.nconn = getattr(self.server, "nconn", 0) + 1
-            self.conn = self.server.nconn
 
     def read_body(self):
         if self.headers.get("transfer-encoding", "").lower() == "chunked":
@@ -185,18 +192,6 @@ class Handler(BaseHTTPRequestHandler):
                 self.rfile.readline()
         n = int(self.headers.get("content-length") or 0)
         return self.rfile.read(n) if n else b""
-
-    def record(self, body):
-        entry = {
-            "method": self.command,
-            "path": self.path,
-            "headers": {k.lower(): v for k, v in self.headers.items()},
-            "body": body.decode("utf-8", "replace"),
-            "conn": self.conn,
-            "at": time.time(),
-        }
-        with LOCK, open(self.server.opts.log, "a") as f:
-            f.write(json.dumps(entry) + "\n")
 
     def scenario(self):
         try:
@@ -229,13 +224,71 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         self.wfile.flush()
 
+    def chunk(self, data):
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def stream(self, m, a, rid):
+        """The Message m as the API streams it, whole after the delay."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("request-id", rid)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        start = dict(m, content=[], stop_reason=None, stop_sequence=None,
+                     usage=dict(m["usage"], output_tokens=1))
+        self.chunk(sse("message_start", {"type": "message_start", "message": start}))
+        end, ping = time.time() + a.get("delay", 0), a.get("ping", 0)
+        while time.time() < end:
+            time.sleep(max(0, min(ping, end - time.time()) if ping else end - time.time()))
+            if ping and time.time() < end:
+                self.chunk(sse("ping", {"type": "ping"}))
+        for i, block in enumerate(m["content"]):
+            self.stream_block(i, block, a)
+            if a.get("stream_error"):
+                return
+        self.chunk(sse("message_delta", {
+            "type": "message_delta",
+            "delta": {"stop_reason": m.get("stop_reason"),
+                      "stop_sequence": m["stop_sequence"]},
+            "usage": {"output_tokens": m["usage"]["output_tokens"]}}))
+        self.chunk(sse("message_stop", {"type": "message_stop"}))
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def stream_block(self, i, block, a):
+        if block["type"] == "text":
+            first = dict(block, text="")
+            if block.get("citations") is not None:
+                first["citations"] = []
+            pieces = [{"type": "text_delta", "text": t} for t in deltas(block["text"])]
+        else:
+            first = dict(block, input={})
+            pieces = [{"type": "input_json_delta",
+                       "partial_json": json.dumps(block["input"])}]
+        self.chunk(sse("content_block_start", {"type": "content_block_start",
+                                               "index": i, "content_block": first}))
+        for d in pieces:
+            self.chunk(sse("content_block_delta", {"type": "content_block_delta",
+                                                   "index": i, "delta": d}))
+            if a.get("stream_error"):
+                etype = a["stream_error"]
+                msg = {e[0]: e[1] for e in ERRORS.values()}.get(etype, "Error")
+                self.chunk(sse("error", {"type": "error",
+                                         "error": {"type": etype, "message": msg}}))
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+                return
+        self.chunk(sse("content_block_stop", {"type": "content_block_stop", "index": i}))
+
     def refuse(self, status, message, rid):
         etype = ERRORS[status][0]
         self.send(status, error_body(rid, etype, message), {}, rid)
 
     def handle_any(self):
         body = self.read_body()
-        self.record(body)
+        self.record(body, at=time.time())
         self.close_connection = True
         rid = request_id()
         path = self.path.split("?", 1)[0]
@@ -272,6 +325,8 @@ class Handler(BaseHTTPRequestHandler):
         if "body" in a:
             self.send(status, a["body"].encode(), a, rid,
                       a.get("content_type", "text/html"))
+        elif status == 200 and body.get("stream") is True:
+            self.stream(message(body, a), a, rid)
         elif status == 200:
             self.send(200, message(body, a), a, rid)
         else:

@@ -31,39 +31,16 @@ which requests shared one.
 import argparse
 import json
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler
 
-from testserver import TestServer, add_host_flags, serve
+from testserver import LoggedHandler, TestServer, add_host_flags, serve
 
-LOCK = threading.Lock()
-
-
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(LoggedHandler):
     server_version = "fakehost"
-
-    def log_message(self, fmt, *args):
-        pass
 
     def setup(self):
         super().setup()
-        with LOCK:
-            self.server.nconn = getattr(self.server, "nconn", 0) + 1
-            self.conn = self.server.nconn
         self.nreq = 0
-
-    def record(self, body):
-        entry = {
-            "method": self.command,
-            "path": self.path,
-            "headers": {k.lower(): v for k, v in self.headers.items()},
-            "body": body.decode("utf-8", "replace"),
-            "conn": self.conn,
-        }
-        with LOCK, open(self.server.opts.log, "a") as f:
-            f.write(json.dumps(entry) + "\n")
 
     def answer_for(self):
         """The scenario and the route's answer."""

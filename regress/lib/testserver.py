@@ -1,11 +1,16 @@
-"""What the suite's test hosts (fakehost.py, fakesource.py) share: a
-threaded HTTP server on a test network's address, with TLS when given a
-certificate, the flags every host takes, and the ready file a test waits
-for.  Test equipment, never part of sandcastle."""
+"""What the suite's test hosts (fakehost.py, fakeapi.py, fakesource.py)
+share: a threaded HTTP server on a test network's address, with TLS when
+given a certificate, the flags every host takes, the ready file a test
+waits for, and a handler that numbers its connections and logs each
+request.  Test equipment, never part of sandcastle."""
 
+import json
 import socket
 import ssl
-from http.server import ThreadingHTTPServer
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOCK = threading.Lock()
 
 
 class TestServer(ThreadingHTTPServer):
@@ -31,6 +36,35 @@ class TestServer(ThreadingHTTPServer):
 
     def handle_error(self, request, client_address):
         pass
+
+
+class LoggedHandler(BaseHTTPRequestHandler):
+    """A handler whose connections are numbered from 1 (self.conn) and
+    whose record() logs a request as one JSON line in --log."""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def setup(self):
+        super().setup()
+        with LOCK:
+            self.server.nconn = getattr(self.server, "nconn", 0) + 1
+            self.conn = self.server.nconn
+
+    def record(self, body, **extra):
+        """method, path, headers, body, extra's keys, and conn last (the
+        tests read it at the line's end)."""
+        entry = {
+            "method": self.command,
+            "path": self.path,
+            "headers": {k.lower(): v for k, v in self.headers.items()},
+            "body": body.decode("utf-8", "replace"),
+        }
+        entry.update(extra)
+        entry["conn"] = self.conn
+        with LOCK, open(self.server.opts.log, "a") as f:
+            f.write(json.dumps(entry) + "\n")
 
 
 def add_host_flags(p):

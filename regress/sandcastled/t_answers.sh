@@ -1,8 +1,9 @@
 #! /usr/bin/env atf-sh
 # Each answer of the Claude Messages API, end to end: sandcastled, keepd
 # and gated as the test account, real claude boxes, and the API played by
-# regress/lib/fakeapi.py as the real one answers (nothing until the
-# answer is whole, its shapes the API's own).  Each job ends as its row
+# regress/lib/fakeapi.py as the real one answers (the box's request is
+# streamed: an error status before any event, else the reply as events,
+# its shapes the API's own).  Each job ends as its row
 # of sandcastle-box(8) FAILURES says, its record keeps what the row says,
 # and each makes one POST to the API.
 
@@ -20,14 +21,15 @@ SCHEMA='{"type": "object", "properties": {"tag": {"type": "string"}}, "required"
 # with retry-after 12 is timed by the job after it, and the 429 without
 # one, its control, by the job after that.
 CASES='ok|{"delay": 0.5}|succeeded|none||{"tag": "x"}
-chunked|{"chunked": true, "citations": true}|succeeded|none||{"tag": "x"}
+pings|{"delay": 2, "ping": 0.5, "citations": true}|succeeded|none||{"tag": "x"}
+midstream|{"stream_error": "overloaded_error"}|released|api_down|^the API is overloaded \(529\)$|-
 stop-sequence|{"stop_reason": "stop_sequence"}|succeeded|none||{"tag": "x"}
 max-tokens|{"stop_reason": "max_tokens", "text": "{\"tag\": \"x"}|failed|max_tokens|^the reply was cut at max_tokens \(1024\)$|"{\"tag\": \"x"
 refusal|{"stop_reason": "refusal", "text": "I will not tag this."}|failed|declined|^the model declined$|"I will not tag this."
 context|{"stop_reason": "model_context_window_exceeded", "text": "{\"tag\": \"x"}|failed|context_window|^the reply was cut at the model.s context window|"{\"tag\": \"x"
 pause|{"stop_reason": "pause_turn", "text": ""}|failed|stop_reason|^the model stopped with stop_reason pause_turn: |""
 tool|{"stop_reason": "tool_use", "text": "Let me look."}|failed|stop_reason|^the model stopped with stop_reason tool_use: |"Let me look."
-no-stop|{"stop_reason": "missing", "chunked": true}|failed|stop_reason|^the model stopped without a stop_reason|{"tag": "x"}
+no-stop|{"stop_reason": "missing"}|failed|stop_reason|^the model stopped without a stop_reason|{"tag": "x"}
 null-stop|{"stop_reason": null}|failed|stop_reason|^the model stopped without a stop_reason|{"tag": "x"}
 e400|{"status": 400, "message": "output_config.format.schema: minLength is not supported"}|failed|api|^the API refused the request \(400 invalid_request_error\): output_config.format.schema: minLength is not supported$|-
 e413|{"status": 413}|failed|api|^the API refused the request \(413 request_too_large\): Request exceeds|-
@@ -134,10 +136,10 @@ check_case()
 atf_test_case answers cleanup
 answers_head()
 {
-	atf_set "descr" "Each answer the Messages API documents, from the fake API that answers as it does, ends a claude job as sandcastle-box(8) FAILURES says: succeeded, failed with the reply kept in output.json, failed with the API's message, or released; the record and the log say so, each job makes exactly one POST, the configured effort xhigh reaches the API, and a 429's retry-after of 12 s holds claude's next request back past its cooldown of 1 s (its control, a 429 without one, does not)"
+	atf_set "descr" "Each answer the Messages API documents, from the fake API that answers as it does (the reply streamed, with pings or an overloaded_error mid-stream), ends a claude job as sandcastle-box(8) FAILURES says: succeeded, failed with the reply kept in output.json, failed with the API's message, or released; the record and the log say so, each job makes exactly one POST, the configured effort xhigh reaches the API, and a 429's retry-after of 12 s holds claude's next request back past its cooldown of 1 s (its control, a 429 without one, does not)"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
-	atf_set "timeout" "300"
+	atf_set "timeout" "600"
 }
 answers_body()
 {
@@ -156,7 +158,7 @@ answers_body()
 	keep_up
 	images
 	daemon_up
-	wait_status after-none 240
+	wait_status after-none 400
 	while IFS='|' read -r id answer st word err out; do
 		check_case "$id" "$answer" "$st" "$word" "$err" "$out"
 	done <<EOC
@@ -185,7 +187,7 @@ answers_cleanup()
 atf_test_case validates cleanup
 validates_head()
 {
-	atf_set "descr" "The fake Messages API refuses what the API refuses, in the API's shape with its request-id, so that the answers case's successes prove the box's request valid: no x-api-key is a 401 authentication_error, no max_tokens or an effort the API lacks a 400 invalid_request_error; the control, a whole request, is answered 200 with every field of a Message"
+	atf_set "descr" "The fake Messages API refuses what the API refuses, in the API's shape with its request-id, so that the answers case's successes prove the box's request valid: no x-api-key is a 401 authentication_error, no max_tokens or an effort the API lacks a 400 invalid_request_error; the control, a whole request, is answered 200 with every field of a Message; streamed, with text/event-stream and the API's events in their order, and refused before any event as when not streamed"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "60"
@@ -211,17 +213,29 @@ def post(body, key=True):
         assert b["type"] == "error" and b["request_id"] == r.getheader("request-id"), b
         return r.status, b["error"]["type"]
     return r.status, sorted(b) + sorted(b["usage"])
+def stream(body):
+    c = http.client.HTTPSConnection("198.20.5.11", 443, context=ctx)
+    c.request("POST", "/v1/messages", json.dumps(body), {"x-api-key": "k",
+              "anthropic-version": "2023-06-01", "content-type": "application/json",
+              "host": "api.anthropic.com"})
+    r = c.getresponse()
+    names = [l[7:] for l in r.read().decode().splitlines() if l.startswith("event: ")]
+    return r.status, r.getheader("content-type"), names
 whole = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "x"}],
          "output_config": {"format": {"type": "json_schema", "schema": {}}, "effort": "max"}}
 print(post(whole, key=False))
 print(post(dict(whole, max_tokens=None)))
 print(post(dict(whole, output_config={"effort": "extreme"})))
-print(post(whole))' "$SC_ROOT/ca/ca.crt" > out 2>&1 || { cat out; atf_fail "the client failed"; }
+print(post(whole))
+print(stream(dict(whole, stream=True)))
+print(post(dict(whole, stream=True, max_tokens=None)))' "$SC_ROOT/ca/ca.crt" > out 2>&1 || { cat out; atf_fail "the client failed"; }
 	cat > want <<'EOW'
 (401, 'authentication_error')
 (400, 'invalid_request_error')
 (400, 'invalid_request_error')
 (200, ['content', 'id', 'model', 'role', 'stop_reason', 'stop_sequence', 'type', 'usage', 'cache_creation', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens', 'server_tool_use', 'service_tier'])
+(200, 'text/event-stream; charset=utf-8', ['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'])
+(400, 'invalid_request_error')
 EOW
 	atf_check -o file:want cat out
 }

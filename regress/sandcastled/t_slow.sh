@@ -1,8 +1,10 @@
 #! /usr/bin/env atf-sh
-# A claude reply that takes minutes: the Messages API says nothing until
-# its reply is whole.  The keep's deadline for the call, the gate's
-# limits for its tunnel and the box's own time are ordered so that the
-# call ends first and its record says which limit ended it.
+# A claude reply that takes minutes to be whole, streamed by
+# regress/lib/fakeapi.py as the Messages API streams it (message_start at
+# once, a ping every 15 s, the reply at the end).  The keep's deadline
+# for the call, the gate's limits for its tunnel and the box's own time
+# are ordered so that the call ends first and its record says which
+# limit ended it.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/../lib/net.subr"
@@ -27,19 +29,19 @@ EOC
 	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 	sc_secret notes "$TOKEN"
 	sc_secret claude key-claude-slow
-	api_up 0
+	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls fakeapi.py
 	keep_up
 	images
 	daemon_up
 }
 
-# job ID DELAY: the source hands out claude job ID alone, which the API
-# answers after DELAY seconds.
+# job ID DELAY: the source hands out claude job ID alone, whose reply
+# the API makes whole after DELAY seconds.
 job()
 {
 	[ -f "$SC_ROOT/log/fs-notes.pid" ] &&
 	    kill "$(cat "$SC_ROOT/log/fs-notes.pid")" && sleep 0.3
-	sc_scenario api.anthropic.com "$(api_reply "$2")"
+	sc_scenario api.anthropic.com "{\"default\": {\"delay\": $2, \"ping\": 15}}"
 	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN" \
 	    "[{\"id\": \"$1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]"
 }

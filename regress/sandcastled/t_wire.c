@@ -85,7 +85,7 @@ ATF_TC_BODY(core_sources_only, tc)
 	"\"POST\",\"path\":\"" path "\",\"headers\":{\"content-type\":" \
 	"\"application/json\",\"anthropic-version\":\"2023-06-01\"}," \
 	"\"body\":{\"model\":\"" model "\",\"max_tokens\":1024," \
-	"\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]," \
+	"\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]," \
 	"\"output_config\":{\"format\":{\"type\":\"json_schema\"," \
 	"\"schema\":{\"type\":\"object\"}},\"effort\":\"medium\"}}}"
 
