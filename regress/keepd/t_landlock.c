@@ -168,12 +168,9 @@ ATF_TC_BODY(keepd_no_tcp, tc)
 		{ "keepd: a TCP bind", keepd_ruleset, NULL, EACCES, 4,
 		    landlocked_tcp_bind },
 	};
-	int	 fd;
 
 	layout();
-	landlocked_port = landlocked_listener(&fd);
 	LANDLOCKED_CASES(c);
-	close(fd);
 }
 
 /* N7: from ABI 6 keepd signals its own requests alone, and no abstract socket. */
@@ -192,12 +189,9 @@ ATF_TC_BODY(keepd_scopes, tc)
 		{ "control: the test's abstract socket", NULL, NULL, 0, 0,
 		    landlocked_abstract_connect },
 	};
-	int	 fd;
 
 	layout();
-	(void)landlocked_abstract_listener(&fd);
 	LANDLOCKED_CASES(c);
-	close(fd);
 }
 
 /* N7 S1: a request's child reads no secret, not even its own destination's again. */

@@ -309,11 +309,14 @@ landlocked_try_path(void)
 	return landlocked_path(landlocked_try);
 }
 
+/* Runs the cases, with a TCP listener and an abstract socket to try. */
 static void __attribute__((unused))
 landlocked_cases(const struct landlocked_case *c, size_t n)
 {
-	int	 status;
+	int	 status, tcp, abs;
 
+	landlocked_port = landlocked_listener(&tcp);
+	(void)landlocked_abstract_listener(&abs);
 	for (; n > 0; c++, n--) {
 		landlocked_try = c->try;
 		status = landlocked_run(c->ruleset, c->try != NULL ?
@@ -325,6 +328,8 @@ landlocked_cases(const struct landlocked_case *c, size_t n)
 		else
 			require_refused(status, c->err, c->what);
 	}
+	close(tcp);
+	close(abs);
 }
 
 #define LANDLOCKED_CASES(c)	landlocked_cases((c), sizeof(c) / sizeof((c)[0]))
