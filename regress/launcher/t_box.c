@@ -693,16 +693,7 @@ body_missing_image(void)
 	none_left();
 }
 
-/*
- * The test cases: each runs its body as the account, as root (Kyua's
- * require.user), within its timeout in seconds.
- */
-static const struct box_case {
-	const char	*name;
-	const char	*descr;
-	const char	*timeout;
-	void		(*body)(void);
-} cases[] = {
+static const struct account_case cases[] = {
 	{ "network",
 	    "A box reaches no address of the machine, by TCP, UDP or a "
 	    "Unix socket; the same probe with the machine's network does",
@@ -771,50 +762,7 @@ static const struct box_case {
 	    "120", body_missing_image },
 };
 
-static const struct box_case *
-box_case(const atf_tc_t *tc)
-{
-	const char	*name = atf_tc_get_ident(tc);
-	size_t		 i;
-
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (strcmp(cases[i].name, name) == 0)
-			return &cases[i];
-	atf_tc_fail("no test case %s", name);
-}
-
-static void
-box_head(atf_tc_t *tc)
-{
-	const struct box_case	*c = box_case(tc);
-
-	atf_tc_set_md_var(tc, "descr", "%s", c->descr);
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "%s", c->timeout);
-}
-
-static void
-box_body(const atf_tc_t *tc)
-{
-	as_account(box_case(tc)->body, NULL);
-}
-
 ATF_TP_ADD_TCS(tp)
 {
-	static atf_tc_t	 tcs[sizeof(cases) / sizeof(cases[0])];
-	atf_error_t	 e;
-	char		**config;
-	size_t		 i;
-
-	if ((config = atf_tp_get_config(tp)) == NULL)
-		return atf_no_memory_error();
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		e = atf_tc_init(&tcs[i], cases[i].name, box_head, box_body,
-		    NULL, (const char *const *)config);
-		if (atf_is_error(e) || atf_is_error(e = atf_tp_add_tc(tp,
-		    &tcs[i])))
-			break;
-	}
-	atf_utils_free_charpp(config);
-	return e;
+	return account_add(tp, cases, sizeof(cases) / sizeof(cases[0]));
 }

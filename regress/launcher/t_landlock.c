@@ -31,15 +31,6 @@ expect(const char *word, const char *const *reqs, const char *const *want)
 }
 
 /* B10: a box opens no file of its own image once the ruleset is on. */
-ATF_TC(box_no_file);
-ATF_TC_HEAD(box_no_file, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "Inside a box, the box's ruleset "
-	    "refuses /etc/passwd and /tmp with EACCES; the same box without "
-	    "it reads and writes them");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "180");
-}
 static void
 body_no_file(void)
 {
@@ -53,24 +44,11 @@ body_no_file(void)
 	expect("landlock", reqs, locked);
 	expect("probe", reqs, open);
 }
-ATF_TC_BODY(box_no_file, tc)
-{
-	as_account(body_no_file, NULL);
-}
 
 /*
  * B10 B2: no TCP from ABI 4, refused before any route: EACCES, where the
  * box's own loopback answers ECONNREFUSED; before ABI 4, the control.
  */
-ATF_TC(box_no_tcp);
-ATF_TC_HEAD(box_no_tcp, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "Inside a box, the box's ruleset "
-	    "refuses a TCP connect with EACCES; without it the box's own "
-	    "loopback answers ECONNREFUSED");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "180");
-}
 static void
 body_no_tcp(void)
 {
@@ -83,14 +61,19 @@ body_no_tcp(void)
 	expect("landlock", reqs, landlock_abi(&why) >= 4 ? locked : open);
 	expect("probe", reqs, open);
 }
-ATF_TC_BODY(box_no_tcp, tc)
-{
-	as_account(body_no_tcp, NULL);
-}
+
+static const struct account_case cases[] = {
+	{ "box_no_file",
+	    "Inside a box, the box's ruleset refuses /etc/passwd and /tmp "
+	    "with EACCES; the same box without it reads and writes them",
+	    "180", body_no_file },
+	{ "box_no_tcp",
+	    "Inside a box, the box's ruleset refuses a TCP connect with "
+	    "EACCES; without it the box's own loopback answers ECONNREFUSED",
+	    "180", body_no_tcp },
+};
 
 ATF_TP_ADD_TCS(tp)
 {
-	ATF_TP_ADD_TC(tp, box_no_file);
-	ATF_TP_ADD_TC(tp, box_no_tcp);
-	return atf_no_error();
+	return account_add(tp, cases, sizeof(cases) / sizeof(cases[0]));
 }
