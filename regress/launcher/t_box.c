@@ -340,47 +340,49 @@ body_environment(void)
 	none_left();
 }
 
-/* B5: processes. */
+/*
+ * B5: a box under the limits l: within answered in full (done), past
+ * stopped by err after fewer than max (its answer begins with stopped).
+ */
 static void
-body_processes(void)
+limited(const struct box_limits *l, const char *within, const char *done,
+    const char *past, const char *stopped, const char *err, int max)
 {
-	struct box_limits	 l = limits;
-	struct box		*b;
-	char			 ans[256];
-	int			 n;
+	struct box	*b;
+	char		 ans[256];
 
 	setup();
-	l.pids = 16;
-	b = start(&l, 30, 65536, NULL, NULL);
-	ask(b, "fork 4", ans, sizeof(ans));
-	CHECK_STR(ans, "fork ok 4 -");
-	ask(b, "fork 1000", ans, sizeof(ans));
-	CHECK(sscanf(ans, "fork err %d EAGAIN", &n) == 1 && n < 16,
+	b = start(l, 30, 65536, NULL, NULL);
+	ask(b, within, ans, sizeof(ans));
+	CHECK_STR(ans, done);
+	ask(b, past, ans, sizeof(ans));
+	CHECK(strncmp(ans, stopped, strlen(stopped)) == 0 &&
+	    atoi(ans + strlen(stopped)) < max && strstr(ans, err) != NULL,
 	    "%s", ans);
 	finish_ok(b);
 	none_left();
 }
 
-/* B5: memory. */
+/* B5: processes. */
+static void
+body_processes(void)
+{
+	struct box_limits	 l = limits;
+
+	l.pids = 16;
+	limited(&l, "fork 4", "fork ok 4 -", "fork 1000", "fork err ",
+	    " EAGAIN", 16);
+}
+
+/* B5: memory; runc's own start needs about 100 MiB of data under it. */
 static void
 body_memory(void)
 {
 	struct box_limits	 l = limits;
-	struct box		*b;
-	char			 ans[256];
-	int			 n;
 
-	setup();
-	/* runc's own start needs about 100 MiB of data under the rlimit. */
 	l.memory = 128 * MiB;
-	b = start(&l, 30, 65536, NULL, NULL);
-	ask(b, "malloc 16", ans, sizeof(ans));
-	CHECK_STR(ans, "malloc ok 16 -");
-	ask(b, "malloc 1024", ans, sizeof(ans));
-	CHECK(sscanf(ans, "malloc err %d ENOMEM", &n) == 1 && n < 128,
-	    "%s", ans);
-	finish_ok(b);
-	none_left();
+	limited(&l, "malloc 16", "malloc ok 16 -", "malloc 1024",
+	    "malloc err ", " ENOMEM", 128);
 }
 
 /* B3 B5 S4: time, and a box past it removed. */
