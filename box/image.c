@@ -4,7 +4,6 @@
  * Tesseract is handed a bitmap this file drew.
  */
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <webp/decode.h>
 
 #include "image.h"
+#include "log.h"
 
 #define PNG_CHUNK_MAX	(8U * 1024 * 1024)	/* an ancillary chunk's bytes */
 
@@ -38,17 +38,6 @@ static int	 jpeg_decode(const unsigned char *, size_t, uint64_t,
 		    struct image *, char *, size_t);
 static int	 webp_decode(const unsigned char *, size_t, uint64_t,
 		    struct image *, char *, size_t);
-
-static int
-say(char *why, size_t whysz, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(why, whysz, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 enum image_format
 image_format(const unsigned char *p, size_t len)
@@ -83,12 +72,13 @@ static int
 too_many(uint64_t w, uint64_t h, uint64_t max, char *why, size_t whysz)
 {
 	if (w == 0 || h == 0)
-		return say(why, whysz, "the image has no pixels (%llux%llu)",
-		    (unsigned long long)w, (unsigned long long)h);
+		return failwhy(why, whysz, "the image has no pixels "
+		    "(%llux%llu)", (unsigned long long)w,
+		    (unsigned long long)h);
 	if (w * h <= max && w <= UINT32_MAX && h <= UINT32_MAX)
 		return 0;
-	return say(why, whysz, "the image has %llu pixels (%llux%llu), more "
-	    "than max_pixels %llu", (unsigned long long)(w * h),
+	return failwhy(why, whysz, "the image has %llu pixels (%llux%llu), "
+	    "more than max_pixels %llu", (unsigned long long)(w * h),
 	    (unsigned long long)w, (unsigned long long)h,
 	    (unsigned long long)max);
 }
@@ -106,7 +96,7 @@ image_decode(const unsigned char *p, size_t len, uint64_t max_pixels,
 	case IMAGE_WEBP:
 		return webp_decode(p, len, max_pixels, out, why, whysz);
 	default:
-		return say(why, whysz, "not a JPEG, PNG or WebP image");
+		return failwhy(why, whysz, "not a JPEG, PNG or WebP image");
 	}
 }
 
@@ -141,9 +131,9 @@ png_fail(png_structp png, png_const_charp msg)
 	struct png_ctx	*c = png_get_error_ptr(png);
 
 	if (strncmp(msg, "the PNG", 7) == 0)
-		(void)say(c->why, c->whysz, "%s", msg);
+		failwhy(c->why, c->whysz, "%s", msg);
 	else
-		(void)say(c->why, c->whysz, "the PNG cannot be decoded: %s",
+		failwhy(c->why, c->whysz, "the PNG cannot be decoded: %s",
 		    msg);
 	png_longjmp(png, 1);
 }
@@ -183,12 +173,12 @@ png_pixels(png_structp png, png_infop info, struct png_ctx *c,
 
 	if (png_get_rowbytes(png, info) != 2 * w ||
 	    png_get_channels(png, info) != 2)
-		return say(c->why, c->whysz, "the PNG has a layout this box "
-		    "cannot read");
+		return failwhy(c->why, c->whysz, "the PNG has a layout this "
+		    "box cannot read");
 	if ((c->ga = malloc(2 * w * h)) == NULL ||
 	    (c->rows = calloc(h, sizeof(*c->rows))) == NULL ||
 	    (out->pix = malloc(w * h)) == NULL)
-		return say(c->why, c->whysz, "out of memory for the image");
+		return failwhy(c->why, c->whysz, "out of memory for the image");
 	for (y = 0; y < h; y++)
 		c->rows[y] = c->ga + 2 * w * y;
 	png_read_image(png, c->rows);
@@ -215,7 +205,7 @@ png_decode(const unsigned char *p, size_t len, uint64_t max_pixels,
 	if ((png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &c, png_fail,
 	    png_quiet)) == NULL || (info = png_create_info_struct(png)) == NULL) {
 		png_destroy_read_struct(&png, NULL, NULL);
-		return say(why, whysz, "out of memory for the PNG");
+		return failwhy(why, whysz, "out of memory for the PNG");
 	}
 	if (setjmp(png_jmpbuf(png)) == 0) {
 		png_set_read_fn(png, &c, png_read_mem);
@@ -276,10 +266,10 @@ jpeg_pixels(struct jpeg_decompress_struct *d, struct image *out, char *why,
 	jpeg_start_decompress(d);
 	if (d->output_components != 1 || d->output_width != out->width ||
 	    d->output_height != out->height)
-		return say(why, whysz, "the JPEG has a layout this box cannot "
-		    "read");
+		return failwhy(why, whysz, "the JPEG has a layout this box "
+		    "cannot read");
 	if ((out->pix = malloc((size_t)out->width * out->height)) == NULL)
-		return say(why, whysz, "out of memory for the image");
+		return failwhy(why, whysz, "out of memory for the image");
 	while (d->output_scanline < d->output_height) {
 		row = out->pix + (size_t)d->output_scanline * out->width;
 		(void)jpeg_read_scanlines(d, &row, 1);
@@ -313,7 +303,7 @@ jpeg_decode(const unsigned char *p, size_t len, uint64_t max_pixels,
 		    whysz) == 0)
 			r = jpeg_pixels(&d, out, why, whysz);
 	} else
-		(void)say(why, whysz, "the JPEG cannot be decoded: %s", c.msg);
+		failwhy(why, whysz, "the JPEG cannot be decoded: %s", c.msg);
 	jpeg_destroy_decompress(&d);
 	if (r == -1)
 		image_free(out);
@@ -330,19 +320,19 @@ webp_decode(const unsigned char *p, size_t len, uint64_t max_pixels,
 	int			 w, h, grey;
 
 	if (WebPGetFeatures(p, len, &f) != VP8_STATUS_OK)
-		return say(why, whysz, "the WebP's header cannot be read");
+		return failwhy(why, whysz, "the WebP's header cannot be read");
 	if (f.has_animation)
-		return say(why, whysz, "an animated WebP is not taken");
+		return failwhy(why, whysz, "an animated WebP is not taken");
 	if (too_many(f.width, f.height, max_pixels, why, whysz) == -1)
 		return -1;
 	if ((rgba = WebPDecodeRGBA(p, len, &w, &h)) == NULL)
-		return say(why, whysz, "the WebP cannot be decoded: truncated "
-		    "or damaged");
+		return failwhy(why, whysz, "the WebP cannot be decoded: "
+		    "truncated or damaged");
 	n = (size_t)w * h;
 	if (w != f.width || h != f.height ||
 	    (out->pix = malloc(n)) == NULL) {
 		WebPFree(rgba);
-		return say(why, whysz, "the WebP cannot be decoded");
+		return failwhy(why, whysz, "the WebP cannot be decoded");
 	}
 	for (i = 0; i < n; i++) {
 		grey = (299 * rgba[4 * i] + 587 * rgba[4 * i + 1] +

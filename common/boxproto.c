@@ -5,13 +5,13 @@
 #include <sys/uio.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "boxproto.h"
+#include "log.h"
 
 #define T(x)		(1U << (x))
 #define T_ANY		(T(JSON_OBJECT) | T(JSON_ARRAY) | T(JSON_STRING) | \
@@ -82,8 +82,6 @@ static int	check_request(struct proto_msg *, char *, size_t);
 static int	check_answer(struct proto_msg *, char *, size_t);
 static int	check_failure(struct proto_msg *, char *, size_t);
 static int	check_strings(const struct json *, size_t);
-static int	fail(char *, size_t, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
 
 const char *
 proto_type_name(enum proto_type t)
@@ -107,17 +105,6 @@ proto_line_max(enum proto_type t, const struct proto_msg *job)
 	if (types[t].max != 0)
 		return types[t].max;
 	return job != NULL ? job->max_output : PROTO_SLACK;
-}
-
-static int
-fail(char *why, size_t whysz, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(why, whysz, fmt, ap);
-	va_end(ap);
-	return -1;
 }
 
 int
@@ -149,11 +136,11 @@ proto_parse(struct proto_msg *m, const char *line, size_t len, char *why,
 
 	memset(m, 0, sizeof(*m));
 	if (json_parse(&m->j, line, len, &jwhy) == -1)
-		return fail(why, whysz, "not JSON: %s at byte %zu", jwhy,
+		return failwhy(why, whysz, "not JSON: %s at byte %zu", jwhy,
 		    m->j.erroff);
 	if (m->j.toks[0].type != JSON_OBJECT) {
 		proto_msg_free(m);
-		return fail(why, whysz, "not a JSON object");
+		return failwhy(why, whysz, "not a JSON object");
 	}
 	if (parse_type(m, why, whysz) == -1 ||
 	    parse_fields(m, why, whysz) == -1 ||
@@ -177,13 +164,13 @@ parse_type(struct proto_msg *m, char *why, size_t whysz)
 	int	 i;
 
 	if ((t = json_find(&m->j, 0, "type")) == -1)
-		return fail(why, whysz, "the line has no type");
+		return failwhy(why, whysz, "the line has no type");
 	for (i = PROTO_HELLO; i < PROTO_NTYPES; i++)
 		if (json_streq(&m->j, t, types[i].name)) {
 			m->type = i;
 			return 0;
 		}
-	return fail(why, whysz, "type: not a type of the protocol");
+	return failwhy(why, whysz, "type: not a type of the protocol");
 }
 
 /* Each member is "type" or a field of the type, of its JSON type. */
@@ -203,20 +190,20 @@ parse_fields(struct proto_msg *m, char *why, size_t whysz)
 			if ((allowed & F(f)) && json_streq(j, k, fields[f].name))
 				break;
 		if (f == PF_NFIELDS)
-			return fail(why, whysz, "a %s line has no such field: "
-			    "%.*s", types[m->type].name,
+			return failwhy(why, whysz, "a %s line has no such "
+			    "field: %.*s", types[m->type].name,
 			    (int)(j->toks[k].end - j->toks[k].start > 32 ? 32 :
 			    j->toks[k].end - j->toks[k].start),
 			    j->buf + j->toks[k].start);
 		if (!(fields[f].types & T(j->toks[k + 1].type)))
-			return fail(why, whysz, "%s: the wrong type",
+			return failwhy(why, whysz, "%s: the wrong type",
 			    fields[f].name);
 		m->f[f] = k + 1;
 		seen |= F(f);
 	}
 	for (f = 0; f < PF_NFIELDS; f++)
 		if ((types[m->type].required & F(f)) && !(seen & F(f)))
-			return fail(why, whysz, "a %s line needs %s",
+			return failwhy(why, whysz, "a %s line needs %s",
 			    types[m->type].name, fields[f].name);
 	return 0;
 }
@@ -229,7 +216,8 @@ check_build(struct proto_msg *m, char *why, size_t whysz)
 	(void)json_raw(&m->j, m->f[PF_BUILD], &len);
 	if (!proto_build_valid(m->j.buf + m->j.toks[m->f[PF_BUILD]].start,
 	    len - 2))
-		return fail(why, whysz, "build: not 12 lower-case hex digits");
+		return failwhy(why, whysz,
+		    "build: not 12 lower-case hex digits");
 	return 0;
 }
 
@@ -243,7 +231,7 @@ check_hello(struct proto_msg *m, char *why, size_t whysz)
 		return -1;
 	if (json_string_copy(&m->j, m->f[PF_CAPABILITY], name, sizeof(name),
 	    &len) == -1 || cap_from_name(name) == -1)
-		return fail(why, whysz, "capability: not %s", cap_names());
+		return failwhy(why, whysz, "capability: not %s", cap_names());
 	return 0;
 }
 
@@ -256,11 +244,12 @@ check_job(struct proto_msg *m, char *why, size_t whysz)
 	if (json_streq(&m->j, m->f[PF_MODE], "check"))
 		m->check = 1;
 	else if (!json_streq(&m->j, m->f[PF_MODE], "run"))
-		return fail(why, whysz, "mode: neither run nor check");
+		return failwhy(why, whysz, "mode: neither run nor check");
 	if (m->check && m->f[PF_INPUT] != 0)
-		return fail(why, whysz, "input: a check has no input");
+		return failwhy(why, whysz, "input: a check has no input");
 	if (!m->check && m->f[PF_INPUT] == 0)
-		return fail(why, whysz, "a job line of mode run needs input");
+		return failwhy(why, whysz,
+		    "a job line of mode run needs input");
 	return 0;
 }
 
@@ -275,15 +264,15 @@ check_limits(struct proto_msg *m, char *why, size_t whysz)
 	if (j->toks[lim].size != 2 ||
 	    (in = json_find(j, lim, "max_input")) == -1 ||
 	    (out = json_find(j, lim, "max_output")) == -1)
-		return fail(why, whysz, "limits: max_input and max_output, "
+		return failwhy(why, whysz, "limits: max_input and max_output, "
 		    "and nothing else");
 	if (json_int(j, in, 1, PROTO_INPUT_MAX, &v) == -1)
-		return fail(why, whysz, "limits: max_input: not a whole number "
-		    "from 1 to %u", PROTO_INPUT_MAX);
+		return failwhy(why, whysz, "limits: max_input: not a whole "
+		    "number from 1 to %u", PROTO_INPUT_MAX);
 	m->max_input = v;
 	if (json_int(j, out, 1, PROTO_INPUT_MAX, &v) == -1)
-		return fail(why, whysz, "limits: max_output: not a whole number "
-		    "from 1 to %u", PROTO_INPUT_MAX);
+		return failwhy(why, whysz, "limits: max_output: not a whole "
+		    "number from 1 to %u", PROTO_INPUT_MAX);
 	m->max_output = v;
 	return 0;
 }
@@ -308,14 +297,15 @@ check_request(struct proto_msg *m, char *why, size_t whysz)
 
 	get = json_streq(&m->j, m->f[PF_METHOD], "GET");
 	if (!get && !json_streq(&m->j, m->f[PF_METHOD], "POST"))
-		return fail(why, whysz, "method: neither GET nor POST");
+		return failwhy(why, whysz, "method: neither GET nor POST");
 	if (check_strings(&m->j, m->f[PF_HEADERS]) == -1)
-		return fail(why, whysz, "headers: a value that is not a string");
+		return failwhy(why, whysz,
+		    "headers: a value that is not a string");
 	if (get && m->f[PF_BODY] != 0)
-		return fail(why, whysz, "body: a GET has no body");
+		return failwhy(why, whysz, "body: a GET has no body");
 	if (!get && (m->f[PF_BODY] == 0 ||
 	    m->j.toks[m->f[PF_BODY]].type != JSON_OBJECT))
-		return fail(why, whysz, "body: a POST needs an object");
+		return failwhy(why, whysz, "body: a POST needs an object");
 	return 0;
 }
 
@@ -323,11 +313,11 @@ static int
 check_answer(struct proto_msg *m, char *why, size_t whysz)
 {
 	if (json_int(&m->j, m->f[PF_STATUS], 100, 599, &m->status) == -1)
-		return fail(why, whysz, "status: not a whole number from 100 "
-		    "to 599");
+		return failwhy(why, whysz, "status: not a whole number from "
+		    "100 to 599");
 	if (json_int(&m->j, m->f[PF_RETRY_AFTER], 0, UINT32_MAX,
 	    &m->retry_after) == -1)
-		return fail(why, whysz, "retry_after: not a whole number of "
+		return failwhy(why, whysz, "retry_after: not a whole number of "
 		    "seconds");
 	return 0;
 }

@@ -4,18 +4,16 @@
  * a header the keep would pass on) is a taken box's choice, and refused
  * here.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "capreq.h"
 #include "config.h"
 #include "json.h"
+#include "log.h"
 
 #define QUOTE_MAX	64	/* bytes of the box's words a reason quotes */
 
-static int	 fail(char *, size_t, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
 static const char *quote(const struct json *, size_t, char *, size_t);
 static int	 keys_exact(const struct json *, size_t, const char *const *,
 		    const char *, char *, size_t);
@@ -30,17 +28,6 @@ static int	 claude_post(const struct config *, const struct capreq *,
 		    char *, size_t);
 static int	 claude_get(const struct config *, const struct capreq *,
 		    char *, size_t);
-
-static int
-fail(char *why, size_t whysz, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(why, whysz, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* The box's value as a reason may quote it: a string unescaped, printable. */
 static const char *
@@ -83,19 +70,19 @@ keys_exact(const struct json *j, size_t obj, const char *const *keys,
 	size_t	 m, k, i;
 
 	if (obj == 0 || j->toks[obj].type != JSON_OBJECT)
-		return fail(why, whysz, "%s is not an object", what);
+		return failwhy(why, whysz, "%s is not an object", what);
 	for (m = 0, k = obj + 1; m < j->toks[obj].size;
 	    m++, k = json_next(j, k + 1)) {
 		for (i = 0; keys[i] != NULL; i++)
 			if (json_streq(j, k, keys[i]))
 				break;
 		if (keys[i] == NULL)
-			return fail(why, whysz, "%s: %s is a key the box "
+			return failwhy(why, whysz, "%s: %s is a key the box "
 			    "never sends", what, quote(j, k, q, sizeof(q)));
 	}
 	for (i = 0; keys[i] != NULL; i++)
 		if (json_find(j, obj, keys[i]) == -1)
-			return fail(why, whysz, "%s: no %s", what, keys[i]);
+			return failwhy(why, whysz, "%s: no %s", what, keys[i]);
 	return 0;
 }
 
@@ -123,12 +110,12 @@ capreq_claude(const struct config *conf, unsigned int roles,
 	char	 q[QUOTE_MAX + 1];
 
 	if (r->method == 0 || r->j->toks[r->method].type != JSON_STRING)
-		return fail(why, whysz, "the request has no method");
+		return failwhy(why, whysz, "the request has no method");
 	if ((roles & CAPREQ_RUN) && json_streq(r->j, r->method, "POST"))
 		return claude_post(conf, r, why, whysz);
 	if ((roles & CAPREQ_CHECK) && json_streq(r->j, r->method, "GET"))
 		return claude_get(conf, r, why, whysz);
-	return fail(why, whysz, "method %s: %s", quote(r->j, r->method, q,
+	return failwhy(why, whysz, "method %s: %s", quote(r->j, r->method, q,
 	    sizeof(q)), roles == CAPREQ_CHECK ? "a check asks with a GET" :
 	    roles == CAPREQ_RUN ? "a job asks with a POST" :
 	    "a job asks with a POST, a check with a GET");
@@ -142,7 +129,7 @@ claude_post(const struct config *conf, const struct capreq *r, char *why,
 	char	 q[QUOTE_MAX + 1];
 
 	if (!string_is(r->j, r->path, "/v1/messages"))
-		return fail(why, whysz, "path %s is not the Messages API "
+		return failwhy(why, whysz, "path %s is not the Messages API "
 		    "(/v1/messages)", r->path == 0 ? "(none)" :
 		    quote(r->j, r->path, q, sizeof(q)));
 	if (claude_headers(r, 1, why, whysz) == -1)
@@ -160,11 +147,11 @@ claude_get(const struct config *conf, const struct capreq *r, char *why,
 	(void)snprintf(path, sizeof(path), "/v1/models/%s",
 	    conf->claude.model != NULL ? conf->claude.model : "");
 	if (!string_is(r->j, r->path, path))
-		return fail(why, whysz, "path %s is not the look-up of the "
+		return failwhy(why, whysz, "path %s is not the look-up of the "
 		    "model configured (%s)", r->path == 0 ? "(none)" :
 		    quote(r->j, r->path, q, sizeof(q)), path);
 	if (r->body != 0)
-		return fail(why, whysz, "a GET with a body");
+		return failwhy(why, whysz, "a GET with a body");
 	return claude_headers(r, 0, why, whysz);
 }
 
@@ -182,11 +169,11 @@ claude_headers(const struct capreq *r, int post, char *why, size_t whysz)
 		return -1;
 	t = json_find(r->j, r->headers, "anthropic-version");
 	if (!string_is(r->j, t, CAPREQ_ANTHROPIC_VERSION))
-		return fail(why, whysz, "header anthropic-version is not "
+		return failwhy(why, whysz, "header anthropic-version is not "
 		    CAPREQ_ANTHROPIC_VERSION);
 	t = json_find(r->j, r->headers, "content-type");
 	if (post && !string_is(r->j, t, "application/json"))
-		return fail(why, whysz, "header content-type is not "
+		return failwhy(why, whysz, "header content-type is not "
 		    "application/json");
 	return 0;
 }
@@ -211,13 +198,13 @@ claude_body(const struct config *conf, const struct capreq *r, char *why,
 		return -1;
 	t = json_find(j, r->body, "model");
 	if (!string_is(j, t, cl->model != NULL ? cl->model : ""))
-		return fail(why, whysz, "the box asked for model %s, the "
+		return failwhy(why, whysz, "the box asked for model %s, the "
 		    "configuration says %s", quote(j, t, q, sizeof(q)),
 		    cl->model != NULL ? cl->model : "none");
 	t = json_find(j, r->body, "max_tokens");
 	if (json_int(j, t, 1, INT64_MAX, &n) == -1 || n != cl->max_tokens)
-		return fail(why, whysz, "the box asked for max_tokens %s, the "
-		    "configuration says %u", quote(j, t, q, sizeof(q)),
+		return failwhy(why, whysz, "the box asked for max_tokens %s, "
+		    "the configuration says %u", quote(j, t, q, sizeof(q)),
 		    cl->max_tokens);
 	if (j->toks[json_find(j, r->body, "stream")].type != JSON_TRUE)
 		return fail(why, whysz, "the box asked for stream %s: its "
@@ -225,7 +212,7 @@ claude_body(const struct config *conf, const struct capreq *r, char *why,
 		    "stream"), q, sizeof(q)));
 	if ((t = json_find(j, r->body, "system")) != -1 &&
 	    !string_is(j, t, cl->system_prompt))
-		return fail(why, whysz, "the box's system prompt is not the "
+		return failwhy(why, whysz, "the box's system prompt is not the "
 		    "configuration's");
 	if (claude_messages(j, json_find(j, r->body, "messages"), why,
 	    whysz) == -1)
@@ -242,13 +229,13 @@ claude_messages(const struct json *j, size_t msgs, char *why, size_t whysz)
 	size_t	 m = msgs + 1;
 
 	if (j->toks[msgs].type != JSON_ARRAY || j->toks[msgs].size != 1)
-		return fail(why, whysz, "messages is not one message");
+		return failwhy(why, whysz, "messages is not one message");
 	if (keys_exact(j, m, keys, "the message", why, whysz) == -1)
 		return -1;
 	if (!string_is(j, json_find(j, m, "role"), "user"))
-		return fail(why, whysz, "the message is not the user's");
+		return failwhy(why, whysz, "the message is not the user's");
 	if (j->toks[json_find(j, m, "content")].type != JSON_STRING)
-		return fail(why, whysz, "the message's content is not a "
+		return failwhy(why, whysz, "the message's content is not a "
 		    "string: the box sends the prompt as text");
 	return 0;
 }
@@ -268,7 +255,7 @@ claude_output(const struct config *conf, const struct json *j, size_t oc,
 		return -1;
 	t = json_find(j, oc, "effort");
 	if (!string_is(j, t, effort != NULL ? effort : ""))
-		return fail(why, whysz, "the box asked for effort %s, the "
+		return failwhy(why, whysz, "the box asked for effort %s, the "
 		    "configuration says %s", quote(j, t, q, sizeof(q)),
 		    effort != NULL ? effort : "none");
 	f = json_find(j, oc, "format");
@@ -276,10 +263,10 @@ claude_output(const struct config *conf, const struct json *j, size_t oc,
 	    whysz) == -1)
 		return -1;
 	if (!string_is(j, json_find(j, f, "type"), "json_schema"))
-		return fail(why, whysz, "output_config's format is not "
+		return failwhy(why, whysz, "output_config's format is not "
 		    "json_schema");
 	if (j->toks[json_find(j, f, "schema")].type != JSON_OBJECT)
-		return fail(why, whysz, "output_config's schema is not an "
+		return failwhy(why, whysz, "output_config's schema is not an "
 		    "object");
 	return 0;
 }

@@ -4,7 +4,6 @@
  * go to the journal and to check's lines.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +12,10 @@
 #include "contract.h"
 #include "json.h"
 #include "keep.h"
+#include "log.h"
 
 #define CAPNAME_MAX	32	/* bytes of a capability's name a reason quotes */
 
-static void	 fail(char *, size_t, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
 static void	 quote(const char *, size_t, size_t, char *, size_t);
 static void	 envelope_head(struct json_writer *, const char *,
 		    const char *, const char *);
@@ -32,18 +30,6 @@ static int	 claim_jobs(const struct json *, size_t, unsigned int,
 		    struct contract_claim *, char *, size_t);
 static int	 top_object(struct json *, const char *, size_t, char *,
 		    size_t);
-
-static void
-fail(char *why, size_t whysz, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	if (why == NULL || whysz == 0)
-		return;
-	va_start(ap, fmt);
-	(void)vsnprintf(why, whysz, fmt, ap);
-	va_end(ap);
-}
 
 /* At most max bytes of s, printable ASCII as is, the rest as \xNN. */
 static void
@@ -214,7 +200,7 @@ refusal(const struct keepcli_answer *a, char *why, size_t whysz)
 
 	quote(a->reason, strnlen(a->reason, sizeof(a->reason)),
 	    sizeof(a->reason), r, sizeof(r));
-	fail(why, whysz, "the keep refused the call: %s", r);
+	failwhy(why, whysz, "the keep refused the call: %s", r);
 	switch (a->code) {
 	case KEEP_R_GATE:
 	case KEEP_R_TLS:
@@ -238,22 +224,22 @@ contract_answer(const struct keepcli_answer *a, int result, char *why,
 	if (a->status >= 200 && a->status <= 299)
 		return CONTRACT_OK;
 	if (a->status >= 300 && a->status <= 399) {
-		fail(why, whysz, "status %u: a redirect is never followed",
+		failwhy(why, whysz, "status %u: a redirect is never followed",
 		    a->status);
 		return CONTRACT_REDIRECT;
 	}
 	if (a->status == 401 || a->status == 403) {
-		fail(why, whysz, "status %u: the token was rejected",
+		failwhy(why, whysz, "status %u: the token was rejected",
 		    a->status);
 		return CONTRACT_TOKEN;
 	}
 	if (a->status == 409 && result) {
-		fail(why, whysz, "status 409: the source no longer holds "
+		failwhy(why, whysz, "status 409: the source no longer holds "
 		    "the job");
 		return CONTRACT_GONE;
 	}
 	first_line(a, line, sizeof(line));
-	fail(why, whysz, "status %u: %s", a->status, *line ? line :
+	failwhy(why, whysz, "status %u: %s", a->status, *line ? line :
 	    "(the body is empty)");
 	return CONTRACT_FAILED;
 }
@@ -272,13 +258,13 @@ top_object(struct json *j, const char *body, size_t len, char *why,
 	const char	*jwhy;
 
 	if (json_parse(j, body, len, &jwhy) == -1) {
-		fail(why, whysz, "the answer is not JSON: %s at byte %zu",
+		failwhy(why, whysz, "the answer is not JSON: %s at byte %zu",
 		    jwhy, j->erroff);
 		return -1;
 	}
 	if (j->toks[0].type != JSON_OBJECT) {
 		json_free(j);
-		fail(why, whysz, "the answer is not a JSON object");
+		failwhy(why, whysz, "the answer is not a JSON object");
 		return -1;
 	}
 	return 0;
@@ -296,7 +282,7 @@ contract_ping_parse(const char *body, size_t len, uint64_t *waiting,
 		return -1;
 	if ((v = json_find(&j, 0, "waiting")) == -1 ||
 	    json_int(&j, v, 0, INT64_MAX, &n) == -1) {
-		fail(why, whysz, v == -1 ? "the answer has no waiting" :
+		failwhy(why, whysz, v == -1 ? "the answer has no waiting" :
 		    "waiting is not a non-negative integer");
 		json_free(&j);
 		return -1;
@@ -319,8 +305,8 @@ job_id(const struct json *j, size_t v, struct contract_job *job, char *why,
 		for (i = 0; i < len && raw[i] >= '0' && raw[i] <= '9'; i++)
 			;
 		if (i != len || len > CONTRACT_NUMID_MAX) {
-			fail(why, whysz, "its id is not an integer of 1 to %d "
-			    "digits", CONTRACT_NUMID_MAX);
+			failwhy(why, whysz, "its id is not an integer of 1 to "
+			    "%d digits", CONTRACT_NUMID_MAX);
 			return -1;
 		}
 		memcpy(job->id, raw, len);
@@ -331,8 +317,9 @@ job_id(const struct json *j, size_t v, struct contract_job *job, char *why,
 	if (j->toks[v].type != JSON_STRING ||
 	    json_string_copy(j, v, job->id, sizeof(job->id), &len) == -1 ||
 	    strlen(job->id) != len || !contract_id_valid(job->id)) {
-		fail(why, whysz, "its id is neither a number nor a text of 1 "
-		    "to %d printable characters without space / \\ . ? # : %%",
+		failwhy(why, whysz, "its id is neither a number nor a text of "
+		    "1 to %d printable characters without space / \\ . ? # : "
+		    "%%",
 		    CONTRACT_ID_MAX);
 		return -1;
 	}
@@ -380,15 +367,15 @@ job_parse(const struct json *j, size_t t, size_t n, unsigned int caps,
 	long		 v;
 
 	if (j->toks[t].type != JSON_OBJECT) {
-		fail(why, whysz, "job %zu is not an object", n + 1);
+		failwhy(why, whysz, "job %zu is not an object", n + 1);
 		return -1;
 	}
 	if ((v = json_find(j, t, "id")) == -1) {
-		fail(why, whysz, "job %zu has no id", n + 1);
+		failwhy(why, whysz, "job %zu has no id", n + 1);
 		return -1;
 	}
 	if (job_id(j, v, job, idwhy, sizeof(idwhy)) == -1) {
-		fail(why, whysz, "job %zu: %s", n + 1, idwhy);
+		failwhy(why, whysz, "job %zu: %s", n + 1, idwhy);
 		return -1;
 	}
 	job_cap(j, json_find(j, t, "capability"), caps, job);
@@ -401,7 +388,7 @@ job_parse(const struct json *j, size_t t, size_t n, unsigned int caps,
 	}
 	raw = json_raw(j, v, &job->inputlen);
 	if ((job->input = malloc(job->inputlen + 1)) == NULL) {
-		fail(why, whysz, "out of memory");
+		failwhy(why, whysz, "out of memory");
 		return -1;
 	}
 	memcpy(job->input, raw, job->inputlen);
@@ -417,7 +404,7 @@ claim_jobs(const struct json *j, size_t arr, unsigned int caps,
 
 	if ((claim->jobs = calloc(j->toks[arr].size + 1,
 	    sizeof(*claim->jobs))) == NULL) {
-		fail(why, whysz, "out of memory");
+		failwhy(why, whysz, "out of memory");
 		return -1;
 	}
 	for (n = 0, t = arr + 1; n < j->toks[arr].size;
@@ -428,7 +415,7 @@ claim_jobs(const struct json *j, size_t arr, unsigned int caps,
 		claim->njobs = n + 1;
 		for (k = 0; k < n; k++)
 			if (strcmp(claim->jobs[k].id, claim->jobs[n].id) == 0) {
-				fail(why, whysz, "job %zu: its id %s is "
+				failwhy(why, whysz, "job %zu: its id %s is "
 				    "job %zu's too", n + 1, claim->jobs[n].id,
 				    k + 1);
 				return -1;
@@ -449,13 +436,13 @@ contract_claim_parse(const char *body, size_t len, unsigned int caps,
 	if (top_object(&j, body, len, why, whysz) == -1)
 		return -1;
 	if ((v = json_find(&j, 0, "jobs")) == -1)
-		fail(why, whysz, "the answer has no jobs");
+		failwhy(why, whysz, "the answer has no jobs");
 	else if (j.toks[v].type != JSON_ARRAY)
-		fail(why, whysz, "jobs is not an array");
+		failwhy(why, whysz, "jobs is not an array");
 	else if (j.toks[v].size > limit)
 		/* Taking some would exceed what was asked; releasing them trusts their ids. */
-		fail(why, whysz, "the answer holds %u jobs, more than the %u "
-		    "asked for", j.toks[v].size, limit);
+		failwhy(why, whysz, "the answer holds %u jobs, more than the "
+		    "%u asked for", j.toks[v].size, limit);
 	else
 		rv = claim_jobs(&j, v, caps, claim, why, whysz);
 	json_free(&j);

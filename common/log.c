@@ -184,3 +184,16 @@ fatalx(const char *fmt, ...)
 	va_end(ap);
 	exit(1);
 }
+
+int
+failwhy(char *why, size_t whysz, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (why != NULL && whysz > 0) {
+		va_start(ap, fmt);
+		(void)vsnprintf(why, whysz, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}

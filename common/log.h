@@ -7,6 +7,7 @@
 #define SANDCASTLE_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* log_init(): foreground != 0 logs to stderr; verbose > 0 shows debug lines. */
 void	log_init(const char *procname, int foreground, int verbose);
@@ -22,5 +23,9 @@ __attribute__((noreturn)) void
 	fatal(const char *, ...) __attribute__((format(printf, 1, 2)));
 __attribute__((noreturn)) void
 	fatalx(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+/* A reason into why (none when why is NULL); -1, for the caller to return. */
+int	failwhy(char *why, size_t whysz, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sha2.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "config.h"
 #include "contract.h"
 #include "json.h"
+#include "log.h"
 #include "records.h"
 #include "values.h"
 
@@ -32,8 +32,6 @@ struct names {
 	size_t	  n;
 };
 
-static int	 fail(char *, size_t, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
 static int	 sub_open(int, const char *, int, const char *, char *, size_t);
 static int	 job_open(int, const char *, const char *, int, char *, size_t);
 static int	 write_file(int, const char *, const char *, size_t, char *,
@@ -48,19 +46,6 @@ static int	 write_input(int, const struct records_job *, const char *,
 static int	 dir_names(int, int (*)(const char *), struct names *);
 static void	 names_clear(struct names *);
 static int	 job_remove(int, const char *, int);
-
-static int
-fail(char *why, size_t whysz, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	if (why != NULL && whysz > 0) {
-		va_start(ap, fmt);
-		(void)vsnprintf(why, whysz, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 const char *
 records_status_name(enum records_status s)
@@ -114,10 +99,10 @@ sub_open(int fd, const char *name, int create, const char *what, char *why,
 	if (create && mkdirat(fd, name, 0700) == 0)
 		(void)fsync(fd);
 	else if (create && errno != EEXIST)
-		return fail(why, whysz, "%s: cannot be made: %s", what,
+		return failwhy(why, whysz, "%s: cannot be made: %s", what,
 		    strerror(errno));
 	if ((sfd = openat(fd, name, DIRFLAGS)) == -1)
-		return fail(why, whysz, "%s: %s", what, errno == ELOOP ||
+		return failwhy(why, whysz, "%s: %s", what, errno == ELOOP ||
 		    errno == ENOTDIR ? "is not a folder (a link is never "
 		    "followed): remove it" : strerror(errno));
 	return sfd;
@@ -133,9 +118,9 @@ job_open(int dfd, const char *source, const char *id, int create, char *why,
 	int		 sfd, jfd;
 
 	if (name_valid(source, &nwhy) == -1)
-		return fail(why, whysz, "source %s: %s", source, nwhy);
+		return failwhy(why, whysz, "source %s: %s", source, nwhy);
 	if (!contract_id_valid(id))
-		return fail(why, whysz, "source %s: a job id that is not "
+		return failwhy(why, whysz, "source %s: a job id that is not "
 		    "valid", source);
 	(void)snprintf(what, sizeof(what), "data_dir/%s", source);
 	if ((sfd = sub_open(dfd, source, create, what, why, whysz)) == -1)
@@ -157,13 +142,13 @@ write_file(int jfd, const char *name, const char *buf, size_t len, char *why,
 	(void)snprintf(tmp, sizeof(tmp), ".%s.%08x", name, arc4random());
 	if ((fd = openat(jfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0600)) == -1)
-		return fail(why, whysz, "%s: %s", name, strerror(errno));
+		return failwhy(why, whysz, "%s: %s", name, strerror(errno));
 	if (write_all(fd, buf, len) == -1 || fsync(fd) == -1 ||
 	    close(fd) == -1 || renameat(jfd, tmp, jfd, name) == -1) {
 		saved = errno;
 		(void)close(fd);
 		(void)unlinkat(jfd, tmp, 0);
-		return fail(why, whysz, "%s: cannot be written: %s", name,
+		return failwhy(why, whysz, "%s: cannot be written: %s", name,
 		    strerror(saved));
 	}
 	(void)fsync(jfd);
@@ -282,7 +267,7 @@ meta_write(int jfd, const struct records_meta *m, char *why, size_t whysz)
 	int	 rv;
 
 	if ((s = meta_render(m, &len)) == NULL)
-		return fail(why, whysz, "meta.json: out of memory");
+		return failwhy(why, whysz, "meta.json: out of memory");
 	rv = write_file(jfd, "meta.json", s, len, why, whysz);
 	free(s);
 	return rv;
@@ -348,7 +333,7 @@ write_input(int jfd, const struct records_job *j, const char *record,
 		return write_file(jfd, "input.json", record, strlen(record),
 		    why, whysz);
 	if ((s = input_digest(j, &len)) == NULL)
-		return fail(why, whysz, "input.json: out of memory");
+		return failwhy(why, whysz, "input.json: out of memory");
 	rv = write_file(jfd, "input.json", s, len, why, whysz);
 	free(s);
 	return rv;
@@ -362,7 +347,7 @@ job_numeric_ok(const struct records_job *j, char *why, size_t whysz)
 
 	if (j->numeric && (len == 0 || len > CONTRACT_NUMID_MAX ||
 	    strspn(j->id, "0123456789") != len))
-		return fail(why, whysz, "source %s: a number id that is not "
+		return failwhy(why, whysz, "source %s: a number id that is not "
 		    "digits", j->source);
 	return 0;
 }
@@ -598,7 +583,7 @@ records_meta_parse(const char *buf, size_t len, struct records_meta *m,
 
 	memset(m, 0, sizeof(*m));
 	if (json_parse(&j, buf, len, &jwhy) == -1)
-		return fail(why, whysz, "not JSON: %s at byte %zu", jwhy,
+		return failwhy(why, whysz, "not JSON: %s at byte %zu", jwhy,
 		    j.erroff);
 	if (j.toks[0].type != JSON_OBJECT)
 		jwhy = "not a JSON object";
@@ -606,7 +591,7 @@ records_meta_parse(const char *buf, size_t len, struct records_meta *m,
 		jwhy = meta_fields(&j, m);
 	json_free(&j);
 	if (jwhy != NULL)
-		return fail(why, whysz, "%s", jwhy);
+		return failwhy(why, whysz, "%s", jwhy);
 	return 0;
 }
 
@@ -623,12 +608,12 @@ records_read(int dfd, const char *source, const char *id,
 	buf = read_file(jfd, "meta.json", RECORDS_META_MAX, &len);
 	(void)close(jfd);
 	if (buf == NULL)
-		return fail(why, whysz, "%s/%s/meta.json: %s", source, id,
+		return failwhy(why, whysz, "%s/%s/meta.json: %s", source, id,
 		    strerror(errno));
 	rv = records_meta_parse(buf, len, m, mwhy, sizeof(mwhy));
 	free(buf);
 	if (rv == -1)
-		return fail(why, whysz, "%s/%s/meta.json: %s", source, id,
+		return failwhy(why, whysz, "%s/%s/meta.json: %s", source, id,
 		    mwhy);
 	return 0;
 }
@@ -788,7 +773,7 @@ records_unfinished(int dfd, struct records_ref **refs, size_t *n,
 	*refs = NULL;
 	*n = *unreadable = 0;
 	if (dir_names(dfd, source_name, &srcs) == -1)
-		return fail(why, whysz, "data_dir: %s", strerror(errno));
+		return failwhy(why, whysz, "data_dir: %s", strerror(errno));
 	for (i = 0; i < srcs.n && rv == 0; i++)
 		rv = unfinished_in(dfd, srcs.v[i], refs, n, unreadable);
 	names_clear(&srcs);
@@ -796,7 +781,7 @@ records_unfinished(int dfd, struct records_ref **refs, size_t *n,
 		free(*refs);
 		*refs = NULL;
 		*n = 0;
-		return fail(why, whysz, "data_dir: %s", strerror(errno));
+		return failwhy(why, whysz, "data_dir: %s", strerror(errno));
 	}
 	return 0;
 }
@@ -874,12 +859,12 @@ records_starts(int dfd, const char *source, time_t since, time_t now,
 	if ((sfd = openat(dfd, source, DIRFLAGS)) == -1) {
 		if (errno == ENOENT)
 			return 0;
-		return fail(why, whysz, "data_dir/%s: %s", source,
+		return failwhy(why, whysz, "data_dir/%s: %s", source,
 		    strerror(errno));
 	}
 	if (dir_names(sfd, contract_id_valid, &ids) == -1) {
 		(void)close(sfd);
-		return fail(why, whysz, "data_dir/%s: %s", source,
+		return failwhy(why, whysz, "data_dir/%s: %s", source,
 		    strerror(errno));
 	}
 	for (i = 0; i < ids.n; i++) {
@@ -901,7 +886,7 @@ records_starts(int dfd, const char *source, time_t since, time_t now,
 			free(v);
 			names_clear(&ids);
 			(void)close(sfd);
-			return fail(why, whysz, "%s", strerror(errno));
+			return failwhy(why, whysz, "%s", strerror(errno));
 		}
 		v = nv;
 		v[nv_len++] = m.started_at;
@@ -952,12 +937,12 @@ records_prune(int dfd, uint32_t days, time_t now, char *why, size_t whysz)
 	long		 n = 0, k;
 
 	if (dir_names(dfd, source_name, &srcs) == -1)
-		return fail(why, whysz, "data_dir: %s", strerror(errno));
+		return failwhy(why, whysz, "data_dir: %s", strerror(errno));
 	for (i = 0; i < srcs.n; i++) {
 		if ((k = prune_source(dfd, srcs.v[i],
 		    now - (time_t)days * DAY)) == -1) {
 			names_clear(&srcs);
-			return fail(why, whysz, "data_dir/%s: %s", srcs.v[i],
+			return failwhy(why, whysz, "data_dir/%s: %s", srcs.v[i],
 			    strerror(errno));
 		}
 		n += k;

@@ -5,7 +5,6 @@
  */
 #include <sys/types.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 
 #include "config.h"
 #include "ctl.h"
+#include "log.h"
 #include "schedule.h"
 #include "summary.h"
 
@@ -24,20 +24,6 @@ static const struct config	*kept_conf;
 static struct ctl_source	*kept;
 static size_t			 nkept;
 static int			 have;		/* a summary came */
-
-static void
-fail(char *why, size_t whysz, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-fail(char *why, size_t whysz, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(why, whysz, fmt, ap);
-	va_end(ap);
-}
 
 /* A monotonic time as time(3); 0 stays 0, "none". */
 static int64_t
@@ -102,25 +88,25 @@ source_check(const struct source *src, const struct ctl_source *v,
 
 	if (!text_ok(v->name, sizeof(v->name)) ||
 	    strcmp(v->name, src->name) != 0) {
-		fail(why, whysz, "not source %s's", src->name);
+		failwhy(why, whysz, "not source %s's", src->name);
 		return -1;
 	}
 	if (!text_ok(v->error, sizeof(v->error))) {
-		fail(why, whysz, "source %s: its error is not printable text "
-		    "ending in NUL", src->name);
+		failwhy(why, whysz, "source %s: its error is not printable "
+		    "text ending in NUL", src->name);
 		return -1;
 	}
 	if (v->caps != src->capabilities || v->max_jobs !=
 	    src->max_jobs_per_hour || v->jobs_hour > v->max_jobs ||
 	    (v->backoff == 0) != (v->failures == 0)) {
-		fail(why, whysz, "source %s: its counts do not add up",
+		failwhy(why, whysz, "source %s: its counts do not add up",
 		    src->name);
 		return -1;
 	}
 	for (c = 0; c < CTL_MAXCAPS; c++)
 		if (v->rest[c] != 0 && (c >= CAP_COUNT ||
 		    (v->caps & CAP_BIT(c)) == 0 || v->rest[c] < 0)) {
-			fail(why, whysz, "source %s: a rest of a capability "
+			failwhy(why, whysz, "source %s: a rest of a capability "
 			    "it does not have", src->name);
 			return -1;
 		}
@@ -136,8 +122,9 @@ summary_check(const struct config *conf, const void *data, size_t len,
 	size_t			 i = 0;
 
 	if (len % sizeof(v) != 0 || len / sizeof(v) != conf->nsources) {
-		fail(why, whysz, "%zu bytes are not %zu sources of %zu bytes",
-		    len, conf->nsources, sizeof(v));
+		failwhy(why, whysz,
+		    "%zu bytes are not %zu sources of %zu bytes", len,
+		    conf->nsources, sizeof(v));
 		return -1;
 	}
 	TAILQ_FOREACH(src, &conf->sources, entry) {
@@ -161,13 +148,13 @@ summary_keep(const void *data, size_t len, char *why, size_t whysz)
 	struct ctl_source	*v;
 
 	if (kept_conf == NULL) {
-		fail(why, whysz, "no configuration to check it against");
+		failwhy(why, whysz, "no configuration to check it against");
 		return -1;
 	}
 	if (summary_check(kept_conf, data, len, why, whysz) == -1)
 		return -1;
 	if (len > 0 && (v = malloc(len)) == NULL) {
-		fail(why, whysz, "out of memory");
+		failwhy(why, whysz, "out of memory");
 		return -1;
 	}
 	if (len == 0)

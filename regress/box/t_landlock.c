@@ -25,6 +25,7 @@
 #include "../lib/landlocked.h"
 
 #define TESSDATA	"/usr/share/tesseract-ocr/5/tessdata"
+#define LANGUAGE	TESSDATA "/eng.traineddata"
 #define TEXT		"HELLO WORLD"
 
 static struct render_buf	png;
@@ -48,37 +49,6 @@ static int
 file_ruleset(void)
 {
 	return box_landlock("/etc/passwd");
-}
-
-static int
-read_group(void)
-{
-	return landlocked_result(open("/etc/group", O_RDONLY));
-}
-
-static int
-read_passwd(void)
-{
-	return landlocked_result(open("/etc/passwd", O_RDONLY));
-}
-
-static int
-read_language(void)
-{
-	return landlocked_result(open(TESSDATA "/eng.traineddata", O_RDONLY));
-}
-
-static int
-write_tmp(void)
-{
-	return landlocked_result(open("box-tmp", O_WRONLY | O_CREAT, 0600));
-}
-
-static int
-write_language(void)
-{
-	return landlocked_result(open(TESSDATA "/eng.traineddata",
-	    O_WRONLY));
 }
 
 /*
@@ -109,14 +79,19 @@ ocr_text(void)
 ATF_TC_WITHOUT_HEAD(box_no_file);
 ATF_TC_BODY(box_no_file, tc)
 {
-	require_refused(landlocked_run(box_ruleset, read_passwd), EACCES,
-	    "the box: /etc/passwd");
-	require_done(landlocked_run(NULL, read_passwd), "control: /etc/passwd");
-	require_refused(landlocked_run(box_ruleset, read_language), EACCES,
-	    "the claude box: a language of Tesseract");
-	require_refused(landlocked_run(box_ruleset, write_tmp), EACCES,
-	    "the box: a new file");
-	require_done(landlocked_run(NULL, write_tmp), "control: a new file");
+	static const struct landlocked_case c[] = {
+		{ "the box: /etc/passwd", box_ruleset, "read /etc/passwd",
+		    EACCES, 0, NULL },
+		{ "control: /etc/passwd", NULL, "read /etc/passwd", 0, 0,
+		    NULL },
+		{ "the claude box: a language of Tesseract", box_ruleset,
+		    "read " LANGUAGE, EACCES, 0, NULL },
+		{ "the box: a new file", box_ruleset, "make box-tmp", EACCES, 0,
+		    NULL },
+		{ "control: a new file", NULL, "make box-tmp", 0, 0, NULL },
+	};
+
+	LANDLOCKED_CASES(c);
 }
 
 /*
@@ -127,6 +102,15 @@ ATF_TC_BODY(box_no_file, tc)
 ATF_TC_WITHOUT_HEAD(ocr_loaded_then_no_file);
 ATF_TC_BODY(ocr_loaded_then_no_file, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "the ocr box: Tesseract reads the test's text", box_ruleset,
+		    NULL, 0, 0, ocr_text },
+		{ "the ocr box: a language, once loaded", box_ruleset,
+		    "read " LANGUAGE, EACCES, 0, NULL },
+		{ "control: a language", NULL, "read " LANGUAGE, 0, 0, NULL },
+		{ "the ocr box: /etc/passwd", box_ruleset, "read /etc/passwd",
+		    EACCES, 0, NULL },
+	};
 	struct render		 r = render_text(TEXT);
 	struct tess_langs	 l;
 
@@ -136,14 +120,7 @@ ATF_TC_BODY(ocr_loaded_then_no_file, tc)
 	ATF_REQUIRE_MSG(tess_load(&ocr_tess, TESSDATA, &l) == 0, "%s",
 	    ocr_tess.why);
 	png = render_png(&r, 8);
-	require_done(landlocked_run(box_ruleset, ocr_text),
-	    "the ocr box: Tesseract reads the test's text");
-	require_refused(landlocked_run(box_ruleset, read_language), EACCES,
-	    "the ocr box: a language, once loaded");
-	require_done(landlocked_run(NULL, read_language),
-	    "control: a language");
-	require_refused(landlocked_run(box_ruleset, read_passwd), EACCES,
-	    "the ocr box: /etc/passwd");
+	LANDLOCKED_CASES(c);
 	tess_free(&ocr_tess);
 	free(png.p);
 	free(r.pix);
@@ -153,12 +130,16 @@ ATF_TC_BODY(ocr_loaded_then_no_file, tc)
 ATF_TC_WITHOUT_HEAD(readable_folder);
 ATF_TC_BODY(readable_folder, tc)
 {
-	require_done(landlocked_run(tessdata_ruleset, read_language),
-	    "a readable folder: its file");
-	require_refused(landlocked_run(tessdata_ruleset, write_language),
-	    EACCES, "a readable folder: writing its file");
-	require_refused(landlocked_run(tessdata_ruleset, read_passwd), EACCES,
-	    "a readable folder: /etc/passwd");
+	static const struct landlocked_case c[] = {
+		{ "a readable folder: its file", tessdata_ruleset,
+		    "read " LANGUAGE, 0, 0, NULL },
+		{ "a readable folder: writing its file", tessdata_ruleset,
+		    "write " LANGUAGE, EACCES, 0, NULL },
+		{ "a readable folder: /etc/passwd", tessdata_ruleset,
+		    "read /etc/passwd", EACCES, 0, NULL },
+	};
+
+	LANDLOCKED_CASES(c);
 }
 
 /*
@@ -168,49 +149,52 @@ ATF_TC_BODY(readable_folder, tc)
 ATF_TC_WITHOUT_HEAD(rule_on_a_file);
 ATF_TC_BODY(rule_on_a_file, tc)
 {
-	require_done(landlocked_run(file_ruleset, read_passwd),
-	    "a file's rule: that file");
-	require_refused(landlocked_run(file_ruleset, read_group), EACCES,
-	    "a file's rule: the file beside it");
-	require_done(landlocked_run(NULL, read_group),
-	    "control: the file beside it");
+	static const struct landlocked_case c[] = {
+		{ "a file's rule: that file", file_ruleset, "read /etc/passwd",
+		    0, 0, NULL },
+		{ "a file's rule: the file beside it", file_ruleset,
+		    "read /etc/group", EACCES, 0, NULL },
+		{ "control: the file beside it", NULL, "read /etc/group", 0, 0,
+		    NULL },
+	};
+
+	LANDLOCKED_CASES(c);
 }
 
 /* B10: no TCP, from ABI 4, whatever network the box was given. */
 ATF_TC_WITHOUT_HEAD(box_no_tcp);
 ATF_TC_BODY(box_no_tcp, tc)
 {
-	int	 fd;
+	static const struct landlocked_case c[] = {
+		{ "control: a TCP connect", NULL, NULL, 0, 0,
+		    landlocked_tcp_connect },
+		{ "the box: a TCP connect", box_ruleset, NULL, EACCES, 4,
+		    landlocked_tcp_connect },
+		{ "control: a TCP bind", NULL, NULL, 0, 0,
+		    landlocked_tcp_bind },
+		{ "the box: a TCP bind", box_ruleset, NULL, EACCES, 4,
+		    landlocked_tcp_bind },
+	};
 
-	landlocked_port = landlocked_listener(&fd);
-	require_done(landlocked_run(NULL, landlocked_tcp_connect),
-	    "control: a TCP connect");
-	require_from_abi(landlocked_run(box_ruleset, landlocked_tcp_connect),
-	    4, EACCES, "the box: a TCP connect");
-	require_done(landlocked_run(NULL, landlocked_tcp_bind),
-	    "control: a TCP bind");
-	require_from_abi(landlocked_run(box_ruleset, landlocked_tcp_bind), 4,
-	    EACCES, "the box: a TCP bind");
-	close(fd);
+	LANDLOCKED_CASES(c);
 }
 
 /* B10: from ABI 6, no signal or abstract socket beyond its own. */
 ATF_TC_WITHOUT_HEAD(box_scopes);
 ATF_TC_BODY(box_scopes, tc)
 {
-	int	 fd;
+	static const struct landlocked_case c[] = {
+		{ "the box: a signal to the test", box_ruleset, NULL, EPERM, 6,
+		    landlocked_signal },
+		{ "control: a signal to the test", NULL, NULL, 0, 0,
+		    landlocked_signal },
+		{ "the box: the test's abstract socket", box_ruleset, NULL,
+		    EPERM, 6, landlocked_abstract_connect },
+		{ "control: the test's abstract socket", NULL, NULL, 0, 0,
+		    landlocked_abstract_connect },
+	};
 
-	(void)landlocked_abstract_listener(&fd);
-	require_from_abi(landlocked_run(box_ruleset, landlocked_signal), 6,
-	    EPERM, "the box: a signal to the test");
-	require_done(landlocked_run(NULL, landlocked_signal),
-	    "control: a signal to the test");
-	require_from_abi(landlocked_run(box_ruleset,
-	    landlocked_abstract_connect), 6, EPERM,
-	    "the box: the test's abstract socket");
-	require_done(landlocked_run(NULL, landlocked_abstract_connect),
-	    "control: the test's abstract socket");
-	close(fd);
+	LANDLOCKED_CASES(c);
 }
 
 ATF_TP_ADD_TCS(tp)

@@ -5,7 +5,7 @@
 # network (net.subr's sc_home_up): the machine's one interface on
 # 192.168.1.20/24, the router on 192.168.1.1 (also its resolver), a NAS
 # and a printer on the same /24.  As GETTING STARTED tells an operator,
-# examples/scans/scans.py listens on the machine's own address,
+# examples/scans.py listens on the machine's own address,
 # 192.168.1.20:8080 (plain http), and sandcastle reaches it by an
 # internal exception to that address: an ocr job, no API key.
 # Everything it made goes when it ends: namespaces, processes, the tree
@@ -126,7 +126,7 @@ capabilities:
     languages: [eng]
 EOC
 	cat > "$SC_CONFIG/sources/scans.yaml" <<EOC
-# examples/scans/scans.py on this machine's own address, as GETTING
+# examples/scans.py on this machine's own address, as GETTING
 # STARTED has it; the name need not resolve.
 name: scans
 destination:
@@ -155,8 +155,8 @@ set_token()
 # tutorial has it.
 start_scans()
 {
-	install -m 0644 -o "$SC_USER" "$TOP/examples/scans/scans.py" \
-	    "$SC_ROOT/scans.py"
+	install -m 0644 -o "$SC_USER" "$TOP/examples/scans.py" \
+	    "$TOP/examples/source.py" "$SC_ROOT/"
 	ip netns exec "$SC_NS_HOST" setpriv --reuid="$SC_USER" \
 	    --regid="$SC_USER" --init-groups --inh-caps=-all \
 	    -- env -i HOME="$SC_HOME" PATH=/usr/bin:/bin LC_ALL=C.UTF-8 \

@@ -33,19 +33,12 @@ static int		refusalfd = -1;
 static void
 layout(void)
 {
-	int	 fd;
+	static const char *const tree[] = { "home/", "home/notes.txt",
+	    "state/", "run/", "run/gate.sock", NULL };
 
-	ATF_REQUIRE(mkdir("home", 0700) == 0);
-	ATF_REQUIRE((fd = open("home/notes.txt", O_WRONLY | O_CREAT, 0600)) !=
-	    -1);
-	close(fd);
-	ATF_REQUIRE(mkdir("state", 0700) == 0);
+	landlocked_tree(tree);
 	ATF_REQUIRE((refusalfd = open("state/gate-refusals", O_WRONLY |
 	    O_APPEND | O_CREAT, 0600)) != -1);
-	ATF_REQUIRE(mkdir("run", 0700) == 0);
-	ATF_REQUIRE((fd = open("run/gate.sock", O_WRONLY | O_CREAT, 0600)) !=
-	    -1);
-	close(fd);
 	(void)snprintf(gate.sock, sizeof(gate.sock), "run/gate.sock");
 }
 
@@ -65,36 +58,6 @@ tunnel_ruleset(void)
 	return landlock_tunnel();
 }
 
-static int
-read_home(void)
-{
-	return landlocked_result(open("home/notes.txt", O_RDONLY));
-}
-
-static int
-read_passwd(void)
-{
-	return landlocked_result(open("/etc/passwd", O_RDONLY));
-}
-
-/* What the resolver would read again: it read /etc/resolv.conf at start. */
-static int
-read_resolver(void)
-{
-	int	 r;
-
-	if ((r = landlocked_result(open("/etc/resolv.conf", O_RDONLY))) != 0)
-		return r;
-	return landlocked_result(open("/etc/hosts", O_RDONLY));
-}
-
-/* The refusals opened again by name, as a taken gate would to rewrite them. */
-static int
-open_refusals(void)
-{
-	return landlocked_result(open("state/gate-refusals", O_WRONLY));
-}
-
 /* A refusal appended through the descriptor opened before the ruleset. */
 static int
 append_refusal(void)
@@ -103,49 +66,49 @@ append_refusal(void)
 	    -1);
 }
 
-static int
-remove_gatesock(void)
-{
-	return landlocked_result(unlink("run/gate.sock"));
-}
-
-static int
-remove_home(void)
-{
-	return landlocked_result(unlink("home/notes.txt"));
-}
-
 /* N7: a taken gate opens no file of the operator's, nor of the machine's. */
 ATF_TC_WITHOUT_HEAD(gate_no_file);
 ATF_TC_BODY(gate_no_file, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "the gate: a file of the home", gate_ruleset,
+		    "read home/notes.txt", EACCES, 0, NULL },
+		{ "control: the home", NULL, "read home/notes.txt", 0, 0,
+		    NULL },
+		{ "the gate: /etc/passwd", gate_ruleset, "read /etc/passwd",
+		    EACCES, 0, NULL },
+		{ "the gate: the resolver's file, again", gate_ruleset,
+		    "read /etc/resolv.conf", EACCES, 0, NULL },
+		{ "control: the resolver's file", NULL, "read /etc/resolv.conf",
+		    0, 0, NULL },
+		{ "the gate: the hosts file, again", gate_ruleset,
+		    "read /etc/hosts", EACCES, 0, NULL },
+		{ "control: the hosts file", NULL, "read /etc/hosts", 0, 0,
+		    NULL },
+		{ "the gate: removing a file of the home", gate_ruleset,
+		    "remove home/notes.txt", EACCES, 0, NULL },
+	};
+
 	layout();
-	require_refused(landlocked_run(gate_ruleset, read_home), EACCES,
-	    "the gate: a file of the home");
-	require_done(landlocked_run(NULL, read_home), "control: the home");
-	require_refused(landlocked_run(gate_ruleset, read_passwd), EACCES,
-	    "the gate: /etc/passwd");
-	require_refused(landlocked_run(gate_ruleset, read_resolver), EACCES,
-	    "the gate: the resolver's files, again");
-	require_done(landlocked_run(NULL, read_resolver),
-	    "control: the resolver's files");
-	require_refused(landlocked_run(gate_ruleset, remove_home), EACCES,
-	    "the gate: removing a file of the home");
+	LANDLOCKED_CASES(c);
 }
 
 /* N7: the refusals are appended through the descriptor opened at start, and only so. */
 ATF_TC_WITHOUT_HEAD(gate_refusals_fd_only);
 ATF_TC_BODY(gate_refusals_fd_only, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "the gate: the refusals opened again", gate_ruleset,
+		    "write state/gate-refusals", EACCES, 0, NULL },
+		{ "control: the refusals opened again", NULL,
+		    "write state/gate-refusals", 0, 0, NULL },
+		{ "the gate: a refusal appended", gate_ruleset, NULL, 0, 0,
+		    append_refusal },
+	};
 	struct stat	 st;
 
 	layout();
-	require_refused(landlocked_run(gate_ruleset, open_refusals), EACCES,
-	    "the gate: the refusals opened again");
-	require_done(landlocked_run(NULL, open_refusals),
-	    "control: the refusals opened again");
-	require_done(landlocked_run(gate_ruleset, append_refusal),
-	    "the gate: a refusal appended");
+	LANDLOCKED_CASES(c);
 	ATF_REQUIRE(stat("state/gate-refusals", &st) == 0);
 	ATF_CHECK_EQ(st.st_size, 8);
 }
@@ -154,44 +117,51 @@ ATF_TC_BODY(gate_refusals_fd_only, tc)
 ATF_TC_WITHOUT_HEAD(gate_removes_its_socket);
 ATF_TC_BODY(gate_removes_its_socket, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "the gate: a signal to a process it forked before",
+		    gate_ruleset, NULL, 0, 0, landlocked_signal },
+		{ "the gate: gate.sock removed", gate_ruleset,
+		    "remove run/gate.sock", 0, 0, NULL },
+	};
+
 	layout();
-	require_done(landlocked_run(gate_ruleset, landlocked_signal),
-	    "the gate: a signal to a process it forked before");
-	require_done(landlocked_run(gate_ruleset, remove_gatesock),
-	    "the gate: gate.sock removed");
+	LANDLOCKED_CASES(c);
 }
 
 /* N7: from ABI 6, no abstract socket beyond its own. */
 ATF_TC_WITHOUT_HEAD(gate_scopes);
 ATF_TC_BODY(gate_scopes, tc)
 {
-	int	 fd;
+	static const struct landlocked_case c[] = {
+		{ "the gate: the test's abstract socket", gate_ruleset, NULL,
+		    EPERM, 6, landlocked_abstract_connect },
+		{ "control: the test's abstract socket", NULL, NULL, 0, 0,
+		    landlocked_abstract_connect },
+	};
 
 	layout();
-	(void)landlocked_abstract_listener(&fd);
-	require_from_abi(landlocked_run(gate_ruleset,
-	    landlocked_abstract_connect), 6, EPERM,
-	    "the gate: the test's abstract socket");
-	require_done(landlocked_run(NULL, landlocked_abstract_connect),
-	    "control: the test's abstract socket");
-	close(fd);
+	LANDLOCKED_CASES(c);
 }
 
 /* N7: a tunnel's child opens and removes nothing, and signals nothing beyond it. */
 ATF_TC_WITHOUT_HEAD(tunnel_no_file);
 ATF_TC_BODY(tunnel_no_file, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "a tunnel: a file of the home", tunnel_ruleset,
+		    "read home/notes.txt", EACCES, 0, NULL },
+		{ "a tunnel: removing gate.sock", tunnel_ruleset,
+		    "remove run/gate.sock", EACCES, 0, NULL },
+		{ "a tunnel: a signal to the test", tunnel_ruleset, NULL, EPERM,
+		    6, landlocked_signal },
+		{ "a tunnel: a refusal appended", tunnel_ruleset, NULL, 0, 0,
+		    append_refusal },
+		{ "control: gate.sock removed under the gate's alone",
+		    gate_ruleset, "remove run/gate.sock", 0, 0, NULL },
+	};
+
 	layout();
-	require_refused(landlocked_run(tunnel_ruleset, read_home), EACCES,
-	    "a tunnel: a file of the home");
-	require_refused(landlocked_run(tunnel_ruleset, remove_gatesock),
-	    EACCES, "a tunnel: removing gate.sock");
-	require_from_abi(landlocked_run(tunnel_ruleset, landlocked_signal), 6,
-	    EPERM, "a tunnel: a signal to the test");
-	require_done(landlocked_run(tunnel_ruleset, append_refusal),
-	    "a tunnel: a refusal appended");
-	require_done(landlocked_run(gate_ruleset, remove_gatesock),
-	    "control: gate.sock removed under the gate's alone");
+	LANDLOCKED_CASES(c);
 }
 
 ATF_TP_ADD_TCS(tp)

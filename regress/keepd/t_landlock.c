@@ -35,23 +35,13 @@ static int	secretsfd = -1;
 static void
 layout(void)
 {
-	int	 fd;
+	static const char *const tree[] = { "secrets/",
+	    "secrets/notes=canary-value\n", "config/", "config/config.yaml",
+	    "run/", "run/keep.sock", NULL };
 
-	ATF_REQUIRE(mkdir("secrets", 0700) == 0);
+	landlocked_tree(tree);
 	ATF_REQUIRE((secretsfd = open("secrets", O_RDONLY | O_DIRECTORY)) !=
 	    -1);
-	ATF_REQUIRE((fd = openat(secretsfd, "notes", O_WRONLY | O_CREAT,
-	    0600)) != -1);
-	ATF_REQUIRE(write(fd, "canary-value\n", 13) == 13);
-	close(fd);
-	ATF_REQUIRE(mkdir("config", 0700) == 0);
-	ATF_REQUIRE((fd = open("config/config.yaml", O_WRONLY | O_CREAT,
-	    0600)) != -1);
-	close(fd);
-	ATF_REQUIRE(mkdir("run", 0700) == 0);
-	ATF_REQUIRE((fd = open("run/keep.sock", O_WRONLY | O_CREAT, 0600)) !=
-	    -1);
-	close(fd);
 }
 
 static int
@@ -82,63 +72,6 @@ read_secret(void)
 	return read(fd, buf, sizeof(buf)) == 13 ? 0 : 1;
 }
 
-static int
-read_config(void)
-{
-	return landlocked_result(open("config/config.yaml", O_RDONLY));
-}
-
-static int
-read_passwd(void)
-{
-	return landlocked_result(open("/etc/passwd", O_RDONLY));
-}
-
-static int
-write_secret(void)
-{
-	return landlocked_result(openat(secretsfd, "notes", O_WRONLY));
-}
-
-static int
-create_secret(void)
-{
-	return landlocked_result(openat(secretsfd, "new", O_WRONLY | O_CREAT,
-	    0600));
-}
-
-static int
-remove_secret(void)
-{
-	return landlocked_result(unlinkat(secretsfd, "notes", 0));
-}
-
-static int
-truncate_secret(void)
-{
-	return landlocked_result(truncate("secrets/notes", 0));
-}
-
-static int
-remove_keepsock(void)
-{
-	return landlocked_result(unlink("run/keep.sock"));
-}
-
-static struct sockaddr_un	gatesock;
-
-/* What a request's child does first: connect to gate.sock, a named socket. */
-static int
-connect_gate(void)
-{
-	int	 s;
-
-	if ((s = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
-		return 1;
-	return landlocked_result(connect(s, (struct sockaddr *)&gatesock,
-	    sizeof(gatesock)));
-}
-
 /* keepd ends a request's child that overran: a signal inside its domain. */
 static int
 signal_request(void)
@@ -164,115 +97,124 @@ signal_request(void)
 ATF_TC_WITHOUT_HEAD(keepd_reads_secrets_only);
 ATF_TC_BODY(keepd_reads_secrets_only, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "keepd: a secret, by the folder it holds", keepd_ruleset,
+		    NULL, 0, 0, read_secret },
+		{ "keepd: the configuration", keepd_ruleset,
+		    "read config/config.yaml", EACCES, 0, NULL },
+		{ "control: the configuration", NULL, "read config/config.yaml",
+		    0, 0, NULL },
+		{ "keepd: /etc/passwd", keepd_ruleset, "read /etc/passwd",
+		    EACCES, 0, NULL },
+		{ "control: /etc/passwd", NULL, "read /etc/passwd", 0, 0,
+		    NULL },
+	};
+
 	layout();
-	require_done(landlocked_run(keepd_ruleset, read_secret),
-	    "keepd: a secret, by the folder it holds");
-	require_refused(landlocked_run(keepd_ruleset, read_config), EACCES,
-	    "keepd: the configuration");
-	require_done(landlocked_run(NULL, read_config),
-	    "control: the configuration");
-	require_refused(landlocked_run(keepd_ruleset, read_passwd), EACCES,
-	    "keepd: /etc/passwd");
-	require_done(landlocked_run(NULL, read_passwd), "control: /etc/passwd");
+	LANDLOCKED_CASES(c);
 }
 
 /* N7: the secrets are read only: no write, no new one, no removal, no truncation. */
 ATF_TC_WITHOUT_HEAD(keepd_secrets_read_only);
 ATF_TC_BODY(keepd_secrets_read_only, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "keepd: writing a secret", keepd_ruleset,
+		    "write secrets/notes", EACCES, 0, NULL },
+		{ "keepd: making a secret", keepd_ruleset, "make secrets/new",
+		    EACCES, 0, NULL },
+		{ "keepd: removing a secret", keepd_ruleset,
+		    "remove secrets/notes", EACCES, 0, NULL },
+		{ "keepd: truncate(2) of a secret", keepd_ruleset,
+		    "truncate secrets/notes", EACCES, 3, NULL },
+		{ "control: writing", NULL, "write secrets/notes", 0, 0, NULL },
+		{ "control: making", NULL, "make secrets/new", 0, 0, NULL },
+		{ "control: truncating", NULL, "truncate secrets/notes", 0, 0,
+		    NULL },
+		{ "control: removing", NULL, "remove secrets/notes", 0, 0,
+		    NULL },
+	};
+
 	layout();
-	require_refused(landlocked_run(keepd_ruleset, write_secret), EACCES,
-	    "keepd: writing a secret");
-	require_refused(landlocked_run(keepd_ruleset, create_secret), EACCES,
-	    "keepd: making a secret");
-	require_refused(landlocked_run(keepd_ruleset, remove_secret), EACCES,
-	    "keepd: removing a secret");
-	require_from_abi(landlocked_run(keepd_ruleset, truncate_secret), 3,
-	    EACCES, "keepd: truncate(2) of a secret");
-	require_done(landlocked_run(NULL, write_secret), "control: writing");
-	require_done(landlocked_run(NULL, create_secret), "control: making");
-	require_done(landlocked_run(NULL, truncate_secret),
-	    "control: truncating");
-	require_done(landlocked_run(NULL, remove_secret), "control: removing");
+	LANDLOCKED_CASES(c);
 }
 
 /* keepd still removes keep.sock as it ends. */
 ATF_TC_WITHOUT_HEAD(keepd_removes_its_socket);
 ATF_TC_BODY(keepd_removes_its_socket, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "keepd: keep.sock removed", keepd_ruleset,
+		    "remove run/keep.sock", 0, 0, NULL },
+	};
+
 	layout();
-	require_done(landlocked_run(keepd_ruleset, remove_keepsock),
-	    "keepd: keep.sock removed");
+	LANDLOCKED_CASES(c);
 }
 
 /* N7: no TCP, from ABI 4: keepd makes Unix sockets only. */
 ATF_TC_WITHOUT_HEAD(keepd_no_tcp);
 ATF_TC_BODY(keepd_no_tcp, tc)
 {
-	int	 fd;
+	static const struct landlocked_case c[] = {
+		{ "control: a TCP connect", NULL, NULL, 0, 0,
+		    landlocked_tcp_connect },
+		{ "keepd: a TCP connect", keepd_ruleset, NULL, EACCES, 4,
+		    landlocked_tcp_connect },
+		{ "a request's child: a TCP connect", fetch_ruleset, NULL,
+		    EACCES, 4, landlocked_tcp_connect },
+		{ "control: a TCP bind", NULL, NULL, 0, 0,
+		    landlocked_tcp_bind },
+		{ "keepd: a TCP bind", keepd_ruleset, NULL, EACCES, 4,
+		    landlocked_tcp_bind },
+	};
 
 	layout();
-	landlocked_port = landlocked_listener(&fd);
-	require_done(landlocked_run(NULL, landlocked_tcp_connect),
-	    "control: a TCP connect");
-	require_from_abi(landlocked_run(keepd_ruleset, landlocked_tcp_connect),
-	    4, EACCES, "keepd: a TCP connect");
-	require_from_abi(landlocked_run(fetch_ruleset, landlocked_tcp_connect),
-	    4, EACCES, "a request's child: a TCP connect");
-	require_done(landlocked_run(NULL, landlocked_tcp_bind),
-	    "control: a TCP bind");
-	require_from_abi(landlocked_run(keepd_ruleset, landlocked_tcp_bind), 4,
-	    EACCES, "keepd: a TCP bind");
-	close(fd);
+	LANDLOCKED_CASES(c);
 }
 
 /* N7: from ABI 6 keepd signals its own requests alone, and no abstract socket. */
 ATF_TC_WITHOUT_HEAD(keepd_scopes);
 ATF_TC_BODY(keepd_scopes, tc)
 {
-	int	 fd;
+	static const struct landlocked_case c[] = {
+		{ "control: a signal to the test", NULL, NULL, 0, 0,
+		    landlocked_signal },
+		{ "keepd: a signal to the test", keepd_ruleset, NULL, EPERM, 6,
+		    landlocked_signal },
+		{ "keepd: a signal to its request's child", keepd_ruleset, NULL,
+		    0, 0, signal_request },
+		{ "keepd: the test's abstract socket", keepd_ruleset, NULL,
+		    EPERM, 6, landlocked_abstract_connect },
+		{ "control: the test's abstract socket", NULL, NULL, 0, 0,
+		    landlocked_abstract_connect },
+	};
 
 	layout();
-	(void)landlocked_abstract_listener(&fd);
-	require_done(landlocked_run(NULL, landlocked_signal),
-	    "control: a signal to the test");
-	require_from_abi(landlocked_run(keepd_ruleset, landlocked_signal), 6,
-	    EPERM, "keepd: a signal to the test");
-	require_done(landlocked_run(keepd_ruleset, signal_request),
-	    "keepd: a signal to its request's child");
-	require_from_abi(landlocked_run(keepd_ruleset,
-	    landlocked_abstract_connect), 6, EPERM,
-	    "keepd: the test's abstract socket");
-	require_done(landlocked_run(NULL, landlocked_abstract_connect),
-	    "control: the test's abstract socket");
-	close(fd);
+	LANDLOCKED_CASES(c);
 }
 
 /* N7 S1: a request's child reads no secret, not even its own destination's again. */
 ATF_TC_WITHOUT_HEAD(fetch_no_file);
 ATF_TC_BODY(fetch_no_file, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "a request's child: a secret", fetch_ruleset, NULL, EACCES, 0,
+		    read_secret },
+		{ "control: the same under keepd's alone", keepd_ruleset, NULL,
+		    0, 0, read_secret },
+		{ "a request's child: the configuration", fetch_ruleset,
+		    "read config/config.yaml", EACCES, 0, NULL },
+		{ "a request's child: removing keep.sock", fetch_ruleset,
+		    "remove run/keep.sock", EACCES, 0, NULL },
+		{ "a request's child: gate.sock", fetch_ruleset,
+		    "connect run/gate.sock", 0, 0, NULL },
+	};
 	int	 fd;
 
 	layout();
-	memset(&gatesock, 0, sizeof(gatesock));
-	gatesock.sun_family = AF_UNIX;
-	(void)snprintf(gatesock.sun_path, sizeof(gatesock.sun_path),
-	    "run/gate.sock");
-	ATF_REQUIRE((fd = socket(AF_UNIX, SOCK_STREAM, 0)) != -1);
-	ATF_REQUIRE(bind(fd, (struct sockaddr *)&gatesock,
-	    sizeof(gatesock)) == 0);
-	ATF_REQUIRE(listen(fd, 8) == 0);
-	require_refused(landlocked_run(fetch_ruleset, read_secret), EACCES,
-	    "a request's child: a secret");
-	require_done(landlocked_run(keepd_ruleset, read_secret),
-	    "control: the same under keepd's alone");
-	require_refused(landlocked_run(fetch_ruleset, read_config), EACCES,
-	    "a request's child: the configuration");
-	require_refused(landlocked_run(fetch_ruleset, remove_keepsock), EACCES,
-	    "a request's child: removing keep.sock");
-	require_done(landlocked_run(fetch_ruleset, connect_gate),
-	    "a request's child: gate.sock");
+	landlocked_unix_listener("run/gate.sock", &fd);
+	LANDLOCKED_CASES(c);
 	close(fd);
 }
 

@@ -32,110 +32,16 @@
 
 #include <atf-c.h>
 
-#include "../../sandcastled/boxrun.h"
-#include "../../sandcastled/podman.h"
-#include "../lib/account.h"
+#include "probebox.h"
 
-#define MiB		(1024ULL * 1024)
+static const struct probe probe = { "sandcastle-probe",
+    "regress/box/probe/probe.c regress/lib/kids.h",
+    "regress/box/probe/probe.c", "" };
 
-/* sandcastle-probe:<the first 12 hex digits of probe.c's SHA-256>. */
-static char	 image[64];
-#define IMAGE	image
-
-
-static struct box_limits limits = { 256 * MiB, 1000, 32, 1 * MiB };
-
-/* The account, with the operator's proxy set: it must never reach a box. */
-static void
-run_as_account(void)
-{
-	become_account();
-	setenv("http_proxy", "http://192.0.2.1:3128", 1);
-	setenv("HTTPS_PROXY", "http://192.0.2.1:3128", 1);
-}
-
-/*
- * The probe's image, built again whenever probe.c changed: the image is
- * labelled with the SHA-256 of the source it was built from.
- */
-static void
-probe_image(void)
-{
-	char	 exe[PATH_MAX], dir[PATH_MAX], cmd[4 * PATH_MAX], sum[80], tmp[] =
-		    "/tmp/sc-probe-bin.XXXXXX";
-	ssize_t	 n;
-	FILE	*f;
-
-	REQUIRE((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0,
-	    "%s", "readlink /proc/self/exe");
-	exe[n] = '\0';
-	(void)strlcpy(dir, dirname(exe), sizeof(dir));
-	(void)snprintf(cmd, sizeof(cmd), "sha256sum < %s/../box/probe/probe.c",
-	    dir);
-	REQUIRE((f = popen(cmd, "r")) != NULL && fgets(sum, sizeof(sum), f) !=
-	    NULL && strlen(sum) > 64, "%s", cmd);
-	pclose(f);
-	sum[64] = '\0';
-	(void)snprintf(image, sizeof(image), "sandcastle-probe:%.12s", sum);
-	(void)snprintf(cmd, sizeof(cmd), "test \"$(podman image inspect "
-	    "--format '{{index .Labels \"sandcastle.probe\"}}' %s "
-	    "2>/dev/null)\" = %s", image, sum);
-	if (sh(cmd) == 0)
-		return;
-	REQUIRE(mkdtemp(tmp) != NULL, "%s", "mkdtemp(tmp) != NULL");
-	(void)snprintf(cmd, sizeof(cmd), "cc -std=c11 -D_GNU_SOURCE -O2 -static "
-	    "-o %s/probe %s/../box/probe/probe.c && sh %s/../box/probe/build.sh "
-	    "%s/probe %s; r=$?; rm -rf %s; exit $r", tmp, dir, dir, tmp, sum,
-	    tmp);
-	REQUIRE((sh(cmd)) == (0), "building the probe image");
-}
-
-/* The test account, podman prepared, then no_new_privs as under the filter. */
 static void
 setup(void)
 {
-	char	 why[256];
-
-	run_as_account();
-	REQUIRE(box_init("test", why, sizeof(why)) == 0, "%s", why);
-	REQUIRE(box_prepare(why, sizeof(why)) == 0, "%s", why);
-	probe_image();
-	REQUIRE(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0, "%s", "prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0");
-}
-
-/* Swaps one flag of the launcher's argv for a control. */
-static void
-swap_flag(char **argv, const char *from, const char *to)
-{
-	for (; *argv != NULL; argv++)
-		if (strcmp(*argv, from) == 0) {
-			free(*argv);
-			REQUIRE((*argv = strdup(to)) != NULL, "%s", "(*argv = strdup(to)) != NULL");
-			return;
-		}
-	report(1, __FILE__, __LINE__, "the launcher's argv has no %s", from);
-}
-
-/* A box with the launcher's argv, each pair of swaps[] (from, to) swapped. */
-static struct box *
-start_swaps(const struct box_limits *l, uint32_t timeout, uint64_t max_output,
-    const char *const *swaps)
-{
-	struct box_params	 p;
-	struct box		*b;
-	char			 name[BOX_NAME_LEN + 1], **argv;
-
-	REQUIRE(box_params_init(&p, IMAGE, "probe", BOX_CHECK, l, timeout,
-	    max_output) == 0, "%s", "the check on this line failed");
-	podman_box_name(name, p.role);
-	argv = podman_run_argv(&p, name);
-	free(argv[0]);
-	argv[0] = strdup(podman_path());
-	for (; swaps != NULL && swaps[0] != NULL; swaps += 2)
-		swap_flag(argv, swaps[0], swaps[1]);
-	REQUIRE((b = box_spawn(&p, argv, name)) != NULL, "%s", "(b = box_spawn(&p, argv, name)) != NULL");
-	podman_argv_free(argv);
-	return b;
+	setup_probe(&probe);
 }
 
 static struct box *
@@ -144,35 +50,7 @@ start(const struct box_limits *l, uint32_t timeout, uint64_t max_output,
 {
 	const char	*swaps[] = { from, to, NULL };
 
-	return start_swaps(l, timeout, max_output, swaps);
-}
-
-/* One request, its one answer line (copied into ans); podman's stderr when none. */
-static void
-ask(struct box *b, const char *req, char *ans, size_t anssz)
-{
-	struct box_end	 o;
-	const char		*line;
-	size_t			 len;
-
-	REQUIRE(box_write_line(b, req, strlen(req)) == 0, "%s", req);
-	if (box_read_line(b, &line, &len) == 1) {
-		(void)strlcpy(ans, line, anssz);
-		return;
-	}
-	box_finish(b, &o);
-	report(1, __FILE__, __LINE__, "%s: no answer (%s, exit %d): %.*s", req,
-	    o.why, o.code, (int)o.errlen, o.errhead);
-}
-
-static void
-finish_ok(struct box *b)
-{
-	struct box_end	 o;
-
-	box_finish(b, &o);
-	REQUIRE(o.exited && o.code == 0, "exit %d signal %d: %s",
-	    o.code, o.signal, o.why);
+	return start_word("probe", l, timeout, max_output, swaps);
 }
 
 /* Nothing of ours left in podman: no box with our label. */
@@ -184,21 +62,13 @@ none_left(void)
 	    "podman ps -a --filter label=sandcastle.box=sandcastle");
 }
 
-/* Requests to one box with the launcher's flags; the answers must match. */
 static void
 expect(const char *from, const char *to, const char *const *reqs,
     const char *const *want)
 {
-	struct box	*b;
-	char		 ans[4096];
+	const char	*swaps[] = { from, to, NULL };
 
-	b = start(&limits, 30, 65536, from, to);
-	for (; *reqs != NULL; reqs++, want++) {
-		ask(b, *reqs, ans, sizeof(ans));
-		CHECK(strstr(ans, *want) != NULL, "%s: got \"%s\", "
-		    "want \"%s\"", *reqs, ans, *want);
-	}
-	finish_ok(b);
+	expect_word("probe", swaps, reqs, want);
 }
 
 /* A TCP and a UDP answerer on the machine, port chosen by the kernel. */
@@ -284,15 +154,6 @@ kill_answerer(pid_t pid)
 }
 
 /* B2 B4: no network, and no socket or file of the machine's. */
-ATF_TC(network);
-ATF_TC_HEAD(network, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "A box reaches no address of the "
-	    "machine, by TCP, UDP or a Unix socket; the same probe with the "
-	    "machine's network does");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 static void
 body_network(void)
 {
@@ -342,14 +203,6 @@ body_network(void)
 }
 
 /* B3 S4: nothing written outside a bounded /tmp, which goes with the box. */
-ATF_TC(files);
-ATF_TC_HEAD(files, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "The root is read-only, /tmp is "
-	    "writable and bounded by box.tmp");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 static void
 body_files(void)
 {
@@ -370,15 +223,6 @@ body_files(void)
  * still not one of mode 0600 in a folder of 0700, which the box's uid
  * (a subordinate one) cannot open.
  */
-ATF_TC(records);
-ATF_TC_HEAD(records, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "B4 B1: the records and secrets of "
-	    "the machine are not in a box; mounted, as the control, one "
-	    "readable by all is read and one of 0600 is refused");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 static void
 body_records(void)
 {
@@ -431,14 +275,6 @@ host_uid(struct box *b, char *uid, size_t uidsz)
 }
 
 /* B1 B4: a subordinate uid, never the operator's. */
-ATF_TC(identity);
-ATF_TC_HEAD(identity, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "The box is uid 65534, a subordinate "
-	    "uid on the machine, with no capability and no new privileges");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 static void
 body_identity(void)
 {
@@ -477,14 +313,6 @@ body_identity(void)
 }
 
 /* B1 S1: no variable and no descriptor of the launcher's. */
-ATF_TC(environment);
-ATF_TC_HEAD(environment, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "A box has descriptors 0-2 only and "
-	    "no variable of the launcher's, its proxy variables among them");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 static void
 body_environment(void)
 {
@@ -513,75 +341,52 @@ body_environment(void)
 	none_left();
 }
 
-/* B5: processes. */
-ATF_TC(processes);
-ATF_TC_HEAD(processes, tc)
+/*
+ * B5: a box under the limits l: within answered in full (done), past
+ * stopped by err after fewer than max (its answer begins with stopped).
+ */
+static void
+limited(const struct box_limits *l, const char *within, const char *done,
+    const char *past, const char *stopped, const char *err, int max)
 {
-	atf_tc_set_md_var(tc, "descr", "A fork bomb stops at box.pids (nproc "
-	    "of 65534) with EAGAIN; a few forks work");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
+	struct box	*b;
+	char		 ans[256];
+
+	setup();
+	b = start(l, 30, 65536, NULL, NULL);
+	ask(b, within, ans, sizeof(ans));
+	CHECK_STR(ans, done);
+	ask(b, past, ans, sizeof(ans));
+	CHECK(strncmp(ans, stopped, strlen(stopped)) == 0 &&
+	    atoi(ans + strlen(stopped)) < max && strstr(ans, err) != NULL,
+	    "%s", ans);
+	finish_ok(b);
+	none_left();
 }
+
+/* B5: processes. */
 static void
 body_processes(void)
 {
 	struct box_limits	 l = limits;
-	struct box		*b;
-	char			 ans[256];
-	int			 n;
 
-	setup();
 	l.pids = 16;
-	b = start(&l, 30, 65536, NULL, NULL);
-	ask(b, "fork 4", ans, sizeof(ans));
-	CHECK_STR(ans, "fork ok 4 -");
-	ask(b, "fork 1000", ans, sizeof(ans));
-	CHECK(sscanf(ans, "fork err %d EAGAIN", &n) == 1 && n < 16,
-	    "%s", ans);
-	finish_ok(b);
-	none_left();
+	limited(&l, "fork 4", "fork ok 4 -", "fork 1000", "fork err ",
+	    " EAGAIN", 16);
 }
 
-/* B5: memory. */
-ATF_TC(memory);
-ATF_TC_HEAD(memory, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "A memory balloon stops at box.memory "
-	    "(the data rlimit); a smaller one fits");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
+/* B5: memory; runc's own start needs about 100 MiB of data under it. */
 static void
 body_memory(void)
 {
 	struct box_limits	 l = limits;
-	struct box		*b;
-	char			 ans[256];
-	int			 n;
 
-	setup();
-	/* runc's own start needs about 100 MiB of data under the rlimit. */
 	l.memory = 128 * MiB;
-	b = start(&l, 30, 65536, NULL, NULL);
-	ask(b, "malloc 16", ans, sizeof(ans));
-	CHECK_STR(ans, "malloc ok 16 -");
-	ask(b, "malloc 1024", ans, sizeof(ans));
-	CHECK(sscanf(ans, "malloc err %d ENOMEM", &n) == 1 && n < 128,
-	    "%s", ans);
-	finish_ok(b);
-	none_left();
+	limited(&l, "malloc 16", "malloc ok 16 -", "malloc 1024",
+	    "malloc err ", " ENOMEM", 128);
 }
 
 /* B3 B5 S4: time, and a box past it removed. */
-ATF_TC(overrun);
-ATF_TC_HEAD(overrun, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "A box that ignores SIGTERM and runs "
-	    "past its time is removed by name and confirmed gone; one that "
-	    "ends in time is not");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 static void
 body_overrun(void)
 {
@@ -636,15 +441,6 @@ output_case(const char *req, uint64_t max, int ok, const char *why)
 }
 
 /* B5: output. */
-ATF_TC(output);
-ATF_TC_HEAD(output, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "A line over max_output, a flood past "
-	    "the total and a last line with no newline fail; lines within "
-	    "the bounds pass");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 static void
 body_output(void)
 {
@@ -710,16 +506,6 @@ mounts_check(const char *ans, int *n, int *tmp)
 }
 
 /* B6: no place to write but /tmp, walked mount by mount. */
-ATF_TC(mounts);
-ATF_TC_HEAD(mounts, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "Every mount of a box's mountinfo but "
-	    "/tmp refuses a new file with EROFS or EACCES, /dev/shm is not "
-	    "there; without --ipc=none, the read-only /dev/mqueue and "
-	    "--read-only-tmpfs=false, both take one");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 static void
 body_mounts(void)
 {
@@ -745,7 +531,7 @@ body_mounts(void)
 	CHECK(strstr(ans, " /dev/mqueue:tmpfs=EROFS ") != NULL, "%s", ans);
 	finish_ok(b);
 	/* The control: podman's own IPC mounts, each writable. */
-	b = start_swaps(&limits, 30, 65536, open_ipc);
+	b = start_word("probe", &limits, 30, 65536, open_ipc);
 	ask(b, "mounts", ans, sizeof(ans));
 	CHECK(strstr(ans, " /dev/shm:tmpfs=written ") != NULL, "%s", ans);
 	CHECK(strstr(ans, " /dev/mqueue:mqueue=written ") != NULL, "%s", ans);
@@ -767,16 +553,6 @@ profile_flag(void)
 }
 
 /* B7: no namespace made or joined, of any kind. */
-ATF_TC(namespaces);
-ATF_TC_HEAD(namespaces, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "unshare(2) and clone(2) with each "
-	    "CLONE_NEW* (and CLONE_NEWUSER) fail with EPERM, clone3(2) with "
-	    "ENOSYS, setns(2) with EPERM; under podman's own profile each "
-	    "makes or joins its namespace");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "180");
-}
 static void
 body_namespaces(void)
 {
@@ -818,16 +594,6 @@ body_namespaces(void)
 }
 
 /* B5: shared memory, which the data rlimit does not count. */
-ATF_TC(shared_memory);
-ATF_TC_HEAD(shared_memory, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "Shared memory (mmap MAP_SHARED, "
-	    "shmget, memfd_create, msgget, mq_open) is refused with EPERM; "
-	    "under podman's own profile 300 MiB of it are touched past a "
-	    "box.memory of 256 MiB");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 static void
 body_shared_memory(void)
 {
@@ -848,16 +614,6 @@ body_shared_memory(void)
 }
 
 /* B3 S4: a box a crash left behind. */
-ATF_TC(leftovers);
-ATF_TC_HEAD(leftovers, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "At start the core's boxes a crash "
-	    "left are removed, never a check's, and those podman holds in its "
-	    "storage alone (a podman run killed while it made the box) too, "
-	    "since they block their image's removal");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 
 /*
  * A box in podman's storage alone, as a podman run killed between the
@@ -876,7 +632,7 @@ storage_only(const char *name)
 	    "> $d/containers.conf; CONTAINERS_CONF=$d/containers.conf podman "
 	    "create -q --name %s %s /sandcastle-box probe >/dev/null; "
 	    "rm -rf $d; podman ps -a --external --format '{{.Names}} "
-	    "{{.Status}}' | grep -qx '%s Storage'", name, IMAGE, name);
+	    "{{.Status}}' | grep -qx '%s Storage'", name, image, name);
 	REQUIRE(sh(cmd) == 0, "cannot make %s in podman's storage alone", name);
 }
 
@@ -894,14 +650,14 @@ body_leftovers(void)
 	/* The control: a box in podman's storage alone holds its image. */
 	storage_only(score);
 	(void)snprintf(cmd, sizeof(cmd), "podman rmi %s 2>&1 | grep -q "
-	    "'image is in use by a container'", IMAGE);
+	    "'image is in use by a container'", image);
 	REQUIRE(sh(cmd) == 0, "%s", "podman rmi did not find the image in use");
 	(void)snprintf(cmd, sizeof(cmd), "podman create -q --label "
 	    "sandcastle.box=sandcastle --label sandcastle.role=core --name %s "
 	    "%s /sandcastle-box probe >/dev/null && podman create -q "
 	    "--label sandcastle.box=sandcastle --label sandcastle.role=check "
-	    "--name %s %s /sandcastle-box probe >/dev/null", core, IMAGE, check,
-	    IMAGE);
+	    "--name %s %s /sandcastle-box probe >/dev/null", core, image, check,
+	    image);
 	REQUIRE(sh(cmd) == 0, "%s", "sh(cmd) == 0");
 	storage_only(scheck);
 	REQUIRE(podman_gone(core) == 0 && podman_gone(check) == 0, "%s", "podman_gone(core) == 0 && podman_gone(check) == 0");
@@ -920,14 +676,6 @@ body_leftovers(void)
 	none_left();
 }
 
-ATF_TC(missing_image);
-ATF_TC_HEAD(missing_image, tc)
-{
-	atf_tc_set_md_var(tc, "descr", "A box of a missing image is not "
-	    "pulled: podman cannot create it and the job is released");
-	atf_tc_set_md_var(tc, "require.user", "root");
-	atf_tc_set_md_var(tc, "timeout", "120");
-}
 static void
 body_missing_image(void)
 {
@@ -940,7 +688,7 @@ body_missing_image(void)
 	/* The control: the image of this build runs. */
 	b = start(&limits, 30, 1024, NULL, NULL);
 	finish_ok(b);
-	b = start(&limits, 30, 1024, IMAGE, "sandcastle-ocr:000000000000");
+	b = start(&limits, 30, 1024, image, "sandcastle-ocr:000000000000");
 	CHECK(box_read_line(b, &line, &len) == 0, "%s", "a line from a box podman could not make");
 	box_finish(b, &o);
 	CHECK(o.exited && o.code == 125 && o.release, "exit %d: %s",
@@ -948,91 +696,76 @@ body_missing_image(void)
 	none_left();
 }
 
-ATF_TC_BODY(network, tc)
-{
-	as_account(body_network, NULL);
-}
-
-ATF_TC_BODY(records, tc)
-{
-	as_account(body_records, NULL);
-}
-
-ATF_TC_BODY(files, tc)
-{
-	as_account(body_files, NULL);
-}
-
-ATF_TC_BODY(identity, tc)
-{
-	as_account(body_identity, NULL);
-}
-
-ATF_TC_BODY(environment, tc)
-{
-	as_account(body_environment, NULL);
-}
-
-ATF_TC_BODY(processes, tc)
-{
-	as_account(body_processes, NULL);
-}
-
-ATF_TC_BODY(memory, tc)
-{
-	as_account(body_memory, NULL);
-}
-
-ATF_TC_BODY(overrun, tc)
-{
-	as_account(body_overrun, NULL);
-}
-
-ATF_TC_BODY(output, tc)
-{
-	as_account(body_output, NULL);
-}
-
-ATF_TC_BODY(mounts, tc)
-{
-	as_account(body_mounts, NULL);
-}
-
-ATF_TC_BODY(namespaces, tc)
-{
-	as_account(body_namespaces, NULL);
-}
-
-ATF_TC_BODY(shared_memory, tc)
-{
-	as_account(body_shared_memory, NULL);
-}
-
-ATF_TC_BODY(leftovers, tc)
-{
-	as_account(body_leftovers, NULL);
-}
-
-ATF_TC_BODY(missing_image, tc)
-{
-	as_account(body_missing_image, NULL);
-}
+static const struct account_case cases[] = {
+	{ "network",
+	    "A box reaches no address of the machine, by TCP, UDP or a "
+	    "Unix socket; the same probe with the machine's network does",
+	    "120", body_network },
+	{ "files",
+	    "The root is read-only, /tmp is writable and bounded by "
+	    "box.tmp",
+	    "120", body_files },
+	{ "records",
+	    "B4 B1: the records and secrets of the machine are not in a "
+	    "box; mounted, as the control, one readable by all is read "
+	    "and one of 0600 is refused",
+	    "120", body_records },
+	{ "identity",
+	    "The box is uid 65534, a subordinate uid on the machine, "
+	    "with no capability and no new privileges",
+	    "120", body_identity },
+	{ "environment",
+	    "A box has descriptors 0-2 only and no variable of the "
+	    "launcher's, its proxy variables among them",
+	    "120", body_environment },
+	{ "processes",
+	    "A fork bomb stops at box.pids (nproc of 65534) with "
+	    "EAGAIN; a few forks work",
+	    "120", body_processes },
+	{ "memory",
+	    "A memory balloon stops at box.memory (the data rlimit); a "
+	    "smaller one fits",
+	    "120", body_memory },
+	{ "overrun",
+	    "A box that ignores SIGTERM and runs past its time is "
+	    "removed by name and confirmed gone; one that ends in time "
+	    "is not",
+	    "120", body_overrun },
+	{ "output",
+	    "A line over max_output, a flood past the total and a last "
+	    "line with no newline fail; lines within the bounds pass",
+	    "120", body_output },
+	{ "mounts",
+	    "Every mount of a box's mountinfo but /tmp refuses a new "
+	    "file with EROFS or EACCES, /dev/shm is not there; without "
+	    "--ipc=none, the read-only /dev/mqueue and "
+	    "--read-only-tmpfs=false, both take one",
+	    "120", body_mounts },
+	{ "namespaces",
+	    "unshare(2) and clone(2) with each CLONE_NEW* (and "
+	    "CLONE_NEWUSER) fail with EPERM, clone3(2) with ENOSYS, "
+	    "setns(2) with EPERM; under podman's own profile each makes "
+	    "or joins its namespace",
+	    "180", body_namespaces },
+	{ "shared_memory",
+	    "Shared memory (mmap MAP_SHARED, shmget, memfd_create, "
+	    "msgget, mq_open) is refused with EPERM; under podman's own "
+	    "profile 300 MiB of it are touched past a box.memory of 256 "
+	    "MiB",
+	    "120", body_shared_memory },
+	{ "leftovers",
+	    "At start the core's boxes a crash left are removed, never "
+	    "a check's, and those podman holds in its storage alone (a "
+	    "podman run killed while it made the box) too, since they "
+	    "block their image's removal",
+	    "120", body_leftovers },
+	{ "missing_image",
+	    "A box of a missing image is not pulled: podman cannot "
+	    "create it and the job is released",
+	    "120", body_missing_image },
+};
 
 ATF_TP_ADD_TCS(tp)
 {
-	ATF_TP_ADD_TC(tp, network);
-	ATF_TP_ADD_TC(tp, files);
-	ATF_TP_ADD_TC(tp, records);
-	ATF_TP_ADD_TC(tp, identity);
-	ATF_TP_ADD_TC(tp, environment);
-	ATF_TP_ADD_TC(tp, processes);
-	ATF_TP_ADD_TC(tp, memory);
-	ATF_TP_ADD_TC(tp, overrun);
-	ATF_TP_ADD_TC(tp, output);
-	ATF_TP_ADD_TC(tp, mounts);
-	ATF_TP_ADD_TC(tp, namespaces);
-	ATF_TP_ADD_TC(tp, shared_memory);
-	ATF_TP_ADD_TC(tp, leftovers);
-	ATF_TP_ADD_TC(tp, missing_image);
-	return atf_no_error();
+	return account_add(tp, cases, sizeof(cases) / sizeof(cases[0]));
 }

@@ -186,4 +186,71 @@ sh(const char *cmd)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/*
+ * A program's test cases as a table: each runs its body as the account,
+ * as root (Kyua's require.user), within its timeout in seconds.
+ */
+struct account_case {
+	const char	*name;
+	const char	*descr;
+	const char	*timeout;
+	void		(*body)(void);
+};
+
+static const struct account_case	*account_cases;
+static size_t				 account_ncases;
+
+static const struct account_case *
+account_case(const atf_tc_t *tc)
+{
+	const char	*name = atf_tc_get_ident(tc);
+	size_t		 i;
+
+	for (i = 0; i < account_ncases; i++)
+		if (strcmp(account_cases[i].name, name) == 0)
+			return &account_cases[i];
+	atf_tc_fail("no test case %s", name);
+}
+
+static void
+account_head(atf_tc_t *tc)
+{
+	const struct account_case	*c = account_case(tc);
+
+	atf_tc_set_md_var(tc, "descr", "%s", c->descr);
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "%s", c->timeout);
+}
+
+static void
+account_body(const atf_tc_t *tc)
+{
+	as_account(account_case(tc)->body, NULL);
+}
+
+/* Adds each case of the table, for ATF_TP_ADD_TCS to return. */
+static atf_error_t __attribute__((unused))
+account_add(atf_tp_t *tp, const struct account_case *c, size_t n)
+{
+	static atf_tc_t	 tcs[32];
+	atf_error_t	 e = atf_no_error();
+	char		**config;
+	size_t		 i;
+
+	account_cases = c;
+	account_ncases = n;
+	if (n > sizeof(tcs) / sizeof(tcs[0]))
+		return atf_no_memory_error();
+	if ((config = atf_tp_get_config(tp)) == NULL)
+		return atf_no_memory_error();
+	for (i = 0; i < n && !atf_is_error(e); i++) {
+		e = atf_tc_init(&tcs[i], c[i].name, account_head, account_body,
+		    NULL, (const char *const *)config);
+		if (!atf_is_error(e))
+			e = atf_tp_add_tc(tp, &tcs[i]);
+	}
+	atf_utils_free_charpp(config);
+	return e;
+}
+
 #endif

@@ -1,8 +1,8 @@
 #! /usr/bin/env atf-sh
-# The example sources, examples/notes/notes.py and examples/scans/scans.py,
-# hold to the source contract (sandcastled(8), SOURCE CONTRACT): each is
-# started on loopback, on a port of its own choosing, and spoken to with
-# curl as the keep would.  Every refusal has its control.
+# The example sources, examples/notes.py and examples/scans.py on
+# examples/source.py, hold to the source contract (sandcastled(8),
+# SOURCE CONTRACT): each is started on loopback, on a port of its own
+# choosing, and spoken to with curl as the keep would.  Every refusal has its control.
 
 TOKEN=tok-example-3f9c2a71
 
@@ -13,7 +13,7 @@ start_source()
 	_n=$1; shift
 	printf '%s\n' "$TOKEN" > token
 	rm -f "$_n.out"
-	python3 "$(atf_config_get checkout)/examples/$_n/$_n.py" \
+	python3 "$(atf_config_get checkout)/examples/$_n.py" \
 	    -listen 127.0.0.1:0 -token-file token "$@" > "$_n.out" 2> "$_n.err" &
 	echo $! > "$_n.pid"
 	_i=0
@@ -219,7 +219,7 @@ scans_tls_body()
 	    "https://scans.home.arpa:$port/api/worker/ping"
 	# -cert alone is refused, naming both.
 	atf_check -s exit:2 -e match:'-cert and -key go together' python3 \
-	    "$(atf_config_get checkout)/examples/scans/scans.py" -listen \
+	    "$(atf_config_get checkout)/examples/scans.py" -listen \
 	    127.0.0.1:0 -token-file token -cert ca/scans.home.arpa.crt
 }
 scans_tls_cleanup()

@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/kids.h"
+
 #define CG	"/sys/fs/cgroup/"
 #define MAXKIDS	4096
 #define BALLOON_KIDS	4
@@ -161,10 +163,7 @@ balloon(long mib)
 	say("%ld MiB touched and held in %d processes of %zu MiB each: "
 	    "nothing stopped it", (long)(share >> 20) * done, done,
 	    share >> 20);
-	for (i = 0; i < n; i++)
-		kill(kids[i], SIGKILL);
-	for (i = 0; i < n; i++)
-		waitpid(kids[i], NULL, 0);
+	kids_end(kids, n);
 }
 
 static void
@@ -172,30 +171,16 @@ forks(long want)
 {
 	static pid_t	 kids[MAXKIDS];
 	char		 buf[64];
-	long		 n = 0, i;
-	int		 e = 0;
+	int		 n, e;
 
 	if (want > MAXKIDS)
 		want = MAXKIDS;
-	while (n < want) {
-		if ((kids[n] = fork()) == -1) {
-			e = errno;
-			break;
-		}
-		if (kids[n] == 0) {
-			pause();
-			_exit(0);
-		}
-		n++;
-	}
-	say("fork: %ld of %ld children, %s; pids.max %s, pids.events max %lld",
+	n = kids_fork(kids, want, &e);
+	say("fork: %d of %ld children, %s; pids.max %s, pids.events max %lld",
 	    n, want, e == EAGAIN ? "then EAGAIN" : e != 0 ? "then an error" :
 	    "all made", cg_read("pids.max", buf, sizeof(buf)),
 	    cg_key("pids.events", "max"));
-	for (i = 0; i < n; i++)
-		kill(kids[i], SIGKILL);
-	for (i = 0; i < n; i++)
-		waitpid(kids[i], NULL, 0);
+	kids_end(kids, n);
 }
 
 static double

@@ -2,7 +2,7 @@
 # The first job on a home network, as sandcastle(7)'s GETTING STARTED
 # tells it: the machine's one interface on 192.168.1.20/24 with the
 # router and other hosts on the same /24 (net.subr's sc_home_up), the
-# example source examples/scans/scans.py on the machine's own address,
+# example source examples/scans.py on the machine's own address,
 # 192.168.1.20:8080, reached by an internal exception to that address,
 # and a second on the NAS, 192.168.1.30:8080, by an exception to the
 # NAS.  sandcastled, keepd and gated run as the test account in the
@@ -31,13 +31,13 @@ job_timeout: 3m
 EOS
 }
 
-# scans NAME NS ADDRESS:PORT: examples/scans/scans.py as the account in
+# scans NAME NS ADDRESS:PORT: examples/scans.py as the account in
 # NS, its token read from the secret's own file, as the tutorial has it.
 scans()
 {
 	sc_secret "$1" "tok-$1-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
-	install -m 0644 -o "$SC_USER" "$(sc_srcdir)/examples/scans/scans.py" \
-	    "$SC_ROOT/scans.py"
+	install -m 0644 -o "$SC_USER" "$(sc_srcdir)/examples/scans.py" \
+	    "$(sc_srcdir)/examples/source.py" "$SC_ROOT/"
 	: > "$SC_ROOT/log/$1.log"
 	ip netns exec "$2" setpriv --reuid="$SC_USER" --regid="$SC_USER" \
 	    --init-groups --inh-caps=-all -- env -i HOME="$SC_HOME" \

@@ -38,65 +38,18 @@ static int	datafd = -1;
 static void
 layout(void)
 {
-	int	 fd;
+	static const char *const tree[] = { "data/", "secrets/",
+	    "secrets/claude=sk-canary\n", "config/", "config/config.yaml",
+	    "outside/", "data/link>../outside", NULL };
 
-	ATF_REQUIRE(mkdir("data", 0700) == 0);
+	landlocked_tree(tree);
 	ATF_REQUIRE((datafd = open("data", O_RDONLY | O_DIRECTORY)) != -1);
-	ATF_REQUIRE(mkdir("secrets", 0700) == 0);
-	ATF_REQUIRE((fd = open("secrets/claude", O_WRONLY | O_CREAT, 0600)) !=
-	    -1);
-	ATF_REQUIRE(write(fd, "sk-canary\n", 10) == 10);
-	close(fd);
-	ATF_REQUIRE(mkdir("config", 0700) == 0);
-	ATF_REQUIRE((fd = open("config/config.yaml", O_WRONLY | O_CREAT,
-	    0600)) != -1);
-	close(fd);
-	ATF_REQUIRE(mkdir("outside", 0700) == 0);
-	ATF_REQUIRE(symlink("../outside", "data/link") == 0);
 }
 
 static int
 core_ruleset(void)
 {
 	return landlock_core(datafd, "data");
-}
-
-static int
-read_secret(void)
-{
-	return landlocked_result(open("secrets/claude", O_RDONLY));
-}
-
-static int
-read_config(void)
-{
-	return landlocked_result(open("config/config.yaml", O_RDONLY));
-}
-
-static int
-read_passwd(void)
-{
-	return landlocked_result(open("/etc/passwd", O_RDONLY));
-}
-
-static int
-write_outside(void)
-{
-	return landlocked_result(open("outside/new", O_WRONLY | O_CREAT, 0600));
-}
-
-/* Out of data_dir through a link inside it: Landlock sees where it lands. */
-static int
-write_through_link(void)
-{
-	return landlocked_result(openat(datafd, "link/new", O_WRONLY | O_CREAT,
-	    0600));
-}
-
-static int
-truncate_secret(void)
-{
-	return landlocked_result(truncate("secrets/claude", 0));
 }
 
 /* A job's whole life in its records, by the core's own code. */
@@ -133,44 +86,61 @@ records_life(void)
 ATF_TC_WITHOUT_HEAD(core_reads_records_only);
 ATF_TC_BODY(core_reads_records_only, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "control: a secret", NULL, "read secrets/claude", 0, 0,
+		    NULL },
+		{ "the core: a secret", core_ruleset, "read secrets/claude",
+		    EACCES, 0, NULL },
+		{ "control: the configuration", NULL, "read config/config.yaml",
+		    0, 0, NULL },
+		{ "the core: the configuration", core_ruleset,
+		    "read config/config.yaml", EACCES, 0, NULL },
+		{ "control: /etc/passwd", NULL, "read /etc/passwd", 0, 0,
+		    NULL },
+		{ "the core: /etc/passwd", core_ruleset, "read /etc/passwd",
+		    EACCES, 0, NULL },
+	};
+
 	layout();
-	require_done(landlocked_run(NULL, read_secret), "control: a secret");
-	require_refused(landlocked_run(core_ruleset, read_secret), EACCES,
-	    "the core: a secret");
-	require_done(landlocked_run(NULL, read_config),
-	    "control: the configuration");
-	require_refused(landlocked_run(core_ruleset, read_config), EACCES,
-	    "the core: the configuration");
-	require_done(landlocked_run(NULL, read_passwd), "control: /etc/passwd");
-	require_refused(landlocked_run(core_ruleset, read_passwd), EACCES,
-	    "the core: /etc/passwd");
+	LANDLOCKED_CASES(c);
 }
 
 /* S8: nor writes a file outside data_dir, by its name or through a link. */
 ATF_TC_WITHOUT_HEAD(core_writes_records_only);
 ATF_TC_BODY(core_writes_records_only, tc)
 {
+	/* Out of data_dir through a link inside it: Landlock sees where it lands. */
+	static const struct landlocked_case c[] = {
+		{ "the core: a file outside data_dir", core_ruleset,
+		    "make outside/new", EACCES, 0, NULL },
+		{ "the core: a file through a link in data_dir", core_ruleset,
+		    "make data/link/new", EACCES, 0, NULL },
+		{ "control: a file outside data_dir", NULL, "make outside/new",
+		    0, 0, NULL },
+	};
+	static const struct landlocked_case link[] = {
+		{ "control: through the link", NULL, "make data/link/new", 0, 0,
+		    NULL },
+	};
+
 	layout();
-	require_refused(landlocked_run(core_ruleset, write_outside), EACCES,
-	    "the core: a file outside data_dir");
-	require_refused(landlocked_run(core_ruleset, write_through_link),
-	    EACCES, "the core: a file through a link in data_dir");
-	require_done(landlocked_run(NULL, write_outside),
-	    "control: a file outside data_dir");
+	LANDLOCKED_CASES(c);
 	ATF_REQUIRE(unlink("outside/new") == 0);
-	require_done(landlocked_run(NULL, write_through_link),
-	    "control: through the link");
+	LANDLOCKED_CASES(link);
 }
 
 /* S8: truncate(2) of a secret, held from ABI 3; before it, the control. */
 ATF_TC_WITHOUT_HEAD(core_truncate);
 ATF_TC_BODY(core_truncate, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "the core: truncate(2) of a secret", core_ruleset,
+		    "truncate secrets/claude", EACCES, 3, NULL },
+	};
 	struct stat	 st;
 
 	layout();
-	require_from_abi(landlocked_run(core_ruleset, truncate_secret), 3,
-	    EACCES, "the core: truncate(2) of a secret");
+	LANDLOCKED_CASES(c);
 	ATF_REQUIRE(stat("secrets/claude", &st) == 0);
 	ATF_CHECK_EQ(st.st_size, landlocked_abi() >= 3 ? 10 : 0);
 }
@@ -179,91 +149,69 @@ ATF_TC_BODY(core_truncate, tc)
 ATF_TC_WITHOUT_HEAD(core_keeps_records);
 ATF_TC_BODY(core_keeps_records, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "the core: a job's records begun, finished, read and pruned",
+		    core_ruleset, NULL, 0, 0, records_life },
+	};
+
 	layout();
-	require_done(landlocked_run(core_ruleset, records_life),
-	    "the core: a job's records begun, finished, read and pruned");
+	LANDLOCKED_CASES(c);
 }
 
 /* S8: no signal or abstract socket beyond its own, from ABI 6. */
 ATF_TC_WITHOUT_HEAD(core_scopes);
 ATF_TC_BODY(core_scopes, tc)
 {
-	int	 fd;
+	static const struct landlocked_case c[] = {
+		{ "control: a signal to the test", NULL, NULL, 0, 0,
+		    landlocked_signal },
+		{ "the core: a signal to the test", core_ruleset, NULL, EPERM,
+		    6, landlocked_signal },
+		{ "control: the test's abstract socket", NULL, NULL, 0, 0,
+		    landlocked_abstract_connect },
+		{ "the core: the test's abstract socket", core_ruleset, NULL,
+		    EPERM, 6, landlocked_abstract_connect },
+	};
 
 	layout();
-	(void)landlocked_abstract_listener(&fd);
-	require_done(landlocked_run(NULL, landlocked_signal),
-	    "control: a signal to the test");
-	require_from_abi(landlocked_run(core_ruleset, landlocked_signal), 6,
-	    EPERM, "the core: a signal to the test");
-	require_done(landlocked_run(NULL, landlocked_abstract_connect),
-	    "control: the test's abstract socket");
-	require_from_abi(landlocked_run(core_ruleset,
-	    landlocked_abstract_connect), 6, EPERM,
-	    "the core: the test's abstract socket");
-	close(fd);
-}
-
-static struct sockaddr_un	keepsock;
-
-/* What the frontend does: connect to keep.sock, a named Unix socket. */
-static int
-connect_keep(void)
-{
-	int	 s;
-
-	if ((s = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
-		return 1;
-	return landlocked_result(connect(s, (struct sockaddr *)&keepsock,
-	    sizeof(keepsock)));
+	LANDLOCKED_CASES(c);
 }
 
 /* S8: a taken keep frontend opens no file at all, and still reaches the keep. */
 ATF_TC_WITHOUT_HEAD(keepfe_no_file);
 ATF_TC_BODY(keepfe_no_file, tc)
 {
-	int	 fd, abs;
+	static const struct landlocked_case c[] = {
+		{ "the keep frontend: a secret", landlock_keepfe,
+		    "read secrets/claude", EACCES, 0, NULL },
+		{ "the keep frontend: the configuration", landlock_keepfe,
+		    "read config/config.yaml", EACCES, 0, NULL },
+		{ "the keep frontend: /etc/passwd", landlock_keepfe,
+		    "read /etc/passwd", EACCES, 0, NULL },
+		{ "the keep frontend: keep.sock", landlock_keepfe,
+		    "connect keep.sock", 0, 0, NULL },
+		{ "the keep frontend: the test's abstract socket",
+		    landlock_keepfe, NULL, EPERM, 6,
+		    landlocked_abstract_connect },
+		{ "control: the test's abstract socket", NULL, NULL, 0, 0,
+		    landlocked_abstract_connect },
+	};
+	int	 fd;
 
 	layout();
-	memset(&keepsock, 0, sizeof(keepsock));
-	keepsock.sun_family = AF_UNIX;
-	(void)snprintf(keepsock.sun_path, sizeof(keepsock.sun_path),
-	    "keep.sock");
-	ATF_REQUIRE((fd = socket(AF_UNIX, SOCK_STREAM, 0)) != -1);
-	ATF_REQUIRE(bind(fd, (struct sockaddr *)&keepsock,
-	    sizeof(keepsock)) == 0);
-	ATF_REQUIRE(listen(fd, 8) == 0);
-	(void)landlocked_abstract_listener(&abs);
-	require_refused(landlocked_run(landlock_keepfe, read_secret), EACCES,
-	    "the keep frontend: a secret");
-	require_refused(landlocked_run(landlock_keepfe, read_config), EACCES,
-	    "the keep frontend: the configuration");
-	require_refused(landlocked_run(landlock_keepfe, read_passwd), EACCES,
-	    "the keep frontend: /etc/passwd");
-	require_done(landlocked_run(landlock_keepfe, connect_keep),
-	    "the keep frontend: keep.sock");
-	require_from_abi(landlocked_run(landlock_keepfe,
-	    landlocked_abstract_connect), 6, EPERM,
-	    "the keep frontend: the test's abstract socket");
-	require_done(landlocked_run(NULL, landlocked_abstract_connect),
-	    "control: the test's abstract socket");
+	landlocked_unix_listener("keep.sock", &fd);
+	LANDLOCKED_CASES(c);
 	close(fd);
-	close(abs);
 }
 
 /* The runtime folder, control.sock in it, as the parent leaves it at start. */
 static void
 runtime(void)
 {
-	int	 fd;
+	static const char *const tree[] = { "run/", "run/control.sock",
+	    "outside/file", NULL };
 
-	ATF_REQUIRE(mkdir("run", 0700) == 0);
-	ATF_REQUIRE((fd = open("run/control.sock", O_WRONLY | O_CREAT,
-	    0600)) != -1);
-	close(fd);
-	ATF_REQUIRE((fd = open("outside/file", O_WRONLY | O_CREAT,
-	    0600)) != -1);
-	close(fd);
+	landlocked_tree(tree);
 }
 
 static int
@@ -272,56 +220,50 @@ parent_ruleset(void)
 	return landlock_parent("run");
 }
 
-static int
-remove_control(void)
-{
-	return landlocked_result(unlink("run/control.sock"));
-}
-
-static int
-remove_outside(void)
-{
-	return landlocked_result(unlink("outside/file"));
-}
-
-static int
-make_in_runtime(void)
-{
-	return landlocked_result(open("run/new", O_WRONLY | O_CREAT, 0600));
-}
-
 /* N5: a taken parent opens no file: no secret, no configuration, none of the machine's. */
 ATF_TC_WITHOUT_HEAD(parent_no_file);
 ATF_TC_BODY(parent_no_file, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "control: a secret", NULL, "read secrets/claude", 0, 0,
+		    NULL },
+		{ "the parent: a secret", parent_ruleset, "read secrets/claude",
+		    EACCES, 0, NULL },
+		{ "the parent: the configuration", parent_ruleset,
+		    "read config/config.yaml", EACCES, 0, NULL },
+		{ "the parent: /etc/passwd", parent_ruleset, "read /etc/passwd",
+		    EACCES, 0, NULL },
+		{ "the parent: a new file in the runtime folder",
+		    parent_ruleset, "make run/new", EACCES, 0, NULL },
+		{ "the parent: a file removed outside the runtime folder",
+		    parent_ruleset, "remove outside/file", EACCES, 0, NULL },
+		{ "control: the file outside removed", NULL,
+		    "remove outside/file", 0, 0, NULL },
+	};
+
 	layout();
 	runtime();
-	require_done(landlocked_run(NULL, read_secret), "control: a secret");
-	require_refused(landlocked_run(parent_ruleset, read_secret), EACCES,
-	    "the parent: a secret");
-	require_refused(landlocked_run(parent_ruleset, read_config), EACCES,
-	    "the parent: the configuration");
-	require_refused(landlocked_run(parent_ruleset, read_passwd), EACCES,
-	    "the parent: /etc/passwd");
-	require_refused(landlocked_run(parent_ruleset, make_in_runtime), EACCES,
-	    "the parent: a new file in the runtime folder");
-	require_refused(landlocked_run(parent_ruleset, remove_outside), EACCES,
-	    "the parent: a file removed outside the runtime folder");
-	require_done(landlocked_run(NULL, remove_outside),
-	    "control: the file outside removed");
+	LANDLOCKED_CASES(c);
 }
 
 /* N5: its end: control.sock removed, and a process outside its domain signalled. */
 ATF_TC_WITHOUT_HEAD(parent_removes_control);
 ATF_TC_BODY(parent_removes_control, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "the parent: control.sock removed", parent_ruleset,
+		    "remove run/control.sock", 0, 0, NULL },
+	};
+	static const struct landlocked_case signal[] = {
+		{ "the parent: a signal to a process outside its domain",
+		    parent_ruleset, NULL, 0, 0, landlocked_signal },
+	};
+
 	layout();
 	runtime();
-	require_done(landlocked_run(parent_ruleset, remove_control),
-	    "the parent: control.sock removed");
+	LANDLOCKED_CASES(c);
 	ATF_REQUIRE(access("run/control.sock", F_OK) == -1 && errno == ENOENT);
-	require_done(landlocked_run(parent_ruleset, landlocked_signal),
-	    "the parent: a signal to a process outside its domain");
+	LANDLOCKED_CASES(signal);
 }
 
 /*
@@ -331,17 +273,22 @@ ATF_TC_BODY(parent_removes_control, tc)
 ATF_TC_WITHOUT_HEAD(reader_no_file);
 ATF_TC_BODY(reader_no_file, tc)
 {
+	static const struct landlocked_case c[] = {
+		{ "control: a secret", NULL, "read secrets/claude", 0, 0,
+		    NULL },
+		{ "the box reader: a secret", landlock_reader,
+		    "read secrets/claude", EACCES, 0, NULL },
+		{ "control: /etc/passwd", NULL, "read /etc/passwd", 0, 0,
+		    NULL },
+		{ "the box reader: /etc/passwd", landlock_reader,
+		    "read /etc/passwd", EACCES, 0, NULL },
+		{ "control: a new file", NULL, "make outside/new", 0, 0, NULL },
+		{ "the box reader: a new file", landlock_reader,
+		    "make outside/new", EACCES, 0, NULL },
+	};
+
 	layout();
-	require_done(landlocked_run(NULL, read_secret), "control: a secret");
-	require_refused(landlocked_run(landlock_reader, read_secret), EACCES,
-	    "the box reader: a secret");
-	require_done(landlocked_run(NULL, read_passwd), "control: /etc/passwd");
-	require_refused(landlocked_run(landlock_reader, read_passwd), EACCES,
-	    "the box reader: /etc/passwd");
-	require_done(landlocked_run(NULL, write_outside),
-	    "control: a new file");
-	require_refused(landlocked_run(landlock_reader, write_outside), EACCES,
-	    "the box reader: a new file");
+	LANDLOCKED_CASES(c);
 }
 
 /*
@@ -367,7 +314,7 @@ ATF_TC_BODY(none_said, tc)
 			_exit(2);
 		if (landlock_keepfe() != 0)
 			_exit(3);
-		_exit(read_passwd());
+		_exit(landlocked_path("read /etc/passwd"));
 	}
 	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
 	require_done(status, "the keep frontend without Landlock: /etc/passwd");

@@ -33,6 +33,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../lib/kids.h"
+
 extern char **environ;
 
 /* Static glibc 2.36 has no strlcat: the probe is built without libbsd. */
@@ -259,25 +261,12 @@ forks(const char *req, const char *want)
 {
 	pid_t	 kids[4096];
 	char	 detail[64];
-	int	 n = 0, max = atoi(want), e = 0;
+	int	 n, max = atoi(want), e;
 
 	if (max > 4096)
 		max = 4096;
-	while (n < max) {
-		if ((kids[n] = fork()) == -1) {
-			e = errno;
-			break;
-		}
-		if (kids[n] == 0) {
-			pause();
-			_exit(0);
-		}
-		n++;
-	}
-	for (int i = 0; i < n; i++)
-		kill(kids[i], SIGKILL);
-	for (int i = 0; i < n; i++)
-		waitpid(kids[i], NULL, 0);
+	n = kids_fork(kids, max, &e);
+	kids_end(kids, n);
 	snprintf(detail, sizeof(detail), "%d %s", n, e ? errname(e) : "-");
 	answer(req, e == 0, detail);
 }

@@ -1,38 +1,18 @@
-#!/usr/bin/env python3
-"""notes: the smallest source that works, the one of the tutorials.
+"""source: the source contract (sandcastled(8), SOURCE CONTRACT) once,
+for the example sources beside it, notes.py and scans.py.
 
-It holds three notes in memory and hands each out as a claude job that
-asks for one tag, then prints the tag that comes back.  It answers the
-three calls of the source contract (sandcastled(8), SOURCE CONTRACT)
-and uses only Python's standard library.
-
-    python3 examples/notes/notes.py -listen 192.168.1.20:8080 \\
-        -token-file ~/.local/share/sandcastle/secrets/notes
+A source is its jobs, each waiting, held by the worker, or done, and
+what it prints of a result; serve() answers the three calls for it with
+Python's standard library alone.
 """
 
 import argparse
 import hmac
 import json
+import ssl
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
-
-NOTES = [
-    "Soak the beans overnight, then simmer them with garlic and two bay "
-    "leaves for about two hours.",
-    "Renew the car insurance before the 15th; last year's quote is in "
-    "the blue folder.",
-    "The fern by the window wants water twice a week and no direct sun.",
-]
-
-# The reply must be one object with one string: the box checks it
-# against this schema before the result comes back.
-SCHEMA = {
-    "type": "object",
-    "properties": {"tag": {"type": "string"}},
-    "required": ["tag"],
-    "additionalProperties": False,
-}
 
 # A result is at most max_output (1 MiB by default) inside its envelope.
 MAX_BODY = 2 * 1024 * 1024
@@ -43,52 +23,58 @@ def log(line):
 
 
 def printable(text):
-    """The text with every control character escaped: an output is
-    untrusted, and a terminal obeys what it is sent."""
-    return "".join(c if c.isprintable() else "\\u%04x" % ord(c)
-                   for c in text)
+    """The text on one line with every control character escaped: an
+    output is untrusted, and a terminal obeys what it is sent."""
+    return "".join(c if c.isprintable() else
+                   "\\n" if c == "\n" else "\\u%04x" % ord(c) for c in text)
 
 
-class Jobs:
-    """Each note is a job: waiting, held by the worker, or done."""
+class Source:
+    """A subclass names the source (name, under prefix), its jobs'
+    capability, what a job is (noun, plural), and the string field of an
+    output it prints after verb; items are (label or None, input)."""
 
-    def __init__(self, notes):
-        self.notes = notes
-        self.state = {i: "waiting" for i in range(1, len(notes) + 1)}
+    name = capability = noun = plural = field = verb = None
+    prefix = ""
+
+    def __init__(self, items):
+        self.items = items
+        self.state = {i: "waiting" for i in range(1, len(items) + 1)}
+
+    def what(self, i):
+        label = self.items[i - 1][0]
+        return "%s %d" % (self.noun, i) + (" (%s)" % label if label else "")
 
     def waiting(self):
         return sum(1 for s in self.state.values() if s == "waiting")
 
     def claim(self, capabilities, limit):
-        if "claude" not in capabilities:
+        if self.capability not in capabilities:
             return []
         jobs = []
         for i, s in self.state.items():
             if s != "waiting" or len(jobs) == limit:
                 continue
             self.state[i] = "held"
-            jobs.append({"id": i, "capability": "claude", "input": {
-                "prompt": "Give this note one tag, a single lowercase "
-                          "word that says what it is about.\n\n"
-                          + self.notes[i - 1],
-                "schema": SCHEMA}})
+            jobs.append({"id": i, "capability": self.capability,
+                         "input": self.items[i - 1][1]})
         return jobs
 
     def result(self, i, body):
         """The status to answer; prints what came back."""
         if self.state.get(i) != "held":
             return 409
-        status = body.get("status")
-        output = body.get("output")
+        status, output = body.get("status"), body.get("output")
         if status == "succeeded" and isinstance(output, dict) and \
-                isinstance(output.get("tag"), str):
-            log('note %d tagged "%s"' % (i, printable(output["tag"])))
+                isinstance(output.get(self.field), str):
+            log('%s %s "%s"' % (self.what(i), self.verb,
+                                printable(output[self.field])))
             self.state[i] = "done"
         elif status == "failed" and isinstance(body.get("error"), str):
-            log("note %d failed: %s" % (i, printable(body["error"])))
+            log("%s failed: %s" % (self.what(i), printable(body["error"])))
             self.state[i] = "done"
         elif status == "released":
-            log("note %d released: it waits again" % i)
+            log("%s released: it waits again" % self.what(i))
             self.state[i] = "waiting"
         else:
             return 400
@@ -101,7 +87,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, fmt, *args):
         # One line per call on stderr; never a header, so never the token.
-        sys.stderr.write("notes: %s\n" % (fmt % args))
+        sys.stderr.write("%s: %s\n" % (self.server.source.name, fmt % args))
 
     def answer(self, status, value):
         data = json.dumps(value).encode() + b"\n"
@@ -120,7 +106,7 @@ class Handler(BaseHTTPRequestHandler):
         return hmac.compare_digest(got, b"Bearer " + self.server.token)
 
     def read_json(self):
-        """The body as JSON, or None once an error has been answered."""
+        """The body as a JSON object, or None once an error is answered."""
         try:
             n = int(self.headers.get("Content-Length", ""))
         except ValueError:
@@ -140,10 +126,11 @@ class Handler(BaseHTTPRequestHandler):
         return value
 
     def do_GET(self):
+        src = self.server.source
         if not self.authorized():
             self.answer(401, {"error": "wrong or missing token"})
-        elif self.path == "/ping":
-            self.answer(200, {"waiting": self.server.jobs.waiting()})
+        elif self.path == src.prefix + "/ping":
+            self.answer(200, {"waiting": src.waiting()})
         else:
             self.answer(404, {"error": "no such call: GET " + self.path})
 
@@ -151,8 +138,11 @@ class Handler(BaseHTTPRequestHandler):
         if not self.authorized():
             self.answer(401, {"error": "wrong or missing token"})
             return
-        parts = self.path.split("/")
-        if self.path == "/jobs/claim":
+        prefix = self.server.source.prefix
+        call = self.path[len(prefix):] \
+            if self.path.startswith(prefix + "/") else ""
+        parts = call.split("/")
+        if call == "/jobs/claim":
             self.claim()
         elif len(parts) == 4 and parts[:2] == ["", "jobs"] and \
                 parts[3] == "result" and parts[2].isdigit():
@@ -169,19 +159,21 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(400, {"error": "a claim needs capabilities, a list, "
                                        "and limit, a number"})
             return
-        self.answer(200, {"jobs": self.server.jobs.claim(caps, limit)})
+        self.answer(200, {"jobs": self.server.source.claim(caps, limit)})
 
     def result(self, i):
+        src = self.server.source
         body = self.read_json()
         if body is None:
             return
-        status = self.server.jobs.result(i, body)
+        status = src.result(i, body)
         if status == 409:
-            self.answer(409, {"error": "note %d is not held for you" % i})
+            self.answer(409, {"error": "%s %d is not held for you" %
+                              (src.noun, i)})
         elif status == 400:
             self.answer(400, {"error": "a result is succeeded with an "
-                              "output {\"tag\": ...}, failed with an "
-                              "error, or released"})
+                              "output {\"%s\": ...}, failed with an "
+                              "error, or released" % src.field})
         else:
             self.answer(200, {})
 
@@ -189,56 +181,77 @@ class Handler(BaseHTTPRequestHandler):
 class Server(HTTPServer):
     def handle_error(self, request, client_address):
         # A line, not a traceback: a client that hangs up is not a bug.
-        sys.stderr.write("notes: %s: %s\n" %
-                         (client_address[0], sys.exc_info()[1]))
+        sys.stderr.write("%s: %s: %s\n" % (self.source.name,
+                         client_address[0], sys.exc_info()[1]))
 
 
-def read_token(path):
+def read_token(name, path):
     try:
         with open(path, "rb") as f:
             token = f.read()
     except OSError as e:
-        sys.exit("notes: -token-file %s: %s" % (path, e.strerror))
+        sys.exit("%s: -token-file %s: %s" % (name, path, e.strerror))
     # As sandcastlectl secret set, one final line break is not the token's.
     token = token[:-1] if token.endswith(b"\n") else token
     if not token or b"\n" in token:
-        sys.exit("notes: -token-file %s: the file must hold the token on "
-                 "one line; set it with sandcastlectl secret set notes" % path)
+        sys.exit("%s: -token-file %s: the file must hold the token on one "
+                 "line; set it with sandcastlectl secret set %s" %
+                 (name, path, name))
     return token
 
 
-def parse_listen(value):
-    host, sep, port = value.rpartition(":")
-    if not sep or not host or not port.isdigit() or int(port) > 65535:
-        raise argparse.ArgumentTypeError(
-            "%r is not ip:port, as 192.168.1.20:8080" % value)
-    return host, int(port)
+def parser(name, description, example, tls=False):
+    """The options every source takes; -cert and -key where tls."""
+    def listen(value):
+        host, sep, port = value.rpartition(":")
+        if not sep or not host or not port.isdigit() or int(port) > 65535:
+            raise argparse.ArgumentTypeError(
+                "%r is not ip:port, as %s" % (value, example))
+        return host, int(port)
 
-
-def main():
-    p = argparse.ArgumentParser(
-        prog="notes", description="the example source of sandcastle")
+    p = argparse.ArgumentParser(prog=name, description=description)
     # Required: sandcastle never opens loopback, so no default would do.
-    p.add_argument("-listen", required=True, type=parse_listen,
+    p.add_argument("-listen", required=True, type=listen,
                    metavar="ip:port", help="the address in internal:")
     p.add_argument("-token-file", required=True, metavar="file",
                    help="the file that holds the worker token")
-    opts = p.parse_args()
+    if tls:
+        p.add_argument("-cert", metavar="file", help="serve https: the chain")
+        p.add_argument("-key", metavar="file", help="and its private key")
+    return p
+
+
+def serve_tls(server, name, cert, key):
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        ctx.load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError) as e:
+        sys.exit("%s: -cert %s -key %s: %s" % (name, cert, key, e))
+    # The handshake in the handler, under its timeout: in accept, one
+    # silent client would hold the server for good.
+    server.socket = ctx.wrap_socket(server.socket, server_side=True,
+                                    do_handshake_on_connect=False)
+
+
+def serve(src, opts):
+    """Listens on -listen (https with -cert), then answers until ^C."""
     try:
         server = Server(opts.listen, Handler)
     except OSError as e:
-        sys.exit("notes: cannot listen on %s:%d: %s" %
-                 (opts.listen[0], opts.listen[1], e.strerror))
-    server.token = read_token(opts.token_file)
-    server.jobs = Jobs(NOTES)
+        sys.exit("%s: cannot listen on %s:%d: %s" %
+                 (src.name, opts.listen[0], opts.listen[1], e.strerror))
+    server.source = src
+    scheme = "http"
+    if getattr(opts, "cert", None):
+        serve_tls(server, src.name, opts.cert, opts.key)
+        scheme = "https"
+    server.token = read_token(src.name, opts.token_file)
     # The address bound, so that port 0 (any free port) says which.
-    log("notes: %d notes waiting at http://%s:%d" %
-        ((server.jobs.waiting(),) + server.server_address[:2]))
+    host, port = server.server_address[:2]
+    log("%s: %d %s waiting at %s://%s:%d%s" % (src.name, src.waiting(),
+        src.plural, scheme, host, port, src.prefix))
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
-
-
-if __name__ == "__main__":
-    main()
