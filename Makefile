@@ -5,8 +5,6 @@
 # which each program finds beside the bin/ it runs from (common/build.c):
 # PREFIX places both, never one alone.
 PREFIX	?= /usr/local
-BINDIR	 = $(PREFIX)/bin
-LIBEXECDIR = $(PREFIX)/libexec/sandcastle
 MANDIR	?= $(PREFIX)/share/man
 
 CC	?= cc
@@ -272,11 +270,11 @@ $(FUZZERS): regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(COMMO
 	    -o $@ $< $(FUZZ_SRCS_$*) $(COMMON_SRCS) $(LIBS) $(FUZZ_LIBS_$*)
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/sandcastle \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
 	    $(DESTDIR)$(MANDIR)/man8
-	install -m 0755 $(BINPROGS) $(DESTDIR)$(BINDIR)/
-	install -m 0755 $(LIBEXECPROGS) $(DESTDIR)$(LIBEXECDIR)/
+	install -m 0755 $(BINPROGS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(LIBEXECPROGS) $(DESTDIR)$(PREFIX)/libexec/sandcastle/
 	for m in $(MANS); do \
 		s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
 	done
