@@ -1,8 +1,10 @@
 # sandcastle: make builds everything, make test runs the regress suite.
 # See README for the two commands an operator needs, and each target below.
 
+# What an operator runs goes in bin/, the rest in libexec/sandcastle/,
+# which each program finds beside the bin/ it runs from (common/build.c):
+# PREFIX places both, never one alone.
 PREFIX	?= /usr/local
-BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
 
 CC	?= cc
@@ -43,6 +45,8 @@ PROG_keepd         = keepd/keepd
 PROG_gated         = gated/gated
 PROG_box           = $(BOXES)
 PROGS = $(foreach d,$(PROGDIRS),$(PROG_$(d)))
+BINPROGS = $(PROG_sandcastled) $(PROG_sandcastlectl)
+LIBEXECPROGS = $(filter-out $(BINPROGS),$(PROGS))
 MAIN_box = box/sandcastle-box.c
 
 # The box: one program per capability, sandcastle-box-<capability>, that
@@ -254,6 +258,7 @@ FUZZ_SRCS_profile = sandcastled/profile.c
 FUZZ_SRCS_http = keepd/http.c
 FUZZ_SRCS_connect = gated/connect.c gated/policy.c
 FUZZ_SRCS_dropin = sandcastlectl/dropin.c
+FUZZ_SRCS_note = sandcastlectl/noteread.c
 FUZZ_SRCS_dns = gated/resolve.c
 FUZZ_LIBS_dns = -lresolv
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
@@ -266,9 +271,11 @@ $(FUZZERS): regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(COMMO
 	    -o $@ $< $(FUZZ_SRCS_$*) $(COMMON_SRCS) $(LIBS) $(FUZZ_LIBS_$*)
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man5 \
-	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8
-	install -m 0755 $(PROGS) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/sandcastle \
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
+	    $(DESTDIR)$(MANDIR)/man8
+	install -m 0755 $(BINPROGS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(LIBEXECPROGS) $(DESTDIR)$(PREFIX)/libexec/sandcastle/
 	for m in $(MANS); do \
 		s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
 	done

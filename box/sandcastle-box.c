@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "box.h"
+#include "note.h"
 #ifdef BOX_CLAUDE
 #include "claude.h"
 #endif
@@ -21,6 +22,8 @@
 #endif
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+PROGRAM_NOTE("sandcastle-box");
 
 #ifdef BOX_OCR
 static struct tess	 ocr_tess;

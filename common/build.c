@@ -33,9 +33,16 @@
 #define SANDCASTLE_COMMIT	"unknown"
 #endif
 
-/* In this order, always, then each box in cap_table's: the id depends on it. */
-static const char *const build_bins[] = {
-	"sandcastled", "sandcastlectl", "keepd", "gated"
+/*
+ * In this order, always, then each box in cap_table's: the id depends on
+ * it.  What an operator runs is in bin/; the rest in libexec/sandcastle/.
+ */
+static const struct {
+	const char	*name;
+	int		 libexec;
+} build_bins[] = {
+	{ "sandcastled", 0 }, { "sandcastlectl", 0 }, { "keepd", 1 },
+	{ "gated", 1 }
 };
 #define NBINS	(sizeof(build_bins) / sizeof(build_bins[0]))
 
@@ -102,8 +109,57 @@ const char *
 build_binary(size_t i)
 {
 	if (i < NBINS)
-		return build_bins[i];
+		return build_bins[i].name;
 	return i - NBINS < CAP_COUNT ? cap_table[i - NBINS].box : NULL;
+}
+
+int
+build_libexec(size_t i)
+{
+	return i < NBINS ? build_bins[i].libexec : 1;
+}
+
+/* bindir's parent, then libexec/sandcastle: /usr/bin gives /usr/libexec/sandcastle. */
+int
+build_libexecdir(const char *bindir, char *buf, size_t bufsz)
+{
+	const char	*slash;
+	int		 n;
+
+	if ((slash = strrchr(bindir, '/')) == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = snprintf(buf, bufsz, "%.*s/%s", (int)(slash - bindir), bindir,
+	    BUILD_LIBEXEC);
+	if (n < 0 || (size_t)n >= bufsz) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+int
+build_path(const char *bindir, size_t i, char *buf, size_t bufsz)
+{
+	char	dir[4096];
+	int	n;
+
+	if (build_binary(i) == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!build_libexec(i))
+		n = snprintf(buf, bufsz, "%s/%s", bindir, build_binary(i));
+	else if (build_libexecdir(bindir, dir, sizeof(dir)) == -1)
+		return -1;
+	else
+		n = snprintf(buf, bufsz, "%s/%s", dir, build_binary(i));
+	if (n < 0 || (size_t)n >= bufsz) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
 }
 
 const char *
@@ -159,17 +215,16 @@ build_id(const char *bindir, char id[BUILD_ID_LEN + 1], char *why,
 	uint8_t		 digest[DIGEST_LEN];
 	char		 path[4096];
 	size_t		 i;
-	int		 fd, r = 0, n;
+	int		 fd, r = 0;
 
 	if (hash_init(&ctx) == -1) {
 		(void)snprintf(why, whysz, "cannot start a SHA-256");
 		return -1;
 	}
 	for (i = 0; r == 0 && (bin = build_binary(i)) != NULL; i++) {
-		n = snprintf(path, sizeof(path), "%s/%s", bindir, bin);
-		if (n < 0 || (size_t)n >= sizeof(path)) {
-			(void)snprintf(why, whysz, "%s/%s: path too long",
-			    bindir, bin);
+		if (build_path(bindir, i, path, sizeof(path)) == -1) {
+			(void)snprintf(why, whysz, "%s: the path of %s: %s",
+			    bindir, bin, strerror(errno));
 			r = -1;
 			break;
 		}

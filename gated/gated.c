@@ -19,8 +19,11 @@
 #include "gate.h"
 #include "daemon.h"
 #include "log.h"
+#include "note.h"
 #include "paths.h"
 #include "refusal.h"
+
+PROGRAM_NOTE("gated");
 
 static struct gate	gate = { .listenfd = -1, .refusalfd = -1,
 			    .pasta = -1, .self = -1, .spare = -1, .sparefd = -1 };

@@ -15,8 +15,11 @@
 #include "keepd.h"
 #include "daemon.h"
 #include "log.h"
+#include "note.h"
 #include "paths.h"
 #include "secrets.h"
+
+PROGRAM_NOTE("keepd");
 
 static int
 open_secrets(const char *dir)

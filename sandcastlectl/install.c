@@ -179,12 +179,13 @@ install_context(const char *ctx, enum cap_id cap, const char *bindir,
 	struct cap_image img = { install_image_copy, install_image_write,
 			    NULL };
 	char	 root[PATH_MAX], lib[PATH_MAX], bin[PATH_MAX], dst[PATH_MAX];
-	char	 build[BUILD_ID_LEN + 2];
+	char	 libexec[PATH_MAX], build[BUILD_ID_LEN + 2];
 	size_t	 i;
 
-	if (snprintf(root, sizeof(root), "%s/root", ctx) >= (int)sizeof(root) ||
+	if (build_libexecdir(bindir, libexec, sizeof(libexec)) == -1 ||
+	    snprintf(root, sizeof(root), "%s/root", ctx) >= (int)sizeof(root) ||
 	    snprintf(lib, sizeof(lib), "%s/lib", ctx) >= (int)sizeof(lib) ||
-	    snprintf(bin, sizeof(bin), "%s/%s", bindir, cap_table[cap].box) >=
+	    snprintf(bin, sizeof(bin), "%s/%s", libexec, cap_table[cap].box) >=
 	    (int)sizeof(bin))
 		return -1;
 	if (mkdir(lib, 0755) == -1) {
@@ -358,9 +359,15 @@ install_prune(enum cap_id cap, const char *id, const char *who, int wait)
 int
 install_images(const struct config *conf, const char *bindir, const char *id)
 {
+	char	libexec[PATH_MAX];
 	int	rc = 0, c;
 
-	printf("install: build %s, binaries in %s\n", id, bindir);
+	if (build_libexecdir(bindir, libexec, sizeof(libexec)) == -1) {
+		warn("%s: its libexec folder", bindir);
+		return -1;
+	}
+	printf("install: build %s, binaries in %s and %s\n", id, bindir,
+	    libexec);
 	for (c = 0; c < CAP_COUNT && rc == 0; c++)
 		rc = install_build(c, bindir, id, conf);
 	if (rc == 0)

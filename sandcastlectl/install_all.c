@@ -21,6 +21,7 @@
 #include "config.h"
 #include "install.h"
 #include "keepcli.h"
+#include "noteread.h"
 #include "paths.h"
 #include "sandcastlectl.h"
 #include "units.h"
@@ -32,6 +33,8 @@
 struct install {
 	const struct ctl_env	*env;
 	char			 bindir[PATH_MAX];	/* where this runs from */
+	char			 dst[2][PATH_MAX];	/* ~/.local/bin, libexec */
+	int			 here;			/* bindir is dst[0] */
 	char			 id[BUILD_ID_LEN + 1];
 	char			*units[UNIT_COUNT];	/* as written */
 };
@@ -40,7 +43,11 @@ static int	stopped(const char *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 static int	dir_make(const char *, char *, size_t);
 static int	install_prepare(struct install *);
+static int	install_dirs(struct install *, char *, size_t);
+static int	install_owned(const char *, char *, size_t);
+static int	install_foreign(const struct install *, char *, size_t);
 static int	install_binaries(const struct install *);
+static void	install_old(const struct install *);
 static int	install_units(const struct install *);
 static int	install_systemd(void);
 static int	install_linger(void);
@@ -90,7 +97,7 @@ static int
 install_prepare(struct install *in)
 {
 	struct config	*conf;
-	char		 why[PATH_MAX + 128];
+	char		 why[PATH_MAX + 256];
 	size_t		 i;
 
 	if ((conf = ctl_config_load(in->env->confdir)) == NULL) {
@@ -109,6 +116,11 @@ install_prepare(struct install *in)
 		    "changed\n", why);
 		return -1;
 	}
+	if (install_dirs(in, why, sizeof(why)) == -1 ||
+	    install_foreign(in, why, sizeof(why)) == -1) {
+		fprintf(stderr, "install: %s; nothing was changed\n", why);
+		return -1;
+	}
 	for (i = 0; i < UNIT_COUNT; i++)
 		if ((in->units[i] = unit_render(&unit_texts[i], in->id,
 		    in->env, why, sizeof(why))) == NULL) {
@@ -120,35 +132,142 @@ install_prepare(struct install *in)
 	return 0;
 }
 
+/* Where the binaries go, and whether this runs from there already. */
 static int
-install_binaries(const struct install *in)
+install_dirs(struct install *in, char *why, size_t whysz)
 {
-	char	 dst[PATH_MAX], why[PATH_MAX + 128], a[PATH_MAX], b[PATH_MAX];
-	char		 src[PATH_MAX];
+	char	a[PATH_MAX], b[PATH_MAX];
+
+	if (units_bindir(in->dst[0], sizeof(in->dst[0])) == -1) {
+		(void)snprintf(why, whysz, "~/.local/bin: %s", path_why());
+		return -1;
+	}
+	if (build_libexecdir(in->dst[0], in->dst[1], sizeof(in->dst[1])) ==
+	    -1) {
+		(void)snprintf(why, whysz, "~/.local/%s: %s", BUILD_LIBEXEC,
+		    strerror(errno));
+		return -1;
+	}
+	in->here = realpath(in->bindir, a) != NULL &&
+	    realpath(in->dst[0], b) != NULL && strcmp(a, b) == 0;
+	return 0;
+}
+
+/*
+ * Whose a file is: 0 none is there, 1 a program of sandcastle, which
+ * carries its note (a make install's or an earlier install's), -1
+ * another's, and why names it.
+ */
+static int
+install_owned(const char *path, char *why, size_t whysz)
+{
+	struct stat	 st;
+	char		 prog[NOTE_DESC_LEN + 1], *data;
+	const char	*not = NULL;
+	size_t		 len;
+
+	if (lstat(path, &st) == -1) {
+		if (errno == ENOENT)
+			return 0;
+		not = "cannot be read to see whose it is";
+	} else if (S_ISLNK(st.st_mode))
+		not = "is a symbolic link";
+	else if (!S_ISREG(st.st_mode))
+		not = "is not a regular file";
+	else if ((data = file_read(path, 256u << 20, &len)) == NULL)
+		not = "cannot be read to see whose it is";
+	else {
+		if (!note_find((const uint8_t *)data, len, prog))
+			not = "carries no note of sandcastle (readelf -n "
+			    "shows a program's notes)";
+		free(data);
+	}
+	if (not == NULL)
+		return 1;
+	(void)snprintf(why, whysz, "%s %s, so it is not a file install put "
+	    "there, and install replaces no other: move it away and run "
+	    "sandcastlectl install again", path, not);
+	return -1;
+}
+
+/* Every destination checked before any is replaced. */
+static int
+install_foreign(const struct install *in, char *why, size_t whysz)
+{
+	char		 dst[PATH_MAX];
 	const char	*bin;
 	size_t		 i;
 
-	if (units_bindir(dst, sizeof(dst)) == -1)
-		return stopped("the binaries", "~/.local/bin: %s", path_why());
-	if (dir_make(dst, why, sizeof(why)) == -1)
-		return stopped("the binaries", "%s", why);
-	if (realpath(in->bindir, a) != NULL && realpath(dst, b) != NULL &&
-	    strcmp(a, b) == 0) {
-		printf("install: the binaries already run from %s\n", dst);
+	if (in->here)
+		return 0;
+	for (i = 0; (bin = build_binary(i)) != NULL; i++) {
+		if ((size_t)snprintf(dst, sizeof(dst), "%s/%s",
+		    in->dst[build_libexec(i)], bin) >= sizeof(dst)) {
+			(void)snprintf(why, whysz, "%s: path too long",
+			    in->dst[build_libexec(i)]);
+			return -1;
+		}
+		if (install_owned(dst, why, whysz) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+install_binaries(const struct install *in)
+{
+	char		 src[PATH_MAX], why[PATH_MAX + 256];
+	const char	*bin;
+	size_t		 i;
+
+	if (in->here) {
+		printf("install: the binaries already run from %s\n",
+		    in->dst[0]);
 		return 0;
 	}
+	for (i = 0; i < 2; i++)
+		if (dir_make(in->dst[i], why, sizeof(why)) == -1)
+			return stopped("the binaries", "%s", why);
+	/* Again: the images took minutes, and a package may have come. */
+	if (install_foreign(in, why, sizeof(why)) == -1)
+		return stopped("the binaries", "%s", why);
 	for (i = 0; (bin = build_binary(i)) != NULL; i++) {
-		if ((size_t)snprintf(src, sizeof(src), "%s/%s", in->bindir,
-		    bin) >= sizeof(src))
-			return stopped("the binaries", "%s: path too long",
-			    in->bindir);
-		if (file_copy_atomic(src, dst, bin, 0755, why,
-		    sizeof(why)) == -1)
+		if (build_path(in->bindir, i, src, sizeof(src)) == -1)
+			return stopped("the binaries", "%s: the path of %s: %s",
+			    in->bindir, bin, strerror(errno));
+		if (file_copy_atomic(src, in->dst[build_libexec(i)], bin,
+		    0755, why, sizeof(why)) == -1)
 			return stopped("the binaries", "%s", why);
 	}
-	printf("install: the binaries are in %s, each put there by a rename\n",
-	    dst);
+	printf("install: the binaries are in %s and %s, each put there by a "
+	    "rename\n", in->dst[0], in->dst[1]);
 	return 0;
+}
+
+/*
+ * An earlier install put keepd, gated and the boxes in ~/.local/bin:
+ * each there that carries sandcastle's note goes, once the units run
+ * the new ones.
+ */
+static void
+install_old(const struct install *in)
+{
+	char		 path[PATH_MAX], why[PATH_MAX + 256];
+	const char	*bin;
+	size_t		 i;
+
+	for (i = 0; (bin = build_binary(i)) != NULL; i++) {
+		if (!build_libexec(i) || (size_t)snprintf(path, sizeof(path),
+		    "%s/%s", in->dst[0], bin) >= sizeof(path) ||
+		    install_owned(path, why, sizeof(why)) != 1)
+			continue;
+		if (unlink(path) == -1)
+			printf("install: %s, of an earlier install, stays: "
+			    "%s\n", path, strerror(errno));
+		else
+			printf("install: removed %s, of an earlier install\n",
+			    path);
+	}
 }
 
 /* The four units, and nothing else: a drop-in (<unit>.d/) stays as it is. */
@@ -276,6 +395,7 @@ ctl_install(const struct parse_result *res, const struct ctl_env *env)
 	    (rc = install_linger()) == -1 ||
 	    (rc = install_keep()) == -1)
 		goto done;
+	install_old(&in);
 	if ((rc = images_remove_old(in.id, OLD_BOX_WAIT)) == -1) {
 		(void)stopped("the older images", "podman could not remove an "
 		    "image of an older build");

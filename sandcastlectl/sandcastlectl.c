@@ -11,8 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "note.h"
 #include "paths.h"
 #include "sandcastlectl.h"
+
+PROGRAM_NOTE("sandcastlectl");
 
 static void	usage(void) __attribute__((noreturn));
 static void	env_init(struct ctl_env *, const char *, const char *);

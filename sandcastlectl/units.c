@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "atomicio.h"
+#include "build.h"
 #include "paths.h"
 #include "sandcastlectl.h"
 #include "units.h"
@@ -54,6 +55,16 @@ units_bindir(char *buf, size_t bufsz)
 	return 0;
 }
 
+int
+units_libexecdir(char *buf, size_t bufsz)
+{
+	char	bin[PATH_MAX];
+
+	if (units_bindir(bin, sizeof(bin)) == -1)
+		return -1;
+	return build_libexecdir(bin, buf, bufsz);
+}
+
 /* A path goes into ExecStart= as it is: no quoting, no specifier. */
 static int
 unit_path_ok(const char *path, char *why, size_t whysz)
@@ -80,10 +91,10 @@ char *
 unit_render(const struct unit_text *u, const char *build,
     const struct ctl_env *env, char *why, size_t whysz)
 {
-	static const char *const names[] = { "@BINDIR@", "@CONFDIR@",
-	    "@SECDIR@" };
-	const char	*vals[3], *p, *at;
-	char		 bindir[PATH_MAX], *out = NULL;
+	static const char *const names[] = { "@BINDIR@", "@LIBEXECDIR@",
+	    "@CONFDIR@", "@SECDIR@" };
+	const char	*vals[4], *p, *at;
+	char		 bindir[PATH_MAX], libexecdir[PATH_MAX], *out = NULL;
 	size_t		 len, i;
 	FILE		*f;
 
@@ -91,10 +102,16 @@ unit_render(const struct unit_text *u, const char *build,
 		(void)snprintf(why, whysz, "~/.local/bin: %s", path_why());
 		return NULL;
 	}
+	if (build_libexecdir(bindir, libexecdir, sizeof(libexecdir)) == -1) {
+		(void)snprintf(why, whysz, "~/.local/%s: %s", BUILD_LIBEXEC,
+		    strerror(errno));
+		return NULL;
+	}
 	vals[0] = bindir;
-	vals[1] = env->confdir;
-	vals[2] = env->secdir;
-	for (i = 0; i < 3; i++)
+	vals[1] = libexecdir;
+	vals[2] = env->confdir;
+	vals[3] = env->secdir;
+	for (i = 0; i < 4; i++)
 		if (!unit_path_ok(vals[i], why, whysz))
 			return NULL;
 	if ((f = open_memstream(&out, &len)) == NULL) {
@@ -106,10 +123,10 @@ unit_render(const struct unit_text *u, const char *build,
 	    u->name);
 	for (p = u->text; (at = strchr(p, '@')) != NULL; ) {
 		fwrite(p, 1, at - p, f);
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < 4; i++)
 			if (strncmp(at, names[i], strlen(names[i])) == 0)
 				break;
-		if (i < 3) {
+		if (i < 4) {
 			fputs(vals[i], f);
 			p = at + strlen(names[i]);
 		} else {

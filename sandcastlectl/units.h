@@ -19,16 +19,21 @@
 
 struct unit_text {
 	const char	*name;
-	const char	*text;		/* with @BINDIR@, @CONFDIR@, @SECDIR@ */
+	const char	*text;		/* with @BINDIR@, @LIBEXECDIR@, @CONFDIR@,
+					   @SECDIR@ */
 };
 
 struct ctl_env;
 
 extern const struct unit_text unit_texts[UNIT_COUNT];
 
-/* ${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user, and $HOME/.local/bin. */
+/*
+ * ${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user, $HOME/.local/bin and
+ * $HOME/.local/libexec/sandcastle.
+ */
 int	 units_dir(char *, size_t);
 int	 units_bindir(char *, size_t);
+int	 units_libexecdir(char *, size_t);
 /* The unit as install writes it for this build, malloc'd; NULL and why. */
 char	*unit_render(const struct unit_text *, const char *build,
 	    const struct ctl_env *, char *why, size_t whysz);

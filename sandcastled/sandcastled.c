@@ -15,9 +15,12 @@
 #include "config.h"
 #include "daemon.h"
 #include "log.h"
+#include "note.h"
 #include "paths.h"
 #include "podman.h"
 #include "sandcastled.h"
+
+PROGRAM_NOTE("sandcastled");
 
 extern char **environ;
 

@@ -106,7 +106,7 @@ image_files_body()
 		sed 's|^\./||' "$cap.list" | sort > "$cap.files"
 		# Its box is its capability's program, as /sandcastle-box.
 		tar -xOf "$out/$cap.tar" sandcastle-box |
-		    cmp -s - "$prefix/bin/sandcastle-box-$cap" ||
+		    cmp -s - "$(sc_bin "sandcastle-box-$cap")" ||
 		    atf_fail "$cap's image holds another box than sandcastle-box-$cap"
 	done
 	ocr_only='libtesseract|liblept|libpng|libjpeg|libwebp|libtiff|libgomp|traineddata|^sandcastle/languages$'

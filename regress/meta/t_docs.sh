@@ -48,7 +48,8 @@ man_every_program_head()
 man_every_program_body()
 {
 	src=$(sc_srcdir)
-	for p in "$(atf_config_get prefix)"/bin/*; do
+	for p in "$(atf_config_get prefix)"/bin/* \
+	    "$(atf_config_get prefix)"/libexec/sandcastle/*; do
 		n=${p##*/}
 		ls "$src"/man/"$n".[1-9] >/dev/null 2>&1 ||
 		    sed -n '/^\.Sh NAME/,/^\.Nd/p' "$src"/man/*.[1-9] |

@@ -681,10 +681,11 @@ upgrade_body()
 	since=$(date -u '+%Y-%m-%dT%H:%M:%SZ')
 	# The new build installed into a folder of its own, then its
 	# sandcastlectl install, then the folder removed (sandcastle(7),
-	# Upgrade): nothing in ~/.local/bin changes before the images.
+	# Upgrade, make install PREFIX=~/.local/share/sandcastle-new):
+	# nothing in ~/.local/bin or ~/.local/libexec changes before the images.
 	stamped install.out "mkdir -p ~/.local/share/sandcastle-new &&
-	    install -m 0755 $IN/second/bin/* ~/.local/share/sandcastle-new/ &&
-	    ~/.local/share/sandcastle-new/sandcastlectl install &&
+	    cp -R $IN/second/. ~/.local/share/sandcastle-new/ &&
+	    ~/.local/share/sandcastle-new/bin/sandcastlectl install &&
 	    rm -r ~/.local/share/sandcastle-new"
 	st=$?
 	t1=$(date +%s)
@@ -695,7 +696,7 @@ upgrade_body()
 	[ "$st" -eq 0 ] || fail "install exited $st"
 	seen "install of build $new over $old, a job running: $((t1 - t0)) s, exit 0"
 	in_order install.out '^install: images ready$' \
-	    '^install: the binaries are in .*/\.local/bin, each put there by a rename$' \
+	    '^install: the binaries are in .*/\.local/bin and .*/\.local/libexec/sandcastle, each put there by a rename$' \
 	    '^install: sandcastle.target is restarted$' \
 	    '^install: the keep is ready at ' \
 	    "^install: removing localhost/sandcastle-ocr:$old\$" \
@@ -787,7 +788,8 @@ reinstall_body()
 	cp -R "$UNITS" units.before
 	ctl show jobs || fail "show jobs"
 	mv ctl.out jobs.before
-	(cd "$OPHOME" && find .config/sandcastle .local/share/sandcastle .local/bin -type f |
+	(cd "$OPHOME" && find .config/sandcastle .local/share/sandcastle .local/bin \
+	    .local/libexec/sandcastle -type f |
 	    sort | xargs sha256sum) > files.before
 	ctl uninstall
 	st=$?
@@ -801,7 +803,8 @@ reinstall_body()
 	done
 	[ -z "$(op_do podman images -q --filter reference='sandcastle-*')" ] ||
 	    fail "images stayed: $(op_do podman images)"
-	(cd "$OPHOME" && find .config/sandcastle .local/share/sandcastle .local/bin -type f |
+	(cd "$OPHOME" && find .config/sandcastle .local/share/sandcastle .local/bin \
+	    .local/libexec/sandcastle -type f |
 	    sort | xargs sha256sum) | diff files.before - ||
 	    fail "uninstall changed the configuration, the secrets, the records or the binaries"
 	[ -f "$UNITS/sandcastle.service.d/10-reference.conf" ] || fail "the drop-in went"
@@ -868,7 +871,7 @@ except OSError: pass"
 atf_test_case upgrade_window
 upgrade_window_head()
 {
-	atf_set "descr" "I1: binaries put in ~/.local/bin before install made their images (a make install PREFIX=~/.local over the running pieces) never run: the core started then exits 78 with sandcastled(8)'s line naming the missing image and sandcastlectl install, and systemd leaves it stopped; control: the installed build's binaries back, the target restarts and the core runs"
+	atf_set "descr" "I1: binaries put in ~/.local before install made their images (a make install PREFIX=~/.local over the running pieces) never run: the core started then exits 78 with sandcastled(8)'s line naming the missing image and sandcastlectl install, and systemd leaves it stopped; control: the installed build's binaries back, the target restarts and the core runs"
 	atf_set "timeout" "600"
 }
 upgrade_window_body()
@@ -876,10 +879,9 @@ upgrade_window_body()
 	old=$(build)
 	# A new build as make install puts it: sandcastle-box-ocr changed,
 	# put in place by a rename (a running binary cannot be written).
-	op_login "mkdir -p ~/window && cp -p ~/.local/bin/* ~/window/ &&
-	    cp ~/.local/bin/sandcastle-box-ocr ~/.local/bin/.new &&
-	    printf '\n' >> ~/.local/bin/.new &&
-	    mv ~/.local/bin/.new ~/.local/bin/sandcastle-box-ocr" ||
+	op_login "mkdir -p ~/window && cp -p ~/.local/libexec/sandcastle/* ~/window/ &&
+	    cd ~/.local/libexec/sandcastle && cp sandcastle-box-ocr .new &&
+	    printf '\n' >> .new && mv .new sandcastle-box-ocr" ||
 	    fail "the new binaries"
 	new=$(build)
 	[ "$new" != "$old" ] || fail "the changed binary kept the build id"
@@ -894,11 +896,10 @@ upgrade_window_body()
 	    -o cat > journal
 	has journal "^sandcastled: the image sandcastle-(claude|ocr):$new of this build is missing, so this build does not start: run sandcastlectl install, which makes its images before it starts it\$" ||
 	    { cat journal; fail "the journal does not name the missing image"; }
-	seen "build $new in ~/.local/bin without its images: the core exited 78, $(grep -c '^sandcastled: the image' journal) start(s), not restarted; the journal: $(grep '^sandcastled: the image' journal | head -n 1)"
+	seen "build $new in ~/.local without its images: the core exited 78, $(grep -c '^sandcastled: the image' journal) start(s), not restarted; the journal: $(grep '^sandcastled: the image' journal | head -n 1)"
 	# The control: the installed build's binaries back, each by a rename.
-	op_login 'for f in ~/window/*; do
-	    cp -p "$f" ~/.local/bin/.back &&
-	    mv ~/.local/bin/.back ~/.local/bin/"${f##*/}" || exit 1; done &&
+	op_login 'cd ~/.local/libexec/sandcastle && for f in ~/window/*; do
+	    cp -p "$f" .back && mv .back "${f##*/}" || exit 1; done &&
 	    rm -r ~/window' || fail "the installed binaries back"
 	[ "$(build)" = "$old" ] || fail "the binaries back are not build $old"
 	op_do systemctl --user restart sandcastle.target || fail "restart"

@@ -165,13 +165,20 @@ full_body()
 	in_setup
 	rm "$SC_ROOT/fake/podman"
 	bin=$SC_HOME/.local/bin
+	libexec=$SC_HOME/.local/libexec/sandcastle
 	units=$SC_HOME/.config/systemd/user
 	# An older keepd, held open: a rename leaves it whole to its reader.
-	mkdir -p "$bin"
-	echo "old keepd" > "$bin/keepd"
+	# It is sandcastle's (its note), so install may replace it.
+	mkdir -p "$bin" "$libexec"
+	{ cat "$(sc_bin keepd)"; echo "old keepd"; } > "$libexec/keepd"
+	cp "$libexec/keepd" old.keepd
+	# An earlier install's keepd and gated in ~/.local/bin go; a file
+	# there without the note stays.
+	cp "$libexec/keepd" "$bin/keepd"
+	echo "the routing daemon" > "$bin/gated"
 	chown -R "$SC_USER:$SC_USER" "$SC_HOME/.local"
-	old_inode=$(stat -c %i "$bin/keepd")
-	exec 3< "$bin/keepd"
+	old_inode=$(stat -c %i "$libexec/keepd")
+	exec 3< "$libexec/keepd"
 
 	./ctl install > out 2> err
 	st=$?
@@ -182,13 +189,14 @@ full_body()
 	    '^install: the configuration is valid$' \
 	    '^install: build [0-9a-f]{12}, binaries in ' \
 	    '^install: images ready$' \
-	    "^install: the binaries are in $bin, each put there by a rename\$" \
+	    "^install: the binaries are in $bin and $libexec, each put there by a rename\$" \
 	    "^install: the units are written in $units\$" \
 	    '^install: systemd reloaded the units$' \
 	    '^install: sandcastle.target is enabled$' \
 	    '^install: lingering is on$' \
 	    '^install: sandcastle.target is restarted$' \
 	    "^install: the keep is ready at $SC_RUN/sandcastle/keep.sock\$" \
+	    "^install: removed $bin/keepd, of an earlier install\$" \
 	    '^install: the images of older builds are removed$' \
 	    '^install: running sandcastlectl check$' \
 	    '^ok    keep: ready' \
@@ -206,22 +214,30 @@ full_body()
 
 	for b in sandcastled sandcastlectl keepd gated sandcastle-box-claude \
 	    sandcastle-box-ocr; do
-		cmp "$(sc_bin "$b")" "$bin/$b" || atf_fail "$b not installed"
-		[ -x "$bin/$b" ] || atf_fail "$b not executable"
+		f=$(sc_bin_in "$SC_HOME/.local" "$b")
+		cmp "$(sc_bin "$b")" "$f" || atf_fail "$b not installed"
+		[ -x "$f" ] || atf_fail "$b not executable"
 	done
-	[ "$(stat -c %i "$bin/keepd")" != "$old_inode" ] ||
+	[ "$(stat -c %i "$libexec/keepd")" != "$old_inode" ] ||
 	    atf_fail "keepd was written in place"
-	[ "$(cat <&3)" = "old keepd" ] || atf_fail "the old keepd was changed"
+	cmp - old.keepd <&3 || atf_fail "the old keepd was changed"
 	exec 3<&-
-	ls -A "$bin" | grep '^\.' && atf_fail "a temporary file was left"
+	[ -e "$bin/keepd" ] && atf_fail "the earlier install's keepd stayed"
+	[ "$(cat "$bin/gated")" = "the routing daemon" ] ||
+	    atf_fail "a file without the note was touched"
+	ls -A "$bin" "$libexec" | grep '^\.' && atf_fail "a temporary file was left"
 	build=$(./ctl version | awk '$1 == "build" { print $2 }')
 	for u in sandcastle-gate.service sandcastle-keep.service \
 	    sandcastle.service sandcastle.target; do
 		head -n 1 "$units/$u" | grep -q "^# sandcastle build $build, written by sandcastlectl install" ||
 		    atf_fail "$u: no marker of build $build"
 	done
-	grep -q "^ExecStart=$bin/keepd -d -c $SC_CONFIG -s $SC_SECRETS\$" \
+	grep -q "^ExecStart=$libexec/keepd -d -c $SC_CONFIG -s $SC_SECRETS\$" \
 	    "$units/sandcastle-keep.service" || atf_fail "keep's ExecStart"
+	grep -q "^ExecStart=$libexec/gated -d -c $SC_CONFIG\$" \
+	    "$units/sandcastle-gate.service" || atf_fail "gate's ExecStart"
+	grep -q "^ExecStart=$bin/sandcastled -d -i -c $SC_CONFIG -s $SC_SECRETS\$" \
+	    "$units/sandcastle.service" || atf_fail "the core's ExecStart"
 	cat > want.calls <<EOF
 systemctl --user daemon-reload
 systemctl --user enable sandcastle.target
@@ -301,7 +317,7 @@ EOF
 	    atf_fail "the configuration or a secret went"
 	for b in sandcastled sandcastlectl keepd gated sandcastle-box-claude \
 	    sandcastle-box-ocr; do
-		[ -x "$bin/$b" ] || atf_fail "$b went"
+		[ -x "$(sc_bin_in "$SC_HOME/.local" "$b")" ] || atf_fail "$b went"
 	done
 }
 full_cleanup()
@@ -310,8 +326,76 @@ full_cleanup()
 	sc_cleanup
 }
 
+atf_test_case foreign cleanup
+foreign_head()
+{
+	atf_set "descr" "I1: install never replaces a file it did not put there: a file without sandcastle's note where a binary goes (text, another ELF program, a symbolic link) is refused, named, left byte for byte, and nothing changes; control: an earlier build's program of sandcastle there is replaced"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+foreign_body()
+{
+	in_setup
+	bin=$SC_HOME/.local/bin
+	libexec=$SC_HOME/.local/libexec/sandcastle
+	mkdir -p "$bin" "$libexec"
+	chown -R "$SC_USER:$SC_USER" "$SC_HOME/.local"
+	# Each foreign file alone, at one of the two folders.
+	for kind in text elf link; do
+		rm -f "$libexec/gated" "$bin/sandcastlectl"
+		case $kind in
+		text)	f=$libexec/gated
+			echo "#!/bin/sh
+# the routing daemon" > "$f"
+			why="carries no note of sandcastle (readelf -n shows a program's notes)" ;;
+		elf)	f=$libexec/gated
+			cp /usr/bin/true "$f"
+			why="carries no note of sandcastle (readelf -n shows a program's notes)" ;;
+		link)	f=$bin/sandcastlectl
+			ln -s /usr/bin/true "$f"
+			why="is a symbolic link" ;;
+		esac
+		chown -h "$SC_USER:$SC_USER" "$f"
+		cp -P "$f" "foreign.$kind"
+		in_state > before
+		atf_check -s exit:1 -o save:out.$kind \
+		    -e inline:"install: $f $why, so it is not a file install put there, and install replaces no other: move it away and run sandcastlectl install again; nothing was changed\n" \
+		    ./ctl install
+		grep -q '^install: build' "out.$kind" &&
+		    atf_fail "$kind: install went on to the images"
+		in_state > after
+		diff before after || atf_fail "$kind: install changed something"
+		if [ $kind = link ]; then
+			[ "$(readlink "$f")" = /usr/bin/true ] ||
+			    atf_fail "the link was changed"
+		else
+			cmp "foreign.$kind" "$f" || atf_fail "$kind: $f was changed"
+		fi
+	done
+	rm -f "$bin/sandcastlectl"
+
+	# The control: an earlier build's gated (its note, a byte more) is
+	# replaced by this build's.  The images are the fake podman's.
+	{ cat "$(sc_bin gated)"; echo; } > "$libexec/gated"
+	chown "$SC_USER:$SC_USER" "$libexec/gated"
+	: > "$SC_ROOT/answer/podman-build"
+	./ctl install > out 2> err
+	cat out err
+	in_steps out '^install: the configuration is valid$' \
+	    '^install: images ready$' \
+	    "^install: the binaries are in $bin and $libexec, each put there by a rename\$"
+	cmp "$(sc_bin gated)" "$libexec/gated" || atf_fail "gated was not replaced"
+}
+foreign_cleanup()
+{
+	sc_load && [ -f "$SC_ROOT/log/keepd.pid" ] &&
+	    kill "$(cat "$SC_ROOT/log/keepd.pid")" 2>/dev/null
+	sc_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case lacks
 	atf_add_test_case full
+	atf_add_test_case foreign
 }

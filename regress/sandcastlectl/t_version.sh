@@ -7,21 +7,26 @@
 # bins: the installed binaries, each capability's box among them.
 bins()
 {
-	ls "$(atf_config_get prefix)/bin"
+	echo sandcastled sandcastlectl keepd gated
+	sc_caps | sed 's/^/sandcastle-box-/'
 }
 
-# copy_bins DIR: a private copy of the installed binaries.
+# copy_bins DIR: a private copy of the installed binaries, as make
+# install lays them out.
 copy_bins()
 {
-	mkdir -p "$1"
-	for b in $(bins); do
-		cp "$(sc_bin "$b")" "$1/" || atf_fail "no installed $b"
-	done
+	sc_copy_build "$1"
+}
+
+# at DIR NAME: the program NAME of the copy DIR.
+at()
+{
+	sc_bin_in "$1" "$2"
 }
 
 build_of()
 {
-	"$1/sandcastlectl" version | sed -n 's/^build   //p'
+	"$1/bin/sandcastlectl" version | sed -n 's/^build   //p'
 }
 
 # digest_of DIR: the id as sandcastlectl(8) defines it, made by coreutils'
@@ -32,13 +37,13 @@ digest_of()
 	for _b in sandcastled sandcastlectl keepd gated \
 	    sandcastle-box-claude sandcastle-box-ocr; do
 		printf '%s\000' "$_b"
-		_n=$(stat -c %s "$1/$_b")
+		_n=$(stat -c %s "$(at "$1" "$_b")")
 		_s=56
 		while [ $_s -ge 0 ]; do
 			printf "\\$(printf %03o $(( (_n >> _s) & 255 )))"
 			_s=$((_s - 8))
 		done
-		cat "$1/$_b"
+		cat "$(at "$1" "$_b")"
 	done | sha256sum | cut -c1-12
 }
 
@@ -73,7 +78,7 @@ build_digest_body()
 	[ "$id" = "$(digest_of copy)" ] ||
 	    atf_fail "sandcastlectl's id $id, sha256sum's $(digest_of copy)"
 	# The control: the digest above sees the bytes it is given.
-	printf x >> copy/keepd
+	printf x >> "$(at copy keepd)"
 	[ "$(digest_of copy)" != "$id" ] || atf_fail "sha256sum's id kept"
 	[ "$(build_of copy)" = "$(digest_of copy)" ] ||
 	    atf_fail "after the change, sandcastlectl's id $(build_of copy), sha256sum's $(digest_of copy)"
@@ -91,28 +96,29 @@ build_changes_body()
 	before=$(build_of copy)
 	[ -n "$before" ] || atf_fail "no build id"
 	# Control: a copy of the same binaries has the same id as the install.
-	[ "$before" = "$(build_of "$(atf_config_get prefix)/bin")" ] ||
+	[ "$before" = "$(build_of "$(atf_config_get prefix)")" ] ||
 	    atf_fail "the copy has another id"
 	for b in $(bins); do
 		rm -rf one && copy_bins one
-		printf 'x' >> "one/$b"
+		printf 'x' >> "$(at one "$b")"
 		after=$(build_of one)
 		[ -n "$after" ] && [ "$after" != "$before" ] ||
 		    atf_fail "a byte more in $b left the id $before"
 	done
 	# The split is part of the id: a byte moved from one file to the next.
 	rm -rf moved && copy_bins moved
-	printf 'x' >> moved/keepd
-	printf 'x' >> moved/sandcastlectl
+	printf 'x' >> "$(at moved keepd)"
+	printf 'x' >> moved/bin/sandcastlectl
 	a=$(build_of moved)
 	rm -rf moved2 && copy_bins moved2
-	printf 'xx' >> moved2/keepd
-	cp moved/sandcastlectl moved2/sandcastlectl
-	truncate -s -1 moved2/sandcastlectl
+	printf 'xx' >> "$(at moved2 keepd)"
+	cp moved/bin/sandcastlectl moved2/bin/sandcastlectl
+	truncate -s -1 moved2/bin/sandcastlectl
 	[ "$a" != "$(build_of moved2)" ] || atf_fail "moving a byte kept the id"
-	rm copy/gated
+	rm "$(at copy gated)"
 	atf_check -s exit:1 -o match:"^build   unknown$" \
-	    -e match:"gated: No such file or directory" copy/sandcastlectl version
+	    -e match:"copy/libexec/sandcastle/gated: No such file or directory" \
+	    copy/bin/sandcastlectl version
 }
 
 atf_init_test_cases()

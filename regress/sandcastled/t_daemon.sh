@@ -490,13 +490,9 @@ images_of_build_body()
 	as_accounts
 	sc_fixture "$FIXTURES/valid"
 	# A copy of the binaries, the account's: the upgrade changes it.
-	bin=$SC_ROOT/bin
-	mkdir -p "$bin"
-	for b in sandcastled sandcastlectl keepd gated sandcastle-box-claude \
-	    sandcastle-box-ocr; do
-		cp "$(sc_bin "$b")" "$bin/" || atf_fail "no installed $b"
-	done
-	chown -R "$SC_USER:$SC_USER" "$bin"
+	sc_copy_build "$SC_ROOT/build"
+	chown -R "$SC_USER:$SC_USER" "$SC_ROOT/build"
+	bin=$SC_ROOT/build/bin
 	old=$(sc_as_user "$bin/sandcastlectl" version | sed -n 's/^build   //p')
 	daemon="$bin/sandcastled -d -i -c $SC_CONFIG -s $SC_SECRETS"
 	# No image yet: refused before any child, and not restarted (78).
@@ -517,7 +513,7 @@ images_of_build_body()
 	[ "$SC_STATUS" -eq 0 ] ||
 	    { sc_log sandcastled; atf_fail "exit $SC_STATUS after SIGTERM"; }
 	# An upgrade's make install: new binaries beside the old build's images.
-	printf '\n' >> "$bin/gated"
+	printf '\n' >> "$SC_ROOT/build/libexec/sandcastle/gated"
 	new=$(sc_as_user "$bin/sandcastlectl" version | sed -n 's/^build   //p')
 	[ "$new" != "$old" ] || atf_fail "the build id did not change"
 	atf_check -s exit:78 -o empty -e inline:"sandcastled: the image sandcastle-claude:$new of this build is missing, so this build does not start: run sandcastlectl install, which makes its images before it starts it\n" \
