@@ -237,7 +237,7 @@ seconds()
 atf_test_case security
 security_head()
 {
-	atf_set "descr" "I1 N5: systemd-analyze security --user on the live manager rates each unit at or below its figure in sandcastle(7); the gate and the keep in a mount namespace of systemd's, not the user manager's, with the system and the home read-only, the runtime folder writable, a /dev and a /tmp of their own, as their mounts show; the core's podman's newuidmap maps the subordinate ids in a plain unit and not under NoNewPrivileges=, PrivateUsers= or CapabilityBoundingSet="
+	atf_set "descr" "I1 N5: systemd-analyze security --user on the live manager rates each unit at or below its figure in sandcastle(7); the gate and the keep in a mount namespace of systemd's, not the user manager's, with the system and the home read-only, the runtime folder writable, a /dev and a /tmp of their own, as their mounts show; the core's podman's newuidmap maps the subordinate ids in a plain unit and not under NoNewPrivileges=, PrivateUsers= or CapabilityBoundingSet=; IPAddressDeny=any lets a connection through"
 	atf_set "timeout" "600"
 }
 security_body()
@@ -272,6 +272,14 @@ security_body()
 		newuidmap_in -p "$p" && fail "newuidmap maps the subordinate ids under $p"
 		seen "newuidmap in a unit with $p: $(grep -v '^ *$' nuid.out | tail -n 2 | tr '\n' ' ')"
 	done
+	# Why neither daemon has IPAddressDeny=: a user manager cannot
+	# attach its program, and a connection it denies is made.
+	op_do systemd-run --user --wait --pipe --quiet -p IPAddressDeny=any -- \
+	    python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+socket.create_connection(s.getsockname(), timeout=5)' > ipdeny.out 2>&1 < /dev/null ||
+	    fail "IPAddressDeny=any holds in a unit of $OP's: $(cat ipdeny.out)"
+	seen "IPAddressDeny=any in a unit of $OP's: a connection to loopback still made"
 }
 
 # newuidmap_in [-p PROPERTY]: newuidmap as podman runs it, mapping op's
