@@ -270,7 +270,7 @@ security_body()
 	newuidmap_in || fail "newuidmap fails in a plain unit of $OP's: $(cat nuid.out)"
 	for p in NoNewPrivileges=yes PrivateUsers=yes CapabilityBoundingSet=; do
 		newuidmap_in -p "$p" && fail "newuidmap maps the subordinate ids under $p"
-		seen "newuidmap in a unit with $p: $(grep -v '^ *$' nuid.out | tail -n 2 | tr '\n' ' ')"
+		seen "newuidmap in a unit with $p: no map, exit $?: $(grep -v '^ *$' nuid.out | tail -n 2 | tr '\n' ' ')"
 	done
 	# Why neither daemon has IPAddressDeny=: a user manager cannot
 	# attach its program, and a connection it denies is made.
