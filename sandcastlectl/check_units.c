@@ -23,7 +23,12 @@ static const char *const locks[] = {
 	"NoNewPrivileges", "LockPersonality", "RestrictRealtime",
 	"RestrictSUIDSGID", "SystemCallArchitectures", "UMask", "LimitCORE",
 	"MemoryDenyWriteExecute", "RestrictAddressFamilies",
-	"RestrictNamespaces",
+	"RestrictNamespaces", "KeyringMode", "PrivateUsers", "PrivateNetwork",
+	"PrivateTmp", "PrivateDevices", "PrivateIPC", "PrivateMounts",
+	"ProtectSystem", "ProtectHome", "ReadWritePaths", "BindPaths",
+	"ProtectKernelTunables", "ProtectKernelModules", "ProtectKernelLogs",
+	"ProtectControlGroups", "ProtectClock", "ProtectHostname",
+	"SystemCallFilter",
 };
 
 static const struct rule {

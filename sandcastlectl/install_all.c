@@ -274,13 +274,19 @@ install_old(const struct install *in)
 static int
 install_units(const struct install *in)
 {
-	char	 dir[PATH_MAX], why[PATH_MAX + 128];
+	char	 dir[PATH_MAX], state[PATH_MAX], why[PATH_MAX + 128];
 	size_t	 i;
 
 	if (units_dir(dir, sizeof(dir)) == -1)
 		return stopped("the units", "the folder of the units: %s",
 		    path_why());
 	if (dir_make(dir, why, sizeof(why)) == -1)
+		return stopped("the units", "%s", why);
+	/* The gate's unit leaves it writable: it must be there first. */
+	if (path_state_dir(state, sizeof(state)) == -1)
+		return stopped("the units", "~/.local/state/sandcastle: %s",
+		    path_why());
+	if (dir_make(state, why, sizeof(why)) == -1)
 		return stopped("the units", "%s", why);
 	for (i = 0; i < UNIT_COUNT; i++)
 		if (file_write_atomic(dir, unit_texts[i].name, in->units[i],

@@ -11,7 +11,7 @@
 # the run is, "done" at its end, when the machine powers off.
 set -u
 
-ORDER="install units first_job a1 a3 cgroup a2 a4 restart upgrade
+ORDER="install units security first_job a1 a3 cgroup a2 a4 restart upgrade
 upgrade_window @reboot boot reinstall traffic delegation advice"
 
 IN=/share/in

@@ -186,6 +186,29 @@ directive_holds()
 		got=$(shown "$1" "$2" | tr ' ' '\n' | sort | tr '\n' ' ')
 		want=$(echo "$3" | tr ' ' '\n' | sort | tr '\n' ' ')
 		[ "$got" = "$want" ] || fail "$1: $2=$3, systemd has $got" ;;
+	SystemCallFilter)
+		# show gives the calls, not the groups: a deny list (every
+		# one of ours denies @reboot) and the calls allowed back.
+		got=" $(shown "$1" "$2") "
+		case $3 in
+		'~'*)	case $got in
+			' ~'*' reboot '*) ;;
+			*) fail "$1: $2=$3, systemd has $got" ;;
+			esac ;;
+		*)	case $got in
+			*" $3 "*) fail "$1: $2=$3, systemd still denies it" ;;
+			esac ;;
+		esac ;;
+	ReadWritePaths)
+		got=$(shown "$1" "$2")
+		[ "$got" = "$(echo "$3" | sed "s|%h|$OPHOME|")" ] ||
+		    fail "$1: $2=$3, systemd has $got" ;;
+	BindPaths)
+		got=$(shown "$1" "$2")
+		case $got in
+		"$3:$3:"*) ;;
+		*) fail "$1: $2=$3, systemd has $got" ;;
+		esac ;;
 	*)
 		got=$(shown "$1" "$2")
 		[ "$got" = "$3" ] || fail "$1: $2=$3, systemd has $got" ;;
@@ -209,6 +232,94 @@ seconds()
 			t += n * (u == "min" ? 60 : u == "h" ? 3600 : u == "ms" ? 0.001 : 1)
 		}
 		print t }'
+}
+
+atf_test_case security
+security_head()
+{
+	atf_set "descr" "I1 N5: systemd-analyze security --user on the live manager rates each unit at or below its figure in sandcastle(7); the gate and the keep in a mount namespace of systemd's, not the user manager's, with the system and the home read-only, the runtime folder writable, a /dev and a /tmp of their own, as their mounts show; the core's podman's newuidmap maps the subordinate ids in a plain unit and not under NoNewPrivileges=, PrivateUsers= or CapabilityBoundingSet=; IPAddressDeny=any lets a connection through"
+	atf_set "timeout" "600"
+}
+security_body()
+{
+	page=$IN/prefix/share/man/man7/sandcastle.7
+	for u in sandcastle-gate sandcastle-keep sandcastle; do
+		want=$(awk -v u="$u.service" '$1 == ".It" && $2 == "Pa" &&
+		    $3 == u && $4 == "Ta" { print $5; exit }' "$page")
+		[ -n "$want" ] || fail "sandcastle(7) gives no figure of $u.service"
+		op_do systemd-analyze security --user --no-pager "$u.service" \
+		    > "$u.sec" 2>&1
+		got=$(sed -n 's/^.*Overall exposure level for [^:]*: \([0-9.]*\) .*$/\1/p' "$u.sec")
+		seen "$u.service: exposure $got, its figure in sandcastle(7) $want ($(grep -c '✗' "$u.sec") items left)"
+		awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && g + 0 <= w + 0) }' ||
+		    { cat "$u.sec"; fail "$u.service is rated ${got:-nothing}, above its figure $want"; }
+	done
+	mgr=$(pgrep -u "$OP" -x systemd | head -n 1)
+	[ -n "$mgr" ] || fail "no user manager of $OP"
+	for u in sandcastle-gate sandcastle-keep; do
+		pid=$(unit_pid "$u")
+		[ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink "/proc/$mgr/ns/mnt")" ] ||
+		    fail "$u runs in the user manager's mount namespace: its mount settings are not in force"
+		mounts_hold "$u" "$pid"
+	done
+	# The control: the core, which has none, shares the manager's.
+	[ "$(readlink "/proc/$(unit_pid sandcastle)/ns/mnt")" = "$(readlink "/proc/$mgr/ns/mnt")" ] ||
+	    fail "the core runs in a mount namespace of its own"
+	# Why the core has none: its podman's newuidmap maps op's
+	# subordinate ids in a plain unit, and under none of these.
+	newuidmap_in || fail "newuidmap fails in a plain unit of $OP's: $(cat nuid.out)"
+	for p in NoNewPrivileges=yes PrivateUsers=yes CapabilityBoundingSet=; do
+		newuidmap_in -p "$p" && fail "newuidmap maps the subordinate ids under $p"
+		seen "newuidmap in a unit with $p: no map, exit $?: $(grep -v '^ *$' nuid.out | tail -n 2 | tr '\n' ' ')"
+	done
+	# Why neither daemon has IPAddressDeny=: a user manager cannot
+	# attach its program, and a connection it denies is made.
+	op_do systemd-run --user --wait --pipe --quiet -p IPAddressDeny=any -- \
+	    python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+socket.create_connection(s.getsockname(), timeout=5)' > ipdeny.out 2>&1 < /dev/null ||
+	    fail "IPAddressDeny=any holds in a unit of $OP's: $(cat ipdeny.out)"
+	seen "IPAddressDeny=any in a unit of $OP's: a connection to loopback still made"
+}
+
+# newuidmap_in [-p PROPERTY]: newuidmap as podman runs it, mapping op's
+# subordinate range into a new user namespace, in a transient unit of
+# op's user manager; its output in nuid.out, its status returned.
+newuidmap_in()
+{
+	op_do systemd-run --user --wait --pipe --quiet "$@" -- /bin/sh -c \
+	    'unshare -U sleep 30 & p=$!; sleep 3
+	    newuidmap "$p" 0 '"$OPUID"' 1 1 100000 65536; s=$?
+	    kill "$p"; exit "$s"' > nuid.out 2>&1 < /dev/null
+}
+
+# mounts_hold UNIT PID: PID's mounts are ProtectSystem=strict's and
+# ProtectHome=read-only's, the runtime folder writable, PrivateDevices='s
+# and PrivateTmp='s.
+mounts_hold()
+{
+	awk '{ for (i = 7; $i != "-"; i++); print $5, $6, $(i + 1) }' \
+	    "/proc/$2/mountinfo" > "$1.mounts"
+	r=$(mount_opt "$1.mounts" /) h=$(mount_opt "$1.mounts" "$OPHOME")
+	s=$(mount_opt "$1.mounts" "$SOCKS")
+	case ${r%%,*}-${h%%,*}-${s%%,*} in
+	ro-ro-rw) ;;
+	*) cat "$1.mounts"; fail "$1: / $r, $OPHOME $h, $SOCKS $s" ;;
+	esac
+	awk '$1 == "/dev" && $3 == "tmpfs" { d = 1 } $1 == "/tmp" { t = 1 }
+	    END { exit !(d && t) }' "$1.mounts" ||
+	    { cat "$1.mounts"; fail "$1: no /dev or /tmp of its own"; }
+	seen "$1: / read-only, $OPHOME read-only, $SOCKS writable, /dev a tmpfs ($(awk '$1 ~ /^\/dev\// { printf "%s%s", s, $1; s = " " }' "$1.mounts")), /tmp its own"
+}
+
+# mount_opt MOUNTS PATH: the options of the mount PATH is on, in MOUNTS
+# (mount point, options, type a line; the last of a point is on top).
+mount_opt()
+{
+	awk -v p="$2" '{ m = $1 == "/" ? "/" : $1 "/" }
+	    (p == $1 || index(p, m) == 1) && length(m) >= best {
+		best = length(m); o = $2 }
+	    END { print o }' "$1"
 }
 
 atf_test_case first_job
@@ -969,6 +1080,7 @@ atf_init_test_cases()
 {
 	atf_add_test_case install
 	atf_add_test_case units
+	atf_add_test_case security
 	atf_add_test_case first_job
 	atf_add_test_case a1
 	atf_add_test_case a3

@@ -64,6 +64,56 @@ verify_cleanup()
 	sc_cleanup
 }
 
+# figure UNIT: UNIT's exposure in sandcastle(7), times ten (systemd's
+# --threshold= counts in tenths).
+figure()
+{
+	awk -v u="$1" '$1 == ".It" && $2 == "Pa" && $3 == u && $4 == "Ta" {
+		print $5 * 10; exit }' "$(sc_srcdir)/man/sandcastle.7"
+}
+
+# The settings the units set for systemd's sandbox, which the control
+# takes out.
+SANDBOX='KeyringMode|Private[A-Za-z]*|Protect[A-Za-z]*|BindPaths|ReadWritePaths|RuntimeDirectory[A-Za-z]*|CapabilityBoundingSet|SystemCallFilter'
+
+atf_test_case exposure cleanup
+exposure_head()
+{
+	atf_set "descr" "I1: systemd-analyze security --offline rates each unit install wrote at or below its figure in sandcastle(7); control: each unit without the settings of systemd's sandbox is above it"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+exposure_body()
+{
+	un_install
+	mkdir bare
+	for u in sandcastle-gate sandcastle-keep sandcastle; do
+		t=$(figure "$u.service")
+		[ -n "$t" ] || atf_fail "sandcastle(7) gives no figure of $u.service"
+		(cd "$units" && "$OLDPWD/asuser" systemd-analyze security \
+		    --offline=yes --user --no-pager --threshold="$t" \
+		    "$u.service") > "$u.sec" 2>&1 ||
+		    { cat "$u.sec"; atf_fail "$u.service is above $t tenths"; }
+		grep -F "Overall exposure level for $u.service" "$u.sec"
+		grep -Ev "^($SANDBOX)=" "$units/$u.service" > "bare/$u.service"
+		cmp -s "$units/$u.service" "bare/$u.service" &&
+		    atf_fail "$u.service sets nothing of systemd's sandbox"
+	done
+	cp "$units/sandcastle.target" bare/
+	chown -R "$SC_USER" bare
+	cd bare || atf_fail "cd"
+	for u in sandcastle-gate sandcastle-keep sandcastle; do
+		atf_check -s not-exit:0 -o match:"Overall exposure level for $u.service" \
+		    -e ignore "$OLDPWD/asuser" systemd-analyze security \
+		    --offline=yes --user --no-pager --threshold="$(figure "$u.service")" \
+		    "$u.service"
+	done
+}
+exposure_cleanup()
+{
+	sc_cleanup
+}
+
 # opens FILE: how many times the trace in FILE opened the installed
 # sandcastled, which only the build id's hash reads.
 opens()
@@ -239,6 +289,7 @@ dropins_cleanup()
 atf_init_test_cases()
 {
 	atf_add_test_case verify
+	atf_add_test_case exposure
 	atf_add_test_case drift
 	atf_add_test_case hash_once
 	atf_add_test_case advice
