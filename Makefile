@@ -70,8 +70,8 @@ HDRS = $(wildcard common/*.h $(addsuffix /*.h,$(PROGDIRS)) regress/*/*.h)
 # sandcastlectl's check runs the daemons' own code: its library names
 # those files, as bgpctl's build names bgpd's.
 CTL_DAEMON_SRCS = sandcastled/boxrun.c sandcastled/job.c sandcastled/jobread.c \
-	sandcastled/podman.c sandcastled/profile.c sandcastled/readlock.c \
-	sandcastled/word.c \
+	sandcastled/jobrun.c sandcastled/podman.c sandcastled/profile.c \
+	sandcastled/readlock.c sandcastled/word.c \
 	gated/barrier.c gated/netlink.c gated/policy.c gated/refusal.c
 LIB_SRCS_sandcastlectl = $(CTL_DAEMON_SRCS)
 

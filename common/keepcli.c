@@ -216,6 +216,7 @@ keepcli_request(struct keepcli *k, const char *envelope, size_t len,
 		*why = "the keep's answer breaks its protocol";
 		return -1;
 	}
+	a->seconds = seconds;
 	k->broken = 0;
 	return 0;
 }
@@ -223,9 +224,81 @@ keepcli_request(struct keepcli *k, const char *envelope, size_t len,
 void
 keepcli_answer_free(struct keepcli_answer *a)
 {
-	free(a->ctype);
-	free(a->body);
+	if (a->held != NULL)
+		free(a->held);
+	else {
+		free(a->ctype);
+		free(a->body);
+	}
 	memset(a, 0, sizeof(*a));
+}
+
+int
+keepcli_answer_send(struct msgchan *chan, uint32_t type, uint32_t id,
+    const struct keepcli_answer *a)
+{
+	static char		 nul[1];
+	struct keepcli_wire	 h;
+	struct iovec		 iov[7];
+	int			 i;
+
+	if (a->body != NULL && a->body_len > KEEP_MAXBODY) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	memset(&h, 0, sizeof(h));
+	h.refused = a->refused != 0;
+	h.status = a->status;
+	h.retry_after = a->retry_after;
+	h.code = a->code;
+	h.seconds = a->seconds;
+	h.reason_len = strnlen(a->reason, sizeof(a->reason) - 1);
+	h.ctype_len = a->ctype != NULL ? strnlen(a->ctype, KEEP_CTYPE_MAX) : 0;
+	h.body_len = a->body != NULL ? a->body_len : 0;
+	iov[0].iov_base = &h;
+	iov[0].iov_len = sizeof(h);
+	iov[1].iov_base = (void *)a->reason;
+	iov[1].iov_len = h.reason_len;
+	iov[3].iov_base = a->ctype;
+	iov[3].iov_len = h.ctype_len;
+	iov[5].iov_base = a->body;
+	iov[5].iov_len = h.body_len;
+	for (i = 2; i < 7; i += 2) {
+		iov[i].iov_base = nul;
+		iov[i].iov_len = 1;
+	}
+	return msg_composev(chan, type, id, -1, iov, 7);
+}
+
+int
+keepcli_answer_take(struct msg *m, struct keepcli_answer *a)
+{
+	struct keepcli_wire	 h;
+	char			*p = (char *)m->data + sizeof(h);
+
+	memset(a, 0, sizeof(*a));
+	if (m->len < KEEPCLI_WIRE_MIN)
+		return -1;
+	memcpy(&h, m->data, sizeof(h));
+	if (h.reason_len >= sizeof(a->reason) || h.ctype_len > KEEP_CTYPE_MAX ||
+	    h.body_len > KEEP_MAXBODY || KEEPCLI_WIRE_MIN +
+	    (size_t)h.reason_len + h.ctype_len + h.body_len != m->len ||
+	    p[h.reason_len] != '\0' || p[h.reason_len + 1 + h.ctype_len] !=
+	    '\0' || p[m->len - sizeof(h) - 1] != '\0')
+		return -1;
+	a->refused = h.refused != 0;
+	a->status = h.status;
+	a->retry_after = h.retry_after;
+	a->code = h.code;
+	a->seconds = h.seconds;
+	memcpy(a->reason, p, h.reason_len + 1);
+	a->ctype = p + h.reason_len + 1;
+	a->body = a->ctype + h.ctype_len + 1;
+	a->body_len = h.body_len;
+	a->held = m->data;
+	m->data = NULL;
+	m->len = 0;
+	return 0;
 }
 
 void

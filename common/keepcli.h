@@ -1,6 +1,7 @@
 /*
- * A client of the keep on keep.sock, for the keep-frontend and check.
- * A keep that says nothing is a failure, never a hang.
+ * A client of the keep on keep.sock, for the keep-frontend and check,
+ * and its answer's one form between sandcastled's processes.  A keep
+ * that says nothing is a failure, never a hang.
  */
 #ifndef SANDCASTLE_KEEPCLI_H
 #define SANDCASTLE_KEEPCLI_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "keep.h"
+#include "msg.h"
 
 #define KEEPCLI_HELLO_SECONDS	5
 /* keepd ends a call; its answer has a little longer to come back. */
@@ -29,7 +31,22 @@ struct keepcli_answer {
 	size_t		 body_len;
 	uint32_t	 code;		/* enum keep_refusal */
 	char		 reason[KEEPCLI_REASON_MAX];
+	uint32_t	 seconds;	/* what the call had at the keep */
+	void		*held;		/* the payload ctype and body lie in */
 };
+
+/* An answer in a message: then reason, ctype and body, each and a NUL. */
+struct keepcli_wire {
+	uint32_t	 refused;
+	uint32_t	 status;
+	uint32_t	 retry_after;
+	uint32_t	 code;
+	uint32_t	 seconds;
+	uint32_t	 reason_len;
+	uint32_t	 ctype_len;
+	uint32_t	 body_len;
+};
+#define KEEPCLI_WIRE_MIN	(sizeof(struct keepcli_wire) + 3)
 
 /* Connects and says hello: the handle, or NULL and why (static text). */
 struct keepcli	*keepcli_open(const char *path, const char **why);
@@ -45,6 +62,11 @@ int		 keepcli_request(struct keepcli *, const char *envelope,
 		    size_t len, unsigned int seconds, struct keepcli_answer *,
 		    const char **why);
 void		 keepcli_answer_free(struct keepcli_answer *);
+/* The answer as the payload of a message of type; -1 and errno. */
+int		 keepcli_answer_send(struct msgchan *, uint32_t type,
+		    uint32_t id, const struct keepcli_answer *);
+/* 0, and m's payload is a's (no copy); -1 when it does not add up. */
+int		 keepcli_answer_take(struct msg *m, struct keepcli_answer *a);
 void		 keepcli_close(struct keepcli *);
 
 #endif

@@ -1,9 +1,11 @@
-/* What became of a job; the words are sandcastled(8)'s, BOXES. */
+/* A job's outcome and its message; the words are sandcastled(8)'s, BOXES. */
 #ifndef SANDCASTLE_OUTCOME_H
 #define SANDCASTLE_OUTCOME_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "msg.h"
 
 #define JOB_ERROR_MAX	512		/* bytes of an error, cut short */
 #define JOB_STDERR_MAX	4096		/* bytes of the box's stderr kept */
@@ -78,5 +80,29 @@ struct job_outcome {
 	uint32_t	 rest;
 	double		 seconds;	/* from job_run() to the box's end */
 };
+
+/* Then the message's own part (extra), then output, reply and record. */
+struct outcome_wire {
+	uint32_t	 status;
+	uint32_t	 word;
+	char		 error[JOB_ERROR_MAX];
+	char		 stderr_head[JOB_STDERR_MAX + 1];
+	uint32_t	 stderr_len;
+	struct job_usage usage;
+	uint32_t	 box_started;
+	uint32_t	 box_removed;
+	uint32_t	 millis;	/* seconds, times 1000 */
+	uint32_t	 rest;
+	uint32_t	 output_len;
+	uint32_t	 reply_len;
+	uint32_t	 record_len;
+};
+
+/* outcome.c: -1 and errno; take: -1 when it does not add up. */
+int	outcome_send(struct msgchan *, uint32_t type, uint32_t id,
+	    const struct job_outcome *, const void *extra, size_t extralen);
+int	outcome_take(const struct msg *, struct job_outcome *, void *extra,
+	    size_t extralen);
+void	job_outcome_free(struct job_outcome *);
 
 #endif

@@ -30,7 +30,8 @@
 #define GATE_SPARE_QUIET_MS	10
 
 struct gate {
-	struct destination	*dests;	/* the gate's list, copied */
+	/* The gate's list, copied; call_seconds the most of its host and port. */
+	struct destination	*dests;
 	size_t			 ndests;
 	struct barrier		 barrier;	/* read before leaving */
 	struct in_addr		 own[GATE_OWN_MAX];

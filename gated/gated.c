@@ -28,10 +28,12 @@ PROGRAM_NOTE("gated");
 static struct gate	gate = { .listenfd = -1, .refusalfd = -1,
 			    .pasta = -1, .self = -1, .spare = -1, .sparefd = -1 };
 
+/* A tunnel carries any call to its name and port: each entry the longest. */
 static void
 gate_list(struct gate *g, const struct config *conf)
 {
-	size_t	 i;
+	struct destination	*d, *e;
+	size_t			 i, j;
 
 	g->dests = reallocarray(NULL, conf->ndests + 1, sizeof(*g->dests));
 	if (g->dests == NULL)
@@ -39,6 +41,13 @@ gate_list(struct gate *g, const struct config *conf)
 	for (i = 0; i < conf->ndests; i++)
 		g->dests[i] = *conf->dests[i];
 	g->ndests = conf->ndests;
+	for (i = 0; i < g->ndests; i++)
+		for (j = 0, d = &g->dests[i]; j < g->ndests; j++) {
+			e = &g->dests[j];
+			if (e->port == d->port && strcmp(e->host, d->host) == 0 &&
+			    e->call_seconds > d->call_seconds)
+				d->call_seconds = e->call_seconds;
+		}
 }
 
 /* Whatever way gated ends, it leaves no tunnel, no pasta, no socket. */

@@ -204,21 +204,6 @@ dial(const struct sockaddr_in *sin, int *err)
 	return -1;
 }
 
-/* The longest call to a destination of that name and port. */
-static unsigned int
-call_seconds(const struct gate *g, const struct destination *d)
-{
-	unsigned int	 s = 0;
-	size_t		 i;
-
-	for (i = 0; i < g->ndests; i++)
-		if (g->dests[i].port == d->port &&
-		    strcmp(g->dests[i].host, d->host) == 0 &&
-		    g->dests[i].call_seconds > s)
-			s = g->dests[i].call_seconds;
-	return s;
-}
-
 static __attribute__((noreturn)) void
 open_tunnel(int fd, const struct ask *a, unsigned int idle)
 {
@@ -264,7 +249,7 @@ tunnel(const struct gate *g, int fd)
 	if ((a.dest = policy_match(g->dests, g->ndests, a.req.host,
 	    a.req.port)) == NULL)
 		refuse(g, fd, &a, REFUSAL_UNLISTED);
-	call = call_seconds(g, a.dest);
+	call = a.dest->call_seconds;
 	/* The warm wait and the handshake come before a call: one margin more. */
 	if (call + 2 * GATE_CALL_MARGIN > GATE_TOTAL_SECS)
 		alarm(call + 2 * GATE_CALL_MARGIN);

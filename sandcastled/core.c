@@ -64,7 +64,7 @@ core_probe(struct core *c)
 }
 
 static void
-core_keep_state(struct core *c, const struct msg *m)
+core_keep_state(struct core *c, struct msg *m)
 {
 	uint32_t	 up;
 
@@ -203,7 +203,7 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 }
 
 static void
-core_keep_answer(struct core *c, const struct msg *m,
+core_keep_answer(struct core *c, struct msg *m,
     void (*to)(struct core *, const struct keepcli_answer *, const char *))
 {
 	struct keepcli_answer	 a;
@@ -215,20 +215,21 @@ core_keep_answer(struct core *c, const struct msg *m,
 		(void)snprintf(down, sizeof(down), "%.*s", (int)m->len,
 		    (char *)m->data);
 		d = down;
-	} else
-		proc_keep_answer_read(m, &a, "the parent");
+	} else if (keepcli_answer_take(m, &a) == -1)
+		fatalx("the parent sent a keep answer whose lengths do not "
+		    "add up");
 	to(c, &a, d);
 	keepcli_answer_free(&a);
 }
 
 static void
-core_take_claim(struct core *c, const struct msg *m)
+core_take_claim(struct core *c, struct msg *m)
 {
 	core_keep_answer(c, m, core_claim_answer);
 }
 
 static void
-core_take_result(struct core *c, const struct msg *m)
+core_take_result(struct core *c, struct msg *m)
 {
 	core_keep_answer(c, m, core_result_answer);
 }
@@ -237,7 +238,7 @@ core_take_result(struct core *c, const struct msg *m)
 static const struct {
 	enum core_wait	 wait;
 	uint32_t	 type;
-	void		(*take)(struct core *, const struct msg *);
+	void		(*take)(struct core *, struct msg *);
 } core_takes[] = {
 	{ CORE_PROBE, PROC_KEEP_STATE, core_keep_state },
 	{ CORE_CLAIM, PROC_KEEP_ANSWER, core_take_claim },

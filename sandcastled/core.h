@@ -103,7 +103,7 @@ void	 core_keep_down(struct core *, const char *why);
 
 /* corejob.c */
 void	 core_job_start(struct core *);
-void	 core_job_done(struct core *, const struct msg *);
+void	 core_job_done(struct core *, struct msg *);
 
 /* coreresult.c */
 void	 core_result_add(struct core *, size_t src, const char *id,

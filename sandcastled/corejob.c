@@ -142,49 +142,13 @@ core_job_start(struct core *c)
 		corejob_send(c, src);
 }
 
-static char *
-corejob_text(const char *p, size_t len)
-{
-	char	*s;
-
-	if (len == 0)
-		return NULL;
-	if ((s = malloc(len + 1)) == NULL)
-		fatal("malloc");
-	memcpy(s, p, len);
-	s[len] = '\0';
-	return s;
-}
-
 void
-core_job_done(struct core *c, const struct msg *m)
+core_job_done(struct core *c, struct msg *m)
 {
-	struct proc_job_done	 d;
 	struct job_outcome	 o;
-	const char		*p = (const char *)m->data + sizeof(d);
 
-	memcpy(&d, m->data, sizeof(d));
-	if (d.status > JOB_RELEASED || d.word >= JW_COUNT ||
-	    d.stderr_len > JOB_STDERR_MAX || d.rest > JOB_REST_MAX ||
-	    sizeof(d) + (size_t)d.output_len + d.reply_len + d.record_len !=
-	    m->len)
+	if (outcome_take(m, &o, NULL, 0) == -1)
 		fatalx("the parent sent an outcome that does not add up");
-	memset(&o, 0, sizeof(o));
-	o.status = d.status;
-	o.word = d.word;
-	memcpy(o.error, d.error, sizeof(o.error));
-	o.error[sizeof(o.error) - 1] = '\0';
-	memcpy(o.stderr_head, d.stderr_head, sizeof(o.stderr_head));
-	o.stderr_len = d.stderr_len;
-	o.usage = d.usage;
-	o.usage.model[sizeof(o.usage.model) - 1] = '\0';
-	o.box_started = d.box_started;
-	o.box_removed = d.box_removed;
-	o.seconds = d.millis / 1000.0;
-	o.rest = d.rest;
-	o.output = corejob_text(p, d.output_len);
-	o.reply = corejob_text(p + d.output_len, d.reply_len);
-	o.record = corejob_text(p + d.output_len + d.reply_len, d.record_len);
 	corejob_finish(c, &o);
 	job_outcome_free(&o);
 }

@@ -18,16 +18,21 @@ enum job_mode {
 	JOB_CHECK
 };
 
-/* 0 and the answer or refusal in *a, or -1 and why (static) when none came. */
-/* seconds: what the call has at the keep, the box's time less its end. */
+/*
+ * 0 and the answer or refusal in *a, the seconds the keep had in it, or
+ * -1 and why (static) when none came.  seconds: what the call has at
+ * the keep, the box's time less its end.
+ */
 typedef int	 job_keep_fn(const char *envelope, size_t len,
 		    unsigned int seconds, struct keepcli_answer *a, void *arg,
 		    const char **why);
 
+/* job.c: the build every box must be of; NULL, or why none is yet. */
 int		 job_init(const char *build, char *why, size_t whysz);
 const char	*job_build(void);
+const char	*job_no_build(void);
 /*
- * timeout 0 is the capability's; lock, required, is what the box's
+ * jobrun.c: timeout 0 is the capability's; lock, required, is what the box's
  * reader puts on before it reads a byte of the box (reader_lock(), or a
  * test's); keep NULL answers requests unreachable.
  */
@@ -35,7 +40,6 @@ void		 job_run(const struct config *, enum cap_id, enum job_mode,
 		    const char *input, size_t inputlen, unsigned int timeout,
 		    void (*lock)(void), job_keep_fn *keep, void *arg,
 		    struct job_outcome *o);
-void		 job_outcome_free(struct job_outcome *);
 /* readlock.c: the box reader's filter and ruleset, the launcher's and check's. */
 void		 reader_lock(void);
 const char	*job_status_name(enum job_status);

@@ -8,7 +8,6 @@
 #include <sys/types.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -19,8 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "deadline.h"
 #include "jobread.h"
 #include "keep.h"
+#include "keepcli.h"
 #include "log.h"
 
 #define JR_FD_IN	3
@@ -32,25 +33,23 @@
 
 const struct msg_rule jobread_rules[] = {
 	{ JR_KEEP, "JR_KEEP", 2, KEEP_MAXENVELOPE, 0 },
-	{ JR_ANSWER, "JR_ANSWER", sizeof(struct jobread_answer),
-	    MSG_MAXPAYLOAD, 0 },
+	{ JR_ANSWER, "JR_ANSWER", KEEPCLI_WIRE_MIN, MSG_MAXPAYLOAD, 0 },
 	{ JR_DOWN, "JR_DOWN", 1, JR_DOWN_MAX, 0 },
-	{ JR_DONE, "JR_DONE", sizeof(struct jobread_done), MSG_MAXPAYLOAD, 0 },
+	{ JR_DONE, "JR_DONE", sizeof(struct outcome_wire) +
+	    sizeof(struct jobread_done), MSG_MAXPAYLOAD, 0 },
 };
 const size_t jobread_nrules = sizeof(jobread_rules) /
     sizeof(jobread_rules[0]);
 
-/* In the reader: job_keep_fn, through the launcher. */
+/* In the reader: job_ask_fn, through the launcher. */
 static int
-jobread_keep(const char *env, size_t len, unsigned int seconds,
-    struct keepcli_answer *a, void *arg, const char **why)
+jobread_ask(const char *env, size_t len, struct keepcli_answer *a, void *arg,
+    const char **why)
 {
-	static char		 down[JR_DOWN_MAX + 1];
-	struct msgchan		*chan = arg;
-	struct jobread_answer	 h;
-	struct msg		 m;
-	const char		*p;
-	char			 mwhy[128];
+	static char	 down[JR_DOWN_MAX + 1];
+	struct msgchan	*chan = arg;
+	struct msg	 m;
+	char		 mwhy[128];
 
 	if (msg_compose(chan, JR_KEEP, 0, -1, env, len) == -1 ||
 	    msgchan_flush_all(chan) == -1 || msg_read_one(chan, &m) != 1 ||
@@ -64,66 +63,28 @@ jobread_keep(const char *env, size_t len, unsigned int seconds,
 		msg_free(&m);
 		return -1;
 	}
-	memcpy(&h, m.data, sizeof(h));
-	p = (const char *)m.data + sizeof(h);
-	if (h.reason_len >= sizeof(a->reason) || (uint64_t)sizeof(h) +
-	    h.ctype_len + h.reason_len + h.body_len != m.len)
+	if (keepcli_answer_take(&m, a) == -1)
 		_exit(JR_EXIT_CHAN);
-	memset(a, 0, sizeof(*a));
-	a->refused = h.refused != 0;
-	a->status = h.status;
-	a->retry_after = h.retry_after;
-	a->code = h.code;
-	if ((a->ctype = strndup(p, h.ctype_len)) == NULL ||
-	    (a->body = malloc(h.body_len + 1)) == NULL)
-		_exit(JR_EXIT_CHAN);
-	memcpy(a->reason, p + h.ctype_len, h.reason_len);
-	memcpy(a->body, p + h.ctype_len + h.reason_len, h.body_len);
-	a->body[h.body_len] = '\0';
-	a->body_len = h.body_len;
 	msg_free(&m);
 	return 0;
-}
-
-static size_t
-jobread_len(const char *s)
-{
-	return s != NULL ? strlen(s) : 0;
 }
 
 static void
 jobread_done(struct msgchan *chan, const struct job_ctx *x)
 {
 	static struct jobread_done	 d;
-	const struct job_outcome	*o = x->o;
 	const struct box		*b = x->box;
-	struct iovec			 iov[4];
 
 	memset(&d, 0, sizeof(d));
-	d.status = o->status;
-	d.word = o->word;
 	d.hello = x->hello;
 	d.last = x->last;
 	d.decided = x->decided;
 	d.failed = b->failed;
 	d.timed_out = b->timed_out;
 	(void)strlcpy(d.why, b->why, sizeof(d.why));
-	(void)strlcpy(d.error, o->error, sizeof(d.error));
 	d.errlen = b->errlen;
 	memcpy(d.errhead, b->errhead, b->errlen);
-	d.usage = o->usage;
-	d.output_len = jobread_len(o->output);
-	d.reply_len = jobread_len(o->reply);
-	d.record_len = jobread_len(o->record);
-	iov[0].iov_base = &d;
-	iov[0].iov_len = sizeof(d);
-	iov[1].iov_base = o->output;
-	iov[1].iov_len = d.output_len;
-	iov[2].iov_base = o->reply;
-	iov[2].iov_len = d.reply_len;
-	iov[3].iov_base = o->record;
-	iov[3].iov_len = d.record_len;
-	if (msg_composev(chan, JR_DONE, 0, -1, iov, 4) == -1 ||
+	if (outcome_send(chan, JR_DONE, 0, x->o, &d, sizeof(d)) == -1 ||
 	    msgchan_flush_all(chan) == -1)
 		_exit(JR_EXIT_CHAN);
 }
@@ -171,7 +132,7 @@ jobread_child(struct job_ctx *x, const char *input, size_t inputlen,
 	x->lock();
 	msgchan_init(&chan, JR_FD_CHAN, MSG_MAXPAYLOAD);
 	if (x->keep != NULL) {
-		x->keep = jobread_keep;
+		x->ask = jobread_ask;
 		x->arg = &chan;
 	}
 	job_talk(x, input, inputlen);
@@ -180,51 +141,30 @@ jobread_child(struct job_ctx *x, const char *input, size_t inputlen,
 	_exit(0);
 }
 
-static char *
-jobread_text(const char *p, size_t len)
-{
-	char	*s;
-
-	if (len == 0)
-		return NULL;
-	if ((s = malloc(len + 1)) == NULL)
-		fatal("the box's reader");
-	memcpy(s, p, len);
-	s[len] = '\0';
-	return s;
-}
-
-/* In the launcher: the reader's outcome, its sizes checked.  0, or -1. */
+/* In the launcher: the reader's outcome, of what the box decides alone. */
 static int
 jobread_take(struct job_ctx *x, const struct msg *m, char *why, size_t whysz)
 {
-	struct jobread_done	 d;
-	struct job_outcome	*o = x->o;
-	struct box		*b = x->box;
-	const char		*p = (const char *)m->data + sizeof(d);
+	static struct jobread_done	 d;
+	struct job_outcome		 r, *o = x->o;
+	struct box			*b = x->box;
 
-	memcpy(&d, m->data, sizeof(d));
-	if ((uint64_t)sizeof(d) + d.output_len + d.reply_len + d.record_len !=
-	    m->len || d.status > JOB_RELEASED || d.word >= JW_COUNT ||
+	if (outcome_take(m, &r, &d, sizeof(d)) == -1 ||
 	    d.errlen > sizeof(d.errhead) ||
-	    memchr(d.why, '\0', sizeof(d.why)) == NULL ||
-	    memchr(d.error, '\0', sizeof(d.error)) == NULL ||
-	    memchr(d.usage.model, '\0', sizeof(d.usage.model)) == NULL) {
+	    memchr(d.why, '\0', sizeof(d.why)) == NULL) {
 		(void)snprintf(why, whysz, "its outcome does not add up");
 		return -1;
 	}
 	x->hello = d.hello != 0;
 	x->last = d.last != 0;
 	x->decided = d.decided != 0;
-	o->status = d.status;
-	o->word = d.word;
-	(void)strlcpy(o->error, d.error, sizeof(o->error));
-	o->usage = d.usage;
-	o->usage.has = d.usage.has != 0;
-	o->output = jobread_text(p, d.output_len);
-	o->reply = jobread_text(p + d.output_len, d.reply_len);
-	o->record = jobread_text(p + d.output_len + d.reply_len,
-	    d.record_len);
+	o->status = r.status;
+	o->word = r.word;
+	memcpy(o->error, r.error, sizeof(o->error));
+	o->usage = r.usage;
+	o->output = r.output;
+	o->reply = r.reply;
+	o->record = r.record;
 	memcpy(b->errhead, d.errhead, d.errlen);
 	b->errlen = d.errlen;
 	if (d.failed || d.timed_out) {
@@ -235,13 +175,24 @@ jobread_take(struct job_ctx *x, const struct msg *m, char *why, size_t whysz)
 	return 0;
 }
 
+/* The seconds the call has at the keep: what is left, less JOB_CALL_END. */
+static unsigned int
+jobread_seconds(const struct job_ctx *x)
+{
+	int	 left = deadline_ms(&x->box->deadline) / 1000;
+
+	/* check's look-up answers at once, or tells of a fault: a source's. */
+	if (x->mode == JOB_CHECK && left > KEEP_CALL_SECONDS + JOB_CALL_END)
+		return KEEP_CALL_SECONDS;
+	return left > JOB_CALL_END ? left - JOB_CALL_END : 1;
+}
+
+/* The launcher's own clock: the reader's word is not taken for it. */
 static int
 jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
     int *calls, char *why, size_t whysz)
 {
 	struct keepcli_answer	 a;
-	struct jobread_answer	 h;
-	struct iovec		 iov[4];
 	const char		*kwhy = "no keep is configured";
 	int			 r;
 
@@ -250,33 +201,16 @@ jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
 		return -1;
 	}
 	memset(&a, 0, sizeof(a));
-	/* The launcher's own clock: the reader's word is not taken for it. */
-	if (x->keep(m->data, m->len, job_call_seconds(x), &a, x->arg,
+	if (x->keep(m->data, m->len, jobread_seconds(x), &a, x->arg,
 	    &kwhy) == -1)
 		r = msg_compose(chan, JR_DOWN, 0, -1, kwhy,
 		    strnlen(kwhy, JR_DOWN_MAX - 1) + 1);
 	else {
-		memset(&h, 0, sizeof(h));
-		h.refused = a.refused;
-		h.status = a.status;
-		h.retry_after = a.retry_after;
 		/* The keep read it, not the box: a box cannot make it rest. */
 		if (!a.refused)
 			x->o->rest = a.retry_after < JOB_REST_MAX ?
 			    a.retry_after : JOB_REST_MAX;
-		h.code = a.code;
-		h.ctype_len = jobread_len(a.ctype);
-		h.reason_len = strnlen(a.reason, sizeof(a.reason) - 1);
-		h.body_len = a.body_len;
-		iov[0].iov_base = &h;
-		iov[0].iov_len = sizeof(h);
-		iov[1].iov_base = a.ctype;
-		iov[1].iov_len = h.ctype_len;
-		iov[2].iov_base = a.reason;
-		iov[2].iov_len = h.reason_len;
-		iov[3].iov_base = a.body;
-		iov[3].iov_len = h.body_len;
-		r = msg_composev(chan, JR_ANSWER, 0, -1, iov, 4);
+		r = keepcli_answer_send(chan, JR_ANSWER, 0, &a);
 	}
 	keepcli_answer_free(&a);
 	if (r == -1 || msgchan_flush_all(chan) == -1) {

@@ -1,8 +1,8 @@
 /*
- * The box's reader (jobread.c), private to job.c and jobread.c: one
- * child per box holds its pipes and reads only under its lock.  Its
- * messages to the launcher are jobread_rules's; the launcher never
- * checks the box's JSON.
+ * The box's reader (jobread.c), private to jobrun.c, jobread.c and
+ * job.c: one child per box holds its pipes and reads only under its
+ * lock.  Its messages to the launcher are jobread_rules's; the launcher
+ * never checks the box's JSON.
  */
 #ifndef COMMON_JOBREAD_H
 #define COMMON_JOBREAD_H
@@ -18,6 +18,10 @@
 /* Seconds a box keeps to end once its call is answered, or not. */
 #define JOB_CALL_END	10
 
+/* In the reader: the keep's answer through the launcher, its seconds in it. */
+typedef int	 job_ask_fn(const char *envelope, size_t len,
+		    struct keepcli_answer *a, void *arg, const char **why);
+
 struct job_ctx {
 	const struct config	*conf;
 	enum cap_id		 cap;
@@ -25,7 +29,8 @@ struct job_ctx {
 	struct box		*box;
 	struct proto_seq	 seq;
 	void			(*lock)(void);	/* the reader's, required */
-	job_keep_fn		*keep;
+	job_keep_fn		*keep;		/* the launcher's */
+	job_ask_fn		*ask;		/* the reader's, when keep is set */
 	void			*arg;
 	int			 hello;		/* the box's hello came */
 	int			 last;		/* its last line came */
@@ -35,51 +40,31 @@ struct job_ctx {
 
 enum jobread_msg {
 	JR_KEEP,	/* reader -> launcher: the keep's envelope, once */
-	JR_ANSWER,	/* launcher -> reader: struct jobread_answer, its texts */
+	JR_ANSWER,	/* launcher -> reader: struct keepcli_wire ... */
 	JR_DOWN,	/* launcher -> reader: why the keep gave nothing, text */
-	JR_DONE		/* reader -> launcher: struct jobread_done, its texts */
+	JR_DONE		/* reader -> launcher: struct outcome_wire ... */
 };
 #define JR_TO_LAUNCHER	(MSG_BIT(JR_KEEP) | MSG_BIT(JR_DONE))
 #define JR_TO_READER	(MSG_BIT(JR_ANSWER) | MSG_BIT(JR_DOWN))
 #define JR_DOWN_MAX	JOB_ERROR_MAX
 
-/* Then ctype_len, reason_len and body_len bytes. */
-struct jobread_answer {
-	uint32_t	 refused;
-	uint32_t	 status;
-	uint32_t	 retry_after;
-	uint32_t	 code;
-	uint32_t	 ctype_len;
-	uint32_t	 reason_len;
-	uint32_t	 body_len;
-};
-
-/* Then output_len, reply_len and record_len bytes. */
+/* JR_DONE's own part, between the outcome's and its texts. */
 struct jobread_done {
-	uint32_t	 status;	/* enum job_status */
-	uint32_t	 word;		/* enum job_word */
 	uint32_t	 hello, last, decided;
 	uint32_t	 failed;	/* a bound on its output broke */
 	uint32_t	 timed_out;	/* its time ran out in the reader */
 	uint32_t	 errlen;	/* bytes of errhead */
 	char		 why[BOX_WHY_LEN];
-	char		 error[JOB_ERROR_MAX];
 	char		 errhead[BOX_ERR_HEAD];
-	struct job_usage usage;
-	uint32_t	 output_len;
-	uint32_t	 reply_len;
-	uint32_t	 record_len;
 };
 
 extern const struct msg_rule	jobread_rules[];
 extern const size_t		jobread_nrules;
 
-/* job.c */
+/* job.c: the verdict, and the box's side of the protocol in its reader */
 void	job_decide(struct job_ctx *, enum job_status, enum job_word,
 	    const char *, ...) __attribute__((format(printf, 4, 5)));
 void	job_talk(struct job_ctx *, const char *input, size_t inputlen);
-/* The seconds its call has at the keep: what is left, less JOB_CALL_END. */
-unsigned int job_call_seconds(const struct job_ctx *);
 
 /* jobread.c: job_talk() in the box's reader, its outcome in x. */
 void	jobread_run(struct job_ctx *, const char *input, size_t inputlen);

@@ -70,26 +70,25 @@ keepfe_call(struct msg *m)
 	memcpy(&pc, m->data, sizeof(pc));
 	env = (const char *)m->data + sizeof(pc);
 	len = m->len - sizeof(pc);
+	memset(&a, 0, sizeof(a));
 	if (keepfe_may(keepfe_conf, env, len,
 	    (m->id & PROC_ID_LAUNCHER) != 0, bad, sizeof(bad)) == -1) {
 		log_warnx("refused a call: %s", bad);
-		if (proc_keep_refuse(keepfe_chan, m->id, KEEP_R_ENVELOPE,
-		    bad) == -1)
-			fatal("a message to the parent");
-		return;
-	}
-	if (keepfe_connect(&why) == -1) {
+		a.refused = 1;
+		a.code = KEEP_R_ENVELOPE;
+		(void)strlcpy(a.reason, bad, sizeof(a.reason));
+	} else if (keepfe_connect(&why) == -1) {
 		keepfe_send(PROC_KEEP_DOWN, m->id, why, strlen(why));
 		return;
-	}
-	if (keepcli_request(keepfe_keep, env, len, pc.seconds, &a, &why) == -1) {
+	} else if (keepcli_request(keepfe_keep, env, len, pc.seconds, &a,
+	    &why) == -1) {
 		keepcli_close(keepfe_keep);
 		keepfe_keep = NULL;
 		keepfe_state(1, why);
 		keepfe_send(PROC_KEEP_DOWN, m->id, why, strlen(why));
 		return;
 	}
-	if (proc_keep_answer_send(keepfe_chan, m->id, &a) == -1)
+	if (keepcli_answer_send(keepfe_chan, PROC_KEEP_ANSWER, m->id, &a) == -1)
 		fatal("a message to the parent");
 	keepcli_answer_free(&a);
 }

@@ -86,46 +86,17 @@ launcher_keep(const char *env, size_t len, unsigned int seconds,
 		msg_free(&m);
 		return -1;
 	}
-	proc_keep_answer_read(&m, a, "the parent");
+	if (keepcli_answer_take(&m, a) == -1)
+		fatalx("the parent sent a keep answer whose lengths do not add "
+		    "up");
 	msg_free(&m);
 	return 0;
-}
-
-static size_t
-launcher_len(const char *s)
-{
-	return s != NULL ? strlen(s) : 0;
 }
 
 static void
 launcher_done(uint32_t id, const struct job_outcome *o)
 {
-	static struct proc_job_done	 d;
-	struct iovec			 iov[4];
-
-	memset(&d, 0, sizeof(d));
-	d.status = o->status;
-	d.word = o->word;
-	(void)strlcpy(d.error, o->error, sizeof(d.error));
-	memcpy(d.stderr_head, o->stderr_head, sizeof(d.stderr_head));
-	d.stderr_len = o->stderr_len;
-	d.usage = o->usage;
-	d.box_started = o->box_started;
-	d.box_removed = o->box_removed;
-	d.millis = o->seconds > 0 ? (uint32_t)(o->seconds * 1000) : 0;
-	d.rest = o->rest;
-	d.output_len = launcher_len(o->output);
-	d.reply_len = launcher_len(o->reply);
-	d.record_len = launcher_len(o->record);
-	iov[0].iov_base = &d;
-	iov[0].iov_len = sizeof(d);
-	iov[1].iov_base = o->output;
-	iov[1].iov_len = d.output_len;
-	iov[2].iov_base = o->reply;
-	iov[2].iov_len = d.reply_len;
-	iov[3].iov_base = o->record;
-	iov[3].iov_len = d.record_len;
-	if (msg_composev(launcher_chan, PROC_JOB_DONE, id, -1, iov, 4) == -1)
+	if (outcome_send(launcher_chan, PROC_JOB_DONE, id, o, NULL, 0) == -1)
 		fatal("a job's outcome to the parent");
 	launcher_send(launcher_chan);
 }

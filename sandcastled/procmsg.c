@@ -1,10 +1,7 @@
 /* The parent's messages: their sizes (proc_rules) and routes (proc_routes). */
 #include <sys/types.h>
-#include <sys/uio.h>
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "ctl.h"
 #include "keep.h"
@@ -21,12 +18,12 @@ const struct msg_rule proc_rules[] = {
 	    sizeof(uint32_t), 0 },
 	{ PROC_KEEP_CALL, "PROC_KEEP_CALL", sizeof(struct proc_keep_call) + 2,
 	    KEEP_MAXENVELOPE, 0 },
-	{ PROC_KEEP_ANSWER, "PROC_KEEP_ANSWER",
-	    sizeof(struct proc_keep_answer), PROC_MAXPAYLOAD, 0 },
+	{ PROC_KEEP_ANSWER, "PROC_KEEP_ANSWER", KEEPCLI_WIRE_MIN,
+	    PROC_MAXPAYLOAD, 0 },
 	{ PROC_KEEP_DOWN, "PROC_KEEP_DOWN", 1, PROC_REASON_MAX, 0 },
 	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
 	    PROC_MAXPAYLOAD, 0 },
-	{ PROC_JOB_DONE, "PROC_JOB_DONE", sizeof(struct proc_job_done),
+	{ PROC_JOB_DONE, "PROC_JOB_DONE", sizeof(struct outcome_wire),
 	    PROC_MAXPAYLOAD, 0 },
 	{ PROC_SOURCES, "PROC_SOURCES", sizeof(struct ctl_source),
 	    PROC_MAXPAYLOAD, 0 },
@@ -85,82 +82,4 @@ void
 proc_verify(uint32_t set, const struct msg *m, const char *peer)
 {
 	msg_verify_set(proc_rules, proc_nrules, set, m, peer);
-}
-
-int
-proc_keep_answer_send(struct msgchan *chan, uint32_t id,
-    const struct keepcli_answer *a)
-{
-	struct proc_keep_answer	 h;
-	struct iovec		 iov[4];
-	size_t			 clen = a->ctype != NULL ? strlen(a->ctype) : 0;
-
-	memset(&h, 0, sizeof(h));
-	h.refused = a->refused;
-	h.status = a->status;
-	h.retry_after = a->retry_after;
-	h.code = a->code;
-	h.ctype_len = clen > PROC_CTYPE_MAX ? PROC_CTYPE_MAX : clen;
-	h.reason_len = strnlen(a->reason, sizeof(a->reason));
-	h.body_len = a->body_len;
-	iov[0].iov_base = &h;
-	iov[0].iov_len = sizeof(h);
-	iov[1].iov_base = a->ctype;
-	iov[1].iov_len = h.ctype_len;
-	iov[2].iov_base = (void *)a->reason;
-	iov[2].iov_len = h.reason_len;
-	iov[3].iov_base = a->body;
-	iov[3].iov_len = h.body_len;
-	return msg_composev(chan, PROC_KEEP_ANSWER, id, -1, iov, 4);
-}
-
-int
-proc_keep_refuse(struct msgchan *chan, uint32_t id, uint32_t code,
-    const char *reason)
-{
-	struct keepcli_answer	 a;
-
-	memset(&a, 0, sizeof(a));
-	a.refused = 1;
-	a.code = code;
-	(void)strlcpy(a.reason, reason, sizeof(a.reason));
-	return proc_keep_answer_send(chan, id, &a);
-}
-
-static char *
-proc_text(const char *p, size_t len)
-{
-	char	*s;
-
-	if ((s = malloc(len + 1)) == NULL)
-		fatal("malloc");
-	memcpy(s, p, len);
-	s[len] = '\0';
-	return s;
-}
-
-/* a is filled; keepcli_answer_free() it. */
-void
-proc_keep_answer_read(const struct msg *m, struct keepcli_answer *a,
-    const char *peer)
-{
-	struct proc_keep_answer	 h;
-	const char		*p = (const char *)m->data + sizeof(h);
-
-	memcpy(&h, m->data, sizeof(h));
-	if (h.ctype_len > PROC_CTYPE_MAX || h.reason_len >= PROC_REASON_MAX ||
-	    h.body_len > KEEP_MAXBODY || sizeof(h) + (size_t)h.ctype_len +
-	    h.reason_len + h.body_len != m->len)
-		fatalx("%s sent a keep answer whose lengths do not add up",
-		    peer);
-	memset(a, 0, sizeof(*a));
-	a->refused = h.refused != 0;
-	a->status = h.status;
-	a->retry_after = h.retry_after;
-	a->code = h.code;
-	a->ctype = proc_text(p, h.ctype_len);
-	memcpy(a->reason, p + h.ctype_len, h.reason_len);
-	a->reason[h.reason_len] = '\0';
-	a->body = proc_text(p + h.ctype_len + h.reason_len, h.body_len);
-	a->body_len = h.body_len;
 }

@@ -90,14 +90,14 @@ stop_standin_down(struct msgchan *chan, uint32_t id)
 int
 stop_standin_job(struct msgchan *chan, uint32_t id)
 {
-	struct proc_job_done	 d;
+	static struct job_outcome	 o;
 
-	memset(&d, 0, sizeof(d));
-	d.status = JOB_RELEASED;
-	d.word = JW_STOPPED;
-	(void)strlcpy(d.error, "the box launcher ended while the job ran",
-	    sizeof(d.error));
-	return msg_compose(chan, PROC_JOB_DONE, id, -1, &d, sizeof(d));
+	memset(&o, 0, sizeof(o));
+	o.status = JOB_RELEASED;
+	o.word = JW_STOPPED;
+	(void)strlcpy(o.error, "the box launcher ended while the job ran",
+	    sizeof(o.error));
+	return outcome_send(chan, PROC_JOB_DONE, id, &o, NULL, 0);
 }
 
 /* After a reap: what a child gone owed, answered in its place. */

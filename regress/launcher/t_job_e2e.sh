@@ -50,6 +50,14 @@ e2e_up()
 	sc_keep_up
 }
 
+# e2e_up, and this build's images for check.
+e2e_images()
+{
+	e2e_up
+	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
+	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+}
+
 # run_job EXPECT: t_job's real_keep case, a claude job through keep.sock.
 run_job()
 {
@@ -174,9 +182,7 @@ check_reader_head()
 }
 check_reader_body()
 {
-	e2e_up
-	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
-	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+	e2e_images
 	# The look-up answered after 8 s: the box and its reader wait meanwhile.
 	api "\"/v1/models/$MODEL\": {\"status\": 200, \"delay\": 8, \"json\": $MODEL_OK}"
 	ctl_check &
@@ -224,9 +230,7 @@ check_lines_head()
 }
 check_lines_body()
 {
-	e2e_up
-	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
-	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+	e2e_images
 	api "\"/v1/models/$MODEL\": {\"status\": 200, \"json\": $MODEL_OK}"
 	ctl_check
 	# What holds each limit: on cgroup v2 the cgroup, else the rlimits,

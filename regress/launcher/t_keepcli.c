@@ -184,13 +184,16 @@ ATF_TC_BODY(answer, tc)
 
 	ATF_REQUIRE(ask_given(FAKE_ANSWER, &a, &why, 5, &given) == 0);
 	ATF_CHECK(!a.refused && a.status == 200 && a.retry_after == 7);
-	/* The call's seconds go with it; none given is a source's 30. */
+	/* The call's seconds go with it, and the answer names them. */
 	ATF_CHECK_EQ(given, 5);
+	ATF_CHECK_EQ(a.seconds, given);
 	ATF_CHECK_STREQ(a.ctype, "application/json");
 	ATF_CHECK(a.body_len == 11 && memcmp(a.body, "{\"ok\":true}", 11) == 0);
 	keepcli_answer_free(&a);
 	ATF_REQUIRE(ask_given(FAKE_REFUSED, &a, &why, 0, &given) == 0);
+	/* None given is a source's 30. */
 	ATF_CHECK_EQ(given, KEEP_CALL_SECONDS);
+	ATF_CHECK_EQ(a.seconds, given);
 	ATF_CHECK(a.refused && a.code == KEEP_R_SECRET);
 	ATF_CHECK_STREQ(a.reason, "unusable secret: claude");
 	keepcli_answer_free(&a);

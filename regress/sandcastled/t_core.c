@@ -213,7 +213,8 @@ source_answers(uint32_t id, uint32_t status)
 
 	memset(&a, 0, sizeof(a));
 	a.status = status;
-	ATF_REQUIRE(proc_keep_answer_send(&parent_chan, id, &a) == 0);
+	ATF_REQUIRE(keepcli_answer_send(&parent_chan, PROC_KEEP_ANSWER, id,
+	    &a) == 0);
 	ATF_REQUIRE(msgchan_flush_all(&parent_chan) == 0);
 	ATF_REQUIRE(msg_read_one(&core_chan, &m) == 1);
 	core_dispatch(&m);

@@ -103,7 +103,7 @@ minutes_cleanup()
 atf_test_case past_timeout cleanup
 past_timeout_head()
 {
-	atf_set "descr" "A claude reply that would come after the capability's timeout: the keep ends the call first, the job fails (not released: asked again it would be billed again) and its record names the limit and its length; one POST"
+	atf_set "descr" "A claude reply that would come after the capability's timeout: the keep ends the call first, the job fails (not released: asked again it would be billed again) and its record names the limit and the very seconds keepd was given; one POST"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "240"
@@ -121,9 +121,12 @@ past_timeout_body()
 	grep -q 'job source=notes job=late capability=claude status=failed seconds=[0-9]* error=time ' \
 	    "$SC_ROOT/log/sandcastled.log" ||
 	    { sc_log sandcastled; atf_fail "no log line with the word time"; }
-	grep -qE 'claude POST /v1/messages refused: no answer within 1[2-4]s' \
-	    "$SC_ROOT/log/keepd.log" ||
-	    { sc_log keepd; atf_fail "keepd did not end the call"; }
+	kept=$(sed -nE 's,.*claude POST /v1/messages refused: no answer within (1[2-4])s.*,\1,p' \
+	    "$SC_ROOT/log/keepd.log")
+	[ -n "$kept" ] || { sc_log keepd; atf_fail "keepd did not end the call"; }
+	# The record names the seconds keepd was given, read once.
+	said=$(echo "$got" | sed -E 's/.* within ([0-9]+)s, .*/\1/')
+	[ "$said" = "$kept" ] || atf_fail "the record says ${said}s, keepd ${kept}s"
 	[ "$(meta notes late status)" = failed ] || atf_fail "the record's status"
 }
 past_timeout_cleanup()

@@ -1,8 +1,8 @@
 /*
  * The wiring between sandcastled's processes: which destination each
- * caller of the keep-frontend may name (destrule.c), and a keep's answer
- * as it crosses from the keep-frontend to the core or the launcher
- * (procmsg.c), whose lengths must add up, the route table against the
+ * caller of the keep-frontend may name (destrule.c), a keep's answer and
+ * a job's outcome as they cross between the processes (keepcli.c,
+ * outcome.c), whose lengths must add up, the route table against the
  * messages' table and the process table (proc.c), and the fatal default
  * of a child's dispatch.  Each refusal has its control.
  */
@@ -210,6 +210,14 @@ channels(struct msgchan *a, struct msgchan *b)
 	msgchan_init(b, sv[1], PROC_MAXPAYLOAD);
 }
 
+/* The message that crossed from out to in. */
+static void
+crossed(struct msgchan *out, struct msgchan *in, struct msg *m)
+{
+	ATF_REQUIRE(msgchan_flush_all(out) == 0);
+	ATF_REQUIRE(msg_read_one(in, m) == 1);
+}
+
 ATF_TC_WITHOUT_HEAD(answer_crosses);
 ATF_TC_BODY(answer_crosses, tc)
 {
@@ -221,66 +229,130 @@ ATF_TC_BODY(answer_crosses, tc)
 	memset(&a, 0, sizeof(a));
 	a.status = 409;
 	a.retry_after = 7;
+	a.seconds = 1189;
 	a.ctype = strdup("application/json");
 	a.body = strdup("{\"x\":1}");
 	a.body_len = 7;
-	ATF_REQUIRE(proc_keep_answer_send(&out, 42, &a) == 0);
-	ATF_REQUIRE(msgchan_flush_all(&out) == 0);
-	ATF_REQUIRE(msg_read_one(&in, &m) == 1);
+	ATF_REQUIRE(keepcli_answer_send(&out, PROC_KEEP_ANSWER, 42, &a) == 0);
+	crossed(&out, &in, &m);
 	ATF_CHECK_EQ(m.type, PROC_KEEP_ANSWER);
 	ATF_CHECK_EQ(m.id, 42);
-	proc_keep_answer_read(&m, &b, "test");
+	ATF_REQUIRE(keepcli_answer_take(&m, &b) == 0);
 	ATF_CHECK(!b.refused && b.status == 409 && b.retry_after == 7);
+	ATF_CHECK_EQ(b.seconds, 1189);
 	ATF_CHECK_STREQ(b.ctype, "application/json");
-	ATF_CHECK(b.body_len == 7 && memcmp(b.body, "{\"x\":1}", 7) == 0);
-	msg_free(&m);
-	keepcli_answer_free(&b);
-	/* A refusal crosses with its code and reason. */
-	ATF_REQUIRE(proc_keep_refuse(&out, 43, KEEP_R_ENVELOPE, "no") == 0);
-	ATF_REQUIRE(msgchan_flush_all(&out) == 0);
-	ATF_REQUIRE(msg_read_one(&in, &m) == 1);
-	proc_keep_answer_read(&m, &b, "test");
-	ATF_CHECK(b.refused && b.code == KEEP_R_ENVELOPE);
-	ATF_CHECK_STREQ(b.reason, "no");
+	ATF_CHECK(b.body_len == 7 && strcmp(b.body, "{\"x\":1}") == 0);
+	/* The payload is the answer's now: nothing was copied. */
+	ATF_CHECK(m.data == NULL && b.held != NULL);
 	msg_free(&m);
 	keepcli_answer_free(&b);
 	keepcli_answer_free(&a);
+	/* A refusal crosses with its code and reason, and no body. */
+	a.refused = 1;
+	a.code = KEEP_R_ENVELOPE;
+	(void)strlcpy(a.reason, "no", sizeof(a.reason));
+	ATF_REQUIRE(keepcli_answer_send(&out, PROC_KEEP_ANSWER, 43, &a) == 0);
+	crossed(&out, &in, &m);
+	ATF_REQUIRE(keepcli_answer_take(&m, &b) == 0);
+	ATF_CHECK(b.refused && b.code == KEEP_R_ENVELOPE);
+	ATF_CHECK_STREQ(b.reason, "no");
+	ATF_CHECK(b.body_len == 0 && strcmp(b.body, "") == 0 &&
+	    strcmp(b.ctype, "") == 0);
+	msg_free(&m);
+	keepcli_answer_free(&b);
 }
 
-/* A message whose lengths do not add up ends the receiver. */
+/* A payload whose lengths or NULs do not add up is refused. */
 ATF_TC_WITHOUT_HEAD(answer_lies);
 ATF_TC_BODY(answer_lies, tc)
 {
-	struct proc_keep_answer	 h;
+	struct keepcli_wire	 h;
 	struct keepcli_answer	 b;
 	struct msg		 m;
-	unsigned char		 buf[sizeof(h) + 4];
-	pid_t			 pid;
-	int			 st;
+	unsigned char		 buf[sizeof(h) + 7], *copy;
+	const size_t		 bodylen[] = { 5, 3, 4, 4 };
+	const unsigned char	 last[] = { 0, 0, 'x', 0 };
+	size_t			 i;
 
-	memset(&h, 0, sizeof(h));
-	h.body_len = 5;		/* 4 bytes follow */
-	memcpy(buf, &h, sizeof(h));
-	memcpy(buf + sizeof(h), "abcd", 4);
-	memset(&m, 0, sizeof(m));
-	m.type = PROC_KEEP_ANSWER;
-	m.fd = -1;
-	m.data = buf;
-	m.len = sizeof(buf);
-	ATF_REQUIRE((pid = fork()) != -1);
-	if (pid == 0) {
-		(void)close(2);
-		(void)open("/dev/null", O_WRONLY);
-		proc_keep_answer_read(&m, &b, "test");
-		_exit(0);
+	/* "", "", "abcd", each and its NUL: control last. */
+	for (i = 0; i < 4; i++) {
+		memset(&h, 0, sizeof(h));
+		h.body_len = bodylen[i];
+		memcpy(buf, &h, sizeof(h));
+		memcpy(buf + sizeof(h), "\0\0abcd", 7);
+		buf[sizeof(buf) - 1] = last[i];
+		ATF_REQUIRE((copy = malloc(sizeof(buf))) != NULL);
+		memcpy(copy, buf, sizeof(buf));
+		memset(&m, 0, sizeof(m));
+		m.type = PROC_KEEP_ANSWER;
+		m.fd = -1;
+		m.data = copy;
+		m.len = sizeof(buf);
+		if (i < 3)
+			ATF_CHECK_MSG(keepcli_answer_take(&m, &b) == -1,
+			    "body_len %zu taken", bodylen[i]);
+		else {
+			ATF_REQUIRE(keepcli_answer_take(&m, &b) == 0);
+			ATF_CHECK(b.body_len == 4 &&
+			    strcmp(b.body, "abcd") == 0);
+		}
+		msg_free(&m);
+		keepcli_answer_free(&b);
 	}
-	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
-	ATF_CHECK(WIFEXITED(st) && WEXITSTATUS(st) != 0);
-	/* Control: 4, as many as follow, is read. */
-	((struct proc_keep_answer *)(void *)buf)->body_len = 4;
-	proc_keep_answer_read(&m, &b, "test");
-	ATF_CHECK(b.body_len == 4 && memcmp(b.body, "abcd", 4) == 0);
-	keepcli_answer_free(&b);
+}
+
+/* An outcome crosses whole; its texts and extra in their places. */
+ATF_TC_WITHOUT_HEAD(outcome_crosses);
+ATF_TC_BODY(outcome_crosses, tc)
+{
+	struct job_outcome	 o, r;
+	struct msgchan		 out, in;
+	struct msg		 m;
+	uint32_t		 extra = 77, back = 0;
+
+	channels(&out, &in);
+	memset(&o, 0, sizeof(o));
+	o.status = JOB_RELEASED;
+	o.word = JW_RATE;
+	(void)strlcpy(o.error, "rate limited", sizeof(o.error));
+	o.output = strdup("{\"a\":1}");
+	o.record = strdup("[2]");
+	o.stderr_len = 3;
+	memcpy(o.stderr_head, "err", 3);
+	o.usage.has = 1;
+	(void)strlcpy(o.usage.model, "m", sizeof(o.usage.model));
+	o.rest = 60;
+	o.seconds = 2.5;
+	o.box_started = 1;
+	ATF_REQUIRE(outcome_send(&out, PROC_JOB_DONE, 9, &o, &extra,
+	    sizeof(extra)) == 0);
+	crossed(&out, &in, &m);
+	ATF_REQUIRE(outcome_take(&m, &r, &back, sizeof(back)) == 0);
+	ATF_CHECK_EQ(back, 77);
+	ATF_CHECK(r.status == JOB_RELEASED && r.word == JW_RATE &&
+	    r.rest == 60 && r.box_started && !r.box_removed);
+	ATF_CHECK_STREQ(r.error, "rate limited");
+	ATF_CHECK_STREQ(r.output, "{\"a\":1}");
+	ATF_CHECK(r.reply == NULL);
+	ATF_CHECK_STREQ(r.record, "[2]");
+	ATF_CHECK(r.stderr_len == 3 && strcmp(r.stderr_head, "err") == 0);
+	ATF_CHECK(r.usage.has && strcmp(r.usage.model, "m") == 0);
+	ATF_CHECK(r.seconds > 2.49 && r.seconds < 2.51);
+	msg_free(&m);
+	job_outcome_free(&r);
+	/* A rest past JOB_REST_MAX does not add up; the control above did. */
+	o.rest = JOB_REST_MAX + 1;
+	ATF_REQUIRE(outcome_send(&out, PROC_JOB_DONE, 9, &o, NULL, 0) == 0);
+	crossed(&out, &in, &m);
+	ATF_CHECK(outcome_take(&m, &r, NULL, 0) == -1);
+	msg_free(&m);
+	/* Nor an extra longer than the message holds. */
+	o.rest = 0;
+	ATF_REQUIRE(outcome_send(&out, PROC_JOB_DONE, 9, &o, NULL, 0) == 0);
+	crossed(&out, &in, &m);
+	ATF_CHECK(outcome_take(&m, &r, &back, sizeof(back)) == -1);
+	msg_free(&m);
+	job_outcome_free(&o);
 }
 
 /* The rows of the process table, PROC_BIT()s, with type in their sends (or takes). */
@@ -483,6 +555,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, malformed);
 	ATF_TP_ADD_TC(tp, answer_crosses);
 	ATF_TP_ADD_TC(tp, answer_lies);
+	ATF_TP_ADD_TC(tp, outcome_crosses);
 	ATF_TP_ADD_TC(tp, routes);
 	ATF_TP_ADD_TC(tp, dispatch_default);
 	ATF_TP_ADD_TC(tp, owed_once);
