@@ -207,7 +207,7 @@ claude_body(const struct config *conf, const struct capreq *r, char *why,
 		    "the configuration says %u", quote(j, t, q, sizeof(q)),
 		    cl->max_tokens);
 	if (j->toks[json_find(j, r->body, "stream")].type != JSON_TRUE)
-		return fail(why, whysz, "the box asked for stream %s: its "
+		return failwhy(why, whysz, "the box asked for stream %s: its "
 		    "reply is streamed", quote(j, json_find(j, r->body,
 		    "stream"), q, sizeof(q)));
 	if ((t = json_find(j, r->body, "system")) != -1 &&
