@@ -63,8 +63,7 @@ EOF" || fail "editing the configuration"
 	t1=$(date +%s)
 	cat install.out
 	seen "images: $(image_times install.out)"
-	for l in '^install: the machine serves: ' \
-	    '^install: the cgroup controllers cpu, memory and pids are delegated' \
+	for l in '^install: the machine serves: .*, cgroup v2 with cpu, memory and pids delegated, ' \
 	    '^install: images ready$' '^install: sandcastle.target is enabled$' \
 	    '^install: lingering is on$' '^install: sandcastle.target is restarted$' \
 	    '^install: the keep is ready at ' '^install: running sandcastlectl check$'; do

@@ -54,7 +54,7 @@ EOS
 atf_test_case lacks cleanup
 lacks_head()
 {
-	atf_set "descr" "I1: each lack of the machine is refused with its line and nothing changes; control: with nothing lacking install goes on"
+	atf_set "descr" "I1 B5: each lack of the machine is refused with its line and nothing changes, the cgroup controllers cpu, memory and pids among them (this machine's cgroup v1, and a tree without cpu or without memory and pids); control: with nothing lacking, the controllers in a tree of the test's, install goes on"
 	atf_set "require.user" "root"
 	atf_set "timeout" "300"
 }
