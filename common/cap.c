@@ -403,7 +403,7 @@ ocr_proved(const struct config *conf, const char *output, const char *error,
 		if (have[i] == ',')
 			memmove(have + i, have + i + 1, strlen(have + i));
 	(void)snprintf(buf, bufsz, "the image has %s, the configuration asks "
-	    "for %s; run sandcastlectl install --images", have, want);
+	    "for %s; run sandcastlectl install", have, want);
 	return -1;
 }
 

@@ -123,7 +123,7 @@ check_image(struct check *c, enum cap_id cap)
 		    why);
 	else
 		check_line(c, MARK_FAIL, "capability %s: the image %s of this "
-		    "build is missing; run sandcastlectl install --images",
+		    "build is missing; run sandcastlectl install",
 		    cap_name(cap), image);
 }
 

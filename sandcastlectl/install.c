@@ -1,7 +1,8 @@
 /*
  * sandcastlectl install --images: the box images of this build, made
  * offline FROM scratch.  The images of other builds go only once the
- * target is stopped or restarted; one in use stays, named.
+ * target is stopped or restarted; one in use stays, named.  It restarts
+ * nothing: for daemons run by hand (the suite, make demo).
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -24,8 +25,11 @@
 #include "../sandcastled/podman.h"
 #include "install.h"
 #include "sandcastlectl.h"
+#include "units.h"
 
 extern char **environ;
+
+static void	units_not_restarted(void);
 
 /*
  * Two layers: the libraries first, the same for every capability and
@@ -415,5 +419,26 @@ ctl_install_images(const struct parse_result *res, const struct ctl_env *env)
 	/* The running pieces, if any, keep theirs: one in use stays. */
 	if (rc == 0)
 		rc = images_remove_old(id, 0);
+	if (rc == 0)
+		units_not_restarted();
 	return rc == 0 ? 0 : 1;
+}
+
+/*
+ * A core under the units keeps its configuration, or stays stopped
+ * after its 78: only install restarts them, and its check follows.
+ */
+static void
+units_not_restarted(void)
+{
+	char		 dir[PATH_MAX], path[PATH_MAX + 32];
+	struct stat	 st;
+
+	if (units_dir(dir, sizeof(dir)) == -1)
+		return;
+	(void)snprintf(path, sizeof(path), "%s/%s", dir, UNIT_TARGET);
+	if (stat(path, &st) == 0)
+		printf("install: the units were not restarted: run "
+		    "sandcastlectl install, which builds the images, restarts "
+		    "%s and runs check\n", UNIT_TARGET);
 }

@@ -2,8 +2,6 @@
  * install's first step: whether this machine serves, asked before
  * anything changes.  Each lack is one line with what was found and what
  * is needed, under "this machine does not serve, nothing was changed:".
- * The cgroup controllers are no lack: without them the boxes are held
- * by rlimits and the launcher's time limit, and install says so.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -42,7 +40,7 @@ static void	machine_subids(struct machine *, const char *,
 		    const struct passwd *);
 static void	machine_userns(struct machine *);
 static void	machine_systemd(struct machine *);
-static void	machine_cgroup(void);
+static void	machine_cgroup(struct machine *);
 static void	machine_resolver(struct machine *);
 static void	machine_route(struct machine *);
 static void	machine_tun(struct machine *);
@@ -330,44 +328,49 @@ machine_tun(struct machine *m)
 	close(fd);
 }
 
-/* A note, never a refusal: the launcher already holds a box without them. */
+/*
+ * Without cpu, memory and pids delegated, rootless podman ignores
+ * --cpus, --memory and --pids-limit, and box.cpus and box.memory would
+ * be held by nothing and per process (B5): a lack like the others.
+ */
 static void
-machine_cgroup(void)
+machine_cgroup(struct machine *m)
 {
-	char	 path[PATH_MAX], ctl[512];
+	static const char *const want[] = { "cpu", "memory", "pids" };
+	char	 path[PATH_MAX], ctl[512], miss[32] = "";
 	FILE	*f;
-	int	 ok = 0;
+	size_t	 i, len;
 	uid_t	 uid = getuid();
 
 	(void)snprintf(path, sizeof(path), "/sys/fs/cgroup/user.slice/"
 	    "user-%u.slice/user@%u.service/cgroup.controllers", (unsigned)uid,
 	    (unsigned)uid);
-	ctl[0] = '\0';
-	if ((f = fopen(path, "re")) != NULL) {
-		if (fgets(ctl, sizeof(ctl), f) != NULL) {
-			ctl[strcspn(ctl, "\n")] = '\0';
-			ok = cgroup_words_hold(ctl);
-		}
+	if ((f = fopen(path, "re")) == NULL)
+		(void)strlcpy(ctl, errno == ENOENT ? "no such file" :
+		    strerror(errno), sizeof(ctl));
+	else {
+		if (fgets(ctl, sizeof(ctl), f) == NULL)
+			ctl[0] = '\0';
+		ctl[strcspn(ctl, "\n")] = '\0';
 		fclose(f);
 	}
-	if (ok)
-		printf("install: the cgroup controllers cpu, memory and pids "
-		    "are delegated: the boxes are held by cgroup limits, "
-		    "rlimits and the launcher's time limit\n");
-	else
-		printf("install: the cgroup controllers cpu, memory and pids "
-		    "are not delegated to your user's systemd (%s: %s): the "
-		    "boxes are held by rlimits and the launcher's time limit "
-		    "only\n", path, f == NULL ? "missing" : ctl[0] ? ctl :
-		    "empty");
-	if (ok)
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (f == NULL || !cgroup_word(ctl, want[i]))
+			(void)snprintf(miss + strlen(miss), sizeof(miss) -
+			    strlen(miss), "%s%s", miss[0] ? ", " : "", want[i]);
+	if (miss[0] == '\0') {
+		if ((len = strlen(m->found)) < sizeof(m->found))
+			(void)snprintf(m->found + len, sizeof(m->found) - len,
+			    ", cgroup v2 with cpu, memory and pids delegated");
 		return;
-	printf("install: box.cpus is then held by nothing but the "
-	    "launcher's time limit: sandcastle(7), Delegate the cgroup "
-	    "controllers, has the steps\n");
-	printf("install: box.memory is then held by the data rlimit alone, "
-	    "which bounds each process's data, so a box may use up to "
-	    "box.pids times it\n");
+	}
+	lack(m, "cgroup: not delegated to your user manager: %s (%s: %s); "
+	    "rootless podman ignores --memory, --cpus and --pids-limit "
+	    "without cpu, memory and pids: as root, put Delegate=cpu cpuset "
+	    "io memory pids under [Service] in /etc/systemd/system/"
+	    "user@.service.d/delegate.conf, run systemctl daemon-reload, then "
+	    "restart user@%u.service (sandcastle(7), Delegate the cgroup "
+	    "controllers)", miss, path, ctl[0] ? ctl : "empty", (unsigned)uid);
 }
 
 int
@@ -394,13 +397,14 @@ install_machine(void)
 		machine_subids(&m, "/etc/subgid", pw);
 	}
 	machine_userns(&m);
-	if (getuid() != 0)
+	if (getuid() != 0) {
 		machine_systemd(&m);
+		machine_cgroup(&m);
+	}
 	if (m.nlack > 0)
 		return -1;
 	printf("install: the machine serves: %s, pasta, /dev/net/tun, an "
 	    "IPv4 default route and resolver, subordinate ids, user "
 	    "namespaces\n", m.found);
-	machine_cgroup();
 	return 0;
 }

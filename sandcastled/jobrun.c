@@ -84,7 +84,7 @@ static const char *const podman_steps[] = {
 	    "install runc or crun, or name one installed as runtime in "
 	    "~/.config/containers/containers.conf",
 	[PODMAN_IMAGE] = "podman says the image is missing: run "
-	    "sandcastlectl install --images",
+	    "sandcastlectl install",
 	[PODMAN_RUNTIME_FAILED] = "podman says its OCI runtime failed: its "
 	    "words are the record's stderr; podman info names the runtime",
 	[PODMAN_OTHER] = "its words are the record's stderr",

@@ -344,7 +344,7 @@ podman_image_exists(const char *image, char *why, size_t whysz)
 }
 
 /* 1 when word is one of the line's words: "cpu" is not in "cpuset". */
-static int
+int
 cgroup_word(const char *line, const char *word)
 {
 	size_t		 n = strlen(word), len;

@@ -24,6 +24,8 @@ void		 podman_image_name(enum cap_id, const char *build, char *,
 /* 1 when podman has the image, 0 when not, -1 with why when it cannot say. */
 int		 podman_image_exists(const char *image, char *why, size_t whysz);
 
+/* 1 when word is a whole word of a cgroup.controllers line. */
+int		 cgroup_word(const char *line, const char *word);
 int		 cgroup_words_hold(const char *line);
 int		 box_cgroup_layer(void);
 const struct box_hold *box_holds(int cgroup, size_t *n);

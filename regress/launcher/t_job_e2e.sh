@@ -257,7 +257,7 @@ check_lines_body()
 	# ocr: a language the image lacks; the control above had eng alone.
 	e2e_config "eng, deu"
 	ctl_check
-	has_line "FAIL  capability ocr: the image has eng, the configuration asks for eng deu; run sandcastlectl install --images"
+	has_line "FAIL  capability ocr: the image has eng, the configuration asks for eng deu; run sandcastlectl install"
 	e2e_config
 	# The image missing: its line among the toolbox's, before the
 	# sources', and no proof's line after it; the control is the
@@ -271,7 +271,7 @@ check_lines_body()
 	ctl_check
 	sc_as_user podman tag "$id" "sandcastle-ocr:$build" ||
 	    atf_fail "podman tag"
-	has_line "FAIL  capability ocr: the image sandcastle-ocr:$build of this build is missing; run sandcastlectl install --images"
+	has_line "FAIL  capability ocr: the image sandcastle-ocr:$build of this build is missing; run sandcastlectl install"
 	[ "$(grep -c '^[a-zA-Z]* *capability ocr: ' check.out)" = 1 ] ||
 	    { cat check.out; atf_fail "a line on ocr beside its image's"; }
 	img=$(grep -n "capability ocr: the image" check.out | cut -d: -f1)

@@ -63,8 +63,7 @@ EOF" || fail "editing the configuration"
 	t1=$(date +%s)
 	cat install.out
 	seen "images: $(image_times install.out)"
-	for l in '^install: the machine serves: ' \
-	    '^install: the cgroup controllers cpu, memory and pids are delegated' \
+	for l in '^install: the machine serves: .*, cgroup v2 with cpu, memory and pids delegated, ' \
 	    '^install: images ready$' '^install: sandcastle.target is enabled$' \
 	    '^install: lingering is on$' '^install: sandcastle.target is restarted$' \
 	    '^install: the keep is ready at ' '^install: running sandcastlectl check$'; do
@@ -1026,6 +1025,70 @@ exited_78()
 	    ! active sandcastle
 }
 
+atf_test_case hints
+hints_head()
+{
+	atf_set "descr" "I1: check's hint for other ocr languages and for a missing image (binaries in ~/.local/bin without their images, the core exited 78) is a step of sandcastlectl(8), run as it is printed: after it the core runs again, check prints no FAIL and a job runs, with no other restart"
+	atf_set "timeout" "1500"
+}
+hints_body()
+{
+	td=/usr/share/tesseract-ocr/5/tessdata
+	# 1. Another language, eng's data standing for its package (the
+	# guest has no network for apt), added to the configuration.
+	cp "$td/eng.traineddata" "$td/deu.traineddata" || fail "deu's data"
+	op_login "sed -i 's/^    languages: \\[eng\\]\$/    languages: [eng, deu]/' ~/.config/sandcastle/config.yaml &&
+	    grep -q '^    languages: \\[eng, deu\\]\$' ~/.config/sandcastle/config.yaml" ||
+	    fail "the languages were not changed"
+	hint_step "FAIL  capability ocr: the image has eng, the configuration asks for eng deu; run "
+	# The source again, with a job: the core, restarted by the step,
+	# takes it at its next poll.
+	scans_start
+	check_clean
+	r=$(scans_result 600) || { cat "$OPHOME/scans.log"; fail "no job ran after the step"; }
+	case $r in *reads*) ;; *) fail "the job after the step: $r" ;; esac
+	seen "languages eng deu: the job: $r"
+
+	# 2. The languages back, and a new build in ~/.local/bin without its
+	# images: the core started then exits 78 and stays stopped.
+	op_login "sed -i 's/^    languages: \\[eng, deu\\]\$/    languages: [eng]/' ~/.config/sandcastle/config.yaml &&
+	    cp ~/.local/bin/sandcastle-box-ocr ~/.local/bin/.new &&
+	    printf '\\n' >> ~/.local/bin/.new &&
+	    mv ~/.local/bin/.new ~/.local/bin/sandcastle-box-ocr" ||
+	    fail "the new binaries"
+	new=$(build)
+	op_do systemctl --user restart sandcastle
+	wait_for 60 exited_78 || fail "the core of build $new did not exit 78"
+	# The source waits with a job; the stopped core cannot take it.
+	scans_start
+	hint_step "FAIL  capability ocr: the image sandcastle-ocr:$new of this build is missing; run "
+	check_clean
+	r=$(scans_result 600) || { cat "$OPHOME/scans.log"; fail "no job ran after the step"; }
+	case $r in *reads*) ;; *) fail "the job after the step: $r" ;; esac
+	seen "build $new without its images: the job: $r"
+	rm -f "$td/deu.traineddata"
+}
+
+# hint_step PREFIX: check as the operator fails with a line PREFIX STEP;
+# STEP, run as printed, must be install's, exit 0 and leave the core
+# running, started after it began.
+hint_step()
+{
+	ctl check
+	line=$(grep -F -x -e "$1sandcastlectl install" ctl.out)
+	[ -n "$line" ] || { cat ctl.out; fail "check has no line: $1sandcastlectl install"; }
+	step=${line##*; run }
+	t0=$(op_do systemctl --user show -p ActiveEnterTimestampMonotonic --value sandcastle)
+	stamped step.out "$step"
+	st=$?
+	cat step.out
+	[ "$st" -eq 0 ] || fail "$step exited $st"
+	wait_for 60 active sandcastle || fail "the core does not run after $step"
+	t1=$(op_do systemctl --user show -p ActiveEnterTimestampMonotonic --value sandcastle)
+	[ "$t1" -gt "$t0" ] || fail "$step did not start the core again"
+	seen "check: $line; $step: exit 0, $(grep -c '^install: ' step.out) steps, the core started again"
+}
+
 atf_test_case delegation
 delegation_head()
 {
@@ -1090,6 +1153,7 @@ atf_init_test_cases()
 	atf_add_test_case restart
 	atf_add_test_case upgrade
 	atf_add_test_case upgrade_window
+	atf_add_test_case hints
 	atf_add_test_case boot
 	atf_add_test_case reinstall
 	atf_add_test_case traffic

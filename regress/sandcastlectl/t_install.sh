@@ -1,10 +1,13 @@
 #! /usr/bin/env atf-sh
-# I1: sandcastlectl install changes nothing on a machine that does not
-# serve (each lack faked with PATH, or with a file bound over the real
-# one in a mount namespace of the test's, never with a switch of the
-# binary), and on one that serves takes every step in order; uninstall
-# removes what install made and keeps the rest.  Real rootless podman
-# as the test account; systemctl and loginctl are install.subr's fakes.
+# I1 B5: sandcastlectl install changes nothing on a machine that does
+# not serve (each lack faked with PATH, or with a file bound over the
+# real one in a mount namespace of the test's, never with a switch of
+# the binary), the cgroup controllers among them, and on one that serves
+# takes every step in order; uninstall removes what install made and
+# keeps the rest; each hint of check for an image names install, whose
+# restart fixes it.  Real rootless podman as the test account; systemctl
+# and loginctl are install.subr's fakes, the delegated controllers its
+# cgroup tree (this machine has cgroup v1).
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/ctl.subr"
@@ -51,7 +54,7 @@ EOS
 atf_test_case lacks cleanup
 lacks_head()
 {
-	atf_set "descr" "I1: each lack of the machine is refused with its line and nothing changes; control: with nothing lacking install goes on"
+	atf_set "descr" "I1 B5: each lack of the machine is refused with its line and nothing changes, the cgroup controllers cpu, memory and pids among them (this machine's cgroup v1, and a tree without cpu or without memory and pids); control: with nothing lacking, the controllers in a tree of the test's, install goes on"
 	atf_set "require.user" "root"
 	atf_set "timeout" "300"
 }
@@ -59,6 +62,7 @@ lacks_body()
 {
 	in_setup
 	mkbound
+	in_mkwrap
 	uid=$(id -u "$SC_USER")
 	# Control first: nothing lacks, so install goes past the machine,
 	# and stops at a configuration it cannot read, changing nothing.
@@ -67,25 +71,33 @@ lacks_body()
 	in_state > before
 	atf_check -s exit:1 -o save:machine.out \
 	    -e match:'^install: the configuration is not valid, nothing was changed$' \
-	    ./ctl install
-	atf_check -o match:'^install: the machine serves: podman [0-9.]+ with (runc|crun), systemd 252' \
+	    ./cgtree "$ALL" ./ctl install
+	atf_check -o match:'^install: the machine serves: podman [0-9.]+ with (runc|crun), systemd 252, cgroup v2 with cpu, memory and pids delegated, pasta' \
 	    cat machine.out
 	in_state > after
 	diff before after || atf_fail "a refused configuration changed something"
-	# Without delegation, the line after points at sandcastle(7)'s steps.
-	if grep -q '^install: the cgroup controllers cpu, memory and pids are not delegated' machine.out; then
-		grep -A1 '^install: the cgroup controllers cpu, memory and pids are not delegated' machine.out |
-		    tail -n 1 > pointer
-		atf_check -o inline:"install: box.cpus is then held by nothing but the launcher's time limit: sandcastle(7), Delegate the cgroup controllers, has the steps\n" \
-		    cat pointer
-		grep -q '^\.Ss Delegate the cgroup controllers$' \
-		    "$(sc_srcdir)/man/sandcastle.7" ||
-		    atf_fail "sandcastle(7) has no section Delegate the cgroup controllers"
-	else
-		atf_check -o match:'^install: the cgroup controllers cpu, memory and pids are delegated' \
-		    cat machine.out
-	fi
 	cp config.good "$SC_CONFIG/config.yaml"
+
+	# B5: the controllers, each a whole word (cpuset is not cpu), and
+	# the drop-in that delegates them named, as sandcastle(7) has it.
+	cg=/sys/fs/cgroup/user.slice/user-$uid.slice/user@$uid.service/cgroup.controllers
+	fix="rootless podman ignores --memory, --cpus and --pids-limit without cpu, memory and pids: as root, put Delegate=cpu cpuset io memory pids under [Service] in /etc/systemd/system/user@.service.d/delegate.conf, run systemctl daemon-reload, then restart user@$uid.service (sandcastle(7), Delegate the cgroup controllers)"
+	grep -q '^\.Ss Delegate the cgroup controllers$' \
+	    "$(sc_srcdir)/man/sandcastle.7" ||
+	    atf_fail "sandcastle(7) has no section Delegate the cgroup controllers"
+	grep -q '^Delegate=cpu cpuset io memory pids$' \
+	    "$(sc_srcdir)/man/sandcastle.7" ||
+	    atf_fail "sandcastle(7) has no drop-in with Delegate=cpu cpuset io memory pids"
+	refused "cgroup: not delegated to your user manager: cpu, memory, pids ($cg: no such file); $fix" \
+	    ./cgtree -
+	refused "cgroup: not delegated to your user manager: cpu ($cg: cpuset io memory pids); $fix" \
+	    ./cgtree "cpuset io memory pids"
+	refused "cgroup: not delegated to your user manager: memory, pids ($cg: cpuset cpu io); $fix" \
+	    ./cgtree "cpuset cpu io"
+	# This machine as it is: cgroup v1, no user manager's tree.
+	if [ ! -e "$cg" ]; then
+		refused "cgroup: not delegated to your user manager: cpu, memory, pids ($cg: no such file); $fix"
+	fi
 
 	echo 4.2.0 > "$SC_ROOT/answer/podman-version"
 	refused "podman: version 4.2.0 found; 4.3.1 or later is needed"
@@ -130,13 +142,13 @@ lacks_body()
 	# The control of the bound files: the real ones, bound, serve.
 	atf_check -s exit:1 -o match:'^install: the machine serves' \
 	    -e match:'configuration is not valid' ./bound /etc/subuid \
-	    "$(grep "^$SC_USER:" /etc/subuid)" sh -c \
+	    "$(grep "^$SC_USER:" /etc/subuid)" ./cgtree "$ALL" sh -c \
 	    "echo no_such_key: 1 >> '$SC_CONFIG/config.yaml' && exec ./ctl install"
 	cp config.good "$SC_CONFIG/config.yaml"
 	atf_check -s exit:1 -o match:'^install: the machine serves' \
 	    -e match:'configuration is not valid' ./bound /etc/resolv.conf \
 	    "nameserver 127.0.0.53
-nameserver 198.51.100.53" sh -c \
+nameserver 198.51.100.53" ./cgtree "$ALL" sh -c \
 	    "echo no_such_key: 1 >> '$SC_CONFIG/config.yaml' && exec ./ctl install"
 
 	# root: refused before podman is asked anything.
@@ -163,6 +175,7 @@ full_head()
 full_body()
 {
 	in_setup
+	in_mkwrap
 	rm "$SC_ROOT/fake/podman"
 	bin=$SC_HOME/.local/bin
 	libexec=$SC_HOME/.local/libexec/sandcastle
@@ -180,12 +193,11 @@ full_body()
 	old_inode=$(stat -c %i "$libexec/keepd")
 	exec 3< "$libexec/keepd"
 
-	./ctl install > out 2> err
+	./cgtree "$ALL" ./ctl install > out 2> err
 	st=$?
 	cat out err
 	in_steps out \
-	    '^install: the machine serves: podman ' \
-	    '^install: the cgroup controllers cpu, memory and pids are ' \
+	    '^install: the machine serves: podman .*, cgroup v2 with cpu, memory and pids delegated, ' \
 	    '^install: the configuration is valid$' \
 	    '^install: build [0-9a-f]{12}, binaries in ' \
 	    '^install: images ready$' \
@@ -201,13 +213,6 @@ full_body()
 	    '^install: running sandcastlectl check$' \
 	    '^ok    keep: ready' \
 	    "^ok    units: sandcastle.target and its three services are this build's\$"
-	# Without the controllers, what then holds box.cpus and box.memory.
-	if grep -q '^install: the cgroup controllers cpu, memory and pids are not delegated' out; then
-		grep -qxF "install: box.cpus is then held by nothing but the launcher's time limit: sandcastle(7), Delegate the cgroup controllers, has the steps" out ||
-		    atf_fail "no line for box.cpus"
-		grep -qxF "install: box.memory is then held by the data rlimit alone, which bounds each process's data, so a box may use up to box.pids times it" out ||
-		    atf_fail "no line for box.memory"
-	fi
 	# check's status is install's.
 	./ctl check > check.out 2>&1
 	[ "$st" -eq $? ] || atf_fail "install exited $st, check another"
@@ -272,7 +277,7 @@ EOF
 	left=sandcastle-box-00000000000000cc
 	sc_storage_only "$left" sandcastle-claude:000000000000
 	: > "$SC_ROOT/log/calls"
-	./ctl install > out2 2> err2
+	./cgtree "$ALL" ./ctl install > out2 2> err2
 	cat out2 err2
 	in_steps out2 '^install: images ready$' \
 	    '^install: lingering is already on$' \
@@ -390,6 +395,74 @@ foreign_cleanup()
 {
 	sc_load && [ -f "$SC_ROOT/log/keepd.pid" ] &&
 	    kill "$(cat "$SC_ROOT/log/keepd.pid")" 2>/dev/null
+atf_test_case hints cleanup
+hints_head()
+{
+	atf_set "descr" "I1: check's hint for a missing image and for other ocr languages is sandcastlectl install, and that step builds the image, restarts sandcastle.target and ends in a check where the capability is usable; control: install --images, the step it once named, restarts nothing and, with the units installed, says so"
+	atf_set "require.user" "root"
+	atf_set "timeout" "900"
+}
+hints_body()
+{
+	in_setup
+	in_mkwrap
+	rm "$SC_ROOT/fake/podman"
+	calls=$SC_ROOT/log/calls
+	not_restarted="install: the units were not restarted: run sandcastlectl install, which builds the images, restarts sandcastle.target and runs check"
+	# Without the units install --images has nothing to say of them.
+	./ctl install --images > images.out 2>&1 ||
+	    { cat images.out; atf_fail "install --images"; }
+	grep -qxF "$not_restarted" images.out &&
+	    atf_fail "install --images spoke of units that are not there"
+	./cgtree "$ALL" ./ctl install > install.out 2>&1
+	grep -q '^install: running sandcastlectl check$' install.out ||
+	    { cat install.out; atf_fail "install did not reach its check"; }
+	build=$(./ctl version | awk '$1 == "build" { print $2 }')
+
+	# The image missing, as when the binaries changed without install.
+	atf_check -s exit:0 -o ignore -e ignore ./asuser podman rmi \
+	    "sandcastle-ocr:$build"
+	./ctl check > check.out 2>&1
+	step=$(in_hint check.out "FAIL  capability ocr: the image sandcastle-ocr:$build of this build is missing; run sandcastlectl install")
+	: > "$calls"
+	./cgtree "$ALL" ./ctl ${step#sandcastlectl } > step.out 2>&1
+	cat step.out
+	grep -qx 'systemctl --user restart sandcastle.target' "$calls" ||
+	    atf_fail "$step did not restart the target"
+	atf_check -s exit:0 ./asuser podman image exists "sandcastle-ocr:$build"
+	grep -qxF 'ok    capability ocr: usable (languages eng)' step.out ||
+	    atf_fail "$step: its check does not find ocr usable"
+
+	# Another language: the image is built with it, and the core, which
+	# sends the list it read at start, restarted.
+	sed -i 's/^    languages: \[eng\]$/    languages: [eng, deu]/' \
+	    "$SC_CONFIG/config.yaml"
+	grep -q '^    languages: \[eng, deu\]$' "$SC_CONFIG/config.yaml" ||
+	    atf_fail "the languages were not changed"
+	./ctl check > check.out 2>&1
+	step=$(in_hint check.out "FAIL  capability ocr: the image has eng, the configuration asks for eng deu; run sandcastlectl install")
+	: > "$calls"
+	./cgtree "$ALL" ./tessdata deu ./ctl ${step#sandcastlectl } > step.out 2>&1
+	cat step.out
+	grep -qx 'systemctl --user restart sandcastle.target' "$calls" ||
+	    atf_fail "$step did not restart the target"
+	grep -qxF 'ok    capability ocr: usable (languages deu eng)' step.out ||
+	    atf_fail "$step: its check does not find ocr usable with eng and deu"
+
+	# The control: install --images builds the image and leaves the
+	# running core with its list; it says so, and asks nothing of systemd.
+	sed -i 's/^    languages: \[eng, deu\]$/    languages: [eng]/' \
+	    "$SC_CONFIG/config.yaml"
+	: > "$calls"
+	./ctl install --images > images.out 2>&1 ||
+	    { cat images.out; atf_fail "install --images"; }
+	grep -qxF "$not_restarted" images.out ||
+	    { cat images.out; atf_fail "install --images does not say the units were not restarted"; }
+	grep '^systemctl' "$calls" && atf_fail "install --images called systemd"
+	return 0
+}
+hints_cleanup()
+{
 	sc_cleanup
 }
 
@@ -398,4 +471,5 @@ atf_init_test_cases()
 	atf_add_test_case lacks
 	atf_add_test_case full
 	atf_add_test_case foreign
+	atf_add_test_case hints
 }

@@ -13,13 +13,15 @@
 
 UNITS="sandcastle.target sandcastle-gate.service sandcastle-keep.service sandcastle.service"
 
-# un_install: the good fixture, installed; $units is where the units are.
+# un_install: the good fixture, installed (the controllers delegated in
+# install.subr's cgroup tree); $units is where the units are.
 un_install()
 {
 	in_base
+	in_mkwrap
 	touch "$SC_ROOT/answer/podman-build"
 	units=$SC_HOME/.config/systemd/user
-	./ctl install > install.out 2>&1
+	./cgtree "$ALL" ./ctl install > install.out 2>&1
 	grep -q '^install: the units are written in ' install.out ||
 	    { cat install.out; atf_fail "install wrote no units"; }
 }
