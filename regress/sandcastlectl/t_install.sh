@@ -341,6 +341,7 @@ foreign_head()
 foreign_body()
 {
 	in_setup
+	in_mkwrap
 	bin=$SC_HOME/.local/bin
 	libexec=$SC_HOME/.local/libexec/sandcastle
 	mkdir -p "$bin" "$libexec"
@@ -365,7 +366,7 @@ foreign_body()
 		in_state > before
 		atf_check -s exit:1 -o save:out.$kind \
 		    -e inline:"install: $f $why, so it is not a file install put there, and install replaces no other: move it away and run sandcastlectl install again; nothing was changed\n" \
-		    ./ctl install
+		    ./cgtree "$ALL" ./ctl install
 		grep -q '^install: build' "out.$kind" &&
 		    atf_fail "$kind: install went on to the images"
 		in_state > after
@@ -384,7 +385,7 @@ foreign_body()
 	{ cat "$(sc_bin gated)"; echo; } > "$libexec/gated"
 	chown "$SC_USER:$SC_USER" "$libexec/gated"
 	: > "$SC_ROOT/answer/podman-build"
-	./ctl install > out 2> err
+	./cgtree "$ALL" ./ctl install > out 2> err
 	cat out err
 	in_steps out '^install: the configuration is valid$' \
 	    '^install: images ready$' \
@@ -395,6 +396,9 @@ foreign_cleanup()
 {
 	sc_load && [ -f "$SC_ROOT/log/keepd.pid" ] &&
 	    kill "$(cat "$SC_ROOT/log/keepd.pid")" 2>/dev/null
+	sc_cleanup
+}
+
 atf_test_case hints cleanup
 hints_head()
 {
