@@ -1046,10 +1046,17 @@ spare_taken_body()
 	seen notes.example.com > seen
 	atf_check -o inline:"1 $NOTES_SECRET\n2 $TWIN_SECRET\n" cat seen
 	# Control: notes' warm process at work on a slow answer holds its secret.
-	sc_scenario notes.example.com '{"keep_alive": true, "routes": {"/api/worker/ping": {"delay": 3, "status": 200, "body": "late"}}}'
+	sc_scenario notes.example.com '{"keep_alive": true, "routes": {"/api/worker/ping": {"delay": 6, "status": 200, "body": "late"}}}'
 	$ASK "$GET_PING" > answer 2>&1 &
 	asked=$!
-	sleep 1.5
+	# Looked at once the host has the request, in the answer's delay:
+	# not after a fixed wait, which a loaded machine outruns.
+	_i=0
+	while [ "$(wc -l < "$SC_ROOT/notes.example.com.requests")" -lt 3 ]; do
+		_i=$((_i + 1))
+		[ $_i -gt 100 ] && atf_fail "the third request never reached notes"
+		sleep 0.1
+	done
 	atf_check -o match:"^$NOTES_SECRET memory\$" python3 \
 	    "$(sc_srcdir)/regress/keepd/holds.py" "$first" "$NOTES_SECRET"
 	wait "$asked"

@@ -636,6 +636,7 @@ storage_only(const char *name)
 	REQUIRE(sh(cmd) == 0, "cannot make %s in podman's storage alone", name);
 }
 
+/* B3 S4: a box a crash left behind. */
 static void
 body_leftovers(void)
 {

@@ -59,24 +59,38 @@ report(int fatal, const char *file, int line, const char *fmt, ...)
 #define CHECK_STR(a, b)	CHECK(strcmp((a), (b)) == 0, "\"%s\" != \"%s\"", \
 			    (a), (b))
 
-/* In the case, once its child is gone: the account taken given back. */
-static void __attribute__((unused))
-free_account(void)
+/* The account of the pool held for the case's work folder, or -1. */
+static int __attribute__((unused))
+held_account(void)
 {
 	char	 cwd[PATH_MAX], link[PATH_MAX], to[PATH_MAX];
 	ssize_t	 n;
 	int	 i;
 
 	if (getcwd(cwd, sizeof(cwd)) == NULL)
-		return;
+		return -1;
 	for (i = 1; i <= 64; i++) {
 		(void)snprintf(link, sizeof(link), LOCKS "/sctest%d", i);
 		if ((n = readlink(link, to, sizeof(to) - 1)) == -1)
 			continue;
 		to[n] = '\0';
 		if (strcmp(to, cwd) == 0)
-			(void)unlink(link);
+			return i;
 	}
+	return -1;
+}
+
+/* Once the child is gone: the account it took given back, not one the case held before. */
+static void __attribute__((unused))
+free_account(int before)
+{
+	char	 link[PATH_MAX];
+	int	 i;
+
+	if (before != -1 || (i = held_account()) == -1)
+		return;
+	(void)snprintf(link, sizeof(link), LOCKS "/sctest%d", i);
+	(void)unlink(link);
 }
 
 /*
@@ -90,7 +104,7 @@ as_account(void (*body)(void), void (*after)(pid_t))
 	char	 buf[8192];
 	FILE	*f;
 	pid_t	 pid;
-	int	 p[2], status, n = 0;
+	int	 p[2], status, n = 0, before = held_account();
 
 	ATF_REQUIRE(pipe(p) == 0);
 	ATF_REQUIRE((pid = fork()) != -1);
@@ -111,7 +125,7 @@ as_account(void (*body)(void), void (*after)(pid_t))
 	ATF_REQUIRE(waitpid(pid, &status, 0) == pid);
 	if (after != NULL)
 		after(pid);
-	free_account();
+	free_account(before);
 	if (n == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 		atf_tc_fail("the account's half ended with status %d", status);
 }
@@ -127,27 +141,37 @@ take_account(void)
 	struct stat	 sb;
 	char		 cwd[PATH_MAX], link[PATH_MAX], to[PATH_MAX];
 	ssize_t		 n;
-	int		 fd, i, tries;
+	int		 fd, i, pass, tries;
 
 	REQUIRE(getcwd(cwd, sizeof(cwd)) != NULL, "%s", "getcwd");
 	REQUIRE((fd = open(LOCKS "/.lock", O_RDWR | O_CREAT, 0600)) != -1,
 	    "%s", "no " LOCKS ": run regress/lib/accounts.sh");
 	for (tries = 0; tries < 1200; tries++) {
 		REQUIRE(flock(fd, LOCK_EX) == 0, "%s", "flock");
-		for (i = 1; i <= 64; i++) {
-			(void)snprintf(account, sizeof(account), "sctest%d", i);
-			if (getpwnam(account) == NULL)
-				break;
-			(void)snprintf(link, sizeof(link), LOCKS "/%s", account);
-			if ((n = readlink(link, to, sizeof(to) - 1)) != -1) {
-				to[n] = '\0';
-				if (strcmp(to, cwd) != 0 && stat(to, &sb) == 0)
+		/* The case's own first (a program its shell test runs), then a free one. */
+		for (pass = 0; pass < 2; pass++) {
+			for (i = 1; i <= 64; i++) {
+				(void)snprintf(account, sizeof(account),
+				    "sctest%d", i);
+				if (getpwnam(account) == NULL)
+					break;
+				(void)snprintf(link, sizeof(link), LOCKS "/%s",
+				    account);
+				if ((n = readlink(link, to, sizeof(to) - 1)) != -1) {
+					to[n] = '\0';
+					if (strcmp(to, cwd) == 0) {
+						close(fd);
+						return;
+					}
+					if (pass == 0 || stat(to, &sb) == 0)
+						continue;
+					(void)unlink(link);
+				} else if (pass == 0)
 					continue;
-				(void)unlink(link);
-			}
-			if (symlink(cwd, link) == 0) {
-				close(fd);
-				return;
+				if (symlink(cwd, link) == 0) {
+					close(fd);
+					return;
+				}
 			}
 		}
 		(void)flock(fd, LOCK_UN);

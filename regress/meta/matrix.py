@@ -159,7 +159,36 @@ def parse_c(path):
             if k > 0:
                 ids = cited(comment_text(lines[k:j + 1]))
         cases[m.group(1)] = ids
+    cases.update(table_cases(lines))
     return whole, cases
+
+
+C_TABLE = re.compile(r"^static const struct account_case\s+\w+\[\] = \{")
+C_ROW = re.compile(r'\{\s*"([A-Za-z0-9_]+)",.*?,\s*([A-Za-z0-9_]+)\s*\}', re.S)
+
+
+def table_cases(lines):
+    """{case: [ids]} of the rows of an account_case table (account.h's
+    account_add()): the ids of the comment above the row's body function."""
+    cases = {}
+    for i, ln in enumerate(lines):
+        if not C_TABLE.match(ln):
+            continue
+        end = i
+        while end < len(lines) and lines[end] != "};":
+            end += 1
+        for name, fn in C_ROW.findall("\n".join(lines[i + 1:end])):
+            ids = []
+            for k, d in enumerate(lines):
+                if d.startswith(fn + "(") and k >= 2 and \
+                        lines[k - 2].rstrip().endswith("*/"):
+                    j = k - 2
+                    while j >= 0 and "/*" not in lines[j]:
+                        j -= 1
+                    ids = cited(comment_text(lines[j:k - 1]))
+                    break
+            cases[name] = ids
+    return cases
 
 
 def tests(root):

@@ -1028,7 +1028,7 @@ exited_78()
 atf_test_case hints
 hints_head()
 {
-	atf_set "descr" "I1: check's hint for other ocr languages and for a missing image (binaries in ~/.local/bin without their images, the core exited 78) is a step of sandcastlectl(8), run as it is printed: after it the core runs again, check prints no FAIL and a job runs, with no other restart"
+	atf_set "descr" "I1: check's hint for other ocr languages and for a missing image (a new build in ~/.local without its images, the core exited 78) is a step of sandcastlectl(8), run as it is printed: after it the core runs again, check prints no FAIL and a job runs, with no other restart"
 	atf_set "timeout" "1500"
 }
 hints_body()
@@ -1049,12 +1049,11 @@ hints_body()
 	case $r in *reads*) ;; *) fail "the job after the step: $r" ;; esac
 	seen "languages eng deu: the job: $r"
 
-	# 2. The languages back, and a new build in ~/.local/bin without its
+	# 2. The languages back, and a new build in ~/.local without its
 	# images: the core started then exits 78 and stays stopped.
 	op_login "sed -i 's/^    languages: \\[eng, deu\\]\$/    languages: [eng]/' ~/.config/sandcastle/config.yaml &&
-	    cp ~/.local/bin/sandcastle-box-ocr ~/.local/bin/.new &&
-	    printf '\\n' >> ~/.local/bin/.new &&
-	    mv ~/.local/bin/.new ~/.local/bin/sandcastle-box-ocr" ||
+	    cd ~/.local/libexec/sandcastle && cp sandcastle-box-ocr .new &&
+	    printf '\\n' >> .new && mv .new sandcastle-box-ocr" ||
 	    fail "the new binaries"
 	new=$(build)
 	op_do systemctl --user restart sandcastle
