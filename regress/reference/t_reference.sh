@@ -276,8 +276,11 @@ security_body()
 	op_do systemd-run --user --wait --pipe --quiet -p IPAddressDeny=any -- \
 	    python3 -c 'import socket
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
-socket.create_connection(s.getsockname(), timeout=5)' > ipdeny.out 2>&1 < /dev/null ||
+socket.create_connection(s.getsockname(), timeout=5)
+print("127.0.0.1:%d" % s.getsockname()[1])' > ipdeny.out 2>&1 < /dev/null ||
 	    fail "IPAddressDeny=any holds in a unit of $OP's: $(cat ipdeny.out)"
+	# The capture sees it: traffic allows this flow of the test's own.
+	tail -n 1 ipdeny.out > "$STATE/ipdeny.flow"
 	seen "IPAddressDeny=any in a unit of $OP's: a connection to loopback still made"
 }
 
@@ -954,7 +957,8 @@ except OSError: pass"
 	# (gated(8)).
 	# A flow is what opened it: a TCP SYN, or a datagram other than a
 	# resolver's answer (from port 53, to the port the lookup came from).
-	allowed="$SCANS_ADDR $LAB_ADDR $RESOLVER:53 169.254.77.53:53"
+	# security's probe of IPAddressDeny=, a loopback flow of its own.
+	allowed="$SCANS_ADDR $LAB_ADDR $RESOLVER:53 169.254.77.53:53 $(cat "$STATE/ipdeny.flow" 2>/dev/null)"
 	: > flows
 	for f in "$STATE"/capture-*.pcap; do
 		[ -s "$f" ] || continue
