@@ -42,13 +42,6 @@ EOC
 	daemon_up
 }
 
-# posts_api: the POSTs to /v1/messages the fake API took.
-posts_api()
-{
-	grep -c '"method": "POST", "path": "/v1/messages"' \
-	    "$SC_ROOT/api.anthropic.com.requests" 2>/dev/null
-}
-
 # api_flow: the router's established flow to the API, if it has one.
 api_flow()
 {
@@ -70,20 +63,6 @@ at_75()
 	sleep 75
 	api_flow > flow-75
 	echo "the flow 75 s after the POST:"; cat flow-75
-}
-
-# outcome ID SECONDS: the result the source got for ID, waited for.
-outcome()
-{
-	_i=0
-	while ! grep -q "\"id\": \"$1\"" "$SC_ROOT/notes.results" 2>/dev/null; do
-		_i=$((_i + 1))
-		[ $_i -gt $(($2 * 10)) ] && { sc_log sandcastled; sc_log keepd
-		    sc_log gated; atf_fail "no result of job $1 in $2 s"; }
-		sleep 0.1
-	done
-	grep "\"id\": \"$1\"" "$SC_ROOT/notes.results" | python3 -c \
-	    'import json,sys; print(json.dumps(json.loads(sys.stdin.readline())["body"], sort_keys=True))'
 }
 
 atf_test_case streamed cleanup

@@ -46,27 +46,6 @@ job()
 	    "[{\"id\": \"$1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]"
 }
 
-# outcome ID SECONDS: the result the source got for ID, waited for.
-outcome()
-{
-	_i=0
-	while ! grep -q "\"id\": \"$1\"" "$SC_ROOT/notes.results" 2>/dev/null; do
-		_i=$((_i + 1))
-		[ $_i -gt $(($2 * 10)) ] && { sc_log sandcastled; sc_log keepd
-		    sc_log gated; atf_fail "no result of job $1 in $2 s"; }
-		sleep 0.1
-	done
-	grep "\"id\": \"$1\"" "$SC_ROOT/notes.results" | python3 -c \
-	    'import json,sys; print(json.dumps(json.loads(sys.stdin.readline())["body"], sort_keys=True))'
-}
-
-# posts_api: the POSTs to /v1/messages the fake API took.
-posts_api()
-{
-	grep -c '"method": "POST", "path": "/v1/messages"' \
-	    "$SC_ROOT/api.anthropic.com.requests"
-}
-
 atf_test_case minutes cleanup
 minutes_head()
 {
