@@ -288,7 +288,7 @@ demo: deps
 	$(MAKE) --no-print-directory all
 	sh regress/demo/demo.sh $(DEMOPREFIX)
 
-# make reference: level R of sandcastle(7), the reference machine, on
+# make reference: level R of sandcastle-tests(7), the reference machine, on
 # each Debian release of RELEASES (bookworm trixie testing): a guest of
 # the release under qemu (TCG, no network), built once from its packages
 # and cached under /var/tmp, with this source built for the release on a

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-# Holds the test matrix of sandcastle(7) to the tests of regress/, by the
-# rules the page writes down in TEST MATRIX (levels U, I, R and M; R's
-# proofs are the cases of the reference machine's suite, in
-# regress/reference/, written as atf-sh cases):
+# Holds the test matrix of sandcastle-tests(7) to the ids of the threat
+# model of sandcastle(7) and to the tests of regress/, by the rules the
+# page writes down in TEST MATRIX (levels U, I, R and M; R's proofs are
+# the cases of the reference machine's suite, in regress/reference/,
+# written as atf-sh cases):
 #
-#   python3 matrix.py [-v] PAGE ROOT
+#   python3 matrix.py [-v] PROMISE MATRIX ROOT
 #
-# PAGE is man/sandcastle.7 (or a copy), ROOT the checkout.  Prints one
-# line per thing wrong, naming the id, the file and the case, and exits 1
-# when there is one; exits 0, printing nothing (or, with -v, the ids and
-# the count of their proofs), when the matrix and the tests agree.
-# Exits 2 when PAGE cannot be read or has no matrix at all.
+# PROMISE is man/sandcastle.7, MATRIX man/sandcastle-tests.7 (or copies),
+# ROOT the checkout.  Prints one line per thing wrong, naming the id, the
+# file and the case, and exits 1 when there is one; exits 0, printing
+# nothing (or, with -v, the ids and the count of their proofs), when the
+# matrix and the tests agree.  Exits 2 when a page cannot be read or
+# lacks its section, or the matrix has no id.
 
 import os
 import re
@@ -45,13 +47,20 @@ def sections(lines):
     return out
 
 
-def parse_page(path, errs):
+def read_sections(path, names):
+    """The sections names of the page at path; exits 2 on one missing."""
     with open(path, encoding="utf-8") as f:
         sec = sections(f.read().split("\n"))
-    for s in ("THREAT MODEL", "TEST MATRIX", "THE MANUAL LIST"):
+    for s in names:
         if s not in sec:
             print(f"{path}: no section {s}", file=sys.stderr)
             sys.exit(2)
+    return sec
+
+
+def parse_page(promise, path, errs):
+    sec = read_sections(promise, ("THREAT MODEL",))
+    sec.update(read_sections(path, ("TEST MATRIX", "THE MANUAL LIST")))
     threat = []
     for ln in sec["THREAT MODEL"]:
         m = re.match(r"^\.It Sy (" + ID + r")$", ln)
@@ -209,9 +218,9 @@ def tests(root):
     return out
 
 
-def check(page, root):
+def check(promise, page, root):
     errs = []
-    threat, matrix, steps = parse_page(page, errs)
+    threat, matrix, steps = parse_page(promise, page, errs)
     found = tests(root)
 
     for i in threat:
@@ -282,11 +291,11 @@ def main(argv):
     verbose = len(argv) > 1 and argv[1] == "-v"
     if verbose:
         argv = argv[1:]
-    if len(argv) != 3:
-        print("usage: matrix.py [-v] page root", file=sys.stderr)
+    if len(argv) != 4:
+        print("usage: matrix.py [-v] promise matrix root", file=sys.stderr)
         return 2
     try:
-        errs, matrix = check(argv[1], argv[2])
+        errs, matrix = check(argv[1], argv[2], argv[3])
     except OSError as e:
         print(f"{e.filename}: {e.strerror}", file=sys.stderr)
         return 2

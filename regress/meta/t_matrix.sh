@@ -1,15 +1,19 @@
 #! /usr/bin/env atf-sh
-# The test matrix of sandcastle(7) held to the tests of regress/ by
-# matrix.py, by the rules the page writes in TEST MATRIX; and, so that
-# this cannot pass with the checker broken, the same checker on copies
-# of the page doctored one way each, which must fail naming the fault.
+# The test matrix of sandcastle-tests(7) held to the threat model of
+# sandcastle(7) and to the tests of regress/ by matrix.py, by the rules
+# the page writes in TEST MATRIX; and, so that this cannot pass with the
+# checker broken, the same checker on copies of the pages doctored one
+# way each, which must fail naming the fault.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 
-# matrix PAGE ROOT: the checker, its lines in out, its status returned.
+# matrix PAGE ROOT [PROMISE]: the checker on the matrix of PAGE and the
+# threat model of PROMISE (sandcastle(7)), its lines in out, its status
+# returned.
 matrix()
 {
-	python3 "$(atf_get_srcdir)/matrix.py" "$1" "$2" > out 2>&1
+	python3 "$(atf_get_srcdir)/matrix.py" \
+	    "${3:-$(sc_srcdir)/man/sandcastle.7}" "$1" "$2" > out 2>&1
 }
 
 # said LINE: the checker's output has LINE, whole.
@@ -18,12 +22,13 @@ said()
 	grep -Fqx -- "$1" out || { cat out; atf_fail "not said: $1"; }
 }
 
-# doctor NAME SCRIPT: a copy of the page, through sed SCRIPT, in NAME.7.
+# doctor NAME SCRIPT [PAGE]: a copy of PAGE (sandcastle-tests.7), through
+# sed SCRIPT, in NAME.7.
 doctor()
 {
-	sed "$2" "$(sc_srcdir)/man/sandcastle.7" > "$1.7"
-	cmp -s "$1.7" "$(sc_srcdir)/man/sandcastle.7" &&
-	    atf_fail "$1: the doctored page is the page"
+	_page=$(sc_srcdir)/man/${3:-sandcastle-tests.7}
+	sed "$2" "$_page" > "$1.7"
+	cmp -s "$1.7" "$_page" && atf_fail "$1: the doctored page is the page"
 	return 0
 }
 
@@ -37,12 +42,13 @@ holds_head()
 holds_body()
 {
 	src=$(sc_srcdir)
-	[ -f "$src/man/sandcastle.7" ] || atf_fail "no man/sandcastle.7"
-	matrix "$src/man/sandcastle.7" "$src" ||
+	[ -f "$src/man/sandcastle-tests.7" ] || atf_fail "no man/sandcastle-tests.7"
+	matrix "$src/man/sandcastle-tests.7" "$src" ||
 	    { cat out; atf_fail "the matrix and the tests disagree"; }
 	[ ! -s out ] || { cat out; atf_fail "the checker said something"; }
 	# Every id of the threat model is there, in its order.
-	python3 "$(atf_get_srcdir)/matrix.py" -v "$src/man/sandcastle.7" "$src" |
+	python3 "$(atf_get_srcdir)/matrix.py" -v "$src/man/sandcastle.7" \
+	    "$src/man/sandcastle-tests.7" "$src" |
 	    cut -d' ' -f1 > ids
 	atf_check -o inline:"S1\nS2\nS3\nS4\nS5\nS6\nS7\nS8\nB1\nB2\nB3\nB4\nB5\nB6\nB7\nB8\nB9\nB10\nB11\nR1\nR2\nA1\nA2\nA3\nA4\nN1\nN2\nN3\nN4\nN5\nN6\nN7\nI1\nF1\nF2\nF3\nF4\nT1\nT2\nT3\nT4\n" cat ids
 }
@@ -50,7 +56,7 @@ holds_body()
 atf_test_case controls
 controls_head()
 {
-	atf_set "descr" "the checker fails, naming the fault, on a page with an id removed, a file renamed, a proof that does not cite its id, a level with no proof, a proof out of form, a level R proof outside the reference machine's suite or of another level, and a tree whose test cites an id the page lacks"
+	atf_set "descr" "the checker fails, naming the fault, on a matrix with an id removed, a threat model with an id removed, a file renamed, a proof that does not cite its id, a level with no proof, a proof out of form, a level R proof outside the reference machine's suite or of another level, and a tree whose test cites an id the page lacks"
 	atf_set "require.config" "checkout"
 	atf_set "require.progs" "python3"
 }
@@ -64,6 +70,19 @@ controls_body()
 	said "S5: in the threat model, not in the matrix"
 	said "S5: cited by regress/sandcastled/t_sched.c rate_limit, not in the matrix"
 	said "S5: cited by regress/sandcastled/t_life.sh rate, not in the matrix"
+
+	# The same id removed from the threat model of sandcastle(7) alone.
+	doctor no-s5-threat '/^\.It Sy S5$/,/^\.It Sy S6$/{/^\.It Sy S6$/!d;}' \
+	    sandcastle.7
+	matrix "$src/man/sandcastle-tests.7" "$src" no-s5-threat.7 &&
+	    { cat out; atf_fail "no-s5-threat: passed"; }
+	said "S5: in the matrix, not in the threat model"
+
+	# A threat model page with no THREAT MODEL: the checker cannot run.
+	doctor no-threat 's/^\.Sh THREAT MODEL$/.Sh THREATS/' sandcastle.7
+	matrix "$src/man/sandcastle-tests.7" "$src" no-threat.7
+	[ $? -eq 2 ] || { cat out; atf_fail "no-threat: not exit 2"; }
+	said "no-threat.7: no section THREAT MODEL"
 
 	# A file renamed in the page: missing, and the real one unnamed.
 	doctor renamed 's|Pa regress/keepd/t_http.c Ta|Pa regress/keepd/t_https.c Ta|'
@@ -110,13 +129,15 @@ controls_body()
 	    > tree/regress/x/t_fake.sh
 	printf '%s\n' '/*' ' * B99: another' ' */' 'ATF_TC_WITHOUT_HEAD(one);' \
 	    > tree/regress/x/t_fake.c
-	matrix "$src/man/sandcastle.7" tree && { cat out; atf_fail "tree: passed"; }
+	matrix "$src/man/sandcastle-tests.7" tree && { cat out; atf_fail "tree: passed"; }
 	said "S9: cited by regress/x/t_fake.sh fake, not in the matrix"
 	said "B99: cited by regress/x/t_fake.c, not in the matrix"
 
-	# The control of the controls: the page itself, unchanged, passes.
-	cp "$src/man/sandcastle.7" same.7
-	matrix same.7 "$src" || { cat out; atf_fail "the page itself fails"; }
+	# The control of the controls: the pages themselves, unchanged, pass.
+	cp "$src/man/sandcastle-tests.7" same.7
+	cp "$src/man/sandcastle.7" same-threat.7
+	matrix same.7 "$src" same-threat.7 ||
+	    { cat out; atf_fail "the pages themselves fail"; }
 }
 
 atf_init_test_cases()

@@ -1,6 +1,6 @@
 #!/bin/sh
 # record.sh OUT COMMIT TIMES SECONDS TOP: the Test-runs record of a run
-# of make reference, in the shape sandcastle(7), TEST RUNS, gives it,
+# of make reference, in the shape sandcastle-tests(7), TEST RUNS, gives it,
 # from what the guest left in OUT (versions, cases/<case>.result, .seen,
 # .time); TIMES is run.sh's "part=seconds" lines.  Its last line is a
 # comment with the summary, "N passed, N failed".
@@ -67,7 +67,7 @@ echo
 echo "| Step | Proves | Result |"
 echo "|---|---|---|"
 printf '%s' "$rows"
-echo "| Names | M | by hand: THE MANUAL LIST, Names |"
+echo "| Names | M | by hand: sandcastle-tests(7), THE MANUAL LIST, Names |"
 echo
 echo "| Part | Seconds |"
 echo "|---|---|"

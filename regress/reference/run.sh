@@ -1,5 +1,5 @@
 #!/bin/sh
-# Level R of sandcastle(7) on the reference machine of one Debian
+# Level R of sandcastle-tests(7) on the reference machine of one Debian
 # release (make reference runs it for each, regress/reference/all.sh).
 # As root, from the checkout, after make (it installs what it lacks):
 #
@@ -14,7 +14,7 @@
 # RELEASE (image.sh, cached under REFCACHE by release and package list);
 # puts the builds on a 9p share; boots the guest with no network, under
 # TCG, as many times as the suite reboots it; and writes the Test-runs
-# record of the run (sandcastle(7), TEST RUNS) to REFRECORD, then "N
+# record of the run (sandcastle-tests(7), TEST RUNS) to REFRECORD, then "N
 # passed, N failed".  It exits 1 when a row failed.
 #
 #   REFCACHE          where the guest images are kept

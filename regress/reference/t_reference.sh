@@ -1,5 +1,5 @@
 #! /usr/bin/env atf-sh
-# Level R of sandcastle(7): the reference machine.  Run by make
+# Level R of sandcastle-tests(7): the reference machine.  Run by make
 # reference inside a Debian 12 guest under qemu (regress/reference/
 # run.sh), never by Kyua on the host: systemd as PID 1, the operator's
 # user manager with lingering, cgroup v2 with cpu, memory and pids
