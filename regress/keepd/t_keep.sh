@@ -457,15 +457,16 @@ taken_child_head()
 	atf_set "descr" "T1: a running request's child, made by a debugger to call socket(2) as a taken one would to reach keep.sock, is killed by its filter (SIGSYS, in keepd's log) and the request fails; the control, the same call made in keepd, gets a socket; the next request goes on"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
-	atf_set "timeout" "60"
+	atf_set "timeout" "120"
 }
 taken_child_body()
 {
 	keep_up
-	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"delay": 4, "status": 200, "body": "late"}}}'
+	# The child dies of the call long before the answer's delay ends.
+	sc_scenario notes.example.com '{"routes": {"/api/worker/ping": {"delay": 30, "status": 200, "body": "late"}}}'
 	$ASK "$GET_PING" > answer 2>&1 &
 	asked=$!
-	sleep 1.5
+	reached notes.example.com 1
 	child=$(workers) && [ -n "$child" ] || atf_fail "no request process waits"
 	# Control: keepd itself may make a Unix socket (it connects to the gate).
 	fd=$(inject "$(sc_pid keepd)" "socket(1, 1, 0)")
@@ -489,7 +490,7 @@ stopped_mid_poll_head()
 	atf_set "descr" "F4: keepd, its request's child, the gate and its tunnel's child, each stopped and continued while they wait in poll for a slow answer, go on (the kernel restarts the wait as restart_syscall(2), which each filter allows): the answer comes, nothing was killed; the control, the same request not stopped"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
-	atf_set "timeout" "60"
+	atf_set "timeout" "120"
 }
 stopped_mid_poll_body()
 {
@@ -499,7 +500,7 @@ stopped_mid_poll_body()
 	atf_check -o match:"^body late\$" $ASK "$GET_PING"
 	$ASK "$GET_PING" > answer 2>&1 &
 	asked=$!
-	sleep 1.5
+	reached notes.example.com 2
 	[ "$(children)" -eq 1 ] || atf_fail "no request process waits"
 	stop_continue "$(sc_pid keepd)"
 	stop_continue "$(sc_pid gated)"
