@@ -313,9 +313,9 @@ regress/bench/bench_landlock: regress/bench/bench_landlock.c $(BENCH_LANDLOCK_LI
 	    $(BENCH_LANDLOCK_LIBS) $(ATF_LIBS) $(LIBS) $(LIBS_box)
 
 # bench_fresh: a fresh process's first touches, with keepd's code_busy().
-regress/bench/bench_fresh: regress/bench/bench_fresh.c common/libcommon.a $(HDRS)
+regress/bench/bench_fresh: regress/bench/bench_fresh.c keepd/libkeepd.a common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
-	    common/libcommon.a $(LIBS)
+	    keepd/libkeepd.a common/libcommon.a $(LIBS)
 
 bench: all $(BOX_TESTS) regress/bench/bench_landlock regress/bench/bench_fresh \
     $(RENDER_IMAGE)

@@ -1,14 +1,7 @@
 /*
- * A streamed reply of the Messages API ("stream": true) made into the
- * Message a reply not streamed would have been, for claude.c to judge
- * the same way.  The events are the API's: message_start, then each
- * content block as content_block_start, its deltas (text_delta,
- * thinking_delta, signature_delta, input_json_delta) and
- * content_block_stop, then message_delta with the stop_reason and the
- * usage so far, and message_stop; ping anywhere; error anywhere, as
- * the API's error would have been its answer; events of another name
- * ignored, as the API's versioning policy asks.  Anything else out of
- * that order breaks the stream.
+ * A streamed reply of the Messages API made into the Message a reply not
+ * streamed would have been, for claude.c to judge the same way; events
+ * out of the API's order break the stream (sandcastle-box(8)).
  */
 #ifndef SANDCASTLE_BOX_STREAM_H
 #define SANDCASTLE_BOX_STREAM_H

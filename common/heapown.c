@@ -1,27 +1,8 @@
 /*
- * After fork(2) the heap is shared copy-on-write, and the first write to
- * each page costs its fault and its copy: some 70 pages, half a
- * millisecond, in a request's TLS handshake and answer.  A spare makes
- * them its own while it waits (MADV_POPULATE_WRITE), so that the request
- * it is given later does not.  Only the pages the parent has touched
- * (mincore(2)) are copied: the cost is the parent's heap once more, at
- * rest.  The parent does the same after the fork, for the pages it
- * writes at the next request's start (keepd: some fifteen faults of its
- * own, each costing a trip through the kernel's fault path); a page the
- * spare has already made its own is the parent's alone, and is only made
- * writable again.  Speed alone: a kernel without it (before Linux 5.14)
- * leaves the faults to the request.
- *
- * Then it reads a byte of each resident page of its writable memory:
- * the heap, each object's writable segment (dl_iterate_phdr(3)) and the
- * stack about it, within the stack's own mapping.  No fault is left to
- * take there, but a machine whose hypervisor checks a process's page
- * tables (a PVM guest) pays some 2 us for the first touch of each page
- * of a new process, present or not (make bench: bench_fresh); read at
- * rest, the request does not.  Only resident pages are read, so no page
- * is made: what it adds is the mapping of a library's data pages in the
- * page cache that the process had not mapped, some 0.1 MiB at rest in
- * all.  On bare hardware it costs a TLB miss a page.
+ * heap_own(): a spare, and keepd after its fork, make the heap pages the
+ * parent touched their own and read each resident writable page at rest,
+ * so the request that takes them pays neither the copy-on-write faults
+ * nor a hypervisor's first touch (CHANGES, make bench's bench_fresh).
  */
 #include <sys/types.h>
 #include <sys/mman.h>

@@ -1,15 +1,7 @@
 /*
- * The box's seccomp profile: podman's default (containers-common's
- * seccomp.json) with these narrower:
- *
- * - no namespace: unshare, setns, clone with CLONE_NEW* fail EPERM,
- *   clone3 ENOSYS (its flags are out of a filter's reach; glibc falls
- *   back to clone).  In a user namespace a box could mount a tmpfs of
- *   any size.  podman 4.3 refuses user.max_user_namespaces=0.
- * - no shared memory (MAP_SHARED, shm, msg, sem, mq, memfd: EPERM): the
- *   data rlimit, the only memory limit without cgroup v2, counts none.
- *
- * Made once, in a sealed memfd: no file of it to change between boxes.
+ * The box's seccomp profile, made once in a sealed memfd: podman's
+ * default (containers-common's seccomp.json) with no namespace and no
+ * shared memory (sandcastle-box(8), LOCKS).
  */
 #include <sys/mman.h>
 #include <sys/stat.h>

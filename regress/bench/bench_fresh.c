@@ -1,40 +1,8 @@
 /*
  * make bench: what a fresh process pays on this machine for the pages
- * it touches, beside what the same process pays again: the part of a
- * cold request that keepd's promise (a new process for each
- * destination, never reused: keepd(8)) leaves to the machine.
- *
- * Each child is made as keepd makes a spare: its parent gave the code
- * back (code_idle()), the child makes its heap its own and reads its
- * writable memory (heap_own()), rests 100 ms, then maps the code at once
- * (code_busy()), as a taken child does.  Then either
- * - it reads a byte of each page of libcrypto's code, twice.  No page
- *   fault is left to take (getrusage(2) counts them); what the first
- *   reading costs over the second is the machine's (a hypervisor that
- *   checks a process's new page tables pays there; bare hardware pays a
- *   TLB miss); or
- * - it makes a TLS ClientHello into memory (libtls on callbacks, no
- *   network), as a taken child's handshake begins, then a second; and
- *   the parent, which has made one before, makes one after the same
- *   rest.
- *
- * Given a test host (bench_keep.sh: bench_fresh CA ADDRESS NAME PATH
- * BIG), it times whole requests instead, each on a new connection by
- * address after the same rest: made by such a spare told to go (here
- * it gives the code back itself, and lands the body in a memfd by
- * write(2), as a request child lands one, and the parent then reads it
- * by pread(2), as keepd's receivers do), against the same request made
- * by the parent, which stays as warm as a direct client.  The spare has no filter and no ruleset, and there
- * is no keepd, no gated, no pasta and no lookup: what is left is what
- * a new process for each request costs on this machine,
- * - for a GET of PATH, the floor under the cold request (keepbench.py);
- * - for a GET of BIG, the floor under the body, whose bytes are
- *   decrypted by one process and read by another; and the same body
- *   streamed through a pipe, read as it comes, as a keep that answered
- *   in a stream rather than whole would hand it over.
- *
- * Medians of ROUNDS children of each kind.  Not a test: it prints, and
- * exits 1 only when it could not measure.
+ * it touches (a spare made as keepd makes one, against its warm parent):
+ * libcrypto's code read twice, a TLS ClientHello, and with a test host
+ * (bench_keep.sh) whole requests and the body.  Medians; not a test.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
@@ -58,7 +26,7 @@
 #include <tls.h>
 
 #include "atomicio.h"
-#include "codeidle.h"
+#include "../../keepd/codeidle.h"
 #include "heapown.h"
 #include "keepbody.h"
 

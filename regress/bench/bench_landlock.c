@@ -1,15 +1,7 @@
 /*
- * make bench: what the Landlock rulesets cost, with the real functions
- * each process calls (gated's, like keepd's a folder to remove from,
- * would need gate.h, whose names collide with keepd.h's).  At start:
- * the time a process spends putting its ruleset on, in a fresh child
- * each time.  Then a job, in a child with
- * the ruleset and in one without, interleaved: the core's records of a
- * job (begun, finished, its result marked sent, read back, pruned:
- * every open below data_dir walks Landlock's rules), and ocr's
- * Tesseract reading a text the bench drew, its languages opened under
- * the box's ruleset.  Not a test: it prints, and exits 1 only when it
- * could not measure.
+ * make bench: what the Landlock rulesets cost, with each process's real
+ * ruleset function: putting it on, then the core's records of a job and
+ * ocr's Tesseract with and without it, interleaved.  Not a test.
  */
 #include <sys/types.h>
 #include <sys/stat.h>

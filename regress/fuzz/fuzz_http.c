@@ -1,14 +1,7 @@
 /*
- * libFuzzer target for the answer parser of keepd/http.c: the first
- * byte picks a step and whether the request was a HEAD; the rest is
- * the answer, fed whole and in steps (the steps' body in a buffer of the
- * caller's, as the keep's memfd), which must end the same way, having
- * taken the same bytes, with the same status and body, and leaving the
- * connection fit for another request or not alike.
- *
- * The same bytes, cut into a path, a header's value and a secret, go
- * to the request builder: it refuses them, or its head has exactly the
- * lines the keep writes, each ending in CRLF.
+ * libFuzzer target for keepd/http.c: an answer fed whole and in steps
+ * must end the same way; the same bytes as a path, a header's value and
+ * a secret are refused or make exactly the lines the keep writes.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,13 +1,8 @@
 /*
- * code_idle(): keepd gives back its mappings of libcrypto's and
- * libssl's code once its TLS contexts are made.  Proved by the kernel's
- * own count of the pages mapped (Rss in /proc/self/smaps): the code's
- * pages are mapped after TLS has run, none are once given back, and
- * they come back, working, when TLS runs again.  The relocated pages
- * (the libraries' Anonymous pages, their own to the process) are kept:
- * seen failing, with the writable segments given back too, as "relocated
- * pages 0 KiB, were 404".  The control is libc's code, not named, which
- * stays mapped.  code_busy() maps the code's every page again at once.
+ * code_idle() and code_busy() by the kernel's Rss (/proc/self/smaps):
+ * the TLS libraries' code is unmapped once given back and mapped again
+ * when TLS runs; the relocated pages are kept; libc's code, the
+ * control, stays mapped.
  */
 #include <sys/types.h>
 
@@ -18,7 +13,7 @@
 #include <atf-c.h>
 #include <tls.h>
 
-#include "codeidle.h"
+#include "../../keepd/codeidle.h"
 
 struct kib {
 	long	code;		/* Rss of its r-x mappings */

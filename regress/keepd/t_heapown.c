@@ -1,19 +1,8 @@
 /*
- * A spare's heap_own(): the heap pages its parent touched become the
- * spare's own before a request comes, so that writing them then costs
- * no fault; the pages the parent never touched stay unmade.  Proved by
- * the kernel's count of the child's minor faults (getrusage(2)) and by
- * mincore(2).  The control is the same child without heap_own(), which
- * pays a fault a page.  keepd does the same once a spare is forked: the
- * pages, its own again once the spare copied them, are still
- * write-protected from the fork (parent_pages).  Then heap_own() reads
- * the resident pages of the process's writable memory, so that a machine
- * that charges a new process for its first touch of each page (a PVM
- * guest) charges it at rest; it reads them and makes none: the kernel's
- * referenced count of a .bss region after clear_refs, and mincore(2)
- * (read_resident).  It reads nothing past the stack's start, where an
- * older kernel maps the vDSO's vvar pages, one of which is SIGBUS to
- * read: a trap mapped there, resident yet unreadable (stack_top).
+ * heap_own(), by the kernel's counts: the pages a parent touched cost a
+ * spare no fault afterwards (getrusage(2), against a control without
+ * it), the untouched stay unmade (mincore(2)), resident pages are read
+ * and none made, nothing past the stack's start is read.
  */
 #include <sys/types.h>
 #include <sys/mman.h>

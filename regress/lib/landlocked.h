@@ -1,20 +1,8 @@
 /*
- * For the atf-c tests of a Landlock ruleset: a call runs in a forked
- * child under the process's own ruleset function (or under none, for
- * its control) and no seccomp filter, so that an EACCES can only be
- * Landlock's.  The child exits 0 when the call did what it tried,
- * LANDLOCKED_ERRNO + errno when it was refused, and LANDLOCKED_NOT_ON
- * when the ruleset did not go on at the ABI expected.
- *
- * The ABI expected is the kernel's, at most the newest the frame knows,
- * or LANDLOCK_ABI_MAX in a test build that forces an older one (the
- * t_landlock.abi1 twins, make units).  A kernel without Landlock fails
- * every test: the promises they prove do not hold there.
- *
- * A test's cases are a table of struct landlocked_case, each a try on
- * a path ("read /etc/passwd") or a call of the test's own.
- *
- * Included by one test program each; every function is static.
+ * For the atf-c tests of a Landlock ruleset: each case of a table of
+ * struct landlocked_case runs in a forked child under the process's own
+ * ruleset (or none, its control) and no seccomp filter, so an EACCES can
+ * only be Landlock's.  Included by one test program each.
  */
 #ifndef REGRESS_LANDLOCKED_H
 #define REGRESS_LANDLOCKED_H

@@ -1,27 +1,8 @@
 /*
- * The hostile box of the reference suite: a stand-in for a tampered
- * sandcastle-box (sandcastle(7), B5: the program a capability runs is
- * treated as hostile), built static and put in an image of this build
- * in place of the real one.  It says the hello of its image's build, as
- * the real box does, so that the launcher hands it the job; then it
- * reads its attack from the job's input, the text of the "image" the
- * source sent (base64), and tries it:
- *
- *	balloon MIB	touch MIB MiB of private memory in BALLOON_KIDS
- *			children, each within its own data rlimit (an
- *			rlimit is a process's; shared memory, which the
- *			rlimit would not count, the box's seccomp profile
- *			refuses): only the cgroup's memory.max holds the sum
- *	fork N		fork up to N children that wait
- *	cpu SECONDS	spin two children for SECONDS of wall clock
- *	hold SECONDS	sleep, then answer a result
- *
- * and answers one failure line saying what happened and what its
- * cgroup says (memory.max, pids.max and pids.events, cpu.max and
- * cpu.stat), which the launcher puts in the job's record.  Nothing here
- * is sandcastle's: it only speaks enough of the box protocol
- * (common/boxproto.h) to be given a job.  Run by hand with a job line
- * on its stdin, it is the control: the same box without a limit.
+ * The reference suite's hostile box: a static stand-in for a tampered
+ * sandcastle-box (sandcastle(7), B5) that says its image's hello, then
+ * tries the attack named in the job's input (balloon, fork, cpu, hold)
+ * and answers one failure line with what its cgroup says.
  */
 #include <sys/types.h>
 #include <sys/wait.h>

@@ -58,6 +58,11 @@ part packages "$t"
 # The two builds: this commit, and the same source labelled
 # COMMIT+upgrade, whose binaries differ, so its build id does.
 t=$(date +%s)
+# One build at a time: make reference runs the releases side by side
+# (all.sh), and this machine's release builds in the checkout.
+mkdir -p "$CACHE"
+exec 9> "$CACHE/build.lock"
+flock 9
 COMMIT=$(git -C "$TOP" rev-parse HEAD 2>/dev/null || echo unknown)
 rm -rf "$SHARE"
 mkdir -p "$SHARE/in/reference" "$SHARE/out"
@@ -88,6 +93,8 @@ cp -R "$TOP/examples" "$SHARE/in/examples"
 find "$SHARE/in/examples" -name __pycache__ -prune -exec rm -rf {} +
 [ -n "${REFERENCE_CASES:-}" ] && echo "$REFERENCE_CASES" > "$SHARE/in/order"
 chmod -R a+rX "$SHARE/in"
+flock -u 9
+exec 9>&-
 part builds "$t"
 
 t=$(date +%s)

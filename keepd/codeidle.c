@@ -1,16 +1,8 @@
 /*
- * A process that runs a library's code at start only gives back its
- * mappings of that code: keepd runs libcrypto's and libssl's to make its
- * destinations' TLS contexts, then never again itself; its request
- * children run them anew.  The pages stay in the page cache, shared with
- * every other process that maps them, and come back by a minor fault
- * when they are run.  Each call unmaps the pages of the library's
- * read-only segments (its code and constants) with MADV_DONTNEED, which
- * on a private file mapping that was never written drops the page table
- * entries and nothing else.  A writable segment (the relocated data and
- * the GOT, whose pages are the process's own) is never touched, nor a
- * library that relocates its text (DT_TEXTREL).  code_busy() maps them
- * all again at once, for a process about to run them.
+ * code_idle() gives back keepd's mappings of the TLS libraries' code and
+ * constants, which it runs at start only (MADV_DONTNEED on read-only
+ * segments; the page cache keeps them); code_busy() maps them all again
+ * at once for a request child about to run them.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
