@@ -44,7 +44,7 @@ struct box_job {
 /* How the job ended; each JSON text is NUL-terminated or NULL. */
 struct box_outcome {
 	int		 failed;
-	enum job_word	 word;		/* one of its row's, or cap_box_words' */
+	enum job_word	 word;		/* its row's, or cap_box_words' */
 	int		 release;
 	char		 error[PROTO_ERROR_MAX];
 	char		*output;
@@ -63,7 +63,7 @@ struct box_cap {
 	/* Before the filter, the image's paths of its cap_row's loads. */
 	void		(*load)(struct box_env *, const char *const *loads);
 	void		(*unload)(struct box_env *);
-	int		 one_thread;	/* OMP_THREAD_LIMIT=1, set before load */
+	int		 one_thread;	/* OMP_THREAD_LIMIT=1 before load */
 };
 
 /* The whole exchange on in and out: what main() exits with. */

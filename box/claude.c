@@ -112,7 +112,8 @@ claude_request(const struct box_job *job, const struct claude_settings *cs,
 	}
 	/* What the launcher and the keep parse must hold together. */
 	if (json_parse(&check, s, *len, &why) == -1) {
-		box_fail(o, JW_BOX, 0, "the schema cannot be sent: the request %s",
+		box_fail(o, JW_BOX, 0,
+		    "the schema cannot be sent: the request %s",
 		    why);
 		free(s);
 		return NULL;
@@ -163,15 +164,18 @@ request_run(const struct box_job *job, const struct claude_settings *cs,
 	prompt = json_find(j, job->input, "prompt");
 	schema = json_find(j, job->input, "schema");
 	if (prompt == -1 || j->toks[prompt].type != JSON_STRING) {
-		box_fail(o, JW_BOX, 0, "input: prompt is missing or not a string");
+		box_fail(o, JW_BOX, 0,
+		    "input: prompt is missing or not a string");
 		return NULL;
 	}
 	if (schema == -1 || j->toks[schema].type != JSON_OBJECT) {
-		box_fail(o, JW_BOX, 0, "input: schema is missing or not an object");
+		box_fail(o, JW_BOX, 0,
+		    "input: schema is missing or not an object");
 		return NULL;
 	}
 	if (j->toks[prompt].end - j->toks[prompt].start > job->max_input) {
-		box_fail(o, JW_BOX, 0, "input: prompt is more than max_input %llu "
+		box_fail(o, JW_BOX, 0,
+		    "input: prompt is more than max_input %llu "
 		    "bytes", (unsigned long long)job->max_input);
 		return NULL;
 	}
@@ -239,7 +243,8 @@ claude_answer(const struct box_job *job, const struct claude_settings *cs,
 	if (a->type == PROTO_UNREACHABLE) {
 		(void)json_string_copy(&a->j, a->f[PF_ERROR], err, sizeof(err),
 		    &len);
-		box_fail(o, JW_UNREACHABLE, 1, "the keep or the API could not be reached: %s",
+		box_fail(o, JW_UNREACHABLE, 1,
+		    "the keep or the API could not be reached: %s",
 		    err);
 	} else if (job->check)
 		answer_check(cs, a, o);
@@ -310,7 +315,8 @@ answer_stream(const struct box_job *job, const struct claude_settings *cs,
 	size_t			 tok = a->f[PF_BODY];
 
 	if (a->j.toks[tok].type != JSON_STRING) {
-		box_fail(o, JW_API_DOWN, 1, "the API's answer is not an event stream");
+		box_fail(o, JW_API_DOWN, 1,
+		    "the API's answer is not an event stream");
 		return;
 	}
 	raw = a->j.toks[tok].end - a->j.toks[tok].start;
@@ -322,12 +328,14 @@ answer_stream(const struct box_job *job, const struct claude_settings *cs,
 	v = stream_message(body, len, &msg, &mlen, why, sizeof(why));
 	free(body);
 	if (v == STREAM_BROKEN) {
-		box_fail(o, JW_API_DOWN, 1, "the API's stream is not a Messages stream: %s",
+		box_fail(o, JW_API_DOWN, 1,
+		    "the API's stream is not a Messages stream: %s",
 		    why);
 		return;
 	}
 	if (json_parse(&j, msg, mlen, &jwhy) == -1)
-		box_fail(o, JW_API_DOWN, 1, "the API's stream is not a Messages stream: %s",
+		box_fail(o, JW_API_DOWN, 1,
+		    "the API's stream is not a Messages stream: %s",
 		    jwhy);
 	else {
 		if (v == STREAM_ERROR)
@@ -353,12 +361,14 @@ answer_check(const struct claude_settings *cs, const struct proto_msg *a,
 		return;
 	}
 	if (a->status == 404) {
-		box_fail(o, JW_MODEL, 0, "the model %s is not available to this key",
+		box_fail(o, JW_MODEL, 0,
+		    "the model %s is not available to this key",
 		    cs->model);
 		return;
 	}
 	if (a->status != 200) {
-		box_fail(o, JW_API, 0, "the API answered %lld to the look-up of the "
+		box_fail(o, JW_API, 0,
+		    "the API answered %lld to the look-up of the "
 		    "model %s", (long long)a->status, cs->model);
 		return;
 	}
@@ -404,17 +414,21 @@ answer_error(const struct claude_settings *cs, int64_t status,
 		box_fail(o, JW_KEY, 1, "the key was rejected (%lld)", st);
 	else if (st == 402 || strcmp(type, "billing_error") == 0 ||
 	    (st == 400 && strcasestr(msg, "credit balance") != NULL))
-		box_fail(o, JW_CREDIT, 1, "credit exhausted (%lld): %s", st, msg);
+		box_fail(o, JW_CREDIT, 1,
+		    "credit exhausted (%lld): %s", st, msg);
 	else if (st == 429 && retry_after > 0)
-		box_fail(o, JW_RATE, 1, "rate limited (429), retry after %lld s",
+		box_fail(o, JW_RATE, 1,
+		    "rate limited (429), retry after %lld s",
 		    (long long)retry_after);
 	else if (st == 429)
 		box_fail(o, JW_RATE, 1, "rate limited (429)");
 	else if (st == 404)
-		box_fail(o, JW_MODEL, 1, "the model %s is not available to this key "
+		box_fail(o, JW_MODEL, 1,
+		    "the model %s is not available to this key "
 		    "(404)", cs->model);
 	else if (st >= 400 && st < 500)
-		box_fail(o, JW_API, 0, "the API refused the request (%lld%s%s)%s%s",
+		box_fail(o, JW_API, 0,
+		    "the API refused the request (%lld%s%s)%s%s",
 		    st, type[0] != '\0' ? " " : "", type,
 		    msg[0] != '\0' ? ": " : "", msg);
 	else if (st == 529)
@@ -453,7 +467,8 @@ answer_reply(const struct box_job *job, const struct claude_settings *cs,
 
 	if (j->toks[body].type != JSON_OBJECT ||
 	    json_find(j, body, "content") == -1) {
-		box_fail(o, JW_API_DOWN, 1, "the API's answer is not a Messages reply");
+		box_fail(o, JW_API_DOWN, 1,
+		    "the API's answer is not a Messages reply");
 		return;
 	}
 	reply_usage(cs, j, body, o);
@@ -471,26 +486,33 @@ answer_reply(const struct box_job *job, const struct claude_settings *cs,
 	if (strcmp(stop, "refusal") == 0)
 		box_fail(o, JW_DECLINED, 0, "the model declined");
 	else if (strcmp(stop, "max_tokens") == 0)
-		box_fail(o, JW_MAX_TOKENS, 0, "the reply was cut at max_tokens (%lld)",
+		box_fail(o, JW_MAX_TOKENS, 0,
+		    "the reply was cut at max_tokens (%lld)",
 		    (long long)cs->max_tokens);
 	else if (strcmp(stop, "model_context_window_exceeded") == 0)
-		box_fail(o, JW_CONTEXT, 0, "the reply was cut at the model's context "
+		box_fail(o, JW_CONTEXT, 0,
+		    "the reply was cut at the model's context "
 		    "window (model_context_window_exceeded)");
 	else if (strcmp(stop, "pause_turn") == 0)
-		box_fail(o, JW_STOP_REASON, 0, "the model stopped with stop_reason pause_turn: "
+		box_fail(o, JW_STOP_REASON, 0,
+		    "the model stopped with stop_reason pause_turn: "
 		    "its turn would go on only in a second request, and a job "
 		    "makes one");
 	else if (strcmp(stop, "tool_use") == 0)
-		box_fail(o, JW_STOP_REASON, 0, "the model stopped with stop_reason tool_use: "
+		box_fail(o, JW_STOP_REASON, 0,
+		    "the model stopped with stop_reason tool_use: "
 		    "the request offers no tool");
 	else if (stop[0] == '\0')
-		box_fail(o, JW_STOP_REASON, 0, "the model stopped without a stop_reason: the "
+		box_fail(o, JW_STOP_REASON, 0,
+		    "the model stopped without a stop_reason: the "
 		    "reply cannot be known whole");
 	else if (strcmp(stop, "?") == 0)
-		box_fail(o, JW_STOP_REASON, 0, "the model stopped with a stop_reason that is "
+		box_fail(o, JW_STOP_REASON, 0,
+		    "the model stopped with a stop_reason that is "
 		    "not a word");
 	else
-		box_fail(o, JW_STOP_REASON, 0, "the model stopped with stop_reason %s", stop);
+		box_fail(o, JW_STOP_REASON, 0,
+		    "the model stopped with stop_reason %s", stop);
 	reply_keep(j, body, o);
 }
 
@@ -587,7 +609,8 @@ reply_text(const struct box_job *job, const struct json *j, size_t body,
 	if (r == SCHEMA_OK)
 		o->output = oneline(text, len);
 	else {
-		box_fail(o, JW_SCHEMA, 0, r == SCHEMA_NOTJSON ? "the reply is not JSON: %s" :
+		box_fail(o, JW_SCHEMA, 0,
+		    r == SCHEMA_NOTJSON ? "the reply is not JSON: %s" :
 		    "the reply does not satisfy the schema: %s", why);
 		free(o->reply);
 		o->reply = oneline(text, len);

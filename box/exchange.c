@@ -120,8 +120,9 @@ box_last_line(struct box_outcome *o, uint64_t max, size_t *len)
 		return s;
 	free(s);
 	if (!o->failed)
-		box_fail(o, JW_BOX, 0, "the output is %zu bytes, more than max_output "
-		    "%llu", *len, (unsigned long long)max);
+		box_fail(o, JW_BOX, 0,
+		    "the output is %zu bytes, more than max_output %llu", *len,
+		    (unsigned long long)max);
 	if ((s = last_text(o, 0)) == NULL)
 		return NULL;
 	*len = strlen(s);
@@ -287,8 +288,9 @@ job_run(const struct box_env *env, struct box_io *io, struct proto_msg *m)
 	job.io = io;
 	b = m->j.buf + m->j.toks[m->f[PF_BUILD]].start;
 	if (strncmp(b, env->build, BUILD_ID_LEN) != 0)
-		box_fail(&o, JW_BUILD, 1, "box of build %s, launcher of build %.*s",
-		    env->build, BUILD_ID_LEN, b);
+		box_fail(&o, JW_BUILD, 1,
+		    "box of build %s, launcher of build %.*s", env->build,
+		    BUILD_ID_LEN, b);
 #ifdef BOX_TEST_HOOKS
 	else if (test_hook(&job, &o))
 		;
@@ -317,13 +319,15 @@ box_exchange(struct box_job *job, const char *req, size_t len,
 	int		 r;
 
 	if (len + 1 > proto_line_max(PROTO_REQUEST, NULL)) {
-		box_fail(o, JW_BOX, 0, "the request is %zu bytes, more than the keep "
-		    "takes", len + 1);
+		box_fail(o, JW_BOX, 0,
+		    "the request is %zu bytes, more than the keep takes",
+		    len + 1);
 		return -1;
 	}
 	if (io == NULL || say(io, PROTO_REQUEST, req, len,
 	    proto_line_max(PROTO_REQUEST, NULL)) == -1) {
-		box_fail(o, JW_PROTOCOL, 0, "protocol: the request could not be sent");
+		box_fail(o, JW_PROTOCOL, 0,
+		    "protocol: the request could not be sent");
 		return -1;
 	}
 	if ((r = proto_read_line(&io->r, proto_line_max(PROTO_ANSWER, NULL),
@@ -383,7 +387,8 @@ test_hook(struct box_job *job, struct box_outcome *o)
 	} else
 		return 0;
 	if (fd == -1)
-		box_fail(o, JW_BOX, 0, "test: the call failed: %s", strerror(errno));
+		box_fail(o, JW_BOX, 0,
+		    "test: the call failed: %s", strerror(errno));
 	else
 		box_fail(o, JW_BOX, 0, "test: the call succeeded");
 	if (fd != -1)

@@ -199,8 +199,9 @@ ocr_run(struct box_job *job, struct box_outcome *o)
 	}
 	if ((k = json_find(job->j, job->input, "image")) == -1 ||
 	    (b64 = json_string_dup(job->j, k, job->max_input)) == NULL) {
-		box_fail(o, JW_BOX, 0, "input: image is missing, not a string, or "
-		    "longer than max_input");
+		box_fail(o, JW_BOX, 0,
+		    "input: image is missing, not a string, or longer than "
+		    "max_input");
 		return -1;
 	}
 	img = base64_decode(b64, strlen(b64), job->max_input, &len, &bwhy);

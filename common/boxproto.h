@@ -71,7 +71,7 @@ struct proto_msg {
 	uint64_t	 max_input, max_output;	/* job: limits */
 	int64_t		 status, retry_after;	/* answer */
 	int		 release;		/* failure */
-	char		 word[PROTO_WORD_MAX + 1];	/* failure: a-z and _ */
+	char		 word[PROTO_WORD_MAX + 1];	/* failure */
 };
 
 /* Who may say what, and when: the order of the exchange. */

@@ -24,7 +24,7 @@
 #define LANGUAGES_MAX	16
 #define TESSDATA	"/usr/share/tesseract-ocr/5/tessdata"
 #define OCR_TESSDATA	"/sandcastle/tessdata"	/* in its image */
-#define OCR_LANGUAGES	"/sandcastle/languages"	/* one a line, as configured */
+#define OCR_LANGUAGES	"/sandcastle/languages"	/* one a line */
 
 const struct cap_word cap_box_words[] = {
 	{ JW_BOX, 0 }, { JW_PROTOCOL, 0 }, { JW_BUILD, 1 }, { JW_NONE, 0 }

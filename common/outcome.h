@@ -71,7 +71,7 @@ struct job_outcome {
 	char		*output;	/* succeeded: the output, JSON text */
 	char		*reply;		/* failed: the reply refused, JSON text, or NULL */
 	struct job_usage usage;
-	char		*record;	/* JSON text or NULL: what input.json keeps */
+	char		*record;	/* JSON text or NULL, for input.json */
 	char		 stderr_head[JOB_STDERR_MAX + 1];	/* meta.json's "stderr" */
 	size_t		 stderr_len;
 	int		 box_started;	/* 0: decided before any box */

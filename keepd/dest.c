@@ -50,7 +50,7 @@ dest_add(const struct destination *d)
 	char			 why[KEEP_REASON_MAX];
 
 	k->d = d;
-	/* A capability's API takes its key as its row says; a source, a bearer token. */
+	/* A capability's API takes its key as its row says; a source, Bearer. */
 	k->auth = d->cap != -1 ? &cap_table[d->cap].credential : &http_bearer;
 	k->headers = d->cap != -1 && cap_table[d->cap].headers != NULL ?
 	    cap_table[d->cap].headers : none;

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cap.h"
 #include "config.h"
@@ -62,9 +63,12 @@ static const char *const path_reasons[][2] = {
 	[PATH_ENCSLASH] = { "the path holds an encoded /", NULL },
 };
 
-/* The keep adds the secret: any header that carries one is refused. */
+/*
+ * The keep adds the secret: a header that carries one is refused, and
+ * each capability's credential header (cap.h).
+ */
 static const char *const auth_names[] = {
-	"authorization", "proxy-authorization", "x-api-key", "api-key",
+	"authorization", "proxy-authorization", "api-key",
 	"cookie", "x-auth-token",
 };
 
@@ -73,7 +77,7 @@ struct env_ctx {
 	const struct json	*j;
 	envelope_known_fn	 known;
 	void			*arg;
-	const char *const	*hdrs;		/* the destination's, beyond cap_headers */
+	const char *const	*hdrs;		/* beyond cap_headers */
 	char			*why;
 	size_t			 whysz;
 };
@@ -370,6 +374,12 @@ env_header_kind(struct env_ctx *c, char *name, size_t len)
 			return 0;
 		for (i = 0; i < sizeof(auth_names) / sizeof(auth_names[0]); i++)
 			if (strcmp(name, auth_names[i]) == 0)
+				return env_fail(c, "header %s: refused: the "
+				    "keep adds the secret itself", q);
+		for (i = 0; i < CAP_COUNT; i++)
+			if (cap_table[i].credential.header != NULL &&
+			    strcasecmp(name,
+			    cap_table[i].credential.header) == 0)
 				return env_fail(c, "header %s: refused: the "
 				    "keep adds the secret itself", q);
 	}

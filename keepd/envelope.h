@@ -22,7 +22,7 @@ enum envelope_method {
 	ENVELOPE_POST
 };
 
-#define ENVELOPE_NHDRS		4	/* headers an envelope carries, at most */
+#define ENVELOPE_NHDRS		4	/* headers of an envelope, at most */
 #define ENVELOPE_NAME_MAX	32	/* bytes of a header's name */
 
 struct envelope {
@@ -30,7 +30,7 @@ struct envelope {
 	enum envelope_method method;
 	char		 path[ENVELOPE_PATH_MAX + 1];	/* as written: not decoded */
 	size_t		 nhdrs;
-	char		 name[ENVELOPE_NHDRS][ENVELOPE_NAME_MAX + 1];	/* lower case */
+	char		 name[ENVELOPE_NHDRS][ENVELOPE_NAME_MAX + 1];
 	char		 value[ENVELOPE_NHDRS][ENVELOPE_VALUE_MAX + 1];
 	/* The body exactly as sent, in the caller's buffer; NULL for none. */
 	const char	*body;

@@ -24,7 +24,7 @@ struct conn;
 /* Its connection made ready up to the handshake, inherited by each child. */
 struct keep_dest {
 	const struct destination *d;
-	const struct cap_credential *auth;	/* how its secret is written */
+	const struct cap_credential *auth;	/* its secret's header */
 	const char *const	 *headers;	/* beyond cap_headers */
 	struct conn		 *conn;
 };
