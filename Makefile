@@ -51,8 +51,8 @@ MAIN_box = box/sandcastle-box.c
 
 # The box: one program per capability, sandcastle-box-<capability>, that
 # install copies into its capability's image as /sandcastle-box.  Each is
-# sandcastle-box.c with its row alone (BOX_FLAGS_<capability>), the
-# box's exchange, filter and ruleset, and the files of BOX_SRCS_<capability>,
+# sandcastle-box.c with its row alone (BOX_ROWS: the row is in the
+# capability's own file, box_<capability>), the box's exchange, filter and ruleset, and the files of BOX_SRCS_<capability>,
 # linked with its own libraries as needed: claude's image holds no
 # Tesseract and no image library.  libbox.a holds every file, for the
 # unit tests.
@@ -61,8 +61,6 @@ BOXES = $(addprefix box/sandcastle-box-,$(BOX_CAPS))
 BOX_BASE = box/exchange.c box/landlock.c box/sandbox.c
 BOX_SRCS_claude = box/claude.c box/schema.c box/sse.c box/stream.c
 BOX_SRCS_ocr = box/ocr.c box/base64.c box/image.c box/tess.c
-BOX_FLAGS_claude = -DBOX_CLAUDE
-BOX_FLAGS_ocr = -DBOX_OCR
 COMMON_SRCS = $(wildcard common/*.c)
 COMMON_OBJS = $(COMMON_SRCS:.c=.o)
 HDRS = $(wildcard common/*.h $(addsuffix /*.h,$(PROGDIRS)) regress/*/*.h)
@@ -131,7 +129,8 @@ gated/gated-nocheck: $(wildcard gated/*.c) common/libcommon.a $(HDRS)
 BOX_TESTS = box/sandcastle-box-test box/sandcastle-box-test-nofilter \
 	box/sandcastle-box-test-landlock
 # Each holds every capability's row, of BOX_CAPS.
-BOX_TEST_CAPS = -DBOX_TEST_HOOKS $(foreach c,$(BOX_CAPS),$(BOX_FLAGS_$(c)))
+BOX_TEST_CAPS = -DBOX_TEST_HOOKS \
+	-DBOX_ROWS='$(foreach c,$(BOX_CAPS),BOX_ROW($(c)))'
 BOX_TEST_FLAGS_box/sandcastle-box-test = $(BOX_TEST_CAPS)
 BOX_TEST_FLAGS_box/sandcastle-box-test-nofilter = $(BOX_TEST_CAPS) \
 	-DBOX_NO_SECCOMP -DBOX_NO_LANDLOCK
@@ -189,7 +188,7 @@ $(foreach d,$(PROGDIRS),$(eval $(call librules,$(d))))
 $(foreach d,$(filter-out box,$(PROGDIRS)),$(eval $(call progrules,$(d))))
 
 box/sandcastle-box-%.o: box/sandcastle-box.c $(HDRS)
-	$(CC) $(ALL_CPPFLAGS) $(BOX_FLAGS_$*) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) -DBOX_ROWS='BOX_ROW($*)' $(ALL_CFLAGS) -c -o $@ $<
 
 .SECONDEXPANSION:
 $(BOXES): box/sandcastle-box-%: box/sandcastle-box-%.o $(BOX_BASE:.c=.o) \

@@ -20,7 +20,7 @@ struct box_env {
 	const char	*build;		/* NULL when the build file was unreadable */
 	const char	*build_why;	/* then why */
 	void		*loaded;	/* what the capability loaded before its
-					   filter (ocr: struct tess), or NULL */
+					   filter, or NULL */
 };
 
 struct box_io {
@@ -44,12 +44,26 @@ struct box_job {
 /* How the job ended; each JSON text is NUL-terminated or NULL. */
 struct box_outcome {
 	int		 failed;
+	enum job_word	 word;		/* its row's, or cap_box_words' */
 	int		 release;
 	char		 error[PROTO_ERROR_MAX];
 	char		*output;
 	char		*usage;
 	char		*record;
 	char		*reply;
+};
+
+/*
+ * A capability's row for its box program (box_<capability>, in its own
+ * file): load, then the filter, before the first byte of the job.
+ */
+struct box_cap {
+	enum cap_id	 cap;
+	box_run_fn	*run;
+	/* Before the filter, the image's paths of its cap_row's loads. */
+	void		(*load)(struct box_env *, const char *const *loads);
+	void		(*unload)(struct box_env *);
+	int		 one_thread;	/* OMP_THREAD_LIMIT=1 before load */
 };
 
 /* The whole exchange on in and out: what main() exits with. */
@@ -68,8 +82,8 @@ int		 box_landlock(const char *readable);
 int		 box_exchange(struct box_job *, const char *req, size_t len,
 		    struct proto_msg *answer, struct box_outcome *o);
 
-void		 box_fail(struct box_outcome *, int release, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
+void		 box_fail(struct box_outcome *, enum job_word, int release,
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
 void		 box_outcome_free(struct box_outcome *);
 /* The last line for o within max bytes (a reply dropped to fit). */
 char		*box_last_line(struct box_outcome *o, uint64_t max, size_t *len);

@@ -107,12 +107,13 @@ claude_request(const struct box_job *job, const struct claude_settings *cs,
 	s = job->check ? request_check(cs, len) : request_run(job, cs, len, o);
 	if (s == NULL) {
 		if (!o->failed)
-			box_fail(o, 0, "out of memory for the request");
+			box_fail(o, JW_BOX, 0, "out of memory for the request");
 		return NULL;
 	}
 	/* What the launcher and the keep parse must hold together. */
 	if (json_parse(&check, s, *len, &why) == -1) {
-		box_fail(o, 0, "the schema cannot be sent: the request %s",
+		box_fail(o, JW_BOX, 0,
+		    "the schema cannot be sent: the request %s",
 		    why);
 		free(s);
 		return NULL;
@@ -163,15 +164,18 @@ request_run(const struct box_job *job, const struct claude_settings *cs,
 	prompt = json_find(j, job->input, "prompt");
 	schema = json_find(j, job->input, "schema");
 	if (prompt == -1 || j->toks[prompt].type != JSON_STRING) {
-		box_fail(o, 0, "input: prompt is missing or not a string");
+		box_fail(o, JW_BOX, 0,
+		    "input: prompt is missing or not a string");
 		return NULL;
 	}
 	if (schema == -1 || j->toks[schema].type != JSON_OBJECT) {
-		box_fail(o, 0, "input: schema is missing or not an object");
+		box_fail(o, JW_BOX, 0,
+		    "input: schema is missing or not an object");
 		return NULL;
 	}
 	if (j->toks[prompt].end - j->toks[prompt].start > job->max_input) {
-		box_fail(o, 0, "input: prompt is more than max_input %llu "
+		box_fail(o, JW_BOX, 0,
+		    "input: prompt is more than max_input %llu "
 		    "bytes", (unsigned long long)job->max_input);
 		return NULL;
 	}
@@ -239,7 +243,8 @@ claude_answer(const struct box_job *job, const struct claude_settings *cs,
 	if (a->type == PROTO_UNREACHABLE) {
 		(void)json_string_copy(&a->j, a->f[PF_ERROR], err, sizeof(err),
 		    &len);
-		box_fail(o, 1, "the keep or the API could not be reached: %s",
+		box_fail(o, JW_UNREACHABLE, 1,
+		    "the keep or the API could not be reached: %s",
 		    err);
 	} else if (job->check)
 		answer_check(cs, a, o);
@@ -310,24 +315,27 @@ answer_stream(const struct box_job *job, const struct claude_settings *cs,
 	size_t			 tok = a->f[PF_BODY];
 
 	if (a->j.toks[tok].type != JSON_STRING) {
-		box_fail(o, 1, "the API's answer is not an event stream");
+		box_fail(o, JW_API_DOWN, 1,
+		    "the API's answer is not an event stream");
 		return;
 	}
 	raw = a->j.toks[tok].end - a->j.toks[tok].start;
 	if ((body = malloc(raw + 1)) == NULL) {
-		box_fail(o, 0, "out of memory for the API's answer");
+		box_fail(o, JW_BOX, 0, "out of memory for the API's answer");
 		return;
 	}
 	(void)json_string_copy(&a->j, tok, body, raw + 1, &len);
 	v = stream_message(body, len, &msg, &mlen, why, sizeof(why));
 	free(body);
 	if (v == STREAM_BROKEN) {
-		box_fail(o, 1, "the API's stream is not a Messages stream: %s",
+		box_fail(o, JW_API_DOWN, 1,
+		    "the API's stream is not a Messages stream: %s",
 		    why);
 		return;
 	}
 	if (json_parse(&j, msg, mlen, &jwhy) == -1)
-		box_fail(o, 1, "the API's stream is not a Messages stream: %s",
+		box_fail(o, JW_API_DOWN, 1,
+		    "the API's stream is not a Messages stream: %s",
 		    jwhy);
 	else {
 		if (v == STREAM_ERROR)
@@ -348,17 +356,19 @@ answer_check(const struct claude_settings *cs, const struct proto_msg *a,
 	size_t			 len;
 
 	if (a->status == 401 || a->status == 403) {
-		box_fail(o, 1, "the key was rejected (%lld)",
+		box_fail(o, JW_KEY, 1, "the key was rejected (%lld)",
 		    (long long)a->status);
 		return;
 	}
 	if (a->status == 404) {
-		box_fail(o, 0, "the model %s is not available to this key",
+		box_fail(o, JW_MODEL, 0,
+		    "the model %s is not available to this key",
 		    cs->model);
 		return;
 	}
 	if (a->status != 200) {
-		box_fail(o, 0, "the API answered %lld to the look-up of the "
+		box_fail(o, JW_API, 0,
+		    "the API answered %lld to the look-up of the "
 		    "model %s", (long long)a->status, cs->model);
 		return;
 	}
@@ -401,29 +411,33 @@ answer_error(const struct claude_settings *cs, int64_t status,
 
 	error_of(j, body, type, sizeof(type), msg, sizeof(msg));
 	if (st == 401 || st == 403)
-		box_fail(o, 1, "the key was rejected (%lld)", st);
+		box_fail(o, JW_KEY, 1, "the key was rejected (%lld)", st);
 	else if (st == 402 || strcmp(type, "billing_error") == 0 ||
 	    (st == 400 && strcasestr(msg, "credit balance") != NULL))
-		box_fail(o, 1, "credit exhausted (%lld): %s", st, msg);
+		box_fail(o, JW_CREDIT, 1,
+		    "credit exhausted (%lld): %s", st, msg);
 	else if (st == 429 && retry_after > 0)
-		box_fail(o, 1, "rate limited (429), retry after %lld s",
+		box_fail(o, JW_RATE, 1,
+		    "rate limited (429), retry after %lld s",
 		    (long long)retry_after);
 	else if (st == 429)
-		box_fail(o, 1, "rate limited (429)");
+		box_fail(o, JW_RATE, 1, "rate limited (429)");
 	else if (st == 404)
-		box_fail(o, 1, "the model %s is not available to this key "
+		box_fail(o, JW_MODEL, 1,
+		    "the model %s is not available to this key "
 		    "(404)", cs->model);
 	else if (st >= 400 && st < 500)
-		box_fail(o, 0, "the API refused the request (%lld%s%s)%s%s",
+		box_fail(o, JW_API, 0,
+		    "the API refused the request (%lld%s%s)%s%s",
 		    st, type[0] != '\0' ? " " : "", type,
 		    msg[0] != '\0' ? ": " : "", msg);
 	else if (st == 529)
-		box_fail(o, 1, "the API is overloaded (529)");
+		box_fail(o, JW_API_DOWN, 1, "the API is overloaded (529)");
 	else if (st >= 500)
-		box_fail(o, 1, "the API failed (%lld%s%s)", st,
+		box_fail(o, JW_API_DOWN, 1, "the API failed (%lld%s%s)", st,
 		    type[0] != '\0' ? " " : "", type);
 	else
-		box_fail(o, 1, "the API answered %lld", st);
+		box_fail(o, JW_API_DOWN, 1, "the API answered %lld", st);
 }
 
 /*
@@ -453,7 +467,8 @@ answer_reply(const struct box_job *job, const struct claude_settings *cs,
 
 	if (j->toks[body].type != JSON_OBJECT ||
 	    json_find(j, body, "content") == -1) {
-		box_fail(o, 1, "the API's answer is not a Messages reply");
+		box_fail(o, JW_API_DOWN, 1,
+		    "the API's answer is not a Messages reply");
 		return;
 	}
 	reply_usage(cs, j, body, o);
@@ -469,28 +484,35 @@ answer_reply(const struct box_job *job, const struct claude_settings *cs,
 	 * the same prompt would most likely stop the same way.
 	 */
 	if (strcmp(stop, "refusal") == 0)
-		box_fail(o, 0, "the model declined");
+		box_fail(o, JW_DECLINED, 0, "the model declined");
 	else if (strcmp(stop, "max_tokens") == 0)
-		box_fail(o, 0, "the reply was cut at max_tokens (%lld)",
+		box_fail(o, JW_MAX_TOKENS, 0,
+		    "the reply was cut at max_tokens (%lld)",
 		    (long long)cs->max_tokens);
 	else if (strcmp(stop, "model_context_window_exceeded") == 0)
-		box_fail(o, 0, "the reply was cut at the model's context "
+		box_fail(o, JW_CONTEXT, 0,
+		    "the reply was cut at the model's context "
 		    "window (model_context_window_exceeded)");
 	else if (strcmp(stop, "pause_turn") == 0)
-		box_fail(o, 0, "the model stopped with stop_reason pause_turn: "
+		box_fail(o, JW_STOP_REASON, 0,
+		    "the model stopped with stop_reason pause_turn: "
 		    "its turn would go on only in a second request, and a job "
 		    "makes one");
 	else if (strcmp(stop, "tool_use") == 0)
-		box_fail(o, 0, "the model stopped with stop_reason tool_use: "
+		box_fail(o, JW_STOP_REASON, 0,
+		    "the model stopped with stop_reason tool_use: "
 		    "the request offers no tool");
 	else if (stop[0] == '\0')
-		box_fail(o, 0, "the model stopped without a stop_reason: the "
+		box_fail(o, JW_STOP_REASON, 0,
+		    "the model stopped without a stop_reason: the "
 		    "reply cannot be known whole");
 	else if (strcmp(stop, "?") == 0)
-		box_fail(o, 0, "the model stopped with a stop_reason that is "
+		box_fail(o, JW_STOP_REASON, 0,
+		    "the model stopped with a stop_reason that is "
 		    "not a word");
 	else
-		box_fail(o, 0, "the model stopped with stop_reason %s", stop);
+		box_fail(o, JW_STOP_REASON, 0,
+		    "the model stopped with stop_reason %s", stop);
 	reply_keep(j, body, o);
 }
 
@@ -579,7 +601,7 @@ reply_text(const struct box_job *job, const struct json *j, size_t body,
 
 	if ((text = reply_concat(j, json_find(j, body, "content"),
 	    &len)) == NULL) {
-		box_fail(o, 0, "the reply holds no text");
+		box_fail(o, JW_SCHEMA, 0, "the reply holds no text");
 		return;
 	}
 	r = schema_reply(job->j, json_find(job->j, job->input, "schema"), text,
@@ -587,7 +609,8 @@ reply_text(const struct box_job *job, const struct json *j, size_t body,
 	if (r == SCHEMA_OK)
 		o->output = oneline(text, len);
 	else {
-		box_fail(o, 0, r == SCHEMA_NOTJSON ? "the reply is not JSON: %s" :
+		box_fail(o, JW_SCHEMA, 0,
+		    r == SCHEMA_NOTJSON ? "the reply is not JSON: %s" :
 		    "the reply does not satisfy the schema: %s", why);
 		free(o->reply);
 		o->reply = oneline(text, len);
@@ -628,7 +651,7 @@ claude_run(struct box_job *job, struct box_outcome *o)
 
 	if (claude_settings(job->j, job->settings, &cs, why,
 	    sizeof(why)) == -1) {
-		box_fail(o, 0, "protocol: %s", why);
+		box_fail(o, JW_PROTOCOL, 0, "protocol: %s", why);
 		if (job->io != NULL)
 			job->io->broken = 1;
 		return -1;
@@ -644,3 +667,5 @@ claude_run(struct box_job *job, struct box_outcome *o)
 	proto_msg_free(&answer);
 	return o->failed ? -1 : 0;
 }
+
+const struct box_cap box_claude = { CAP_CLAUDE, claude_run, NULL, NULL, 0 };

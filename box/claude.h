@@ -21,6 +21,8 @@ struct claude_settings {
 
 /* The job: box_run_fn, for its row in sandcastle-box.c. */
 int		 claude_run(struct box_job *, struct box_outcome *);
+/* Its row, for sandcastle-box.c. */
+extern const struct box_cap box_claude;
 /* The job line's settings: 0, or -1 and why naming the key. */
 int		 claude_settings(const struct json *, size_t tok,
 		    struct claude_settings *, char *why, size_t whysz);

@@ -20,7 +20,8 @@
 static int	say(struct box_io *, enum proto_type, const char *, size_t,
 		    size_t);
 static int	say_hello(struct box_io *, const struct box_env *);
-static int	say_failure_early(struct box_io *, int, const char *);
+static int	say_failure_early(struct box_io *, enum job_word, int,
+		    const char *);
 static int	read_job(struct box_io *, struct proto_msg *, char **, char *,
 		    size_t);
 static int	job_run(const struct box_env *, struct box_io *,
@@ -29,14 +30,17 @@ static char	*last_text(const struct box_outcome *, int);
 #ifdef BOX_TEST_HOOKS
 static int	 test_hook(struct box_job *, struct box_outcome *);
 static void	 test_request(struct box_job *, struct box_outcome *);
+static void	 test_word(struct box_job *, struct box_outcome *);
 #endif
 
 void
-box_fail(struct box_outcome *o, int release, const char *fmt, ...)
+box_fail(struct box_outcome *o, enum job_word word, int release,
+    const char *fmt, ...)
 {
 	va_list	 ap;
 
 	o->failed = 1;
+	o->word = word;
 	o->release = release;
 	va_start(ap, fmt);
 	(void)vsnprintf(o->error, sizeof(o->error), fmt, ap);
@@ -78,6 +82,8 @@ last_text(const struct box_outcome *o, int with_reply)
 	if (o->failed) {
 		json_write_key(&w, "release");
 		json_write_bool(&w, o->release);
+		json_write_key(&w, "word");
+		json_write_string(&w, job_word_name(o->word));
 		json_write_key(&w, "error");
 		json_write_string(&w, o->error);
 		if (with_reply && o->reply != NULL) {
@@ -106,7 +112,7 @@ box_last_line(struct box_outcome *o, uint64_t max, size_t *len)
 	char	*s;
 
 	if (!o->failed && o->output == NULL)
-		box_fail(o, 0, "the box side gave no output");
+		box_fail(o, JW_BOX, 0, "the box side gave no output");
 	if ((s = last_text(o, 1)) == NULL)
 		return NULL;
 	*len = strlen(s);
@@ -114,8 +120,9 @@ box_last_line(struct box_outcome *o, uint64_t max, size_t *len)
 		return s;
 	free(s);
 	if (!o->failed)
-		box_fail(o, 0, "the output is %zu bytes, more than max_output "
-		    "%llu", *len, (unsigned long long)max);
+		box_fail(o, JW_BOX, 0,
+		    "the output is %zu bytes, more than max_output %llu", *len,
+		    (unsigned long long)max);
 	if ((s = last_text(o, 0)) == NULL)
 		return NULL;
 	*len = strlen(s);
@@ -162,7 +169,8 @@ say_hello(struct box_io *io, const struct box_env *env)
 
 /* In place of the hello, or after a refused job line: no order holds. */
 static int
-say_failure_early(struct box_io *io, int release, const char *error)
+say_failure_early(struct box_io *io, enum job_word word, int release,
+    const char *error)
 {
 	struct box_outcome	 o;
 	const char		*why;
@@ -171,7 +179,7 @@ say_failure_early(struct box_io *io, int release, const char *error)
 	int			 r = -1;
 
 	memset(&o, 0, sizeof(o));
-	box_fail(&o, release, "%s", error);
+	box_fail(&o, word, release, "%s", error);
 	max = proto_line_max(PROTO_FAILURE, NULL);
 	if ((s = box_last_line(&o, max, &len)) != NULL)
 		r = proto_write_line(io->out, s, len, max, &why);
@@ -237,14 +245,14 @@ box_run(const struct box_env *env, int in, int out)
 	io.out = out;
 	if (env->build == NULL) {
 		(void)snprintf(err, sizeof(err), "%s", env->build_why);
-		return say_failure_early(&io, 1, err) == -1;
+		return say_failure_early(&io, JW_BUILD, 1, err) == -1;
 	}
 	if (say_hello(&io, env) == -1)
 		return 1;
 	if ((r = read_job(&io, &job, &jobline, why, sizeof(why))) != 1) {
 		if (r == -1) {
 			(void)snprintf(err, sizeof(err), "protocol: %s", why);
-			(void)say_failure_early(&io, 0, err);
+			(void)say_failure_early(&io, JW_PROTOCOL, 0, err);
 		}
 		free(jobline);
 		proto_reader_free(&io.r);
@@ -280,8 +288,9 @@ job_run(const struct box_env *env, struct box_io *io, struct proto_msg *m)
 	job.io = io;
 	b = m->j.buf + m->j.toks[m->f[PF_BUILD]].start;
 	if (strncmp(b, env->build, BUILD_ID_LEN) != 0)
-		box_fail(&o, 1, "box of build %s, launcher of build %.*s",
-		    env->build, BUILD_ID_LEN, b);
+		box_fail(&o, JW_BUILD, 1,
+		    "box of build %s, launcher of build %.*s", env->build,
+		    BUILD_ID_LEN, b);
 #ifdef BOX_TEST_HOOKS
 	else if (test_hook(&job, &o))
 		;
@@ -310,30 +319,32 @@ box_exchange(struct box_job *job, const char *req, size_t len,
 	int		 r;
 
 	if (len + 1 > proto_line_max(PROTO_REQUEST, NULL)) {
-		box_fail(o, 0, "the request is %zu bytes, more than the keep "
-		    "takes", len + 1);
+		box_fail(o, JW_BOX, 0,
+		    "the request is %zu bytes, more than the keep takes",
+		    len + 1);
 		return -1;
 	}
 	if (io == NULL || say(io, PROTO_REQUEST, req, len,
 	    proto_line_max(PROTO_REQUEST, NULL)) == -1) {
-		box_fail(o, 0, "protocol: the request could not be sent");
+		box_fail(o, JW_PROTOCOL, 0,
+		    "protocol: the request could not be sent");
 		return -1;
 	}
 	if ((r = proto_read_line(&io->r, proto_line_max(PROTO_ANSWER, NULL),
 	    &line, &n, &rwhy)) != 1) {
 		io->broken = 1;
-		box_fail(o, 0, "protocol: %s", r == 0 ?
+		box_fail(o, JW_PROTOCOL, 0, "protocol: %s", r == 0 ?
 		    "the input ended before the answer" : rwhy);
 		return -1;
 	}
 	if (proto_parse(answer, line, n, why, sizeof(why)) == -1) {
 		io->broken = 1;
-		box_fail(o, 0, "protocol: %s", why);
+		box_fail(o, JW_PROTOCOL, 0, "protocol: %s", why);
 		return -1;
 	}
 	if (proto_seq_next(&io->seq, answer->type, &rwhy) == -1) {
 		io->broken = 1;
-		box_fail(o, 0, "protocol: the %s line: %s",
+		box_fail(o, JW_PROTOCOL, 0, "protocol: the %s line: %s",
 		    proto_type_name(answer->type), rwhy);
 		proto_msg_free(answer);
 		return -1;
@@ -347,7 +358,8 @@ box_exchange(struct box_job *job, const char *req, size_t len,
  * makes that call ("open", "socket", "execve") once the filter is on,
  * as taken-over code would, and the job fails saying it succeeded
  * (execve's rerun prints its usage); "request" sends the input's own
- * request.  1 when there was one.
+ * request; "word" fails with the word of sandcastle_word, whatever its
+ * row says.  1 when there was one.
  */
 static int
 test_hook(struct box_job *job, struct box_outcome *o)
@@ -369,12 +381,16 @@ test_hook(struct box_job *job, struct box_outcome *o)
 	else if (json_streq(job->j, k, "request")) {
 		test_request(job, o);
 		return 1;
+	} else if (json_streq(job->j, k, "word")) {
+		test_word(job, o);
+		return 1;
 	} else
 		return 0;
 	if (fd == -1)
-		box_fail(o, 0, "test: the call failed: %s", strerror(errno));
+		box_fail(o, JW_BOX, 0,
+		    "test: the call failed: %s", strerror(errno));
 	else
-		box_fail(o, 0, "test: the call succeeded");
+		box_fail(o, JW_BOX, 0, "test: the call succeeded");
 	if (fd != -1)
 		(void)close(fd);
 	return 1;
@@ -394,20 +410,36 @@ test_request(struct box_job *job, struct box_outcome *o)
 	if ((r = json_find(job->j, job->input, "sandcastle_request")) == -1 ||
 	    job->j->toks[r].type != JSON_OBJECT ||
 	    job->j->toks[r].size == 0) {
-		box_fail(o, 0, "test: no sandcastle_request");
+		box_fail(o, JW_BOX, 0, "test: no sandcastle_request");
 		return;
 	}
 	raw = json_raw(job->j, r, &n);
 	if ((line = malloc(n + 32)) == NULL) {
-		box_fail(o, 0, "test: out of memory");
+		box_fail(o, JW_BOX, 0, "test: out of memory");
 		return;
 	}
 	len = snprintf(line, n + 32, "{\"type\":\"request\",%.*s",
 	    (int)(n - 1), raw + 1);
 	if (box_exchange(job, line, len, &a, o) == 0) {
-		box_fail(o, 0, "test: the request was answered");
+		box_fail(o, JW_BOX, 0, "test: the request was answered");
 		proto_msg_free(&a);
 	}
 	free(line);
+}
+
+static void
+test_word(struct box_job *job, struct box_outcome *o)
+{
+	char	 name[PROTO_WORD_MAX + 1];
+	size_t	 n;
+	long	 k;
+	int	 w;
+
+	if ((k = json_find(job->j, job->input, "sandcastle_word")) == -1 ||
+	    json_string_copy(job->j, k, name, sizeof(name), &n) == -1 ||
+	    (w = job_word_of_name(name)) == -1)
+		box_fail(o, JW_BOX, 0, "test: no sandcastle_word");
+	else
+		box_fail(o, w, 0, "test: the word %s", name);
 }
 #endif

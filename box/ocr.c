@@ -121,17 +121,17 @@ ocr_read(const struct ocr_settings *os, struct tess *tess,
 {
 	struct image	 im, scaled;
 	char		 why[PROTO_ERROR_MAX], *text;
-	int		 release;
+	enum job_word	 word;
 
 	if (image_decode(p, len, os->max_pixels, &im, why, sizeof(why)) == -1) {
 		record(o, p, len, NULL);
-		box_fail(o, 0, "%s", why);
+		box_fail(o, JW_BOX, 0, "%s", why);
 		return;
 	}
 	record(o, p, len, &im);
 	if (image_scale(&im, os->max_edge, &scaled) == -1) {
 		image_free(&im);
-		box_fail(o, 0, "out of memory to scale the image");
+		box_fail(o, JW_BOX, 0, "out of memory to scale the image");
 		return;
 	}
 	image_free(&im);
@@ -139,9 +139,9 @@ ocr_read(const struct ocr_settings *os, struct tess *tess,
 		handed->width = scaled.width;
 		handed->height = scaled.height;
 	}
-	if (tess_read(tess, &os->langs, &scaled, &text, &release, why,
+	if (tess_read(tess, &os->langs, &scaled, &text, &word, why,
 	    sizeof(why)) == -1)
-		box_fail(o, release, "%s", why);
+		box_fail(o, word, 1, "%s", why);
 	else
 		output_text(o, text);
 	free(text);
@@ -153,19 +153,28 @@ ocr_check(const struct box_job *job, const struct ocr_settings *os,
     struct box_outcome *o)
 {
 	struct json_writer	 w;
-	char			 why[PROTO_ERROR_MAX];
+	enum job_word		 word;
+	char			 why[PROTO_ERROR_MAX], *s;
 	size_t			 n;
+	int			 r;
 
 	json_writer_init(&w);
 	json_write_object(&w);
 	json_write_key(&w, "languages");
-	if (tess_check(job->loaded, &os->langs, &w, why, sizeof(why)) == -1) {
+	r = tess_check(job->loaded, &os->langs, &w, &word, why, sizeof(why));
+	if (r == -1 && word != JW_LANGUAGES) {
 		json_writer_free(&w);
-		box_fail(o, 0, "%s", why);
+		box_fail(o, word, 0, "%s", why);
 		return;
 	}
 	json_write_close(&w);
-	o->output = json_writer_finish(&w, &n);
+	s = json_writer_finish(&w, &n);
+	/* On a mismatch, the image's languages are the reply check reads. */
+	if (r == -1) {
+		box_fail(o, word, 0, "%s", why);
+		o->reply = s;
+	} else
+		o->output = s;
 }
 
 int
@@ -179,7 +188,7 @@ ocr_run(struct box_job *job, struct box_outcome *o)
 	long			 k;
 
 	if (ocr_settings(job->j, job->settings, &os, why, sizeof(why)) == -1) {
-		box_fail(o, 0, "protocol: %s", why);
+		box_fail(o, JW_PROTOCOL, 0, "protocol: %s", why);
 		if (job->io != NULL)
 			job->io->broken = 1;
 		return -1;
@@ -190,14 +199,15 @@ ocr_run(struct box_job *job, struct box_outcome *o)
 	}
 	if ((k = json_find(job->j, job->input, "image")) == -1 ||
 	    (b64 = json_string_dup(job->j, k, job->max_input)) == NULL) {
-		box_fail(o, 0, "input: image is missing, not a string, or "
-		    "longer than max_input");
+		box_fail(o, JW_BOX, 0,
+		    "input: image is missing, not a string, or longer than "
+		    "max_input");
 		return -1;
 	}
 	img = base64_decode(b64, strlen(b64), job->max_input, &len, &bwhy);
 	free(b64);
 	if (img == NULL) {
-		box_fail(o, 0, "input: image: %s", bwhy);
+		box_fail(o, JW_BOX, 0, "input: image: %s", bwhy);
 		return -1;
 	}
 	ocr_read(&os, job->loaded, img, len, o, NULL);
@@ -251,3 +261,23 @@ ocr_load(struct tess *t, const char *tessdata, const char *langfile)
 	}
 	return tess_load(t, tessdata, &l);
 }
+
+static struct tess	 ocr_tess;
+
+/* Tesseract and the image's languages, which the filter then keeps out. */
+static void
+ocr_box_load(struct box_env *env, const char *const *loads)
+{
+	(void)ocr_load(&ocr_tess, loads[0], loads[1]);
+	env->loaded = &ocr_tess;
+}
+
+/* Tesseract ended before the box: it would say its caches leaked. */
+static void
+ocr_box_unload(struct box_env *env)
+{
+	tess_free(env->loaded);
+}
+
+const struct box_cap box_ocr = { CAP_OCR, ocr_run, ocr_box_load,
+    ocr_box_unload, 1 };

@@ -17,6 +17,7 @@ struct ocr_settings {
 
 /* The job: box_run_fn, for its row in sandcastle-box.c. */
 int		 ocr_run(struct box_job *, struct box_outcome *);
+extern const struct box_cap box_ocr;	/* its row, for sandcastle-box.c */
 /* The job line's settings: 0, or -1 and why naming the key. */
 int		 ocr_settings(const struct json *, size_t tok,
 		    struct ocr_settings *, char *why, size_t whysz);

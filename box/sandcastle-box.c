@@ -13,57 +13,21 @@
 
 #include "box.h"
 #include "note.h"
-#ifdef BOX_CLAUDE
-#include "claude.h"
-#endif
-#ifdef BOX_OCR
-#include "ocr.h"
-#include "tess.h"
-#endif
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 PROGRAM_NOTE("sandcastle-box");
 
-#ifdef BOX_OCR
-static struct tess	 ocr_tess;
-
-/* ocr: Tesseract and the image's languages, which the filter then keeps out. */
-static void
-load_ocr(struct box_env *env)
-{
-	(void)ocr_load(&ocr_tess, PROTO_TESSDATA, PROTO_LANGUAGES);
-	env->loaded = &ocr_tess;
-}
-
-/* Tesseract ended before the box: it would say its caches leaked. */
-static void
-unload_ocr(struct box_env *env)
-{
-	tess_free(env->loaded);
-}
-#endif
-
 /*
- * Each capability's box: load, then the filter, before the first byte of
- * the job.  exchange.c knows no capability.  Each program holds one row
- * (BOX_<CAPABILITY>, from the Makefile), linked with its files alone.
+ * The build's rows: BOX_ROWS, from the Makefile, holds BOX_ROW(name) for
+ * each capability it links; each row is in its capability's own file.
  */
-static const struct box_cap {
-	enum cap_id	 cap;
-	box_run_fn	*run;
-	void		(*sandbox)(const char *);
-	void		(*load)(struct box_env *);
-	void		(*unload)(struct box_env *);
-	int		 one_thread;
-} box_caps[] = {
-#ifdef BOX_CLAUDE
-	{ CAP_CLAUDE, claude_run, sandbox_box, NULL, NULL, 0 },
-#endif
-#ifdef BOX_OCR
-	{ CAP_OCR, ocr_run, sandbox_box, load_ocr, unload_ocr, 1 },
-#endif
-};
+#define BOX_ROW(c)	extern const struct box_cap box_##c;
+BOX_ROWS
+#undef BOX_ROW
+#define BOX_ROW(c)	&box_##c,
+static const struct box_cap *const box_caps[] = { BOX_ROWS };
+#undef BOX_ROW
 
 static __attribute__((noreturn)) void
 usage(void)
@@ -73,7 +37,7 @@ usage(void)
 	fprintf(stderr, "usage: sandcastle-box");
 	for (i = 0; i < NELEM(box_caps); i++)
 		fprintf(stderr, "%s%s", i ? " | " : " ",
-		    cap_name(box_caps[i].cap));
+		    cap_name(box_caps[i]->cap));
 	fprintf(stderr, "\n");
 	exit(1);
 }
@@ -84,8 +48,8 @@ box_cap_find(const char *name)
 	size_t	 i;
 
 	for (i = 0; i < NELEM(box_caps); i++)
-		if (strcmp(cap_name(box_caps[i].cap), name) == 0)
-			return &box_caps[i];
+		if (strcmp(cap_name(box_caps[i]->cap), name) == 0)
+			return box_caps[i];
 	return NULL;
 }
 
@@ -117,7 +81,7 @@ read_build(char *id, char *why, size_t whysz)
 	return id;
 }
 
-/* libgomp reads OMP_THREAD_LIMIT once, at load: ocr sets it and re-execs. */
+/* libgomp reads OMP_THREAD_LIMIT once, at load: a row that asks re-execs. */
 static void
 one_thread(char *argv[])
 {
@@ -149,11 +113,11 @@ main(int argc, char *argv[])
 	env.build = read_build(id, why, sizeof(why));
 	env.build_why = why;
 	if (bc->load != NULL)
-		bc->load(&env);
+		bc->load(&env, cap_table[bc->cap].loads);
 	/* Unveil, then pledge: the ruleset's calls are not the filter's. */
 	if (box_landlock(NULL) == -1)
 		return 1;
-	bc->sandbox(cap_name(bc->cap));
+	sandbox_box(cap_name(bc->cap));
 	r = box_run(&env, STDIN_FILENO, STDOUT_FILENO);
 	if (bc->unload != NULL)
 		bc->unload(&env);

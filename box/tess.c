@@ -125,22 +125,32 @@ tess_match(const struct tess *t, const struct tess_langs *want, char *why,
 	return -1;
 }
 
-int
-tess_check(const struct tess *t, const struct tess_langs *want,
-    struct json_writer *w, char *why, size_t whysz)
+static void
+tess_have(const struct tess *t, struct json_writer *w)
 {
 	size_t	 k;
 
-	if (tess_match(t, want, why, whysz) == -1)
-		return -1;
-	if (!t->ok) {
-		(void)snprintf(why, whysz, "%s", t->why);
-		return -1;
-	}
 	json_write_array(w);
 	for (k = 0; k < t->nhave; k++)
 		json_write_string(w, t->have[k]);
 	json_write_close(w);
+}
+
+int
+tess_check(const struct tess *t, const struct tess_langs *want,
+    struct json_writer *w, enum job_word *word, char *why, size_t whysz)
+{
+	*word = JW_LANGUAGES;
+	if (tess_match(t, want, why, whysz) == -1) {
+		tess_have(t, w);
+		return -1;
+	}
+	*word = JW_BOX;
+	if (!t->ok) {
+		(void)snprintf(why, whysz, "%s", t->why);
+		return -1;
+	}
+	tess_have(t, w);
 	return 0;
 }
 
@@ -156,15 +166,16 @@ trimmed(const char *s)
 
 int
 tess_read(struct tess *t, const struct tess_langs *want,
-    const struct image *im, char **text, int *release, char *why,
+    const struct image *im, char **text, enum job_word *word, char *why,
     size_t whysz)
 {
 	char	*s;
 
 	*text = NULL;
-	*release = 1;
+	*word = JW_LANGUAGES;
 	if (tess_match(t, want, why, whysz) == -1)
 		return -1;
+	*word = JW_RELEASED;
 	if (!t->ok) {
 		(void)snprintf(why, whysz, "%s", t->why);
 		return -1;

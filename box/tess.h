@@ -11,6 +11,7 @@
 
 #include "image.h"
 #include "json.h"
+#include "outcome.h"
 
 #define TESS_LANG_MAX	32	/* bytes of a language's name */
 #define TESS_LANGS_MAX	16
@@ -40,15 +41,19 @@ int		 tess_load(struct tess *, const char *datapath,
 void		 tess_free(struct tess *);
 
 /*
- * *text to free(3).  *release set when the fault is the image's, not the
- * job's.  want must be the languages loaded, in their order.
+ * *text to free(3); else -1, why and the failure's word, which releases
+ * the job.  want must be the languages loaded, in their order.
  */
 int		 tess_read(struct tess *, const struct tess_langs *want,
-		    const struct image *, char **text, int *release, char *why,
-		    size_t whysz);
+		    const struct image *, char **text, enum job_word *word,
+		    char *why, size_t whysz);
 
-/* As a JSON array into w; -1 and why naming both lists on a mismatch. */
+/*
+ * The data folder's languages as a JSON array into w; -1, the word and
+ * why: JW_LANGUAGES naming both lists (w has the array), else JW_BOX.
+ */
 int		 tess_check(const struct tess *, const struct tess_langs *want,
-		    struct json_writer *w, char *why, size_t whysz);
+		    struct json_writer *w, enum job_word *word, char *why,
+		    size_t whysz);
 
 #endif

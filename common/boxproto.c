@@ -38,6 +38,7 @@ static const struct {
 	[PF_CONTENT_TYPE] =	{ "content_type", T(JSON_STRING) },
 	[PF_RETRY_AFTER] =	{ "retry_after", T(JSON_NUMBER) },
 	[PF_ERROR] =		{ "error", T(JSON_STRING) },
+	[PF_WORD] =		{ "word", T(JSON_STRING) },
 	[PF_OUTPUT] =		{ "output", T_ANY },
 	[PF_USAGE] =		{ "usage", T(JSON_OBJECT) },
 	[PF_RECORD] =		{ "record", T(JSON_OBJECT) },
@@ -69,7 +70,8 @@ static const struct {
 				    PROTO_ANSWER_MAX },
 	[PROTO_RESULT] =	{ "result", F(PF_OUTPUT),
 				    F(PF_USAGE) | F(PF_RECORD), 0 },
-	[PROTO_FAILURE] =	{ "failure", F(PF_RELEASE) | F(PF_ERROR),
+	[PROTO_FAILURE] =	{ "failure", F(PF_RELEASE) | F(PF_WORD) |
+				    F(PF_ERROR),
 				    F(PF_REPLY) | F(PF_USAGE) | F(PF_RECORD), 0 },
 };
 
@@ -325,7 +327,14 @@ check_answer(struct proto_msg *m, char *why, size_t whysz)
 static int
 check_failure(struct proto_msg *m, char *why, size_t whysz)
 {
+	size_t	 len;
+
 	m->release = m->j.toks[m->f[PF_RELEASE]].type == JSON_TRUE;
+	if (json_string_copy(&m->j, m->f[PF_WORD], m->word, sizeof(m->word),
+	    &len) == -1 || len == 0 || strlen(m->word) != len ||
+	    strspn(m->word, "abcdefghijklmnopqrstuvwxyz_") != len)
+		return failwhy(why, whysz, "word: not 1 to %d of a-z and _",
+		    PROTO_WORD_MAX);
 	return 0;
 }
 

@@ -24,9 +24,7 @@
 #define PROTO_ERROR_MAX		512	/* bytes of a failure's error */
 #define PROTO_WHY_MAX		256
 #define PROTO_BUILD_FILE	"/sandcastle/build"
-#define PROTO_TESSDATA		"/sandcastle/tessdata"
-/* ocr's languages, one a line in the order configured: install writes it. */
-#define PROTO_LANGUAGES		"/sandcastle/languages"
+#define PROTO_WORD_MAX		32	/* bytes of a failure's word */
 
 enum proto_type {
 	PROTO_HELLO = 1,
@@ -55,6 +53,7 @@ enum proto_field {
 	PF_CONTENT_TYPE,
 	PF_RETRY_AFTER,
 	PF_ERROR,
+	PF_WORD,
 	PF_OUTPUT,
 	PF_USAGE,
 	PF_RECORD,
@@ -72,6 +71,7 @@ struct proto_msg {
 	uint64_t	 max_input, max_output;	/* job: limits */
 	int64_t		 status, retry_after;	/* answer */
 	int		 release;		/* failure */
+	char		 word[PROTO_WORD_MAX + 1];	/* failure */
 };
 
 /* Who may say what, and when: the order of the exchange. */

@@ -23,6 +23,14 @@
 #define MODEL_MAX	128
 #define LANGUAGES_MAX	16
 #define TESSDATA	"/usr/share/tesseract-ocr/5/tessdata"
+#define OCR_TESSDATA	"/sandcastle/tessdata"	/* in its image */
+#define OCR_LANGUAGES	"/sandcastle/languages"	/* one a line */
+
+const struct cap_word cap_box_words[] = {
+	{ JW_BOX, 0 }, { JW_PROTOCOL, 0 }, { JW_BUILD, 1 }, { JW_NONE, 0 }
+};
+
+const char *const cap_headers[] = { "content-type", "accept", NULL };
 
 /*
  * claude: one Messages API request through the keep, to the destination
@@ -166,28 +174,32 @@ claude_settings(struct json_writer *w, const struct config *conf)
 }
 
 static int
-claude_proved(const struct config *conf, const char *output,
-    const char *error, char *buf, size_t bufsz)
+claude_proved(const struct config *conf, const struct job_outcome *o,
+    char *buf, size_t bufsz)
 {
-	const char	*unreach =
-	    "the keep or the API could not be reached: ";
-
-	if (error[0] == '\0')
+	if (o->status == JOB_SUCCEEDED)
 		(void)strlcpy(buf, "usable", bufsz);
-	else if (strncmp(error, "the key was rejected", 20) == 0)
+	else if (o->word == JW_KEY)
 		(void)snprintf(buf, bufsz, "the key was rejected; create a "
 		    "new key and set it with sandcastlectl secret set %s",
 		    conf->claude.dest.secret);
-	else if (strncmp(error, "the model ", 10) == 0)
+	else if (o->word == JW_MODEL)
 		(void)snprintf(buf, bufsz, "the model %s is not available to "
 		    "this key", conf->claude.model);
-	else if (strncmp(error, unreach, strlen(unreach)) == 0)
-		(void)snprintf(buf, bufsz, "the keep cannot reach the API: %s",
-		    error + strlen(unreach));
 	else
-		(void)strlcpy(buf, error, bufsz);
-	return error[0] == '\0' ? 0 : -1;
+		(void)strlcpy(buf, o->error, bufsz);
+	return o->status == JOB_SUCCEEDED ? 0 : -1;
 }
+
+static const struct cap_word claude_words[] = {
+	{ JW_SCHEMA, 0 }, { JW_DECLINED, 0 }, { JW_MAX_TOKENS, 0 },
+	{ JW_CONTEXT, 0 }, { JW_STOP_REASON, 0 }, { JW_API, 0 },
+	{ JW_MODEL, 0 }, { JW_MODEL, 1 }, { JW_KEY, 1 }, { JW_CREDIT, 1 },
+	{ JW_RATE, 1 }, { JW_API_DOWN, 1 }, { JW_UNREACHABLE, 1 },
+	{ JW_NONE, 0 }
+};
+
+static const char *const claude_headers[] = { "anthropic-version", NULL };
 
 /* ocr: input.json keeps the image's size and SHA-256, never its bytes. */
 static const char *const ocr_keys[] = {
@@ -333,7 +345,7 @@ ocr_image(const struct config *conf, const struct cap_image *img)
 		(void)snprintf(path, sizeof(path), "%s/%s.traineddata",
 		    TESSDATA, conf->ocr.languages[i]);
 		(void)snprintf(inside, sizeof(inside), "%s/%s.traineddata",
-		    PROTO_TESSDATA, conf->ocr.languages[i]);
+		    OCR_TESSDATA, conf->ocr.languages[i]);
 		if (access(path, R_OK) == -1) {
 			warnx("ocr language %s: %s is missing; install its "
 			    "tesseract-ocr-%s package or remove it from "
@@ -347,7 +359,7 @@ ocr_image(const struct config *conf, const struct cap_image *img)
 		(void)strlcat(names, conf->ocr.languages[i], sizeof(names));
 		(void)strlcat(names, "\n", sizeof(names));
 	}
-	return img->write(img->arg, PROTO_LANGUAGES, names);
+	return img->write(img->arg, OCR_LANGUAGES, names);
 }
 
 /* The languages of {"languages":[...]}, as words. */
@@ -378,34 +390,41 @@ ocr_output_languages(const char *output, char *buf, size_t bufsz)
 	json_free(&j);
 }
 
-/* The box says "the languages configured are A+B, the image has C, D: ...". */
+/* On JW_LANGUAGES the failure's reply holds the image's languages. */
 static int
-ocr_proved(const struct config *conf, const char *output, const char *error,
+ocr_proved(const struct config *conf, const struct job_outcome *o,
     char *buf, size_t bufsz)
 {
-	char	 want[256], have[256];
+	char	 have[256], want[256] = "";
 	size_t	 i;
 
-	if (error[0] == '\0') {
-		ocr_output_languages(output, want, sizeof(want));
-		(void)snprintf(buf, bufsz, "usable (languages %s)", want);
+	if (o->status == JOB_SUCCEEDED) {
+		ocr_output_languages(o->output, have, sizeof(have));
+		(void)snprintf(buf, bufsz, "usable (languages %s)", have);
 		return 0;
 	}
-	if (sscanf(error, "the languages configured are %255[^,], the image "
-	    "has %255[^:]:", want, have) != 2) {
-		(void)strlcpy(buf, error, bufsz);
+	if (o->word != JW_LANGUAGES) {
+		(void)strlcpy(buf, o->error, bufsz);
 		return -1;
 	}
-	for (i = 0; want[i] != '\0'; i++)
-		if (want[i] == '+')
-			want[i] = ' ';
-	for (i = 0; have[i] != '\0'; i++)
-		if (have[i] == ',')
-			memmove(have + i, have + i + 1, strlen(have + i));
+	ocr_output_languages(o->reply, have, sizeof(have));
+	for (i = 0; i < conf->ocr.nlanguages; i++) {
+		if (i > 0)
+			(void)strlcat(want, " ", sizeof(want));
+		(void)strlcat(want, conf->ocr.languages[i], sizeof(want));
+	}
 	(void)snprintf(buf, bufsz, "the image has %s, the configuration asks "
-	    "for %s; run sandcastlectl install", have, want);
+	    "for %s; run sandcastlectl install", have[0] != '\0' ? have :
+	    "none", want);
 	return -1;
 }
+
+static const char *const ocr_loads[] = { OCR_TESSDATA, OCR_LANGUAGES, NULL };
+
+static const struct cap_word ocr_words[] = {
+	{ JW_LANGUAGES, 0 }, { JW_LANGUAGES, 1 }, { JW_RELEASED, 1 },
+	{ JW_NONE, 0 }
+};
 
 const struct cap_row cap_table[] = {
 	[CAP_CLAUDE] = {
@@ -424,6 +443,9 @@ const struct cap_row cap_table[] = {
 		.request_check = capreq_claude,
 		.settings = claude_settings,
 		.image = NULL,
+		.words = claude_words,
+		.credential = { "x-api-key", "" },
+		.headers = claude_headers,
 		.proved = claude_proved,
 	},
 	[CAP_OCR] = {
@@ -441,6 +463,8 @@ const struct cap_row cap_table[] = {
 		.request_check = NULL,
 		.settings = ocr_settings,
 		.image = ocr_image,
+		.loads = ocr_loads,
+		.words = ocr_words,
 		.proved = ocr_proved,
 	},
 };

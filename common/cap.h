@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "outcome.h"
+
 enum cap_id {
 	CAP_CLAUDE,
 	CAP_OCR,
@@ -54,6 +56,18 @@ struct cap_image {
 	void	*arg;
 };
 
+/* A failure word its box may send, and whether the job is then released. */
+struct cap_word {
+	enum job_word	 word;
+	int		 release;
+};
+
+/* How the keep writes its destination's secret: "header: <scheme><secret>". */
+struct cap_credential {
+	const char	*header;
+	const char	*scheme;
+};
+
 struct cap_row {
 	const char	*name;
 	const char	*box;	/* its box program: /sandcastle-box in its image */
@@ -79,13 +93,26 @@ struct cap_row {
 	/* NULL, or what its image holds beyond the box; -1 when it cannot. */
 	int		(*image)(const struct config *,
 			    const struct cap_image *);
+	/* The paths in its image its box loads, NULL-ended, or NULL. */
+	const char *const *loads;
+	/* Its box's failure words beside cap_box_words, up to JW_NONE. */
+	const struct cap_word *words;
+	/* Its destination's secret, and the headers beyond cap_headers. */
+	struct cap_credential credential;
+	const char *const *headers;
 	/*
 	 * check's words after "capability <name>: " for its check box's
 	 * outcome; 0 when usable, -1 when not.
 	 */
-	int		(*proved)(const struct config *, const char *output,
-			    const char *error, char *buf, size_t bufsz);
+	int		(*proved)(const struct config *,
+			    const struct job_outcome *, char *buf,
+			    size_t bufsz);
 };
+
+/* The words any box may send (the exchange's), up to JW_NONE. */
+extern const struct cap_word cap_box_words[];
+/* The headers a request to any destination may carry, NULL-ended. */
+extern const char *const cap_headers[];
 
 extern const struct cap_row cap_table[CAP_COUNT];
 

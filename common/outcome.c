@@ -9,6 +9,41 @@
 #include "msg.h"
 #include "outcome.h"
 
+/* sandcastled(8)'s words, BOXES: a box sends one of its row's (cap.h). */
+static const char *const job_words[JW_COUNT] = {
+	[JW_NONE] = "none",
+	[JW_INPUT] = "input",
+	[JW_CAPABILITY] = "capability",
+	[JW_BOX] = "box",
+	[JW_PROTOCOL] = "protocol",
+	[JW_SCHEMA] = "schema",
+	[JW_DECLINED] = "declined",
+	[JW_MAX_TOKENS] = "max_tokens",
+	[JW_API] = "api",
+	[JW_TIME] = "time",
+	[JW_OUTPUT] = "output",
+	[JW_FILTER] = "filter",
+	[JW_KILLED] = "killed",
+	[JW_EXIT] = "exit",
+	[JW_PODMAN] = "podman",
+	[JW_BUILD] = "build",
+	[JW_LEFTOVER] = "leftover",
+	[JW_KEY] = "key",
+	[JW_CREDIT] = "credit",
+	[JW_RATE] = "rate",
+	[JW_MODEL] = "model",
+	[JW_API_DOWN] = "api_down",
+	[JW_UNREACHABLE] = "unreachable",
+	[JW_LANGUAGES] = "languages",
+	[JW_RELEASED] = "released",
+	[JW_RECORD] = "record",
+	[JW_STOPPED] = "stopped",
+	[JW_LAUNCHER] = "launcher",
+	[JW_CONTEXT] = "context_window",
+	[JW_STOP_REASON] = "stop_reason",
+};
+
+
 static size_t
 outcome_len(const char *s)
 {
@@ -112,4 +147,21 @@ job_outcome_free(struct job_outcome *o)
 	free(o->reply);
 	free(o->record);
 	o->output = o->reply = o->record = NULL;
+}
+
+const char *
+job_word_name(enum job_word w)
+{
+	return (unsigned int)w < JW_COUNT ? job_words[w] : "unknown";
+}
+
+int
+job_word_of_name(const char *name)
+{
+	int	 w;
+
+	for (w = 0; w < JW_COUNT; w++)
+		if (strcmp(name, job_words[w]) == 0)
+			return w;
+	return -1;
 }

@@ -44,7 +44,7 @@ enum job_word {
 	JW_MODEL,		/* the model not available to the key */
 	JW_API_DOWN,		/* the API failing or overloaded */
 	JW_UNREACHABLE,		/* the keep or the API not reached */
-	JW_LANGUAGES,		/* ocr: the image lacks a configured language */
+	JW_LANGUAGES,		/* the image lacks a configured language */
 	JW_RELEASED,		/* released for another reason */
 	JW_RECORD,		/* the job could not be noted */
 	JW_STOPPED,		/* sandcastled stopped, or a child ended */
@@ -71,7 +71,7 @@ struct job_outcome {
 	char		*output;	/* succeeded: the output, JSON text */
 	char		*reply;		/* failed: the reply refused, JSON text, or NULL */
 	struct job_usage usage;
-	char		*record;	/* JSON text or NULL; ocr: the image's bytes and sha256 */
+	char		*record;	/* JSON text or NULL, for input.json */
 	char		 stderr_head[JOB_STDERR_MAX + 1];	/* meta.json's "stderr" */
 	size_t		 stderr_len;
 	int		 box_started;	/* 0: decided before any box */
@@ -104,5 +104,7 @@ int	outcome_send(struct msgchan *, uint32_t type, uint32_t id,
 int	outcome_take(const struct msg *, struct job_outcome *, void *extra,
 	    size_t extralen);
 void	job_outcome_free(struct job_outcome *);
+const char	*job_word_name(enum job_word);
+int		 job_word_of_name(const char *);	/* -1 when none */
 
 #endif

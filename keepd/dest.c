@@ -11,6 +11,7 @@
 
 #include <tls.h>
 
+#include "cap.h"
 #include "config.h"
 #include "keepd.h"
 #include "log.h"
@@ -42,13 +43,20 @@ dest_tls(const struct destination *d)
 }
 
 static void
-dest_add(const struct destination *d, enum http_auth auth)
+dest_add(const struct destination *d)
 {
+	static const char *const none[] = { NULL };
 	struct keep_dest	*k = &dests[ndests++];
 	char			 why[KEEP_REASON_MAX];
 
 	k->d = d;
-	k->auth = auth;
+	/* A capability's API takes its key as its row says; a source, Bearer. */
+	k->auth = d->cap != -1 ? &cap_table[d->cap].credential : &http_bearer;
+	k->headers = d->cap != -1 && cap_table[d->cap].headers != NULL ?
+	    cap_table[d->cap].headers : none;
+	if (k->auth->header == NULL)
+		fatalx("destination %s: capability %s writes no secret",
+		    d->name, cap_name(d->cap));
 	if ((k->conn = calloc(1, sizeof(*k->conn))) == NULL)
 		fatal("destination %s", d->name);
 	if (conn_prepare(k->conn, d->tls ? dest_tls(d) : NULL, d->host, why,
@@ -67,10 +75,8 @@ dest_init(const struct config *conf)
 		fatalx("cannot start libtls");
 	if ((dests = calloc(conf->ndests, sizeof(*dests))) == NULL)
 		fatal("destinations");
-	/* A capability's API takes its key as one; a source, a bearer token. */
 	for (i = 0; i < conf->ndests; i++)
-		dest_add(conf->dests[i], conf->dests[i]->cap != -1 ?
-		    HTTP_AUTH_API_KEY : HTTP_AUTH_BEARER);
+		dest_add(conf->dests[i]);
 }
 
 const struct keep_dest *
@@ -90,8 +96,10 @@ dest_count(void)
 	return ndests;
 }
 
-int
+const char *const *
 dest_known(const char *name, void *arg)
 {
-	return dest_find(name) != NULL;
+	const struct keep_dest	*k;
+
+	return (k = dest_find(name)) != NULL ? k->headers : NULL;
 }

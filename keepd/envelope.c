@@ -8,7 +8,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include "cap.h"
 #include "config.h"
 #include "envelope.h"
 #include "json.h"
@@ -61,15 +63,12 @@ static const char *const path_reasons[][2] = {
 	[PATH_ENCSLASH] = { "the path holds an encoded /", NULL },
 };
 
-static const char *const hdr_names[ENVELOPE_NHDRS] = {
-	[ENVELOPE_CONTENT_TYPE] = "content-type",
-	[ENVELOPE_ACCEPT] = "accept",
-	[ENVELOPE_ANTHROPIC_VERSION] = "anthropic-version",
-};
-
-/* The keep adds the secret: any header that carries one is refused. */
+/*
+ * The keep adds the secret: a header that carries one is refused, and
+ * each capability's credential header (cap.h).
+ */
 static const char *const auth_names[] = {
-	"authorization", "proxy-authorization", "x-api-key", "api-key",
+	"authorization", "proxy-authorization", "api-key",
 	"cookie", "x-auth-token",
 };
 
@@ -78,6 +77,7 @@ struct env_ctx {
 	const struct json	*j;
 	envelope_known_fn	 known;
 	void			*arg;
+	const char *const	*hdrs;		/* beyond cap_headers */
 	char			*why;
 	size_t			 whysz;
 };
@@ -99,7 +99,7 @@ static int	env_path(struct env_ctx *, size_t);
 static int	env_headers(struct env_ctx *, size_t);
 static int	env_header(struct env_ctx *, size_t, size_t);
 static int	env_header_kind(struct env_ctx *, char *, size_t);
-static int	env_value(struct env_ctx *, const char *, enum envelope_hdr,
+static int	env_value(struct env_ctx *, const char *, const char *,
 		    size_t);
 static int	env_body(struct env_ctx *, size_t);
 static int	env_fields(struct env_ctx *);
@@ -220,9 +220,14 @@ envelope_method_name(enum envelope_method m)
 }
 
 const char *
-envelope_hdr_name(enum envelope_hdr h)
+envelope_header(const struct envelope *env, const char *name)
 {
-	return h < ENVELOPE_NHDRS ? hdr_names[h] : "?";
+	size_t	 i;
+
+	for (i = 0; i < env->nhdrs; i++)
+		if (strcmp(env->name[i], name) == 0)
+			return env->value[i];
+	return NULL;
 }
 
 static int
@@ -269,7 +274,7 @@ env_destination(struct env_ctx *c, size_t v)
 		env_quote(d, len, q, sizeof(q));
 		return env_fail(c, "field destination: %s %s", q, why);
 	}
-	if (c->known == NULL || !c->known(d, c->arg))
+	if (c->known == NULL || (c->hdrs = c->known(d, c->arg)) == NULL)
 		return env_fail(c, "destination %s: not a configured "
 		    "destination", d);
 	return 0;
@@ -316,9 +321,17 @@ static int
 env_headers(struct env_ctx *c, size_t v)
 {
 	size_t	 k, m;
+	long	 d;
 
 	if (c->j->toks[v].type != JSON_OBJECT)
 		return env_fail(c, "field headers: not an object");
+	/* The destination says which headers it takes: it is read first. */
+	if (c->hdrs == NULL) {
+		if ((d = json_find(c->j, 0, "destination")) == -1)
+			return env_fail(c, "field destination: missing");
+		if (env_destination(c, d) == -1)
+			return -1;
+	}
 	for (m = 0, k = v + 1; m < c->j->toks[v].size;
 	    m++, k = json_next(c->j, k + 1))
 		if (env_header(c, k, k + 1) == -1)
@@ -326,65 +339,96 @@ env_headers(struct env_ctx *c, size_t v)
 	return 0;
 }
 
-/* The header's index, or -1 with the reason it is refused. */
+static int
+env_listed(const char *const *list, const char *name)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(*list, name) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+env_took(char *buf, size_t bufsz, const char *const *list)
+{
+	for (; *list != NULL; list++) {
+		if (buf[0] != '\0')
+			(void)strlcat(buf, ", ", bufsz);
+		(void)strlcat(buf, *list, bufsz);
+	}
+}
+
+/* 0 when the destination takes the header, or -1 with why it is refused. */
 static int
 env_header_kind(struct env_ctx *c, char *name, size_t len)
 {
-	char	 q[QUOTE_MAX + 4];
-	size_t	 i;
+	char		 q[QUOTE_MAX + 4], took[128] = "";
+	size_t		 i;
 
 	for (i = 0; i < len; i++)
 		if (name[i] >= 'A' && name[i] <= 'Z')
 			name[i] += 'a' - 'A';
 	env_quote(name, len, q, sizeof(q));
 	if (strlen(name) == len) {
-		for (i = 0; i < ENVELOPE_NHDRS; i++)
-			if (strcmp(name, hdr_names[i]) == 0)
-				return i;
+		if (env_listed(cap_headers, name) || env_listed(c->hdrs, name))
+			return 0;
 		for (i = 0; i < sizeof(auth_names) / sizeof(auth_names[0]); i++)
 			if (strcmp(name, auth_names[i]) == 0)
 				return env_fail(c, "header %s: refused: the "
 				    "keep adds the secret itself", q);
+		for (i = 0; i < CAP_COUNT; i++)
+			if (cap_table[i].credential.header != NULL &&
+			    strcasecmp(name,
+			    cap_table[i].credential.header) == 0)
+				return env_fail(c, "header %s: refused: the "
+				    "keep adds the secret itself", q);
 	}
-	return env_fail(c, "header %s: not one the keep takes (content-type, "
-	    "accept, anthropic-version)", q);
+	env_took(took, sizeof(took), cap_headers);
+	env_took(took, sizeof(took), c->hdrs);
+	return env_fail(c, "header %s: not one the keep takes for %s (%s)",
+	    q, c->env->destination, took);
 }
 
 static int
 env_header(struct env_ctx *c, size_t k, size_t v)
 {
-	char	 name[QUOTE_MAX + 1];
-	size_t	 len;
-	int	 h;
+	struct envelope	*env = c->env;
+	char		 name[QUOTE_MAX + 1];
+	size_t		 len, h;
 
 	(void)json_string_copy(c->j, k, name, sizeof(name), &len);
-	if ((h = env_header_kind(c, name, len)) == -1)
+	if (env_header_kind(c, name, len) == -1)
 		return -1;
-	if (c->env->has[h])
-		return env_fail(c, "header %s: given twice", hdr_names[h]);
+	if (envelope_header(env, name) != NULL)
+		return env_fail(c, "header %s: given twice", name);
+	if (env->nhdrs == ENVELOPE_NHDRS || len > ENVELOPE_NAME_MAX)
+		return env_fail(c, "header %s: more headers than the keep "
+		    "takes", name);
+	h = env->nhdrs;
 	if (c->j->toks[v].type != JSON_STRING)
 		return env_fail(c, "header %s: the value is not a string",
-		    hdr_names[h]);
-	if (json_string_copy(c->j, v, c->env->value[h],
-	    sizeof(c->env->value[h]), &len) == -1)
+		    name);
+	if (json_string_copy(c->j, v, env->value[h], sizeof(env->value[h]),
+	    &len) == -1)
 		return env_fail(c, "header %s: the value is longer than "
-		    "256 bytes", hdr_names[h]);
-	c->env->has[h] = 1;
-	return env_value(c, c->env->value[h], h, len);
+		    "256 bytes", name);
+	(void)strlcpy(env->name[h], name, sizeof(env->name[h]));
+	env->nhdrs++;
+	return env_value(c, env->value[h], name, len);
 }
 
 static int
-env_value(struct env_ctx *c, const char *s, enum envelope_hdr h, size_t len)
+env_value(struct env_ctx *c, const char *s, const char *name, size_t len)
 {
 	size_t	 i;
 
 	for (i = 0; i < len; i++) {
 		if (s[i] == '\r' || s[i] == '\n')
 			return env_fail(c, "header %s: the value holds a "
-			    "line break", hdr_names[h]);
+			    "line break", name);
 		if (s[i] < 0x20 || s[i] > 0x7e)
 			return env_fail(c, "header %s: the value holds a byte "
-			    "outside printable ASCII", hdr_names[h]);
+			    "outside printable ASCII", name);
 	}
 	return 0;
 }

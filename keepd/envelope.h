@@ -22,25 +22,26 @@ enum envelope_method {
 	ENVELOPE_POST
 };
 
-enum envelope_hdr {
-	ENVELOPE_CONTENT_TYPE,
-	ENVELOPE_ACCEPT,
-	ENVELOPE_ANTHROPIC_VERSION,
-	ENVELOPE_NHDRS
-};
+#define ENVELOPE_NHDRS		4	/* headers of an envelope, at most */
+#define ENVELOPE_NAME_MAX	32	/* bytes of a header's name */
 
 struct envelope {
 	char		 destination[NAME_LEN + 1];
 	enum envelope_method method;
 	char		 path[ENVELOPE_PATH_MAX + 1];	/* as written: not decoded */
-	int		 has[ENVELOPE_NHDRS];
+	size_t		 nhdrs;
+	char		 name[ENVELOPE_NHDRS][ENVELOPE_NAME_MAX + 1];
 	char		 value[ENVELOPE_NHDRS][ENVELOPE_VALUE_MAX + 1];
 	/* The body exactly as sent, in the caller's buffer; NULL for none. */
 	const char	*body;
 	size_t		 bodylen;
 };
 
-typedef int	(*envelope_known_fn)(const char *name, void *arg);
+/*
+ * NULL when name is not a destination; else the headers it takes beyond
+ * cap_headers (its capability's row), NULL-ended.
+ */
+typedef const char *const *(*envelope_known_fn)(const char *name, void *arg);
 
 /* 0, or -1 and why, naming the field and the rule.  buf must outlive env. */
 int		 envelope_parse(struct envelope *env, const char *buf,
@@ -52,6 +53,7 @@ int		 envelope_path_check(const char *path, size_t len,
 		    const char **why);
 
 const char	*envelope_method_name(enum envelope_method);
-const char	*envelope_hdr_name(enum envelope_hdr);	/* "content-type" */
+/* The value of the header name (lower case), or NULL. */
+const char	*envelope_header(const struct envelope *, const char *name);
 
 #endif

@@ -31,20 +31,15 @@ enum http_state {
 	HS_ERROR
 };
 
-/* As they go on the wire; the envelope keeps them in lower case. */
-static const char *const req_hdr_names[ENVELOPE_NHDRS] = {
-	[ENVELOPE_CONTENT_TYPE] = "Content-Type",
-	[ENVELOPE_ACCEPT] = "Accept",
-	[ENVELOPE_ANTHROPIC_VERSION] = "Anthropic-Version",
-};
+const struct cap_credential http_bearer = { "Authorization", "Bearer " };
 
 static const char	*req_secret_check(const char *, size_t);
 static const char	*req_dest_check(const struct destination *);
 static const char	*req_env_check(const struct envelope *);
 static int	 req_hdrs(const struct envelope *, char *, size_t);
 static int	 req_format(char *, size_t, const struct destination *,
-		    const struct envelope *, enum http_auth, const char *, size_t,
-		    const char *);
+		    const struct envelope *, const struct cap_credential *,
+		    const char *, size_t, const char *);
 static int	 resp_fail(struct http_response *, const char *);
 static int	 resp_is_tchar(int);
 static int	 resp_is_text(int);
@@ -111,7 +106,7 @@ static const char *
 req_env_check(const struct envelope *env)
 {
 	const char	*p;
-	int		 h;
+	size_t		 h;
 
 	if (env->method != ENVELOPE_GET && env->method != ENVELOPE_POST)
 		return "the method is not GET or POST";
@@ -123,9 +118,7 @@ req_env_check(const struct envelope *env)
 		if (*p <= 0x20 || *p > 0x7e)
 			return "the path holds a space, a control character "
 			    "or a byte outside ASCII";
-	for (h = 0; h < ENVELOPE_NHDRS; h++) {
-		if (!env->has[h])
-			continue;
+	for (h = 0; h < env->nhdrs; h++) {
 		for (p = env->value[h]; *p != '\0'; p++) {
 			if (*p == '\r' || *p == '\n')
 				return "a header's value holds a line break";
@@ -137,18 +130,31 @@ req_env_check(const struct envelope *env)
 	return NULL;
 }
 
+/* A header's name as it goes on the wire: Content-Type. */
+static void
+req_hdr_name(const char *name, char *out, size_t outsz)
+{
+	size_t	 i;
+
+	(void)strlcpy(out, name, outsz);
+	for (i = 0; out[i] != '\0'; i++)
+		if ((i == 0 || out[i - 1] == '-') && out[i] >= 'a' &&
+		    out[i] <= 'z')
+			out[i] -= 'a' - 'A';
+}
+
 static int
 req_hdrs(const struct envelope *env, char *buf, size_t bufsz)
 {
-	size_t	 n = 0;
-	int	 h, r;
+	char	 name[ENVELOPE_NAME_MAX + 1];
+	size_t	 n = 0, h;
+	int	 r;
 
 	buf[0] = '\0';
-	for (h = 0; h < ENVELOPE_NHDRS; h++) {
-		if (!env->has[h])
-			continue;
-		r = snprintf(buf + n, bufsz - n, "%s: %s\r\n",
-		    req_hdr_names[h], env->value[h]);
+	for (h = 0; h < env->nhdrs; h++) {
+		req_hdr_name(env->name[h], name, sizeof(name));
+		r = snprintf(buf + n, bufsz - n, "%s: %s\r\n", name,
+		    env->value[h]);
 		if (r < 0 || (size_t)r >= bufsz - n)
 			return -1;
 		n += r;
@@ -165,25 +171,24 @@ req_hdrs(const struct envelope *env, char *buf, size_t bufsz)
 /* The request's head: called once to size it, and once to write it. */
 static int
 req_format(char *out, size_t outsz, const struct destination *d,
-    const struct envelope *env, enum http_auth auth, const char *secret,
-    size_t secretlen, const char *hdrs)
+    const struct envelope *env, const struct cap_credential *auth,
+    const char *secret, size_t secretlen, const char *hdrs)
 {
 	char	 port[8] = "";
 
 	if (d->port != (d->tls ? 443 : 80))
 		(void)snprintf(port, sizeof(port), ":%u", (unsigned int)d->port);
 	return snprintf(out, outsz, "%s %s%s HTTP/1.1\r\nHost: %s%s\r\n"
-	    "User-Agent: sandcastle-keep\r\n%s%.*s\r\n%s\r\n",
+	    "User-Agent: sandcastle-keep\r\n%s: %s%.*s\r\n%s\r\n",
 	    env->method == ENVELOPE_GET ? "GET" : "POST",
 	    d->path != NULL ? d->path : "", env->path, d->host, port,
-	    auth == HTTP_AUTH_API_KEY ? "x-api-key: " :
-	    "Authorization: Bearer ", (int)secretlen, secret, hdrs);
+	    auth->header, auth->scheme, (int)secretlen, secret, hdrs);
 }
 
 int
 http_request_build(const struct destination *d, const struct envelope *env,
-    enum http_auth auth, const char *secret, size_t secretlen, char **req,
-    size_t *reqlen, const char **why)
+    const struct cap_credential *auth, const char *secret, size_t secretlen,
+    char **req, size_t *reqlen, const char **why)
 {
 	char	 hdrs[ENVELOPE_NHDRS * (ENVELOPE_VALUE_MAX + 32) + 64];
 	int	 len;
@@ -194,7 +199,7 @@ http_request_build(const struct destination *d, const struct envelope *env,
 	    (*why = req_env_check(env)) != NULL)
 		return -1;
 	*why = "the request does not fit";
-	if ((auth != HTTP_AUTH_API_KEY && auth != HTTP_AUTH_BEARER) ||
+	if (auth == NULL || auth->header == NULL || auth->scheme == NULL ||
 	    req_hdrs(env, hdrs, sizeof(hdrs)) == -1 ||
 	    (len = req_format(NULL, 0, d, env, auth, secret, secretlen,
 	    hdrs)) < 0)

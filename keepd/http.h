@@ -19,17 +19,16 @@
 #define HTTP_BODY_MAX		KEEP_MAXBODY	/* 32 MiB */
 #define HTTP_CHUNKLINE_MAX	1024		/* a chunk's size line, with its extensions */
 
-enum http_auth {
-	HTTP_AUTH_API_KEY = 1,		/* x-api-key: <secret> (claude) */
-	HTTP_AUTH_BEARER		/* Authorization: Bearer <secret> (a source) */
-};
+/* A source's secret; a capability's is its row's (cap.h). */
+extern const struct cap_credential http_bearer;
 
 /*
  * Address, envelope and secret are checked again here, so that none can
  * split a header: -1 and why, a fixed phrase without the secret.
  */
 int	http_request_build(const struct destination *,
-	    const struct envelope *, enum http_auth, const char *secret,
+	    const struct envelope *, const struct cap_credential *,
+	    const char *secret,
 	    size_t secretlen, char **req, size_t *reqlen, const char **why);
 void	http_request_free(char *req, size_t reqlen);	/* zeroes it: it holds the secret */
 

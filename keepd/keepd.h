@@ -24,7 +24,8 @@ struct conn;
 /* Its connection made ready up to the handshake, inherited by each child. */
 struct keep_dest {
 	const struct destination *d;
-	enum http_auth		  auth;
+	const struct cap_credential *auth;	/* its secret's header */
+	const char *const	 *headers;	/* beyond cap_headers */
 	struct conn		 *conn;
 };
 
@@ -66,7 +67,7 @@ extern const size_t		fetch_nrules;
 void		 dest_init(const struct config *);
 const struct keep_dest *dest_find(const char *name);
 size_t		 dest_count(void);
-int		 dest_known(const char *name, void *arg);
+const char *const *dest_known(const char *name, void *arg);
 
 /* listen.c */
 int		 keepsock_open(const char *path);

@@ -210,8 +210,8 @@ prove(struct check *c, enum cap_id cap)
 	    row->request ? check_keep_fn : NULL, row->request ? path : NULL,
 	    &o);
 	p->ran = 1;
-	p->mark = row->proved(c->conf, o.output, o.status == JOB_SUCCEEDED ?
-	    "" : o.error, p->line, sizeof(p->line)) == 0 ? MARK_OK : MARK_FAIL;
+	p->mark = row->proved(c->conf, &o, p->line, sizeof(p->line)) == 0 ?
+	    MARK_OK : MARK_FAIL;
 	job_outcome_free(&o);
 }
 

@@ -32,6 +32,7 @@ static void	 job_request(struct job_ctx *, const struct proto_msg *,
 		    const char *, size_t);
 static void	 job_last(struct job_ctx *, const struct proto_msg *);
 static void	 job_usage(struct job_usage *, const char *);
+static void	 job_word_refused(struct job_ctx *, const char *);
 
 const char *
 job_status_name(enum job_status s)
@@ -444,6 +445,20 @@ job_raw_dup(const struct proto_msg *m, enum proto_field f)
 	return s;
 }
 
+/* A word its capability's row lacks: the box failed, whatever it said. */
+static void
+job_word_refused(struct job_ctx *x, const char *word)
+{
+	struct job_outcome	*o = x->o;
+	char			 said[JOB_ERROR_MAX];
+
+	(void)strlcpy(said, o->error, sizeof(said));
+	o->status = JOB_FAILED;
+	o->word = JW_BOX;
+	(void)snprintf(o->error, sizeof(o->error), "the box's word %s is not "
+	    "one %s's box may send: %.400s", word, cap_name(x->cap), said);
+}
+
 /* The box's last line, as its verdict: the box's end may still overrule it. */
 static void
 job_last(struct job_ctx *x, const struct proto_msg *m)
@@ -464,7 +479,9 @@ job_last(struct job_ctx *x, const struct proto_msg *m)
 		for (i = 0; o->error[i] != '\0'; i++)
 			if ((unsigned char)o->error[i] < 0x20)
 				o->error[i] = ' ';
-		o->word = job_word_of_box(o->error, m->release);
+		if (job_word_of_box(x->cap, m->word, m->release,
+		    &o->word) == -1)
+			job_word_refused(x, m->word);
 		o->reply = job_raw_dup(m, PF_REPLY);
 	}
 	o->record = job_raw_dup(m, PF_RECORD);

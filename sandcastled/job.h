@@ -44,9 +44,9 @@ void		 job_run(const struct config *, enum cap_id, enum job_mode,
 void		 reader_lock(void);
 const char	*job_status_name(enum job_status);
 
-/* word.c: the word's name; the word for the error of a box's failure line. */
-const char	*job_word_name(enum job_word);
-enum job_word	 job_word_of_box(const char *error, int release);
+/* word.c: 0 and the word of a box's failure line, -1 when its row lacks it. */
+int		 job_word_of_box(enum cap_id, const char *name, int release,
+		    enum job_word *word);
 
 /* Parts of job_run(), for its tests: NULL and why, or the line. */
 char		*job_line(const struct config *, enum cap_id, enum job_mode,

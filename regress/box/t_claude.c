@@ -123,6 +123,21 @@ ATF_TC_BODY(request_check, tc)
 	proto_msg_free(&f.m);
 }
 
+/* The failure's word and release are claude's row's, or any box's. */
+static int
+row_word(const struct box_outcome *o)
+{
+	const struct cap_word	*w;
+
+	for (w = cap_table[CAP_CLAUDE].words; w->word != JW_NONE; w++)
+		if (w->word == o->word && w->release == o->release)
+			return 1;
+	for (w = cap_box_words; w->word != JW_NONE; w++)
+		if (w->word == o->word && w->release == o->release)
+			return 1;
+	return 0;
+}
+
 /* The verdict on an answer line: failed, released and the error. */
 static void
 answer(int check, const char *line, int failed, int release,
@@ -143,6 +158,8 @@ answer(int check, const char *line, int failed, int release,
 	if (error != NULL)
 		ATF_CHECK_MSG(strcmp(o->error, error) == 0, "wanted \"%s\", "
 		    "got \"%s\"", error, o->error);
+	ATF_CHECK_MSG(!o->failed || row_word(o), "%s: word %s (release %d) "
+	    "is not claude's", line, job_word_name(o->word), o->release);
 	proto_msg_free(&a);
 	proto_msg_free(&f.m);
 }

@@ -199,10 +199,15 @@ ATF_TC_BODY(check, tc)
 	    strstr(o.output, "\"eng\"") != NULL);
 	box_outcome_free(&o);
 	check_langs("[\"eng\",\"zzz\"]", &o);
-	ATF_CHECK(o.failed);
+	ATF_CHECK(o.failed && o.word == JW_LANGUAGES);
 	ATF_CHECK_MSG(strstr(o.error, "configured are eng+zzz") != NULL &&
 	    strstr(o.error, "the image has ") != NULL &&
 	    strstr(o.error, "eng") != NULL, "%s", o.error);
+	/* What check's proof reads: the image's languages, as the reply. */
+	ATF_CHECK_MSG(o.reply != NULL &&
+	    strstr(o.reply, "{\"languages\":[") == o.reply &&
+	    strstr(o.reply, "\"eng\"") != NULL &&
+	    strstr(o.reply, "zzz") == NULL, "%s", o.reply ? o.reply : "none");
 	box_outcome_free(&o);
 }
 
@@ -220,7 +225,7 @@ ATF_TC_BODY(missing_language, tc)
 	(void)strlcpy(os.langs.name[1], "zzz", sizeof(os.langs.name[1]));
 	memset(&o, 0, sizeof(o));
 	ocr_read(&os, eng(), b.p, b.len, &o, NULL);
-	ATF_CHECK(o.failed && o.release);
+	ATF_CHECK(o.failed && o.release && o.word == JW_LANGUAGES);
 	ATF_CHECK_MSG(strstr(o.error, "zzz") != NULL, "%s", o.error);
 	box_outcome_free(&o);
 	free(b.p);

@@ -113,6 +113,7 @@ fails(const char *in, size_t len, int status, int release, const char *error)
 	ATF_CHECK_MSG(strcmp(err, error) == 0, "wanted \"%s\", got \"%s\"",
 	    error, err);
 	ATF_CHECK_EQ(m.release, release);
+	ATF_CHECK(m.word[0] != '\0');
 	proto_msg_free(&m);
 	free(r.out);
 }
@@ -249,7 +250,7 @@ ATF_TC_BODY(build, tc)
 	ATF_CHECK_EQ(r.status, 0);
 	ATF_CHECK_EQ_MSG(r.nlines, 2, "%s", r.out);
 	ATF_CHECK_STREQ(r.lines[1], "{\"type\":\"failure\",\"release\":true,"
-	    "\"error\":\"box of build ba9876543210, launcher of build " BUILD
+	    "\"word\":\"build\",\"error\":\"box of build ba9876543210, launcher of build " BUILD
 	    "\"}");
 	free(r.out);
 	/* No build file: the failure comes in place of the hello. */
@@ -258,6 +259,7 @@ ATF_TC_BODY(build, tc)
 	ATF_REQUIRE_EQ(r.nlines, 1);
 	line_is(&r, 0, PROTO_FAILURE, &m);
 	ATF_CHECK_EQ(m.release, 1);
+	ATF_CHECK_STREQ(m.word, "build");
 	proto_msg_free(&m);
 	free(r.out);
 	/* The input ends after the hello: nothing to answer. */
@@ -311,8 +313,55 @@ ATF_TC_BODY(line_bounds, tc)
 	ATF_CHECK_EQ(proto_line_max(PROTO_NTYPES, NULL), 0);
 }
 
+/* A failure's word: 1 to 32 of a-z and _, never left out. */
+ATF_TC_WITHOUT_HEAD(failure_word);
+ATF_TC_BODY(failure_word, tc)
+{
+	static const struct {
+		const char	*line;
+		const char	*why;		/* NULL: taken */
+	} cases[] = {
+		{ "{\"type\":\"failure\",\"release\":false,\"word\":"
+		    "\"max_tokens\",\"error\":\"e\"}", NULL },
+		{ "{\"type\":\"failure\",\"release\":false,\"error\":"
+		    "\"e\"}", "a failure line needs word" },
+		{ "{\"type\":\"failure\",\"release\":false,\"word\":"
+		    "\"Declined\",\"error\":\"e\"}",
+		    "word: not 1 to 32 of a-z and _" },
+		{ "{\"type\":\"failure\",\"release\":false,\"word\":"
+		    "\"\",\"error\":\"e\"}", "word: not 1 to 32 of a-z and _" },
+		{ "{\"type\":\"failure\",\"release\":false,\"word\":"
+		    "\"a\\u0000b\",\"error\":\"e\"}",
+		    "word: not 1 to 32 of a-z and _" },
+		{ "{\"type\":\"failure\",\"release\":false,\"word\":"
+		    "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"error\":\"e\"}",
+		    "word: not 1 to 32 of a-z and _" },
+		{ "{\"type\":\"failure\",\"release\":false,\"word\":1,"
+		    "\"error\":\"e\"}", "word: the wrong type" },
+	};
+	struct proto_msg	 m;
+	char			 why[PROTO_WHY_MAX];
+	size_t			 i;
+	int			 r;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = proto_parse(&m, cases[i].line, strlen(cases[i].line), why,
+		    sizeof(why));
+		if (cases[i].why == NULL) {
+			ATF_CHECK_MSG(r == 0, "%s: %s", cases[i].line, why);
+			if (r == 0) {
+				ATF_CHECK_STREQ(m.word, "max_tokens");
+				proto_msg_free(&m);
+			}
+		} else
+			ATF_CHECK_MSG(r == -1 && strcmp(why, cases[i].why) == 0,
+			    "%s: %d, %s", cases[i].line, r, r == -1 ? why : "");
+	}
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, failure_word);
 	ATF_TP_ADD_TC(tp, good);
 	ATF_TP_ADD_TC(tp, unknown_type);
 	ATF_TP_ADD_TC(tp, fields);

@@ -32,6 +32,9 @@ one_line(struct proto_seq *seq, const char *line, size_t len)
 		abort();
 	if (m.type == PROTO_ANSWER && (m.status < 100 || m.status > 599))
 		abort();
+	if (m.type == PROTO_FAILURE && (m.word[0] == '\0' ||
+	    strspn(m.word, "abcdefghijklmnopqrstuvwxyz_") != strlen(m.word)))
+		abort();
 	if (proto_seq_next(seq, m.type, &why) == -1 && why == NULL)
 		abort();
 	if (seq->state == PS_DONE && proto_seq_next(seq, PROTO_RESULT,
@@ -51,7 +54,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(copy, p, size);
 	copy[size] = '\0';
-	proto_seq_init(&seq, size > 0 && data[0] & 1 ? CAP_OCR : CAP_CLAUDE);
+	proto_seq_init(&seq, size > 0 ? data[0] % CAP_COUNT : 0);
 	for (p = copy; p < copy + size; p = nl + 1) {
 		if ((nl = memchr(p, '\n', copy + size - p)) == NULL)
 			nl = copy + size;

@@ -73,10 +73,11 @@ request(const uint8_t *p, size_t n)
 	env.method = ENVELOPE_GET;
 	env.path[0] = '/';
 	(void)take(env.path + 1, sizeof(env.path) - 1, &p, &n);
-	env.has[ENVELOPE_ACCEPT] = 1;
-	(void)take(env.value[ENVELOPE_ACCEPT], sizeof(env.value[0]), &p, &n);
+	env.nhdrs = 1;
+	(void)strlcpy(env.name[0], "accept", sizeof(env.name[0]));
+	(void)take(env.value[0], sizeof(env.value[0]), &p, &n);
 	slen = take(secret, sizeof(secret), &p, &n);
-	if (http_request_build(&d, &env, HTTP_AUTH_BEARER, secret, slen,
+	if (http_request_build(&d, &env, &http_bearer, secret, slen,
 	    &req, &len, &why) != 0) {
 		if (why == NULL || req != NULL)
 			abort();

@@ -9,13 +9,22 @@
 
 #include <atf-c.h>
 
+#include "cap.h"
 #include "../../keepd/envelope.h"
 
-static int
+/* notes, a source; each capability's destination, named after it. */
+static const char *const *
 known(const char *name, void *arg)
 {
+	static const char *const none[] = { NULL };
+	int	 c;
+
 	(void)arg;
-	return strcmp(name, "notes") == 0 || strcmp(name, "claude") == 0;
+	if (strcmp(name, "notes") == 0)
+		return none;
+	if ((c = cap_from_name(name)) == -1)
+		return NULL;
+	return cap_table[c].headers != NULL ? cap_table[c].headers : none;
 }
 
 static const char *
@@ -113,10 +122,12 @@ ATF_TC_BODY(good, tc)
 	ATF_CHECK_STREQ(env.destination, "notes");
 	ATF_CHECK_EQ(env.method, ENVELOPE_POST);
 	ATF_CHECK_STREQ(env.path, "/jobs/claim");
-	ATF_CHECK(env.has[ENVELOPE_CONTENT_TYPE]);
-	ATF_CHECK_STREQ(env.value[ENVELOPE_CONTENT_TYPE], "application/json");
-	ATF_CHECK(env.has[ENVELOPE_ACCEPT]);
-	ATF_CHECK(!env.has[ENVELOPE_ANTHROPIC_VERSION]);
+	ATF_CHECK_EQ(env.nhdrs, 2);
+	ATF_CHECK(envelope_header(&env, "content-type") != NULL &&
+	    strcmp(envelope_header(&env, "content-type"),
+	    "application/json") == 0);
+	ATF_CHECK(envelope_header(&env, "accept") != NULL);
+	ATF_CHECK(envelope_header(&env, "anthropic-version") == NULL);
 	/* The body is the sender's bytes, spaces and all. */
 	ATF_REQUIRE(env.body != NULL);
 	ATF_CHECK_EQ(env.bodylen, strlen(body));
@@ -237,12 +248,23 @@ ATF_TC_BODY(headers, tc)
 	header_refused("cookie", "\"a=b\"",
 	    "header cookie: refused: the keep adds the secret itself");
 	header_refused("x-foo", "\"1\"", "header x-foo: not one the keep "
-	    "takes (content-type, accept, anthropic-version)");
+	    "takes for notes (content-type, accept)");
 	header_refused("host", "\"evil\"", "header host: not one the keep "
-	    "takes (content-type, accept, anthropic-version)");
+	    "takes for notes (content-type, accept)");
 	header_refused("content-type\\r\\nx", "\"1\"",
-	    "header content-type??x: not one the keep takes (content-type, "
-	    "accept, anthropic-version)");
+	    "header content-type??x: not one the keep takes for notes "
+	    "(content-type, accept)");
+	/* A capability's header is its destination's alone (its row's). */
+	header_refused("anthropic-version", "\"2023-06-01\"",
+	    "header anthropic-version: not one the keep takes for notes "
+	    "(content-type, accept)");
+	taken("{\"headers\":{\"anthropic-version\":\"2023-06-01\"},"
+	    "\"destination\":\"claude\",\"method\":\"GET\",\"path\":\"/p\"}");
+	refused("{\"headers\":{\"x-foo\":\"1\"},\"destination\":\"claude\","
+	    "\"method\":\"GET\",\"path\":\"/p\"}", "header x-foo: not one the "
+	    "keep takes for claude (content-type, accept, anthropic-version)");
+	refused("{\"headers\":{\"accept\":\"1\"},\"method\":\"GET\","
+	    "\"path\":\"/p\"}", "field destination: missing");
 	header_refused("accept", "\"a\\r\\nx-api-key: k\"",
 	    "header accept: the value holds a line break");
 	header_refused("accept", "\"a\\nb\"",

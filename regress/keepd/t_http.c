@@ -14,6 +14,7 @@
 
 #include <atf-c.h>
 
+#include "cap.h"
 #include "secrets.h"
 #include "../../keepd/http.h"
 
@@ -609,12 +610,12 @@ ATF_TC_BODY(request, tc)
 	memset(&env, 0, sizeof(env));
 	env.method = ENVELOPE_POST;
 	(void)strlcpy(env.path, "/jobs/claim", sizeof(env.path));
-	env.has[ENVELOPE_CONTENT_TYPE] = 1;
-	(void)strlcpy(env.value[ENVELOPE_CONTENT_TYPE], "application/json",
-	    sizeof(env.value[0]));
+	env.nhdrs = 1;
+	(void)strlcpy(env.name[0], "content-type", sizeof(env.name[0]));
+	(void)strlcpy(env.value[0], "application/json", sizeof(env.value[0]));
 	env.body = "{\"limit\":1}";
 	env.bodylen = strlen(env.body);
-	ATF_REQUIRE_MSG(http_request_build(&d, &env, HTTP_AUTH_BEARER, "tok",
+	ATF_REQUIRE_MSG(http_request_build(&d, &env, &http_bearer, "tok",
 	    3, &req, &len, &why) == 0, "%s", why);
 	want = "POST /api/worker/jobs/claim HTTP/1.1\r\n"
 	    "Host: notes.example.com\r\n"
@@ -632,7 +633,7 @@ ATF_TC_BODY(request, tc)
 	memset(&env, 0, sizeof(env));
 	env.method = ENVELOPE_GET;
 	(void)strlcpy(env.path, "/v1/models", sizeof(env.path));
-	ATF_REQUIRE(http_request_build(&d, &env, HTTP_AUTH_API_KEY, "k-1", 3,
+	ATF_REQUIRE(http_request_build(&d, &env, &cap_table[CAP_CLAUDE].credential, "k-1", 3,
 	    &req, &len, &why) == 0);
 	want = "GET /v1/models HTTP/1.1\r\n"
 	    "Host: api.anthropic.com:8443\r\n"
@@ -659,51 +660,50 @@ ATF_TC_BODY(request_refusals, tc)
 	memset(&env, 0, sizeof(env));
 	env.method = ENVELOPE_GET;
 	(void)strlcpy(env.path, "/ping", sizeof(env.path));
-	ATF_REQUIRE(http_request_build(&d, &env, HTTP_AUTH_BEARER, "ok", 2,
+	ATF_REQUIRE(http_request_build(&d, &env, &http_bearer, "ok", 2,
 	    &req, &len, &why) == 0);
 	ATF_CHECK(strstr(req, "Host: notes.example.com\r\n") != NULL);
 	http_request_free(req, len);
 
-	ATF_CHECK(http_request_build(&d, &env, HTTP_AUTH_BEARER,
+	ATF_CHECK(http_request_build(&d, &env, &http_bearer,
 	    "tok\r\nHost: evil", 15, &req, &len, &why) == -1);
 	ATF_CHECK_STREQ(why, "the secret holds a line break");
 	ATF_CHECK(req == NULL);
-	ATF_CHECK(http_request_build(&d, &env, HTTP_AUTH_BEARER, "tok\n", 4,
+	ATF_CHECK(http_request_build(&d, &env, &http_bearer, "tok\n", 4,
 	    &req, &len, &why) == -1);
 	ATF_CHECK_STREQ(why, "the secret holds a line break");
-	ATF_CHECK(http_request_build(&d, &env, HTTP_AUTH_BEARER, "t\0k", 3,
+	ATF_CHECK(http_request_build(&d, &env, &http_bearer, "t\0k", 3,
 	    &req, &len, &why) == -1);
-	ATF_CHECK(http_request_build(&d, &env, HTTP_AUTH_BEARER, "", 0,
+	ATF_CHECK(http_request_build(&d, &env, &http_bearer, "", 0,
 	    &req, &len, &why) == -1);
 	ATF_CHECK_STREQ(why, "the secret is empty");
 	ATF_REQUIRE((big = malloc(SECRET_MAX + 1)) != NULL);
 	memset(big, 'k', SECRET_MAX + 1);
-	ATF_CHECK(http_request_build(&d, &env, HTTP_AUTH_BEARER, big,
+	ATF_CHECK(http_request_build(&d, &env, &http_bearer, big,
 	    SECRET_MAX, &req, &len, &why) == 0);
 	http_request_free(req, len);
-	ATF_CHECK(http_request_build(&d, &env, HTTP_AUTH_BEARER, big,
+	ATF_CHECK(http_request_build(&d, &env, &http_bearer, big,
 	    SECRET_MAX + 1, &req, &len, &why) == -1);
 	ATF_CHECK_STREQ(why, "the secret is larger than 16 KiB");
 	free(big);
 
-	env.has[ENVELOPE_ACCEPT] = 1;
-	(void)strlcpy(env.value[ENVELOPE_ACCEPT], "a\r\nx-api-key: k",
-	    sizeof(env.value[0]));
-	ATF_CHECK(http_request_build(&d, &env, HTTP_AUTH_BEARER, "ok", 2,
+	env.nhdrs = 1;
+	(void)strlcpy(env.name[0], "accept", sizeof(env.name[0]));
+	(void)strlcpy(env.value[0], "a\r\nx-api-key: k", sizeof(env.value[0]));
+	ATF_CHECK(http_request_build(&d, &env, &http_bearer, "ok", 2,
 	    &req, &len, &why) == -1);
 	ATF_CHECK_STREQ(why, "a header's value holds a line break");
-	(void)strlcpy(env.value[ENVELOPE_ACCEPT], "*/*",
-	    sizeof(env.value[0]));
+	(void)strlcpy(env.value[0], "*/*", sizeof(env.value[0]));
 	(void)strlcpy(env.path, "/a\r\nb", sizeof(env.path));
-	ATF_CHECK(http_request_build(&d, &env, HTTP_AUTH_BEARER, "ok", 2,
+	ATF_CHECK(http_request_build(&d, &env, &http_bearer, "ok", 2,
 	    &req, &len, &why) == -1);
 	(void)strlcpy(env.path, "/a b", sizeof(env.path));
-	ATF_CHECK(http_request_build(&d, &env, HTTP_AUTH_BEARER, "ok", 2,
+	ATF_CHECK(http_request_build(&d, &env, &http_bearer, "ok", 2,
 	    &req, &len, &why) == -1);
 	(void)strlcpy(env.path, "/p", sizeof(env.path));
 	env.body = "x";
 	env.bodylen = 1;
-	ATF_CHECK(http_request_build(&d, &env, HTTP_AUTH_BEARER, "ok", 2,
+	ATF_CHECK(http_request_build(&d, &env, &http_bearer, "ok", 2,
 	    &req, &len, &why) == -1);
 	ATF_CHECK_STREQ(why, "a GET has no body");
 }

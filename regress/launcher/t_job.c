@@ -719,6 +719,66 @@ body_filter(void)
 	filter_control(conf, CAP_OCR);
 }
 
+/* A job of the test build whose box fails with the word said. */
+static void
+word_job(struct config *conf, enum cap_id cap, const char *word,
+    struct job_outcome *o)
+{
+	char	 in[256];
+
+	(void)snprintf(in, sizeof(in), cap == CAP_OCR ? "{\"image\": "
+	    "\"aGk=\", \"sandcastle_test\": \"word\", \"sandcastle_word\": "
+	    "\"%s\"}" : "{\"prompt\": \"x\", \"schema\": {\"type\": "
+	    "\"object\"}, \"sandcastle_test\": \"word\", "
+	    "\"sandcastle_word\": \"%s\"}", word);
+	job_run(conf, cap, JOB_RUN, in, strlen(in), 0, test_lock, NULL, NULL,
+	    o);
+}
+
+/*
+ * B9: the box sends its failure's word; the reader takes a word of its
+ * row (the control) and refuses another row's as the box's own fault.
+ */
+static void
+body_word_row(void)
+{
+	static const struct {
+		enum cap_id	 cap;
+		const char	*word;
+		enum job_word	 want;
+	} cases[] = {
+		{ CAP_CLAUDE, "declined", JW_DECLINED },
+		{ CAP_CLAUDE, "languages", JW_BOX },
+		{ CAP_OCR, "languages", JW_LANGUAGES },
+		{ CAP_OCR, "declined", JW_BOX },
+	};
+	struct config		*conf = setup(NULL);
+	struct job_outcome	 o;
+	char			 tbuild[BUILD_ID_LEN + 1], why[256], want[128];
+	size_t			 i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		test_image("sandcastle-box-test", cap_name(cases[i].cap),
+		    tbuild);
+		REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
+		word_job(conf, cases[i].cap, cases[i].word, &o);
+		if (cases[i].want == JW_BOX)
+			(void)snprintf(want, sizeof(want), "the box's word %s "
+			    "is not one %s's box may send: test: the word %s",
+			    cases[i].word, cap_name(cases[i].cap),
+			    cases[i].word);
+		else
+			(void)snprintf(want, sizeof(want), "test: the word %s",
+			    cases[i].word);
+		CHECK(o.status == JOB_FAILED && o.word == cases[i].want &&
+		    strcmp(o.error, want) == 0, "%s %s: %s (%s): %s (stderr "
+		    "%.*s)", cap_name(cases[i].cap), cases[i].word,
+		    job_status_name(o.status), job_word_name(o.word), o.error,
+		    (int)o.stderr_len, o.stderr_head);
+		job_outcome_free(&o);
+	}
+}
+
 /* The keep of filters: the box waits for it; its status is read meanwhile. */
 static char	 filters_image[64];
 
@@ -1022,6 +1082,9 @@ ACCOUNT_TC(missing_image, "a missing image releases the job, naming it",
 ACCOUNT_TC(runtime, "an OCI runtime podman cannot find, or one that "
     "fails, is named with its step, not the image; the control, podman's "
     "own runtime, succeeds", "300")
+ACCOUNT_TC(word_row, "a box's failure word of its capability's row is "
+    "taken; another row's is refused as the box's fault, word box",
+    "300")
 ACCOUNT_TC(claude, "claude through a keep stub: a good reply succeeds with "
     "usage; refusal, max_tokens and a schema mismatch fail; 401, 429, "
     "billing, 500, a refusal of the keep and no answer release", "300")
@@ -1140,61 +1203,66 @@ ATF_TC_BODY(one_request, tc)
 }
 
 /*
- * B9: the log's word for a box's failure comes from a fixed table; a
- * forged line, or a known start with the other release, is only "box".
+ * B9: the word of a box's failure line is taken only from its
+ * capability's row (or any box's, cap_box_words), with its release; any
+ * other word, or one with the other release, is refused (-1).
  */
 ATF_TC_WITHOUT_HEAD(words);
 ATF_TC_BODY(words, tc)
 {
 	static const struct {
-		const char	*error;
+		enum cap_id	 cap;
+		const char	*word;
 		int		 release;
-		enum job_word	 word;
+		int		 want;		/* -1: refused */
 	} cases[] = {
-		{ "the reply does not satisfy the schema: $.tag", 0, JW_SCHEMA },
-		{ "the reply is not JSON: at byte 0", 0, JW_SCHEMA },
-		{ "the model declined", 0, JW_DECLINED },
-		{ "the reply was cut at max_tokens (100)", 0, JW_MAX_TOKENS },
-		{ "the reply was cut at the model's context window "
-		    "(model_context_window_exceeded)", 0, JW_CONTEXT },
-		{ "the model stopped with stop_reason pause_turn: x", 0,
-		    JW_STOP_REASON },
-		{ "the model stopped without a stop_reason: x", 0,
-		    JW_STOP_REASON },
-		{ "the API refused the request (400): x", 0, JW_API },
-		{ "protocol: the job line", 0, JW_PROTOCOL },
-		{ "the key was rejected (401)", 1, JW_KEY },
-		{ "credit exhausted (402): x", 1, JW_CREDIT },
-		{ "rate limited (429)", 1, JW_RATE },
-		{ "the model m is not available to this key (404)", 1,
-		    JW_MODEL },
-		{ "the API failed (500)", 1, JW_API_DOWN },
-		{ "the API's stream is not a Messages stream: the stream ends "
-		    "before message_stop", 1, JW_API_DOWN },
-		{ "the API's answer is not an event stream", 1, JW_API_DOWN },
-		{ "the keep or the API could not be reached: x", 1,
-		    JW_UNREACHABLE },
-		{ "the languages configured are eng, the image has", 1,
-		    JW_LANGUAGES },
-		{ "box of build a, launcher of build b", 1, JW_BUILD },
-		/* The controls: a forged line, a start of the other release. */
-		{ "x\" status=succeeded error=none", 0, JW_BOX },
-		{ "job source=notes error=none", 1, JW_RELEASED },
-		{ "the model declined", 1, JW_RELEASED },
-		{ "rate limited (429)", 0, JW_BOX },
-		{ "the model stopped with stop_reason tool_use", 1,
-		    JW_RELEASED },
+		{ CAP_CLAUDE, "schema", 0, JW_SCHEMA },
+		{ CAP_CLAUDE, "declined", 0, JW_DECLINED },
+		{ CAP_CLAUDE, "max_tokens", 0, JW_MAX_TOKENS },
+		{ CAP_CLAUDE, "context_window", 0, JW_CONTEXT },
+		{ CAP_CLAUDE, "stop_reason", 0, JW_STOP_REASON },
+		{ CAP_CLAUDE, "api", 0, JW_API },
+		{ CAP_CLAUDE, "key", 1, JW_KEY },
+		{ CAP_CLAUDE, "credit", 1, JW_CREDIT },
+		{ CAP_CLAUDE, "rate", 1, JW_RATE },
+		{ CAP_CLAUDE, "model", 1, JW_MODEL },
+		{ CAP_CLAUDE, "api_down", 1, JW_API_DOWN },
+		{ CAP_CLAUDE, "unreachable", 1, JW_UNREACHABLE },
+		{ CAP_OCR, "languages", 1, JW_LANGUAGES },
+		{ CAP_OCR, "released", 1, JW_RELEASED },
+		/* Any box's. */
+		{ CAP_CLAUDE, "protocol", 0, JW_PROTOCOL },
+		{ CAP_OCR, "protocol", 0, JW_PROTOCOL },
+		{ CAP_OCR, "box", 0, JW_BOX },
+		{ CAP_CLAUDE, "build", 1, JW_BUILD },
+		/* Refused: another row's, the other release, none of ours. */
+		{ CAP_OCR, "declined", 0, -1 },
+		{ CAP_CLAUDE, "languages", 1, -1 },
+		{ CAP_CLAUDE, "declined", 1, -1 },
+		{ CAP_CLAUDE, "rate", 0, -1 },
+		{ CAP_CLAUDE, "none", 0, -1 },
+		{ CAP_CLAUDE, "stopped", 1, -1 },
+		{ CAP_CLAUDE, "leftover", 1, -1 },
+		{ CAP_OCR, "nonsense", 0, -1 },
 	};
-	size_t	 i;
+	enum job_word	 w;
+	size_t		 i;
+	int		 r;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		ATF_CHECK_MSG(job_word_of_box(cases[i].error,
-		    cases[i].release) == cases[i].word, "%s (release %d): %s",
-		    cases[i].error, cases[i].release, job_word_name(
-		    job_word_of_box(cases[i].error, cases[i].release)));
-	for (i = 0; i < JW_COUNT; i++)
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		w = JW_COUNT;
+		r = job_word_of_box(cases[i].cap, cases[i].word,
+		    cases[i].release, &w);
+		ATF_CHECK_MSG(cases[i].want == -1 ? r == -1 : r == 0 &&
+		    (int)w == cases[i].want, "%s %s (release %d): %d, %s",
+		    cap_name(cases[i].cap), cases[i].word, cases[i].release,
+		    r, job_word_name(w));
+	}
+	for (i = 0; i < JW_COUNT; i++) {
 		ATF_CHECK(strspn(job_word_name(i),
 		    "abcdefghijklmnopqrstuvwxyz_") == strlen(job_word_name(i)));
+		ATF_CHECK_EQ(job_word_of_name(job_word_name(i)), (int)i);
+	}
 	ATF_CHECK_STREQ(job_word_name(JW_COUNT), "unknown");
 }
 
@@ -1269,6 +1337,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, missing_image);
 	ATF_TP_ADD_TC(tp, runtime);
 	ATF_TP_ADD_TC(tp, claude);
+	ATF_TP_ADD_TC(tp, word_row);
 	ATF_TP_ADD_TC(tp, real_keep);
 	ATF_TP_ADD_TC(tp, filter);
 	ATF_TP_ADD_TC(tp, filters);

@@ -62,7 +62,7 @@ cap_missing()
 		for f in box/$c.c box/$c.h regress/box/t_$c.c; do
 			[ -f "$src/$f" ] || echo "$f"
 		done
-		for v in BOX_SRCS_$c BOX_FLAGS_$c; do
+		for v in BOX_SRCS_$c; do
 			[ -n "$(make_var $v)" ] || echo "Makefile $v"
 		done
 		grep -q "CAP_$(echo $c | tr a-z A-Z)\b" "$src/common/cap.h" ||
@@ -98,12 +98,77 @@ capability_files_body()
 	atf_check -o empty cat missing
 	# The control: pdf, which has none of them.
 	cap_missing pdf > missing
-	[ "$(wc -l < missing)" -eq 13 ] ||
-	    { cat missing; atf_fail "pdf lacks other than the 13"; }
+	[ "$(wc -l < missing)" -eq 12 ] ||
+	    { cat missing; atf_fail "pdf lacks other than the 12"; }
+}
+
+# cap_files SRC CAPS: the programs' files HACKING lets name a capability:
+# its row (cap.c, cap.h), its request's check (capreq.c), its settings'
+# struct (config.h), config.c's examples in its errors, and each of its
+# box's files (BOX_SRCS_<capability>, with their headers).
+cap_files()
+{
+	echo common/cap.c common/cap.h common/capreq.c common/capreq.h \
+	    common/config.h common/config.c
+	for c in $2; do
+		for f in $(make_var BOX_SRCS_$c); do
+			echo "$f" "${f%.c}.h"
+		done
+	done
+}
+
+# cap_named SRC CAPS: each line of the programs' code (comments left
+# out) outside cap_files that names a capability, its CAP_ id, or a
+# constant of its row in cap.c (its headers, its credential's header, its
+# image's paths), as file:line:text.
+cap_named()
+{
+	_consts=$(grep -E '^static const char \*const [a-z]+_(headers|loads)\[\]|\.credential = |^#define [A-Z_]+[[:space:]]+"/' \
+	    "$1/common/cap.c" | grep -o '"[^"]*"' | tr -d '"' | grep -v '^$' |
+	    sed 's/[.]/[.]/g' | paste -sd'|' -)
+	_pat="\\b($(echo $2 | tr ' ' '|'))\\b|CAP_($(echo $2 | tr 'a-z ' 'A-Z|'))\\b"
+	[ -n "$_consts" ] && _pat="$_pat|$_consts"
+	cap_files "$1" "$2" | tr ' ' '\n' | sort -u > allowed
+	(cd "$1" && ls common/*.[ch] sandcastled/*.[ch] keepd/*.[ch] \
+	    gated/*.[ch] sandcastlectl/*.[ch] box/*.[ch]) | sort |
+	    comm -23 - allowed | while read -r _f; do
+		cc -fpreprocessed -dD -E -P "$1/$_f" 2>/dev/null |
+		    grep -n -i -E "$_pat" | sed "s|^|$_f:|"
+	done
+}
+
+atf_test_case capability_named
+capability_named_head()
+{
+	atf_set "descr" "no program's code names a capability of BOX_CAPS, its CAP_ id or its row's constants (headers, credential, image paths) outside its row and the files HACKING lists; a stray mention in a copy of the launcher is found (the control)"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "cc"
+}
+capability_named_body()
+{
+	src=$(sc_srcdir)
+	caps=$(make_var BOX_CAPS)
+	[ -n "$caps" ] || atf_fail "the Makefile has no BOX_CAPS"
+	cap_named "$src" "$caps" > named
+	atf_check -o empty cat named
+	# The control: a copy of the tree whose launcher names a capability
+	# and one of the row's constants, each found on its line.
+	mkdir copy
+	for d in common sandcastled keepd gated sandcastlectl box; do
+		cp -R "$src/$d" copy/
+	done
+	printf 'static const char *stray = "%s";\nstatic const char *hdr = "anthropic-version";\n' \
+	    "${caps%% *}" >> copy/sandcastled/launcher.c
+	cap_named "$PWD/copy" "$caps" > named
+	[ "$(grep -c '^sandcastled/launcher.c:' named)" -eq 2 ] ||
+	    { cat named; atf_fail "the stray mentions were not both found"; }
+	[ "$(wc -l < named)" -eq 2 ] ||
+	    { cat named; atf_fail "more than the stray mentions found"; }
 }
 
 atf_init_test_cases()
 {
 	atf_add_test_case kyuafile_every_program
 	atf_add_test_case capability_files
+	atf_add_test_case capability_named
 }

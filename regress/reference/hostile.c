@@ -257,7 +257,7 @@ main(int argc, char *argv[])
 		return 1;
 	if (attack(job, text, sizeof(text)) == -1 ||
 	    sscanf(text, "SCTEST-ATTACK %31s %ld", word, &arg) != 2) {
-		line("{\"type\":\"failure\",\"release\":false,"
+		line("{\"type\":\"failure\",\"release\":false,\"word\":\"box\","
 		    "\"error\":\"hostile: no attack in the job\"}");
 		return 0;
 	}
@@ -282,7 +282,7 @@ main(int argc, char *argv[])
 	} else
 		say("hostile: unknown attack %s", word);
 	(void)snprintf(out, sizeof(out), "{\"type\":\"failure\","
-	    "\"release\":false,\"error\":\"%s\"}", said);
+	    "\"release\":false,\"word\":\"box\",\"error\":\"%s\"}", said);
 	line(out);
 	return 0;
 }

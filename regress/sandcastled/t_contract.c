@@ -20,10 +20,12 @@
 #define OCR	CAP_BIT(CAP_OCR)
 #define BOTH	(CLAUDE | OCR)
 
-static int
+static const char *const *
 known(const char *name, void *arg)
 {
-	return strcmp(name, "notes") == 0;
+	static const char *const none[] = { NULL };
+
+	return strcmp(name, "notes") == 0 ? none : NULL;
 }
 
 /* The keep takes the envelope, and its path is path. */

@@ -404,7 +404,7 @@ other_programs_body()
 		    $AS_USER "$(sc_bin $d)" -n -c "$SC_CONFIG"
 	done
 	# Outside an image of this build, a box releases its job, and says why.
-	atf_check -s exit:0 -o match:'^\{"type":"failure","release":true,"error":"/sandcastle/build: ' \
+	atf_check -s exit:0 -o match:'^\{"type":"failure","release":true,"word":"build","error":"/sandcastle/build: ' \
 	    "$(sc_bin sandcastle-box-ocr)" ocr
 	atf_check -s exit:1 -o empty -e match:"^usage: sandcastle-box" \
 	    "$(sc_bin sandcastle-box-ocr)" shell
