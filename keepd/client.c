@@ -332,8 +332,8 @@ client_request_end(struct client *c, int answered)
 	client_next(c);
 }
 
-/* 1 when the answer went to the client. */
-static int
+/* 2 when the answer went to the client, its child free to go warm. */
+int
 client_answered(struct client *c, struct msg *m)
 {
 	uint32_t	 status;
@@ -343,7 +343,7 @@ client_answered(struct client *c, struct msg *m)
 		    c->what);
 		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
 		    "failed");
-		return 0;
+		return 1;
 	}
 	if (c->location != NULL)
 		log_info("%s %u (location %s, not followed)", c->what, status,
@@ -352,11 +352,11 @@ client_answered(struct client *c, struct msg *m)
 		log_info("%s %u", c->what, status);
 	client_send(c, KEEP_ANSWER, m->fd, m->data, m->len);
 	m->fd = -1;
-	return 1;
+	return 2;
 }
 
-static void
-client_refused(struct client *c, const struct msg *m)
+int
+client_refused(struct client *c, struct msg *m)
 {
 	struct keep_refused	 r;
 
@@ -365,17 +365,34 @@ client_refused(struct client *c, const struct msg *m)
 		    c->what);
 		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
 		    "failed");
-		return;
+		return 1;
 	}
 	memcpy(&r, m->data, sizeof(r));
 	log_info("%s refused: %.*s", c->what, (int)r.reason_len,
 	    (const char *)m->data + sizeof(r));
 	client_send(c, KEEP_REFUSED, -1, m->data, m->len);
+	return 1;
+}
+
+/* A redirect's location, logged with the answer. */
+int
+client_location(struct client *c, struct msg *m)
+{
+	free(c->location);
+	c->location = strndup(m->data != NULL ? m->data : "", m->len);
+	return 0;
+}
+
+int
+client_kept(struct client *c, struct msg *m)
+{
+	c->keep = 1;
+	return 0;
 }
 
 /* The child's FETCH_TUNNEL: empty, at most FETCH_TUNNELS_MAX a request. */
-static int
-client_child_tunnel(struct client *c, const struct msg *m)
+int
+client_tunnel(struct client *c, struct msg *m)
 {
 	const char	*why = NULL;
 
@@ -399,34 +416,14 @@ client_child_message(struct client *c, struct msg *m)
 {
 	char	 why[128];
 
-	if (msg_check_set(fetch_rules, fetch_nrules, FETCH_TO_KEEPD, m, why,
-	    sizeof(why)) == -1) {
+	if (fetch_check(FETCH_TO_KEEPD, m, why, sizeof(why)) == -1) {
 		log_warnx("%s refused: its process sent a malformed message "
 		    "(type %u: %s)", c->what, m->type, why);
 		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "
 		    "failed");
 		return 1;
 	}
-	switch (m->type) {
-	case FETCH_LOCATION:
-		free(c->location);
-		c->location = strndup(m->data != NULL ? m->data : "", m->len);
-		return 0;
-	case FETCH_KEEP:
-		c->keep = 1;
-		return 0;
-	case FETCH_TUNNEL:
-		return client_child_tunnel(c, m);
-	case KEEP_ANSWER:
-		return client_answered(c, m) ? 2 : 1;
-	case KEEP_REFUSED:
-		client_refused(c, m);
-		return 1;
-	default:
-		fatalx("%s: its process sent %s, which keepd takes and has no "
-		    "case for", c->what, msg_rule_find(fetch_rules,
-		    fetch_nrules, m->type)->name);
-	}
+	return fetch_msg(m->type)->take(c, m);
 }
 
 void

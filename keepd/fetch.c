@@ -27,20 +27,6 @@
 #define FETCH_READSZ	(64 * 1024)
 #define FETCH_RETRY	2	/* beside HTTP_DONE and HTTP_ERROR */
 
-const struct msg_rule fetch_rules[] = {
-	{ FETCH_DEST, "FETCH_DEST", 1, NAME_LEN, 0 },
-	{ FETCH_SECRET, "FETCH_SECRET", 1, SECRET_MAX, 0 },
-	{ FETCH_REQUEST, "FETCH_REQUEST", 1, KEEP_MAXENVELOPE, 0 },
-	{ FETCH_LOCATION, "FETCH_LOCATION", 0, FETCH_LOCATION_MAX, 0 },
-	{ FETCH_KEEP, "FETCH_KEEP", 0, 0, 0 },
-	{ FETCH_TUNNEL, "FETCH_TUNNEL", 0, KEEP_REASON_MAX, 2 },
-	{ KEEP_ANSWER, "KEEP_ANSWER", sizeof(struct keep_answer),
-	    sizeof(struct keep_answer) + KEEP_CTYPE_MAX, 2 },
-	{ KEEP_REFUSED, "KEEP_REFUSED", sizeof(struct keep_refused),
-	    sizeof(struct keep_refused) + KEEP_REASON_MAX, 0 },
-};
-const size_t fetch_nrules = sizeof(fetch_rules) / sizeof(fetch_rules[0]);
-
 struct fetch {
 	const struct keep_dest	*kd;
 	struct msgchan		 chan;
@@ -97,7 +83,7 @@ fetch_refuse(struct fetch *f, enum keep_refusal code)
 	iov[0].iov_len = sizeof(r);
 	iov[1].iov_base = f->why;
 	iov[1].iov_len = r.reason_len;
-	fetch_send(f, KEEP_REFUSED, -1, iov, 2);
+	fetch_send(f, FETCH_REFUSED, -1, iov, 2);
 	_exit(0);
 }
 
@@ -133,7 +119,7 @@ fetch_answer(struct fetch *f, int keep)
 	iov[0].iov_len = sizeof(a);
 	iov[1].iov_base = h->content_type;
 	iov[1].iov_len = a.ctype_len;
-	fetch_send(f, KEEP_ANSWER, fd, iov, 2);
+	fetch_send(f, FETCH_ANSWER, fd, iov, 2);
 	http_response_free(h);
 	if (!keep)
 		_exit(0);
@@ -148,8 +134,7 @@ fetch_get(struct fetch *f, uint32_t type, struct msg *m)
 	if ((r = msg_read_one(&f->chan, m)) == 0)
 		_exit(0);
 	if (r == -1 || m->type != type ||
-	    msg_check_set(fetch_rules, fetch_nrules, FETCH_TO_CHILD, m, f->why,
-	    sizeof(f->why)) == -1)
+	    fetch_check(FETCH_TO_CHILD, m, f->why, sizeof(f->why)) == -1)
 		_exit(1);
 }
 

@@ -30,29 +30,38 @@ struct keep_dest {
 };
 
 /*
- * Between a request's child and keepd, framed with msg.h.  keepd sends
- * FETCH_DEST once (a spare has none) and the first FETCH_TUNNEL with
- * it, then FETCH_SECRET and FETCH_REQUEST per request; the child asks
- * for another tunnel with an empty FETCH_TUNNEL.  A FETCH_TUNNEL from
- * keepd is the gate's socket, its CONNECT written, or the reason.  The child answers
- * FETCH_LOCATION at most, FETCH_KEEP if it stays warm, then one
- * KEEP_ANSWER or KEEP_REFUSED.
+ * Between a request's child and keepd, framed with msg.h, a row each in
+ * fetchmsg.c.  keepd sends FETCH_DEST once (a spare has none) and the
+ * first FETCH_TUNNEL with it, then FETCH_SECRET and FETCH_REQUEST per
+ * request, which the child awaits in that order (fetch.c); keepd takes
+ * the child's by their rows' takes (client.c).
  */
-#define FETCH_LOCATION		16	/* past keep.h's types, within MSG_BIT() */
-#define FETCH_SECRET		17
-#define FETCH_REQUEST		18
-#define FETCH_KEEP		19
-#define FETCH_TUNNEL		20
-#define FETCH_DEST		21
+enum fetch_msg {
+	FETCH_DEST = 1,		/* keepd: the destination's name */
+	FETCH_SECRET,		/* keepd: its secret's value */
+	FETCH_REQUEST,		/* keepd: the envelope */
+	FETCH_TUNNEL,		/* keepd: the gate's socket or why; the child: empty, asks one */
+	FETCH_LOCATION,		/* child: a redirect's location, for the log */
+	FETCH_KEEP,		/* child: it stays warm, before its answer */
+	FETCH_ANSWER,		/* child: keep.h's KEEP_ANSWER's payload and memfd */
+	FETCH_REFUSED,		/* child: keep.h's KEEP_REFUSED's payload */
+	FETCH_MSG_END
+};
+#define FETCH_TO_CHILD	0x1
+#define FETCH_TO_KEEPD	0x2
+struct client;
+struct fetch_msgrow {
+	struct msg_rule	 rule;		/* its type, name, bytes and descriptor */
+	int		 to;		/* FETCH_TO_CHILD, FETCH_TO_KEEPD or both */
+	/* keepd's take: 0 the request goes on, 2 answered, 1 ended otherwise */
+	int		(*take)(struct client *, struct msg *);
+};
+/* fetchmsg.c */
+const struct fetch_msgrow *fetch_msg(uint32_t type);
+int		 fetch_check(int to, const struct msg *, char *why,
+		    size_t whysz);
 /* libtls and the libraries under it, by their file names' starts. */
 extern const char *const	keepd_tls_libs[];
-extern const struct msg_rule	fetch_rules[];
-extern const size_t		fetch_nrules;
-#define FETCH_TO_CHILD	(MSG_BIT(FETCH_DEST) | MSG_BIT(FETCH_SECRET) | \
-			 MSG_BIT(FETCH_REQUEST) | MSG_BIT(FETCH_TUNNEL))
-#define FETCH_TO_KEEPD	(MSG_BIT(FETCH_LOCATION) | MSG_BIT(FETCH_KEEP) | \
-			 MSG_BIT(KEEP_ANSWER) | MSG_BIT(KEEP_REFUSED) | \
-			 MSG_BIT(FETCH_TUNNEL))
 /* Its first, and one more when a kept connection had ended. */
 #define FETCH_TUNNELS_MAX	2
 #define FETCH_LOCATION_MAX	512
@@ -144,6 +153,12 @@ void		 client_expire(struct client *, const struct timespec *);
 int		 client_done(const struct client *);
 
 void		 client_child_output(struct client *);
+/* The takes of the child's messages (fetchmsg.c's rows). */
+int		 client_location(struct client *, struct msg *);
+int		 client_kept(struct client *, struct msg *);
+int		 client_tunnel(struct client *, struct msg *);
+int		 client_answered(struct client *, struct msg *);
+int		 client_refused(struct client *, struct msg *);
 
 /* fetch.c: a request's child, a spare until keepd names its destination. */
 __attribute__((noreturn)) void

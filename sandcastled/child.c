@@ -1,7 +1,7 @@
 /*
  * What every child of sandcastled does around its row's columns
  * (proc.c): init, sandbox, ready, then child_loop(), where each message
- * is checked against proto.h's table and the row's takes.
+ * is checked against the row's takes and taken by its row in proc_msgs.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -130,6 +130,21 @@ child_next(struct msg *m)
 	return r;
 }
 
+/* A question by its row's take; an answer by the wait that asked it. */
+void
+child_take(struct proc *p, struct msg *m)
+{
+	const struct proc_msgrow	*r = proc_msg(m->type);
+
+	if (r != NULL && r->to == (int)p->id)
+		r->take(p, m);
+	else if (r != NULL && r->to == ROUTE_ASKER && p->answer != NULL)
+		p->answer(m);
+	else
+		fatalx("the parent sent %s (id %u), which the %s did not ask "
+		    "for", proc_msg_name(m->type), m->id, p->title);
+}
+
 /* The one loop: SIGTERM ends the child at once, unless own_sigterm. */
 static __attribute__((noreturn)) void
 child_loop(void)
@@ -150,7 +165,7 @@ child_loop(void)
 			exit(0);
 		}
 		while (child_next(&m) == 1) {
-			child_proc->dispatch(&m);
+			child_take(child_proc, &m);
 			msg_free(&m);
 		}
 	}

@@ -249,7 +249,7 @@ static const struct {
 };
 
 void
-core_dispatch(struct msg *m)
+core_answer(struct msg *m)
 {
 	struct core	*c = &core;
 	size_t		 i;

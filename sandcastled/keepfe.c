@@ -58,8 +58,8 @@ keepfe_send(uint32_t type, uint32_t id, const void *data, size_t len)
 		fatal("a message to the parent");
 }
 
-static void
-keepfe_call(struct msg *m)
+void
+keepfe_call(struct proc *p, struct msg *m)
 {
 	struct keepcli_answer	 a;
 	struct proc_keep_call	 pc;
@@ -94,23 +94,13 @@ keepfe_call(struct msg *m)
 }
 
 void
-keepfe_dispatch(struct msg *m)
+keepfe_probe(struct proc *p, struct msg *m)
 {
 	const char	*why;
 	uint32_t	 up;
 
-	switch (m->type) {
-	case PROC_KEEP_PROBE:
-		up = keepfe_connect(&why) == 0;
-		keepfe_send(PROC_KEEP_STATE, m->id, &up, sizeof(up));
-		break;
-	case PROC_KEEP_CALL:
-		keepfe_call(m);
-		break;
-	default:
-		fatalx("the parent sent %s (id %u), which the keep-frontend "
-		    "does not take", proc_msg_name(m->type), m->id);
-	}
+	up = keepfe_connect(&why) == 0;
+	keepfe_send(PROC_KEEP_STATE, m->id, &up, sizeof(up));
 }
 
 void

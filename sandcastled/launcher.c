@@ -114,8 +114,9 @@ launcher_boxes_ok(void)
 	return launcher_podman_ok = 1;
 }
 
-static void
-launcher_job(struct msg *m)
+/* A keep's answer comes only while a job waits for it (launcher_keep()). */
+void
+launcher_job(struct proc *p, struct msg *m)
 {
 	struct proc_job		 j;
 	struct job_outcome	 o;
@@ -138,20 +139,6 @@ launcher_job(struct msg *m)
 	}
 	launcher_done(m->id, &o);
 	job_outcome_free(&o);
-}
-
-/* A keep's answer comes only while a job waits for it (launcher_keep()). */
-void
-launcher_dispatch(struct msg *m)
-{
-	switch (m->type) {
-	case PROC_JOB_RUN:
-		launcher_job(m);
-		break;
-	default:
-		fatalx("the parent sent %s (id %u), which the launcher did not "
-		    "ask for", proc_msg_name(m->type), m->id);
-	}
 }
 
 static int

@@ -93,15 +93,13 @@ parent_round_done(struct proc *p, struct msg *m)
 void
 parent_dispatch(struct proc *p, struct msg *m)
 {
-	const struct proc_route	*r;
-	const char		*name = proc_msg_name(m->type);
-	enum proc_id		 asker;
+	const struct proc_msgrow	*r;
+	const char			*name = proc_msg_name(m->type);
+	enum proc_id			 asker;
 
+	/* Its sends are its rows' (proc.c): r is one of them. */
 	proc_verify(p->sends, m, p->title);
-	if ((r = proc_route(m->type)) == NULL ||
-	    !(r->from & PROC_BIT(p->id)))
-		fatalx("%s sent %s, which has no route from it", p->title,
-		    name);
+	r = proc_msg(m->type);
 	/* A child cannot pose as the other. */
 	if (r->id_names_sender && ((m->id & PROC_ID_LAUNCHER) != 0) !=
 	    (p->id == PROC_LAUNCHER))

@@ -23,8 +23,6 @@
 
 extern char **environ;
 
-#define P(t)	MSG_BIT(PROC_ ## t)
-
 /*
  * The parent-death signal survives execve(2): SIGKILL where the records
  * leave nothing to undo, SIGTERM for the launcher, which removes its
@@ -34,45 +32,61 @@ extern char **environ;
 static struct proc procs[PROC_COUNT] = {
 	{ .id = PROC_CORE, .title = "core",
 	    .init = core_init, .sandbox = core_sandbox, .ready = core_ready,
-	    .dispatch = core_dispatch, .timer = core_timer,
-	    .takes = P(KEEP_STATE) | P(KEEP_ANSWER) | P(KEEP_DOWN) |
-	    P(JOB_DONE),
-	    .sends = P(READY) | P(KEEP_PROBE) | P(KEEP_CALL) | P(JOB_RUN) |
-	    P(SOURCES) | P(ROUND_DONE),
+	    .answer = core_answer, .timer = core_timer,
 	    .deathsig = SIGKILL, .stop_order = 0,
 	    .stop_grace = CORE_STOP_SECONDS + 5, .own_sigterm = 1,
 	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 	{ .id = PROC_KEEPFE, .title = "keep-frontend",
 	    .init = keepfe_init, .sandbox = keepfe_sandbox,
-	    .ready = keepfe_ready, .dispatch = keepfe_dispatch,
-	    .takes = P(KEEP_PROBE) | P(KEEP_CALL),
-	    .sends = P(READY) | P(KEEP_STATE) | P(KEEP_ANSWER) | P(KEEP_DOWN),
+	    .ready = keepfe_ready,
 	    .deathsig = SIGKILL, .stop_order = 1, .stop_grace = 5,
 	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 	{ .id = PROC_LAUNCHER, .title = "box launcher",
 	    .init = launcher_init, .sandbox = launcher_sandbox,
-	    .ready = launcher_ready, .dispatch = launcher_dispatch,
-	    .takes = P(JOB_RUN) | P(KEEP_ANSWER) | P(KEEP_DOWN),
-	    .sends = P(READY) | P(KEEP_CALL) | P(JOB_DONE),
+	    .ready = launcher_ready,
 	    .deathsig = SIGTERM, .stop_order = 1, .stop_grace = 5,
 	    .stop_early = 1,
 	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 };
 
+/* A row takes what goes to it and the answers to what it asks. */
+static void
+proc_derive(struct proc *p)
+{
+	const struct proc_msgrow	*r, *q;
+	uint32_t			 bit = PROC_BIT(p->id);
+
+	for (r = proc_msg_next(0); r != NULL; r = proc_msg_next(r->rule.type)) {
+		if (r->from & bit)
+			p->sends |= MSG_BIT(r->rule.type);
+		if (r->to == (int)p->id || (r->to == ROUTE_ASKER &&
+		    (q = proc_msg(r->pays)) != NULL && (q->from & bit)))
+			p->takes |= MSG_BIT(r->rule.type);
+	}
+}
+
 struct proc *
 proc_table(void)
 {
+	static int	 derived;
+	size_t		 i;
+
+	if (!derived)
+		for (i = 0; i < PROC_COUNT; i++)
+			proc_derive(&procs[i]);
+	derived = 1;
 	return procs;
 }
 
 struct proc *
 proc_by_title(const char *title)
 {
-	size_t	 i;
+	struct proc	*t = proc_table();
+	size_t		 i;
 
 	for (i = 0; i < PROC_COUNT; i++)
-		if (strcmp(procs[i].title, title) == 0)
-			return &procs[i];
+		if (strcmp(t[i].title, title) == 0)
+			return &t[i];
 	return NULL;
 }
 
@@ -169,10 +183,11 @@ proc_start(struct proc *p, int exefd, const struct options *opts)
 void
 proc_start_all(int exefd, const struct options *opts)
 {
-	size_t	 i;
+	struct proc	*t = proc_table();
+	size_t		 i;
 
 	for (i = 0; i < PROC_COUNT; i++)
-		proc_start(&procs[i], exefd, opts);
+		proc_start(&t[i], exefd, opts);
 }
 
 /* By its pidfd: the parent's filter refuses kill(2), which reaches any pid. */

@@ -1,4 +1,4 @@
-/* The parent's messages: their sizes (proc_rules) and routes (proc_routes). */
+/* The parent's messages, a row each: the one place a message is described. */
 #include <sys/types.h>
 
 #include <stdio.h>
@@ -11,68 +11,66 @@
 #include "proto.h"
 #include "sandcastled.h"
 
-const struct msg_rule proc_rules[] = {
-	{ PROC_READY, "PROC_READY", 0, 0, 0 },
-	{ PROC_KEEP_PROBE, "PROC_KEEP_PROBE", 0, 0, 0 },
-	{ PROC_KEEP_STATE, "PROC_KEEP_STATE", sizeof(uint32_t),
-	    sizeof(uint32_t), 0 },
-	{ PROC_KEEP_CALL, "PROC_KEEP_CALL", sizeof(struct proc_keep_call) + 2,
-	    KEEP_MAXENVELOPE, 0 },
-	{ PROC_KEEP_ANSWER, "PROC_KEEP_ANSWER", KEEPCLI_WIRE_MIN,
-	    PROC_MAXPAYLOAD, 0 },
-	{ PROC_KEEP_DOWN, "PROC_KEEP_DOWN", 1, PROC_REASON_MAX, 0 },
-	{ PROC_JOB_RUN, "PROC_JOB_RUN", sizeof(struct proc_job),
-	    PROC_MAXPAYLOAD, 0 },
-	{ PROC_JOB_DONE, "PROC_JOB_DONE", sizeof(struct outcome_wire),
-	    PROC_MAXPAYLOAD, 0 },
-	{ PROC_SOURCES, "PROC_SOURCES", sizeof(struct ctl_source),
-	    PROC_MAXPAYLOAD, 0 },
-	{ PROC_ROUND_DONE, "PROC_ROUND_DONE", sizeof(uint32_t),
-	    sizeof(uint32_t), 0 },
-};
-const size_t proc_nrules = sizeof(proc_rules) / sizeof(proc_rules[0]);
-
 #define CORE		PROC_BIT(PROC_CORE)
 #define KEEPFE		PROC_BIT(PROC_KEEPFE)
 #define LAUNCHER	PROC_BIT(PROC_LAUNCHER)
+#define M(t, least, most)	[PROC_ ## t] = { .rule = { PROC_ ## t, \
+				    "PROC_" #t, (least), (most), 0 }
+#define U32		sizeof(uint32_t)
 
-/* In proc_rules' order; t_wire holds it to the rules and the rows. */
-const struct proc_route proc_routes[] = {
-	{ PROC_READY, CORE | KEEPFE | LAUNCHER, ROUTE_PARENT,
+/* By type: a hole is a type with no row, which t_wire finds. */
+static const struct proc_msgrow proc_msgs[PROC_MSG_END] = {
+	M(READY, 0, 0), CORE | KEEPFE | LAUNCHER, ROUTE_PARENT,
 	    .take = parent_ready },
-	{ PROC_KEEP_PROBE, CORE, PROC_KEEPFE, .standin = stop_standin_state },
-	{ PROC_KEEP_STATE, KEEPFE, ROUTE_ASKER, .pays = PROC_KEEP_PROBE },
+	M(KEEP_PROBE, 0, 0), CORE, PROC_KEEPFE,
+	    .standin = stop_standin_state, .take = keepfe_probe },
+	M(KEEP_STATE, U32, U32), KEEPFE, ROUTE_ASKER, .pays = PROC_KEEP_PROBE },
 	/* The keep-frontend's check of the destination rests on that bit. */
-	{ PROC_KEEP_CALL, CORE | LAUNCHER, PROC_KEEPFE,
-	    .standin = stop_standin_down, .id_names_sender = 1 },
-	{ PROC_KEEP_ANSWER, KEEPFE, ROUTE_ASKER, .pays = PROC_KEEP_CALL },
-	{ PROC_KEEP_DOWN, KEEPFE, ROUTE_ASKER, .pays = PROC_KEEP_CALL },
-	{ PROC_JOB_RUN, CORE, PROC_LAUNCHER, .standin = stop_standin_job },
-	{ PROC_JOB_DONE, LAUNCHER, ROUTE_ASKER, .pays = PROC_JOB_RUN },
-	{ PROC_SOURCES, CORE, ROUTE_PARENT, .take = parent_sources },
-	{ PROC_ROUND_DONE, CORE, ROUTE_PARENT, .take = parent_round_done },
+	M(KEEP_CALL, sizeof(struct proc_keep_call) + 2, KEEP_MAXENVELOPE),
+	    CORE | LAUNCHER, PROC_KEEPFE, .standin = stop_standin_down,
+	    .take = keepfe_call, .id_names_sender = 1 },
+	M(KEEP_ANSWER, KEEPCLI_WIRE_MIN, PROC_MAXPAYLOAD), KEEPFE, ROUTE_ASKER,
+	    .pays = PROC_KEEP_CALL },
+	M(KEEP_DOWN, 1, PROC_REASON_MAX), KEEPFE, ROUTE_ASKER,
+	    .pays = PROC_KEEP_CALL },
+	M(JOB_RUN, sizeof(struct proc_job), PROC_MAXPAYLOAD), CORE,
+	    PROC_LAUNCHER, .standin = stop_standin_job, .take = launcher_job },
+	M(JOB_DONE, sizeof(struct outcome_wire), PROC_MAXPAYLOAD), LAUNCHER,
+	    ROUTE_ASKER, .pays = PROC_JOB_RUN },
+	M(SOURCES, sizeof(struct ctl_source), PROC_MAXPAYLOAD), CORE,
+	    ROUTE_PARENT, .take = parent_sources },
+	M(ROUND_DONE, U32, U32), CORE, ROUTE_PARENT, .take = parent_round_done },
 };
-const size_t proc_nroutes = sizeof(proc_routes) / sizeof(proc_routes[0]);
 
-const struct proc_route *
-proc_route(uint32_t type)
+const struct proc_msgrow *
+proc_msg(uint32_t type)
 {
-	size_t	 i;
+	if (type == 0 || type >= PROC_MSG_END ||
+	    proc_msgs[type].rule.type != type)
+		return NULL;
+	return &proc_msgs[type];
+}
 
-	for (i = 0; i < proc_nroutes; i++)
-		if (proc_routes[i].type == type)
-			return &proc_routes[i];
+/* The row after type's, in type order; from 0, the first. */
+const struct proc_msgrow *
+proc_msg_next(uint32_t type)
+{
+	const struct proc_msgrow	*r;
+
+	while (++type < PROC_MSG_END)
+		if ((r = proc_msg(type)) != NULL)
+			return r;
 	return NULL;
 }
 
 const char *
 proc_msg_name(uint32_t type)
 {
-	static char		 num[32];
-	const struct msg_rule	*r;
+	static char			 num[32];
+	const struct proc_msgrow	*r;
 
-	if ((r = msg_rule_find(proc_rules, proc_nrules, type)) != NULL)
-		return r->name;
+	if ((r = proc_msg(type)) != NULL)
+		return r->rule.name;
 	(void)snprintf(num, sizeof(num), "message type %u", type);
 	return num;
 }
@@ -81,5 +79,7 @@ proc_msg_name(uint32_t type)
 void
 proc_verify(uint32_t set, const struct msg *m, const char *peer)
 {
-	msg_verify_set(proc_rules, proc_nrules, set, m, peer);
+	const struct proc_msgrow	*r = proc_msg(m->type);
+
+	msg_verify_set(r != NULL ? &r->rule : NULL, r != NULL, set, m, peer);
 }

@@ -1,7 +1,6 @@
 /*
  * The messages between sandcastled's parent and its children, framed
- * with msg.h over fd 3.  Sizes and routes are procmsg.c's, takes and
- * sends each row's (proc.c).
+ * with msg.h over fd 3.  Each has its row in procmsg.c's proc_msgs.
  */
 #ifndef SANDCASTLED_PROTO_H
 #define SANDCASTLED_PROTO_H
@@ -50,9 +49,7 @@ struct proc_job {
 	uint32_t	 inputlen;
 };
 
-/* procmsg.c: the table */
-extern const struct msg_rule	proc_rules[];
-extern const size_t		proc_nrules;
+/* procmsg.c */
 void	 proc_verify(uint32_t set, const struct msg *, const char *peer);
 const char *proc_msg_name(uint32_t type);
 

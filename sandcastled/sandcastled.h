@@ -37,8 +37,8 @@ enum proc_id {
 
 /*
  * A row is a child's whole life: init opens, sandbox locks, ready runs
- * once filtered, takes go to dispatch, timer bounds each wait; the
- * parent routes sends by proc_routes and stops it by stop.
+ * once filtered, timer bounds each wait; what it takes and sends is
+ * derived from proc_msgs at start, and the parent stops it by stop.
  */
 struct proc {
 	enum proc_id	 id;
@@ -46,10 +46,10 @@ struct proc {
 	void		(*init)(struct config *, struct msgchan *);
 	void		(*sandbox)(void);
 	void		(*ready)(void);
-	void		(*dispatch)(struct msg *);
+	void		(*answer)(struct msg *);	/* its wait's, NULL: taken inside a take */
 	int		(*timer)(void);	/* ms to the next turn, -1 none */
-	uint32_t	 takes;		/* MSG_BIT()s of proto.h it takes */
-	uint32_t	 sends;		/* and those the parent takes from it */
+	uint32_t	 takes;		/* MSG_BIT()s: proc_msgs' rows to it */
+	uint32_t	 sends;		/* and those from it */
 	int		 deathsig;	/* sent to it when the parent dies */
 	int		 stop_order;	/* the stop ends the children of 0 first */
 	int		 stop_grace;	/* seconds from its turn to SIGKILL */
@@ -62,21 +62,24 @@ struct proc {
 	struct msgchan	 chan;
 };
 
-/* If the child that owes an answer ends, the parent sends standin (stop.c). */
-#define ROUTE_PARENT	(-1)	/* the parent takes it: take */
-#define ROUTE_ASKER	(-2)	/* the child it pays */
-struct proc_route {
-	uint32_t	 type;
+/*
+ * procmsg.c: a message's row says all of it.  A question (to a child,
+ * with its standin) is paid by the answers whose pays it is; if the
+ * child that owes it ends, the parent sends the standin (stop.c).
+ */
+#define ROUTE_PARENT	(-1)	/* the parent takes it */
+#define ROUTE_ASKER	(-2)	/* the child that asked what it pays */
+struct proc_msgrow {
+	struct msg_rule	 rule;		/* its type, name, least and most bytes */
 	uint32_t	 from;		/* PROC_BIT()s of the children that send it */
 	int		 to;		/* enum proc_id, ROUTE_PARENT or ROUTE_ASKER */
 	uint32_t	 pays;		/* ROUTE_ASKER: the question it answers */
-	int		(*standin)(struct msgchan *, uint32_t id);	/* owed */
-	void		(*take)(struct proc *, struct msg *);	/* ROUTE_PARENT */
+	int		(*standin)(struct msgchan *, uint32_t id);	/* a question's */
+	void		(*take)(struct proc *, struct msg *);	/* the parent's or to's */
 	int		 id_names_sender;	/* PROC_ID_LAUNCHER set: the launcher's */
 };
-extern const struct proc_route	proc_routes[];
-extern const size_t		proc_nroutes;
-const struct proc_route *proc_route(uint32_t type);
+const struct proc_msgrow *proc_msg(uint32_t type);
+const struct proc_msgrow *proc_msg_next(uint32_t type);
 
 /* proc.c */
 struct proc	*proc_table(void);
@@ -96,6 +99,7 @@ __attribute__((noreturn)) void
 const volatile sig_atomic_t *
 		 child_stopping(void);
 int		 child_await(struct msg *);
+void		 child_take(struct proc *, struct msg *);
 
 /* parent.c */
 __attribute__((noreturn)) void
@@ -136,16 +140,17 @@ size_t		 refused_maxfds(void);
 void		 core_init(struct config *, struct msgchan *);
 void		 core_sandbox(void);
 void		 core_ready(void);
-void		 core_dispatch(struct msg *);
+void		 core_answer(struct msg *);
 int		 core_timer(void);
 void		 keepfe_init(struct config *, struct msgchan *);
 void		 keepfe_sandbox(void);
 void		 keepfe_ready(void);
-void		 keepfe_dispatch(struct msg *);
+void		 keepfe_probe(struct proc *, struct msg *);
+void		 keepfe_call(struct proc *, struct msg *);
 void		 launcher_init(struct config *, struct msgchan *);
 void		 launcher_sandbox(void);
 void		 launcher_ready(void);
-void		 launcher_dispatch(struct msg *);
+void		 launcher_job(struct proc *, struct msg *);
 
 /* destrule.c: 0 when the envelope names a destination its caller may use */
 int		 keepfe_may(const struct config *, const char *envelope,

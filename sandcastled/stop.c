@@ -104,25 +104,24 @@ stop_standin_job(struct msgchan *chan, uint32_t id)
 void
 stop_orphans(void)
 {
-	const struct proc_route	*r;
-	struct proc		*t = proc_table();
-	size_t			 i;
-	int			 a;
+	const struct proc_msgrow	*r;
+	struct proc			*t = proc_table();
+	int				 a;
 
-	for (i = 0; i < proc_nroutes; i++) {
-		r = &proc_routes[i];
+	for (r = proc_msg_next(0); r != NULL; r = proc_msg_next(r->rule.type)) {
 		if (r->standin == NULL || t[r->to].pid != -1)
 			continue;
 		for (a = 0; a < PROC_COUNT; a++) {
-			if (!owed[r->type][a].on)
+			if (!owed[r->rule.type][a].on)
 				continue;
-			owed[r->type][a].on = 0;
+			owed[r->rule.type][a].on = 0;
 			if (t[a].chan.fd == -1)
 				continue;
-			if (r->standin(&t[a].chan, owed[r->type][a].id) == -1)
+			if (r->standin(&t[a].chan, owed[r->rule.type][a].id) ==
+			    -1)
 				fatal("a message to %s", t[a].title);
 			log_debug("answered %s's %s for %s, which ended",
-			    t[a].title, proc_msg_name(r->type), t[r->to].title);
+			    t[a].title, r->rule.name, t[r->to].title);
 		}
 	}
 }

@@ -1,7 +1,7 @@
 /*
  * The small parsers of keepd: the gate's answer to CONNECT and where it
  * ends, the Retry-After header, and the checks keepd makes on what a request's
- * child sends back before it passes it on.
+ * child sends back before it passes it on, by the rows of fetchmsg.c.
  */
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -226,8 +226,44 @@ ATF_TC_BODY(what, tc)
 	ATF_CHECK_STREQ(out, "- - -");
 }
 
+/*
+ * What fetchmsg.c's rows cannot say of themselves: a row to each type,
+ * keepd's take to each it takes and none to the child's.  A message
+ * outside the side's rows is refused; the control, one inside, is not.
+ */
+ATF_TC_WITHOUT_HEAD(fetch_rows);
+ATF_TC_BODY(fetch_rows, tc)
+{
+	const struct fetch_msgrow	*r;
+	struct msg			 m;
+	char				 why[128];
+	uint32_t			 type;
+
+	for (type = 1; type < FETCH_MSG_END; type++) {
+		if ((r = fetch_msg(type)) == NULL) {
+			ATF_CHECK_MSG(0, "type %u has no row", type);
+			continue;
+		}
+		ATF_CHECK_MSG(r->to != 0 && (r->to & ~(FETCH_TO_CHILD |
+		    FETCH_TO_KEEPD)) == 0, "%s goes nowhere", r->rule.name);
+		ATF_CHECK_MSG(((r->to & FETCH_TO_KEEPD) != 0) ==
+		    (r->take != NULL), "%s: keepd takes it with no take, or a "
+		    "take it never gets", r->rule.name);
+	}
+	memset(&m, 0, sizeof(m));
+	m.fd = -1;
+	m.type = FETCH_KEEP;
+	ATF_CHECK(fetch_check(FETCH_TO_KEEPD, &m, why, sizeof(why)) == 0);
+	ATF_CHECK(fetch_check(FETCH_TO_CHILD, &m, why, sizeof(why)) == -1);
+	ATF_CHECK_STREQ(why, "not a message this process takes");
+	m.type = FETCH_MSG_END;
+	ATF_CHECK(fetch_check(FETCH_TO_KEEPD, &m, why, sizeof(why)) == -1);
+	ATF_CHECK_STREQ(why, "unknown type");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, fetch_rows);
 	ATF_TP_ADD_TC(tp, gate_answers);
 	ATF_TP_ADD_TC(tp, gate_head_end);
 	ATF_TP_ADD_TC(tp, retry_after);

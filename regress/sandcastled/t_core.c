@@ -122,7 +122,7 @@ keep_answers(uint32_t id)
 	m.fd = -1;
 	m.len = sizeof(up);
 	m.data = &up;
-	core_dispatch(&m);
+	core_answer(&m);
 }
 
 /* The parent's message of type, of len bytes of data, to the core. */
@@ -137,7 +137,7 @@ deliver(uint32_t type, uint32_t id, const void *data, size_t len)
 	m.fd = -1;
 	m.len = len;
 	m.data = (void *)(uintptr_t)data;
-	core_dispatch(&m);
+	core_answer(&m);
 }
 
 /* An hour on: the prune due, the core's timer runs. */
@@ -217,7 +217,7 @@ source_answers(uint32_t id, uint32_t status)
 	    &a) == 0);
 	ATF_REQUIRE(msgchan_flush_all(&parent_chan) == 0);
 	ATF_REQUIRE(msg_read_one(&core_chan, &m) == 1);
-	core_dispatch(&m);
+	core_answer(&m);
 	msg_free(&m);
 }
 

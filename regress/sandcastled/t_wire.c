@@ -2,9 +2,9 @@
  * The wiring between sandcastled's processes: which destination each
  * caller of the keep-frontend may name (destrule.c), a keep's answer and
  * a job's outcome as they cross between the processes (keepcli.c,
- * outcome.c), whose lengths must add up, the route table against the
- * messages' table and the process table (proc.c), and the fatal default
- * of a child's dispatch.  Each refusal has its control.
+ * outcome.c), whose lengths must add up, what the messages' table
+ * (procmsg.c) cannot say of itself, and a child's take by it.  Each
+ * refusal has its control.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -355,105 +355,86 @@ ATF_TC_BODY(outcome_crosses, tc)
 	job_outcome_free(&o);
 }
 
-/* The rows of the process table, PROC_BIT()s, with type in their sends (or takes). */
-static uint32_t
-rows_with(uint32_t type, int sends)
+/* What a row cannot say of itself, where it stops, whether it is owed. */
+static void
+row_holds(const struct proc_msgrow *r)
 {
-	const struct proc	*t = proc_table();
-	uint32_t		 rows = 0;
-	int			 i;
+	const struct proc_msgrow	*q;
+	const char			*name = r->rule.name;
 
-	for (i = 0; i < PROC_COUNT; i++)
-		if ((sends ? t[i].sends : t[i].takes) & MSG_BIT(type))
-			rows |= PROC_BIT(i);
-	return rows;
+	ATF_CHECK_MSG(r->from != 0 && (r->from & ~((1U << PROC_COUNT) - 1)) ==
+	    0, "%s: no child sends it, or one that is none", name);
+	ATF_CHECK_MSG(r->rule.minlen <= r->rule.maxlen &&
+	    r->rule.maxlen <= PROC_MAXPAYLOAD, "%s: its sizes", name);
+	if (r->to == ROUTE_ASKER) {
+		q = proc_msg(r->pays);
+		ATF_CHECK_MSG(q != NULL && q->to >= 0 && q->standin != NULL,
+		    "%s pays no question owed", name);
+		ATF_CHECK_MSG(r->take == NULL, "%s: an answer is the asker's "
+		    "wait's, not a take's", name);
+	} else
+		ATF_CHECK_MSG((r->to == ROUTE_PARENT || (r->to >= 0 &&
+		    r->to < PROC_COUNT)) && r->take != NULL && r->pays == 0,
+		    "%s stops at a taker with no take", name);
+	ATF_CHECK_MSG(r->standin == NULL || r->to >= 0, "%s: a question "
+	    "owed goes to a child, whose end the parent answers for", name);
+	ATF_CHECK_MSG(!r->id_names_sender || (r->from & PROC_BIT(PROC_LAUNCHER)),
+	    "%s: its id names the launcher, which does not send it", name);
 }
 
-/* 1 when a route pays type. */
+/* 1 when a row pays question. */
 static int
-paid(uint32_t type)
+paid(uint32_t question)
 {
-	size_t	 i;
+	const struct proc_msgrow	*r;
 
-	for (i = 0; i < proc_nroutes; i++)
-		if (proc_routes[i].pays == type)
+	for (r = proc_msg_next(0); r != NULL; r = proc_msg_next(r->rule.type))
+		if (r->to == ROUTE_ASKER && r->pays == question)
 			return 1;
 	return 0;
 }
 
-/* A route against the rows: who sends it, who takes it, what it owes. */
-static void
-route_holds(const struct proc_route *r, const char *name)
-{
-	const struct proc_route	*q;
-	uint32_t		 takers = rows_with(r->type, 0);
-
-	ATF_CHECK_MSG(r->from != 0 && r->from == rows_with(r->type, 1),
-	    "%s: its route's senders are not the rows that send it", name);
-	if (r->to == ROUTE_PARENT)
-		ATF_CHECK_MSG(takers == 0 && r->take != NULL, "%s stops at the "
-		    "parent: a child takes it, or the parent does not", name);
-	else if (r->to == ROUTE_ASKER) {
-		q = proc_route(r->pays);
-		ATF_CHECK_MSG(q != NULL && q->standin != NULL, "%s pays no "
-		    "question owed", name);
-		ATF_CHECK_MSG(q != NULL && takers == q->from, "%s: the rows "
-		    "that take it are not those that ask what it pays", name);
-	} else
-		ATF_CHECK_MSG(r->to >= 0 && r->to < PROC_COUNT &&
-		    takers == PROC_BIT(r->to), "%s: the row that takes it is "
-		    "not its route's", name);
-	ATF_CHECK_MSG(r->take == NULL || r->to == ROUTE_PARENT, "%s", name);
-	ATF_CHECK_MSG(r->pays == 0 || r->to == ROUTE_ASKER, "%s", name);
-	/* A question owed goes to a child, whose end the parent answers for. */
-	ATF_CHECK_MSG(r->standin == NULL || (r->to >= 0 && paid(r->type)),
-	    "%s is owed and nothing pays it", name);
-}
-
 /*
- * The route table, proc_rules and the rows' sends and takes, each held
- * to the others both ways: a message added to one and not the others
- * fails here.
+ * proc_msgs against itself: a row for each type, a take where it stops,
+ * a standin and an answer to each question; the rows' takes and sends
+ * derived from it.
  */
-ATF_TC_WITHOUT_HEAD(routes);
-ATF_TC_BODY(routes, tc)
+ATF_TC_WITHOUT_HEAD(rows);
+ATF_TC_BODY(rows, tc)
 {
-	const struct proc	*t = proc_table();
-	const struct proc_route	*r;
-	uint32_t		 all = 0;
-	size_t			 i;
+	const struct proc		*t = proc_table();
+	const struct proc_msgrow	*r;
+	uint32_t			 type;
+	size_t				 i;
 
-	for (i = 0; i < proc_nrules; i++) {
-		all |= MSG_BIT(proc_rules[i].type);
-		if ((r = proc_route(proc_rules[i].type)) == NULL)
-			ATF_CHECK_MSG(0, "%s has no route", proc_rules[i].name);
-		else
-			route_holds(r, proc_rules[i].name);
+	for (type = 1; type < PROC_MSG_END; type++) {
+		if ((r = proc_msg(type)) == NULL) {
+			ATF_CHECK_MSG(0, "%s has no row", proc_msg_name(type));
+			continue;
+		}
+		row_holds(r);
+		ATF_CHECK_MSG(r->standin == NULL || paid(type), "%s is owed "
+		    "and nothing pays it", r->rule.name);
 	}
-	for (i = 0; i < proc_nroutes; i++)
-		ATF_CHECK_MSG(msg_rule_find(proc_rules, proc_nrules,
-		    proc_routes[i].type) != NULL && proc_route(proc_routes[i].type)
-		    == &proc_routes[i], "route %zu: no row in proc_rules, or "
-		    "a second route of its type", i);
-	for (i = 0; i < PROC_COUNT; i++) {
+	for (i = 0; i < PROC_COUNT; i++)
 		ATF_CHECK_MSG((t[i].takes & t[i].sends) == 0,
 		    "%s takes what it sends", t[i].title);
-		ATF_CHECK_MSG(((t[i].takes | t[i].sends) & ~all) == 0,
-		    "%s: a type with no row in proc_rules", t[i].title);
-	}
-	/* Control: the launcher takes a job, the keep-frontend does not. */
-	ATF_CHECK(t[PROC_LAUNCHER].takes & MSG_BIT(PROC_JOB_RUN));
-	ATF_CHECK(!(t[PROC_KEEPFE].takes & MSG_BIT(PROC_JOB_RUN)));
-	ATF_CHECK(proc_route(PROC_JOB_DONE)->pays == PROC_JOB_RUN);
+	/* Control: the derived rows, the launcher's and the keep-frontend's. */
+	ATF_CHECK_EQ(t[PROC_LAUNCHER].takes, MSG_BIT(PROC_JOB_RUN) |
+	    MSG_BIT(PROC_KEEP_ANSWER) | MSG_BIT(PROC_KEEP_DOWN));
+	ATF_CHECK_EQ(t[PROC_KEEPFE].sends, MSG_BIT(PROC_READY) |
+	    MSG_BIT(PROC_KEEP_STATE) | MSG_BIT(PROC_KEEP_ANSWER) |
+	    MSG_BIT(PROC_KEEP_DOWN));
+	ATF_CHECK(proc_msg(PROC_JOB_DONE)->pays == PROC_JOB_RUN);
 }
 
 /*
- * In a child of the test, the keep-frontend, with no keep to ask, takes
- * a message of type to its dispatch; its stderr goes to err.  The exit
- * status, and on chan what it answered.
+ * In a child of the test, the row who, the keep-frontend's with no keep
+ * to ask, takes a message of type as child_loop() would; its stderr goes
+ * to err.  The exit status, and on chan what it answered.
  */
 static int
-keepfe_takes(uint32_t type, struct msgchan *chan)
+child_takes(enum proc_id who, uint32_t type, struct msgchan *chan)
 {
 	struct config	*conf = conf_with("notes", 1);
 	struct msgchan	 out;
@@ -477,7 +458,7 @@ keepfe_takes(uint32_t type, struct msgchan *chan)
 		    -1 || dup2(fd, 2) == -1)
 			_exit(2);
 		keepfe_init(conf, &out);
-		keepfe_dispatch(&m);
+		child_take(&proc_table()[who], &m);
 		_exit(msgchan_flush_all(&out) == 0 ? 0 : 3);
 	}
 	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
@@ -487,24 +468,29 @@ keepfe_takes(uint32_t type, struct msgchan *chan)
 }
 
 /*
- * Every dispatch ends in a fatal default: a type the keep-frontend does
- * not take ends it, and its log names the type.  The dispatch is called
- * as child_loop() would, past the row's check, which would refuse the
- * type first.  Control: PROC_KEEP_PROBE, which it takes, is answered.
+ * A child takes by the message's row: a type not to it, or an answer
+ * outside the wait that asked it, ends it, and its log names the type.
+ * Called past the row's check, which would refuse the first.  Control:
+ * PROC_KEEP_PROBE, the keep-frontend's by its row, is answered.
  */
-ATF_TC_WITHOUT_HEAD(dispatch_default);
-ATF_TC_BODY(dispatch_default, tc)
+ATF_TC_WITHOUT_HEAD(take_by_row);
+ATF_TC_BODY(take_by_row, tc)
 {
 	struct msgchan	 in;
 	struct msg	 m;
 	uint32_t	 up;
 
-	ATF_CHECK_EQ(keepfe_takes(PROC_JOB_RUN, &in), 1);
+	ATF_CHECK_EQ(child_takes(PROC_KEEPFE, PROC_JOB_RUN, &in), 1);
 	ATF_CHECK_MSG(atf_utils_grep_file("PROC_JOB_RUN \\(id 7\\), which the "
-	    "keep-frontend does not take", "err"), "the fatal default's line "
-	    "is not in its log");
+	    "keep-frontend did not ask for", "err"), "the fatal line is not in "
+	    "its log");
 	close(in.fd);
-	ATF_CHECK_EQ(keepfe_takes(PROC_KEEP_PROBE, &in), 0);
+	ATF_CHECK_EQ(child_takes(PROC_LAUNCHER, PROC_KEEP_DOWN, &in), 1);
+	ATF_CHECK_MSG(atf_utils_grep_file("PROC_KEEP_DOWN \\(id 7\\), which "
+	    "the box launcher did not ask for", "err"), "the fatal line is not "
+	    "in its log");
+	close(in.fd);
+	ATF_CHECK_EQ(child_takes(PROC_KEEPFE, PROC_KEEP_PROBE, &in), 0);
 	ATF_REQUIRE(msg_read_one(&in, &m) == 1);
 	ATF_CHECK_EQ(m.type, PROC_KEEP_STATE);
 	ATF_CHECK_EQ(m.id, 7);
@@ -556,8 +542,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, answer_crosses);
 	ATF_TP_ADD_TC(tp, answer_lies);
 	ATF_TP_ADD_TC(tp, outcome_crosses);
-	ATF_TP_ADD_TC(tp, routes);
-	ATF_TP_ADD_TC(tp, dispatch_default);
+	ATF_TP_ADD_TC(tp, rows);
+	ATF_TP_ADD_TC(tp, take_by_row);
 	ATF_TP_ADD_TC(tp, owed_once);
 	return atf_no_error();
 }
