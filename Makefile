@@ -218,8 +218,9 @@ $(SAN_UNITS): %.san: %.c regress/lib/san.c $$(call unit_srcs,$$@) $(COMMON_SRCS)
 deps:
 	sh regress/lib/deps.sh
 
-# make test: builds, installs into TESTPREFIX for the test accounts,
-# runs the whole suite with Kyua and ends with "N passed, N failed".
+# make test: builds (a job per processor), installs into TESTPREFIX for
+# the test accounts, runs the whole suite with Kyua and ends with "N
+# passed, N failed".
 # make run-tests TESTS='gated/t_gate.sh keepd/t_keep.sh:redirect' runs
 # only those programs or cases of the build already made.
 # Every test program, hardened and sanitized: make -j2 units builds them apart,
@@ -229,7 +230,7 @@ units: $(UNITS) $(SAN_UNITS) $(ABI1_UNITS) gated/gated-nocheck $(BOX_TESTS) \
     regress/bench/bench_fresh $(RENDER_IMAGE)
 
 test: deps
-	$(MAKE) --no-print-directory all units
+	$(MAKE) --no-print-directory -j$$(nproc) all units
 	$(MAKE) --no-print-directory run-tests
 
 run-tests:
