@@ -18,3 +18,15 @@ const struct msg_rule ctl_rules[] = {
 	    sizeof(struct ctl_source), 0 },
 };
 const size_t ctl_nrules = sizeof(ctl_rules) / sizeof(ctl_rules[0]);
+
+const char *
+ctl_state_name(int32_t state)
+{
+	switch (state) {
+	case CTL_PROC_RUNNING:
+		return "running";
+	case CTL_PROC_STARTING:
+		return "starting";
+	}
+	return "unknown";
+}

@@ -50,6 +50,7 @@ enum ctl_proc_state {
 	CTL_PROC_RUNNING = 1,
 	CTL_PROC_STARTING,
 };
+const char	*ctl_state_name(int32_t);	/* "running", "starting", "unknown" */
 
 #define CTL_NAME_MAX	65	/* a source's name and its NUL (config.h NAME_LEN) */
 #define CTL_ERROR_MAX	512	/* its last failure, cut short, and its NUL */

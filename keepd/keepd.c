@@ -76,6 +76,7 @@ main(int argc, char *argv[])
 				    .secrets = 1 };
 	struct config		*conf;
 
+	fetch_msgs_use(fetch_msgtab);
 	conf = daemon_start(&d, argc, argv);
 	/* Without -d, syslog(3), in the foreground of its unit. */
 	log_init("keepd", d.foreground, d.verbose);

@@ -31,7 +31,7 @@ struct keep_dest {
 
 /*
  * Between a request's child and keepd, framed with msg.h, a row each in
- * fetchmsg.c.  keepd sends FETCH_DEST once (a spare has none) and the
+ * fetchtab.c.  keepd sends FETCH_DEST once (a spare has none) and the
  * first FETCH_TUNNEL with it, then FETCH_SECRET and FETCH_REQUEST per
  * request, which the child awaits in that order (fetch.c); keepd takes
  * the child's by their rows' takes (client.c).
@@ -56,7 +56,9 @@ struct fetch_msgrow {
 	/* keepd's take: 0 the request goes on, 2 answered, 1 ended otherwise */
 	int		(*take)(struct client *, struct msg *);
 };
+extern const struct fetch_msgrow fetch_msgtab[];	/* fetchtab.c */
 /* fetchmsg.c */
+void		 fetch_msgs_use(const struct fetch_msgrow *);
 const struct fetch_msgrow *fetch_msg(uint32_t type);
 int		 fetch_check(int to, const struct msg *, char *why,
 		    size_t whysz);
@@ -153,7 +155,7 @@ void		 client_expire(struct client *, const struct timespec *);
 int		 client_done(const struct client *);
 
 void		 client_child_output(struct client *);
-/* The takes of the child's messages (fetchmsg.c's rows). */
+/* The takes of the child's messages (fetchtab.c's rows). */
 int		 client_location(struct client *, struct msg *);
 int		 client_kept(struct client *, struct msg *);
 int		 client_tunnel(struct client *, struct msg *);

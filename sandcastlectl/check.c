@@ -4,8 +4,6 @@
  * section that stops check is followed by one line naming the sections
  * not checked.
  */
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "build.h"
@@ -30,43 +28,6 @@ static const struct check_section {
 	{ "gate",		check_gate },
 };
 
-static const char *const marks[] = {
-	[MARK_OK] = "ok",
-	[MARK_WARN] = "warn",
-	[MARK_FAIL] = "FAIL",
-};
-
-void
-check_line(struct check *c, enum check_mark mark, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (mark == MARK_FAIL)
-		c->nfail++;
-	printf("%-6s", marks[mark]);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
-/* The units and the toolbox both need it: 20 ms of hashing, made once. */
-const char *
-check_build(struct check *c, char *why, size_t whysz)
-{
-	char	dir[PATH_MAX];
-
-	if (c->build[0] != '\0')
-		return c->build;
-	if (self_bindir(dir, sizeof(dir)) == -1) {
-		(void)snprintf(why, whysz, "cannot find the folder of this "
-		    "binary");
-		return NULL;
-	}
-	/* build_id() writes the id only when it made it. */
-	return build_id(dir, c->build, why, whysz) == 0 ? c->build : NULL;
-}
-
 /* After sections[i] stopped check: one line naming what was not checked. */
 static void
 check_skipped(size_t i)
@@ -75,7 +36,7 @@ check_skipped(size_t i)
 
 	if (i + 1 >= n)
 		return;
-	printf("%-6s", marks[MARK_WARN]);
+	printf("%-6s", check_mark(MARK_WARN));
 	printf("check: not checked until the %s line above passes: ",
 	    sections[i].name);
 	for (k = i + 1; k < n; k++)

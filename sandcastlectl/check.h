@@ -1,6 +1,6 @@
 /*
  * sandcastlectl check: sections run in the order of check.c's table,
- * each printing its lines with check_line().  A section returns -1 when
+ * each printing its lines with check_line() (checkline.c).  A section returns -1 when
  * the sections after it cannot be asked (no configuration, say).
  */
 #ifndef SANDCASTLECTL_CHECK_H
@@ -25,6 +25,7 @@ struct check {
 	char			 build[BUILD_ID_LEN + 1]; /* "" until made */
 };
 
+const char *check_mark(enum check_mark);	/* "ok", "warn", "FAIL" */
 void	check_line(struct check *, enum check_mark, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 

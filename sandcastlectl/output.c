@@ -35,18 +35,6 @@ output_of(const struct parse_result *res)
 	return res->json ? &json_output : &plain_output;
 }
 
-const char *
-output_state(int32_t state)
-{
-	switch (state) {
-	case CTL_PROC_RUNNING:
-		return "running";
-	case CTL_PROC_STARTING:
-		return "starting";
-	}
-	return "unknown";
-}
-
 static void
 plain_head(enum action action)
 {
@@ -95,7 +83,7 @@ plain_proc(const struct ctl_proc *p)
 
 	fmt_local((time_t)p->started, since, sizeof(since));
 	printf("%-16s %8d %-9s %s\n", p->title, (int)p->pid,
-	    output_state(p->state), since);
+	    ctl_state_name(p->state), since);
 }
 
 /* Within a day from now as hh:mm:ss, later with its date. */

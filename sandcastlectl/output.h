@@ -48,6 +48,5 @@ extern const struct output json_output;		/* output_json.c */
 
 const struct output *output_of(const struct parse_result *);
 /* A process's state as both outputs name it: "running", ... */
-const char	*output_state(int32_t);
 
 #endif

@@ -81,7 +81,7 @@ json_proc(const struct ctl_proc *p)
 	json_write_key(&w, "pid");
 	json_write_int(&w, p->pid);
 	json_write_key(&w, "state");
-	json_write_string(&w, output_state(p->state));
+	json_write_string(&w, ctl_state_name(p->state));
 	json_write_key(&w, "since");
 	json_time(p->started);
 	json_write_close(&w);

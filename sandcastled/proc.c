@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core.h"
 #include "log.h"
 #include "msg.h"
 #include "proto.h"
@@ -23,31 +22,14 @@
 
 extern char **environ;
 
-/*
- * The parent-death signal survives execve(2): SIGKILL where the records
- * leave nothing to undo, SIGTERM for the launcher, which removes its
- * box.  The core stops first; the launcher is told at once, so that it
- * removes the box the core is waiting on.
- */
-static struct proc procs[PROC_COUNT] = {
-	{ .id = PROC_CORE, .title = "core",
-	    .init = core_init, .sandbox = core_sandbox, .ready = core_ready,
-	    .answer = core_answer, .timer = core_timer,
-	    .deathsig = SIGKILL, .stop_order = 0,
-	    .stop_grace = CORE_STOP_SECONDS + 5, .own_sigterm = 1,
-	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
-	{ .id = PROC_KEEPFE, .title = "keep-frontend",
-	    .init = keepfe_init, .sandbox = keepfe_sandbox,
-	    .ready = keepfe_ready,
-	    .deathsig = SIGKILL, .stop_order = 1, .stop_grace = 5,
-	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
-	{ .id = PROC_LAUNCHER, .title = "box launcher",
-	    .init = launcher_init, .sandbox = launcher_sandbox,
-	    .ready = launcher_ready,
-	    .deathsig = SIGTERM, .stop_order = 1, .stop_grace = 5,
-	    .stop_early = 1,
-	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
-};
+/* proctab.c's rows, handed down by main before anything reads one. */
+static struct proc	*procs;
+
+void
+proc_use(struct proc *rows)
+{
+	procs = rows;
+}
 
 /* A row takes what goes to it and the answers to what it asks. */
 static void

@@ -1,51 +1,26 @@
-/* The parent's messages, a row each: the one place a message is described. */
+/* The lookups of proctab.c's rows, the parent's messages. */
 #include <sys/types.h>
 
 #include <stdio.h>
 
-#include "ctl.h"
-#include "keep.h"
-#include "keepcli.h"
 #include "log.h"
 #include "msg.h"
 #include "proto.h"
 #include "sandcastled.h"
 
-#define CORE		PROC_BIT(PROC_CORE)
-#define KEEPFE		PROC_BIT(PROC_KEEPFE)
-#define LAUNCHER	PROC_BIT(PROC_LAUNCHER)
-#define M(t, least, most)	[PROC_ ## t] = { .rule = { PROC_ ## t, \
-				    "PROC_" #t, (least), (most), 0 }
-#define U32		sizeof(uint32_t)
+/* proctab.c's rows, handed down by main before anything reads one. */
+static const struct proc_msgrow	*proc_msgs;
 
-/* By type: a hole is a type with no row, which t_wire finds. */
-static const struct proc_msgrow proc_msgs[PROC_MSG_END] = {
-	M(READY, 0, 0), CORE | KEEPFE | LAUNCHER, ROUTE_PARENT,
-	    .take = parent_ready },
-	M(KEEP_PROBE, 0, 0), CORE, PROC_KEEPFE,
-	    .standin = stop_standin_state, .take = keepfe_probe },
-	M(KEEP_STATE, U32, U32), KEEPFE, ROUTE_ASKER, .pays = PROC_KEEP_PROBE },
-	/* The keep-frontend's check of the destination rests on that bit. */
-	M(KEEP_CALL, sizeof(struct proc_keep_call) + 2, KEEP_MAXENVELOPE),
-	    CORE | LAUNCHER, PROC_KEEPFE, .standin = stop_standin_down,
-	    .take = keepfe_call, .id_names_sender = 1 },
-	M(KEEP_ANSWER, KEEPCLI_WIRE_MIN, PROC_MAXPAYLOAD), KEEPFE, ROUTE_ASKER,
-	    .pays = PROC_KEEP_CALL },
-	M(KEEP_DOWN, 1, PROC_REASON_MAX), KEEPFE, ROUTE_ASKER,
-	    .pays = PROC_KEEP_CALL },
-	M(JOB_RUN, sizeof(struct proc_job), PROC_MAXPAYLOAD), CORE,
-	    PROC_LAUNCHER, .standin = stop_standin_job, .take = launcher_job },
-	M(JOB_DONE, sizeof(struct outcome_wire), PROC_MAXPAYLOAD), LAUNCHER,
-	    ROUTE_ASKER, .pays = PROC_JOB_RUN },
-	M(SOURCES, sizeof(struct ctl_source), PROC_MAXPAYLOAD), CORE,
-	    ROUTE_PARENT, .take = parent_sources },
-	M(ROUND_DONE, U32, U32), CORE, ROUTE_PARENT, .take = parent_round_done },
-};
+void
+proc_msgs_use(const struct proc_msgrow *rows)
+{
+	proc_msgs = rows;
+}
 
 const struct proc_msgrow *
 proc_msg(uint32_t type)
 {
-	if (type == 0 || type >= PROC_MSG_END ||
+	if (proc_msgs == NULL || type == 0 || type >= PROC_MSG_END ||
 	    proc_msgs[type].rule.type != type)
 		return NULL;
 	return &proc_msgs[type];

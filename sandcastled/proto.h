@@ -1,6 +1,6 @@
 /*
  * The messages between sandcastled's parent and its children, framed
- * with msg.h over fd 3.  Each has its row in procmsg.c's proc_msgs.
+ * with msg.h over fd 3.  Each has its row in proctab.c's proc_msgtab.
  */
 #ifndef SANDCASTLED_PROTO_H
 #define SANDCASTLED_PROTO_H

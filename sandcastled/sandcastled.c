@@ -114,6 +114,8 @@ main(int argc, char *argv[])
 	struct config		*conf;
 	int			 exefd;
 
+	proc_use(proc_children);
+	proc_msgs_use(proc_msgtab);
 	setproctitle_init(argc, argv, environ);
 	conf = daemon_start(&d, argc, argv);
 	options_of(&d);

@@ -63,9 +63,10 @@ struct proc {
 };
 
 /*
- * procmsg.c: a message's row says all of it.  A question (to a child,
- * with its standin) is paid by the answers whose pays it is; if the
- * child that owes it ends, the parent sends the standin (stop.c).
+ * proctab.c: a message's row says all of it; procmsg.c looks it up.  A
+ * question (to a child, with its standin) is paid by the answers whose
+ * pays it is; if the child that owes it ends, the parent sends the
+ * standin (stop.c).
  */
 #define ROUTE_PARENT	(-1)	/* the parent takes it */
 #define ROUTE_ASKER	(-2)	/* the child that asked what it pays */
@@ -78,10 +79,14 @@ struct proc_msgrow {
 	void		(*take)(struct proc *, struct msg *);	/* the parent's or to's */
 	int		 id_names_sender;	/* PROC_ID_LAUNCHER set: the launcher's */
 };
+extern const struct proc_msgrow proc_msgtab[];	/* proctab.c */
+void		 proc_msgs_use(const struct proc_msgrow *);
 const struct proc_msgrow *proc_msg(uint32_t type);
 const struct proc_msgrow *proc_msg_next(uint32_t type);
 
-/* proc.c */
+/* proc.c, on proctab.c's proc_children */
+extern struct proc proc_children[];
+void		 proc_use(struct proc *);
 struct proc	*proc_table(void);
 struct proc	*proc_by_title(const char *);
 struct proc	*proc_by_pid(pid_t);

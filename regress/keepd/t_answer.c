@@ -1,7 +1,7 @@
 /*
  * The small parsers of keepd: the gate's answer to CONNECT and where it
  * ends, the Retry-After header, and the checks keepd makes on what a request's
- * child sends back before it passes it on, by the rows of fetchmsg.c.
+ * child sends back before it passes it on, by the rows of fetchtab.c.
  */
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -227,7 +227,7 @@ ATF_TC_BODY(what, tc)
 }
 
 /*
- * What fetchmsg.c's rows cannot say of themselves: a row to each type,
+ * What fetchtab.c's rows cannot say of themselves: a row to each type,
  * keepd's take to each it takes and none to the child's.  A message
  * outside the side's rows is refused; the control, one inside, is not.
  */
@@ -263,6 +263,8 @@ ATF_TC_BODY(fetch_rows, tc)
 
 ATF_TP_ADD_TCS(tp)
 {
+	/* The rows, as main() hands them down before any case runs. */
+	fetch_msgs_use(fetch_msgtab);
 	ATF_TP_ADD_TC(tp, fetch_rows);
 	ATF_TP_ADD_TC(tp, gate_answers);
 	ATF_TP_ADD_TC(tp, gate_head_end);

@@ -1,21 +1,27 @@
 #! /usr/bin/env atf-sh
 # common/ is layers: a file calls only files below it, never one that
-# calls it back (HACKING, The layers).  What is read is the calls, each
-# object's symbols: a header included for a struct's layout is no call.
+# calls it back (HACKING, The layers); so is each program's folder.  What
+# is read is the calls, each object's symbols: a header included for a
+# struct's layout is no call.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 
-# calls SRC OUT: "caller callee" for each two files of SRC/common/ where
-# the first uses a symbol the second defines, compiled into OUT.
+# calls SRC OUT [DIR]: "caller callee" for each two files of SRC/DIR/
+# (common/) where the first uses a symbol the second defines, compiled
+# into OUT.
 calls()
 {
 	flags=$(make -C "$(sc_srcdir)" -s --no-print-directory \
 	    --eval 'sc-flags: ; @echo $(ALL_CPPFLAGS)' sc-flags)
+	# The box program's rows, as the Makefile gives them.
+	rows=$(make -C "$(sc_srcdir)" -s --no-print-directory \
+	    --eval 'sc-rows: ; @echo "$(foreach c,$(BOX_CAPS),BOX_ROW($(c)))"' sc-rows)
 	mkdir -p "$2"
-	for c in "$1"/common/*.c; do
+	for c in "$1"/${3:-common}/*.c; do
 		n=${c##*/}
-		cc $flags -std=c11 -DSANDCASTLE_COMMIT='"x"' -c \
-		    -o "$2/${n%.c}.o" "$c" || atf_fail "$n does not compile"
+		cc $flags -I"$1/common" -std=c11 -DSANDCASTLE_COMMIT='"x"' \
+		    "-DBOX_ROWS=$rows" -c -o "$2/${n%.c}.o" "$c" ||
+		    atf_fail "$n does not compile"
 	done
 	for o in "$2"/*.o; do
 		n=${o##*/}
@@ -50,7 +56,35 @@ no_circle_body()
 	    -e match:'^tsort: cap$' -e match:'^tsort: confparse$' tsort pairs
 }
 
+atf_test_case programs_no_circle
+programs_no_circle_head()
+{
+	atf_set "descr" "no file of a program's folder calls, through any others, a file that calls it: the tables of rows (proctab.c, fetchtab.c) are handed down by main; control: procmsg.c calling parent.c's take closes a circle, which is named"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "cc nm tsort"
+	atf_set "timeout" "600"
+}
+programs_no_circle_body()
+{
+	src=$(sc_srcdir)
+	for d in sandcastled keepd gated box sandcastlectl; do
+		calls "$src" "objs-$d" "$d" > "pairs-$d"
+		[ -s "pairs-$d" ] || atf_fail "$d: no call read"
+		tsort "pairs-$d" > /dev/null 2> "loop-$d" ||
+		    atf_fail "$d: a circle: $(tr '\n' ' ' < "loop-$d")"
+	done
+	atf_check -o match:'^parent procmsg$' cat pairs-sandcastled
+	# The control: the lookups call a take the rows name.
+	mkdir -p copy && cp -R "$src/common" "$src/sandcastled" copy/
+	printf '\nvoid sc_up(void);\nvoid\nsc_up(void)\n{\n\tparent_ready(NULL, NULL);\n}\n' \
+	    >> copy/sandcastled/procmsg.c
+	calls copy copyobjs sandcastled > pairs
+	atf_check -s not-exit:0 -o ignore -e match:'loop' \
+	    -e match:'^tsort: parent$' -e match:'^tsort: procmsg$' tsort pairs
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case no_circle
+	atf_add_test_case programs_no_circle
 }

@@ -505,6 +505,9 @@ ATF_TC_BODY(parent_allows_control, tc)
 
 ATF_TP_ADD_TCS(tp)
 {
+	/* The rows, as main() hands them down before any case runs. */
+	proc_use(proc_children);
+	proc_msgs_use(proc_msgtab);
 	ATF_TP_ADD_TC(tp, core_socket_killed);
 	ATF_TP_ADD_TC(tp, core_execve_killed);
 	ATF_TP_ADD_TC(tp, core_allows_records);

@@ -291,6 +291,9 @@ ATF_TC_BODY(core_only, tc)
 
 ATF_TP_ADD_TCS(tp)
 {
+	/* The rows, as main() hands them down before any case runs. */
+	proc_use(proc_children);
+	proc_msgs_use(proc_msgtab);
 	ATF_TP_ADD_TC(tp, made);
 	ATF_TP_ADD_TC(tp, next_rate);
 	ATF_TP_ADD_TC(tp, printable);

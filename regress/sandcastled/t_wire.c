@@ -3,7 +3,7 @@
  * caller of the keep-frontend may name (destrule.c), a keep's answer and
  * a job's outcome as they cross between the processes (keepcli.c,
  * outcome.c), whose lengths must add up, what the messages' table
- * (procmsg.c) cannot say of itself, and a child's take by it.  Each
+ * (proctab.c) cannot say of itself, and a child's take by it.  Each
  * refusal has its control.
  */
 #include <sys/types.h>
@@ -535,6 +535,9 @@ ATF_TC_BODY(owed_once, tc)
 
 ATF_TP_ADD_TCS(tp)
 {
+	/* The rows, as main() hands them down before any case runs. */
+	proc_use(proc_children);
+	proc_msgs_use(proc_msgtab);
 	ATF_TP_ADD_TC(tp, core_sources_only);
 	ATF_TP_ADD_TC(tp, launcher_claude_only);
 	ATF_TP_ADD_TC(tp, launcher_request);
