@@ -656,7 +656,7 @@ try:
 except OSError as e:
     print(e.strerror); sys.exit(1)" > out 2>&1 && fail "$OTHER connects to gate.sock"
 	grep -q 'Permission denied' out || fail "gate.sock: $(cat out)"
-	lab_start "hold 30"
+	lab_start "hold 60"
 	wait_for 300 box_running || fail "no box started"
 	# The account's processes: its own uid and its subordinate ones,
 	# which the boxes run as.  The launcher's podman run comes seconds
@@ -665,7 +665,7 @@ except OSError as e:
 	wait_for 120 subordinate_runs "$1" "$2" ||
 	    fail "no process of the box (a subordinate uid) within 120 s"
 	: > listen.out
-	# One pass over /proc, in the box's 30 s: a fork a process took
+	# One pass over /proc, in the box's 60 s: a fork a process took
 	# longer than that beside two other guests.
 	grep -s '^Uid:' /proc/[0-9]*/status |
 	    awk -v op="$OPUID" -v lo="$1" -v hi="$2" '{
@@ -695,7 +695,7 @@ except OSError as e:
 		done
 		gone=$((gone + 1))
 	done < namespaces
-	r=$(lab_result 1 300) || fail "the job did not end"
+	r=$(lab_result 1 400) || fail "the job did not end"
 	cat listen.out
 	# The one listener allowed: the operator's source, scans.py.  In the
 	# machine's own namespace only the operator's processes count.

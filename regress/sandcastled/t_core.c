@@ -407,6 +407,9 @@ ATF_TC_BODY(wait_takes, tc)
 
 ATF_TP_ADD_TCS(tp)
 {
+	/* The rows, as main() hands them down before any case runs. */
+	proc_use(proc_children);
+	proc_msgs_use(proc_msgtab);
 	ATF_TP_ADD_TC(tp, prune_keep_down);
 	ATF_TP_ADD_TC(tp, prune_call_in_flight);
 	ATF_TP_ADD_TC(tp, away_past_retention);
