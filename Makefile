@@ -110,7 +110,7 @@ FUZZ_SECONDS ?= 20
 MANS = $(wildcard man/*.[1-9])
 TESTPREFIX ?= /var/tmp/sandcastle-regress
 
-.PHONY: FORCE all units clean deps test run-tests run-units fuzz install demo bench check-man \
+.PHONY: FORCE all units clean deps test run-tests run-units fuzz fuzzers install demo bench check-man \
 	reference
 all: $(PROGS)
 
@@ -248,6 +248,8 @@ run-units:
 	$(MAKE) --no-print-directory run-tests TESTS="$(patsubst regress/%,%,\
 	    $(UNITS) $(SAN_UNITS) $(ABI1_UNITS))"
 
+fuzzers: $(FUZZERS)
+
 fuzz: $(FUZZERS)
 	sh regress/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
 
@@ -285,7 +287,7 @@ install: all
 # make test, it installs the Debian packages it lacks first.
 DEMOPREFIX ?= /var/tmp/sandcastle-demo
 demo: deps
-	$(MAKE) --no-print-directory all
+	$(MAKE) --no-print-directory -j$$(nproc) all
 	sh regress/demo/demo.sh $(DEMOPREFIX)
 
 # make reference: level R of sandcastle-tests(7), the reference machine, on
@@ -298,7 +300,7 @@ demo: deps
 # test, it installs the Debian packages it lacks first.
 RELEASES ?= bookworm trixie testing
 reference: deps
-	$(MAKE) --no-print-directory all
+	$(MAKE) --no-print-directory -j$$(nproc) all
 	RELEASES="$(RELEASES)" sh regress/reference/all.sh
 
 # make bench: measurements, never tests; each prints what it measured.

@@ -58,19 +58,21 @@ part packages "$t"
 # The two builds: this commit, and the same source labelled
 # COMMIT+upgrade, whose binaries differ, so its build id does.
 t=$(date +%s)
-# One build at a time: make reference runs the releases side by side
-# (all.sh), and this machine's release builds in the checkout.
 mkdir -p "$CACHE"
-exec 9> "$CACHE/build.lock"
-flock 9
 COMMIT=$(git -C "$TOP" rev-parse HEAD 2>/dev/null || echo unknown)
 rm -rf "$SHARE"
 mkdir -p "$SHARE/in/reference" "$SHARE/out"
 if [ "$RELEASE" = "$(. /etc/os-release; echo "$VERSION_CODENAME")" ]; then
+	# One build in the checkout at a time; a root's builds take turns by
+	# the root's own lock (root.sh, in.sh).
+	exec 9> "$CACHE/build.lock"
+	flock 9
 	make -s -C "$TOP" install PREFIX="$SHARE/in/second" COMMIT="$COMMIT+upgrade" \
 	    > "$RUN.build.log" 2>&1 &&
 	    make -s -C "$TOP" install PREFIX="$SHARE/in/prefix" COMMIT="$COMMIT" \
 	    >> "$RUN.build.log" 2>&1 || { cat "$RUN.build.log"; die "make install failed"; }
+	flock -u 9
+	exec 9>&-
 else
 	# The root of the release is kept between runs: make deps there
 	# asks apt only for what it lacks, make builds only what changed.
@@ -93,8 +95,6 @@ cp -R "$TOP/examples" "$SHARE/in/examples"
 find "$SHARE/in/examples" -name __pycache__ -prune -exec rm -rf {} +
 [ -n "${REFERENCE_CASES:-}" ] && echo "$REFERENCE_CASES" > "$SHARE/in/order"
 chmod -R a+rX "$SHARE/in"
-flock -u 9
-exec 9>&-
 part builds "$t"
 
 t=$(date +%s)
@@ -133,6 +133,22 @@ cpu_of()
 	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) / hz) }' \
 	    "/proc/$1/stat" 2>/dev/null
 }
+
+# A guest's turn: one of REFERENCE_JOBS slots, each a lock under CACHE
+# held until this run ends (all.sh).
+t=$(date +%s)
+turn=
+while [ -z "$turn" ]; do
+	i=0
+	while [ "$i" -lt "${REFERENCE_JOBS:-1}" ]; do
+		exec 8> "$CACHE/guest.$i.lock"
+		flock -n 8 && { turn=$i; break; }
+		exec 8>&-
+		i=$((i + 1))
+	done
+	[ -n "$turn" ] || sleep 5
+done
+part turn "$t"
 
 n=0
 while [ "$n" -lt "$MAX_BOOTS" ]; do

@@ -19,6 +19,9 @@ ROOTS=${RELEASE_ROOTS:-/var/tmp/sandcastle-roots}
 root=$ROOTS/${RELEASE_ROOT:-$RELEASE}
 die() { echo "release: $*" >&2; exit 1; }
 
+# One at a time in a root (root.sh takes the same lock).
+exec 6> "$root.lock"
+flock 6
 [ -f "$root/.made" ] || die "no root of $RELEASE in $root: run root.sh $RELEASE first"
 if [ "${RELEASE_SRC:-}" = clone ]; then
 	rm -rf "$root/src"

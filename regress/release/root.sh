@@ -30,6 +30,12 @@ esac
 base=$ROOTS/$RELEASE.base
 root=$ROOTS/${RELEASE_ROOT:-$RELEASE}
 mkdir -p "$ROOTS"
+# One at a time in a root (in.sh takes the same lock): CI builds ahead in
+# a root that make reference may ask for.
+exec 6> "$root.lock"
+flock 6
+exec 5> "$base.lock"
+flock 5
 if [ ! -f "$base/.made" ]; then
 	rm -rf "$base"
 	say "debootstrap $RELEASE from $MIRROR into $base (a few minutes)"
@@ -40,6 +46,7 @@ if [ ! -f "$base/.made" ]; then
 	apt_setup "$base"
 	touch "$base/.made"
 fi
+exec 5>&-
 if [ "${RELEASE_KEEP:-0}" != 1 ] || [ ! -f "$root/.made" ]; then
 	rm -rf "$root" "$root.new"
 	cp -a "$base" "$root.new"

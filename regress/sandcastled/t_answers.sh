@@ -190,7 +190,7 @@ validates_head()
 	atf_set "descr" "The fake Messages API refuses what the API refuses, in the API's shape with its request-id, so that the answers case's successes prove the box's request valid: no x-api-key is a 401 authentication_error, no max_tokens or an effort the API lacks a 400 invalid_request_error; the control, a whole request, is answered 200 with every field of a Message; streamed, with text/event-stream and the API's events in their order, and refused before any event as when not streamed"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
-	atf_set "timeout" "60"
+	atf_set "timeout" "180"
 }
 validates_body()
 {
