@@ -21,8 +21,7 @@
  * The parent-death signal survives execve(2): SIGKILL where the records
  * leave nothing to undo, SIGTERM for the launcher, which removes its
  * box.  The core stops first; the launcher is told at once, so that it
- * removes the box the core is waiting on: podman takes seconds for that,
- * more on a loaded machine, within the core's grace.
+ * removes the box the core is waiting on.
  */
 struct proc proc_children[PROC_COUNT] = {
 	{ .id = PROC_CORE, .title = "core",
@@ -39,7 +38,7 @@ struct proc proc_children[PROC_COUNT] = {
 	{ .id = PROC_LAUNCHER, .title = "box launcher",
 	    .init = launcher_init, .sandbox = launcher_sandbox,
 	    .ready = launcher_ready,
-	    .deathsig = SIGTERM, .stop_order = 1, .stop_grace = 30,
+	    .deathsig = SIGTERM, .stop_order = 1, .stop_grace = 5,
 	    .stop_early = 1,
 	    .pid = -1, .pidfd = -1, .chan = { .fd = -1 } },
 };
