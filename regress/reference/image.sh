@@ -25,11 +25,6 @@ die() { echo "reference: $*" >&2; exit 1; }
 key=$({ echo "$SUITE"; cat "$HERE/packages" "$HERE/image.sh" "$HERE/libs.awk"; } |
     sha256sum | cut -c1-12)
 dir=$CACHE/guest-$SUITE-$key
-# One build of a release's image at a time: CI makes them ahead while
-# make reference may ask for the same.
-mkdir -p "$CACHE"
-exec 7> "$CACHE/guest-$SUITE.lock"
-flock 7
 if [ -f "$dir/disk.img" ] && [ -f "$dir/vmlinuz" ] && [ -f "$dir/initrd.img" ]; then
 	say "the guest image is cached: $dir"
 	echo "$dir"

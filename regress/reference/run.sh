@@ -98,7 +98,8 @@ chmod -R a+rX "$SHARE/in"
 part builds "$t"
 
 t=$(date +%s)
-GUEST=$(sh "$HERE/image.sh" "$CACHE" "$RELEASE") ||
+# One build of a release's image at a time (CI makes them ahead).
+GUEST=$(flock "$CACHE/guest-$RELEASE.lock" sh "$HERE/image.sh" "$CACHE" "$RELEASE") ||
     die "the guest image of $RELEASE could not be built"
 part image "$t"
 
