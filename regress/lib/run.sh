@@ -17,7 +17,7 @@ jobs=${SC_JOBS:-$(( $(nproc) * 2 + 1 ))}
 start=$(date +%s)
 # The system's programs, as an operator's Debian has them: a shim found
 # first in PATH is not what the suite proves, and pyenv's python3 runs
-# six bash scripts a call (a third of the suite's processor time here).
+# six bash scripts a call on a machine the suite keeps busy.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 
