@@ -117,7 +117,8 @@ parent_dispatch(struct proc *p, struct msg *m)
 		    p->title, name, m->id);
 }
 
-static void
+/* 1 when bytes came and their messages were taken; 0 when none are left. */
+static int
 parent_child_read(struct proc *p)
 {
 	struct msg	 m;
@@ -126,14 +127,14 @@ parent_child_read(struct proc *p)
 
 	if ((n = msgchan_read(&p->chan)) == -1 &&
 	    (errno == EAGAIN || errno == EINTR))
-		return;
+		return 0;
 	if (n == 0) {
 		/* Its exit follows: SIGCHLD says how it ended. */
 		log_debug("%s closed its channel", p->title);
 		close(p->chan.fd);
 		msgchan_clear(&p->chan);
 		p->chan.fd = -1;
-		return;
+		return 0;
 	}
 	if (n == -1)
 		fatal("reading from %s", p->title);
@@ -143,6 +144,22 @@ parent_child_read(struct proc *p)
 	}
 	if (r == -1)
 		fatal("%s sent a malformed message", p->title);
+	return 1;
+}
+
+/*
+ * Before a reap: what a child sent before it ended, taken, so that its
+ * last answer is not lost with its channel and answered by a standin.
+ */
+static void
+parent_drain(void)
+{
+	struct proc	*t = proc_table();
+	size_t		 i;
+
+	for (i = 0; i < PROC_COUNT; i++)
+		while (t[i].chan.fd != -1 && parent_child_read(&t[i]) == 1)
+			;
 }
 
 static void
@@ -153,6 +170,7 @@ parent_signal(int sfd)
 	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		switch (si.ssi_signo) {
 		case SIGCHLD:
+			parent_drain();
 			if (proc_reap(stop_running()) > 0 &&
 			    !stop_running()) {
 				log_warnx("a child ended: stopping "
@@ -214,7 +232,7 @@ parent_children(struct pollfd *pfd)
 		    msgchan_flush(&t[i].chan) == -1)
 			fatal("writing to %s", t[i].title);
 		if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
-			parent_child_read(&t[i]);
+			(void)parent_child_read(&t[i]);
 	}
 }
 
