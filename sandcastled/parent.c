@@ -128,9 +128,13 @@ parent_child_read(struct proc *p)
 	if ((n = msgchan_read(&p->chan)) == -1 &&
 	    (errno == EAGAIN || errno == EINTR))
 		return 0;
-	if (n == 0) {
+	if (n == 0 || (n == -1 && errno == EPROTO)) {
 		/* Its exit follows: SIGCHLD says how it ended. */
-		log_debug("%s closed its channel", p->title);
+		if (n == 0)
+			log_debug("%s closed its channel", p->title);
+		else
+			log_warnx("%s ended in the middle of a message",
+			    p->title);
 		close(p->chan.fd);
 		msgchan_clear(&p->chan);
 		p->chan.fd = -1;
@@ -147,19 +151,12 @@ parent_child_read(struct proc *p)
 	return 1;
 }
 
-/*
- * Before a reap: what a child sent before it ended, taken, so that its
- * last answer is not lost with its channel and answered by a standin.
- */
+/* An ended child's last messages, up to its channel's end. */
 static void
-parent_drain(void)
+parent_drain(struct proc *p)
 {
-	struct proc	*t = proc_table();
-	size_t		 i;
-
-	for (i = 0; i < PROC_COUNT; i++)
-		while (t[i].chan.fd != -1 && parent_child_read(&t[i]) == 1)
-			;
+	while (p->chan.fd != -1 && parent_child_read(p) == 1)
+		;
 }
 
 static void
@@ -170,8 +167,7 @@ parent_signal(int sfd)
 	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		switch (si.ssi_signo) {
 		case SIGCHLD:
-			parent_drain();
-			if (proc_reap(stop_running()) > 0 &&
+			if (proc_reap(stop_running(), parent_drain) > 0 &&
 			    !stop_running()) {
 				log_warnx("a child ended: stopping "
 				    "sandcastled");

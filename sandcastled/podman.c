@@ -304,27 +304,16 @@ podman_gone(const char *name)
 	    WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/*
- * 0 once name is gone.  The cleanup conmon starts when a box's podman
- * run is killed may hold the box a moment: rm -f fails or leaves it,
- * so it is asked again, a second apart.
- */
 int
 podman_rm(const char *name)
 {
 	const char	*args[] = { "rm", "-f", "--time", "0", name, NULL };
 	char		 out[256];
-	int		 status, i;
+	int		 status;
 
-	for (i = 0; i < PODMAN_RM_TRIES; i++) {
-		if (i > 0)
-			(void)poll(NULL, 0, 1000);
-		if (podman_cmd(args, out, sizeof(out), &status) == -1)
-			return -1;
-		if (podman_gone(name) == 1)
-			return 0;
-	}
-	return -1;
+	if (podman_cmd(args, out, sizeof(out), &status) == -1)
+		return -1;
+	return podman_gone(name) == 1 ? 0 : -1;
 }
 
 void

@@ -19,7 +19,6 @@ int		 podman_rm(const char *name);
 
 /* "sandcastle-<cap>:<build>"; with build "", the prefix of every build's. */
 #define PODMAN_IMAGE_LEN	(11 + 16 + 1 + BUILD_ID_LEN)
-#define PODMAN_RM_TRIES		5	/* podman rm -f, a second apart */
 void		 podman_image_name(enum cap_id, const char *build, char *,
 		    size_t);
 /* 1 when podman has the image, 0 when not, -1 with why when it cannot say. */

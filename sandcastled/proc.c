@@ -238,9 +238,13 @@ proc_gone(struct proc *p)
 	}
 }
 
-/* Each end is logged, a warning unless asked for.  Returns how many. */
+/*
+ * Each end is logged, a warning unless asked for; last takes what the
+ * child sent before it ended, before its channel is closed.  Returns how
+ * many.
+ */
 int
-proc_reap(int stopping)
+proc_reap(int stopping, void (*last)(struct proc *))
 {
 	struct proc	*p;
 	char		 line[160];
@@ -250,6 +254,7 @@ proc_reap(int stopping)
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		if ((p = proc_by_pid(pid)) == NULL)
 			continue;
+		last(p);
 		proc_describe_exit(p, status, line, sizeof(line));
 		if (stopping && WIFEXITED(status) && WEXITSTATUS(status) == 0)
 			log_debug("%s", line);

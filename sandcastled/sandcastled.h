@@ -93,7 +93,7 @@ struct proc	*proc_by_pid(pid_t);
 void		 proc_start_all(int exefd, const struct options *);
 void		 proc_kill_all(int sig);
 void		 proc_signal(struct proc *, int sig);
-int		 proc_reap(int stopping);
+int		 proc_reap(int stopping, void (*)(struct proc *));
 int		 proc_running(void);
 void		 proc_describe_exit(const struct proc *, int status, char *, size_t);
 
