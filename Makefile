@@ -79,8 +79,9 @@ PROGLIBS = $(foreach d,$(PROGDIRS),$(d)/lib$(d).a)
 
 # Unit tests: regress/<folder>/t_*.c, one atf-c program each, linked with
 # libcommon.a and, when <folder> is a program's, that program's library;
-# *.san is the same test under ASan and UBSan, built from source with no
-# object shared with the hardened build.
+# *.san is the same test under ASan and UBSan, linked with the same
+# libraries built again under them (*.san.o, lib*.san.a): no object is
+# shared with the hardened build.
 UNIT_SRCS = $(wildcard regress/*/t_*.c)
 UNITS = $(UNIT_SRCS:.c=)
 SAN_UNITS = $(addsuffix .san,$(filter-out $(NOSAN_UNITS),$(UNITS)))
@@ -94,6 +95,7 @@ NOSAN_UNITS = regress/sandcastled/t_sandbox regress/sandcastled/t_taken \
 ABI1_UNITS = $(patsubst %.c,%.abi1,$(filter-out regress/launcher/%,\
 	$(wildcard regress/*/t_landlock.c)))
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_CFLAGS = $(ALL_CPPFLAGS) $(WARNFLAGS) -O1 -g $(SANFLAGS)
 ATF_LIBS = -latf-c
 # A test folder named after no program says whose library it tests.
 UNITPROG_launcher = sandcastled
@@ -101,7 +103,7 @@ UNITPROG_dropin = sandcastlectl
 unit_dir = $(word 2,$(subst /, ,$(1)))
 unit_prog = $(or $(UNITPROG_$(call unit_dir,$(1))),$(call unit_dir,$(1)))
 unit_lib = $(if $(filter $(call unit_prog,$(1)),$(PROGDIRS)),$(call unit_prog,$(1))/lib$(call unit_prog,$(1)).a)
-unit_srcs = $(if $(filter $(call unit_prog,$(1)),$(PROGDIRS)),$(call lib_srcs,$(call unit_prog,$(1))))
+unit_san_lib = $(patsubst %.a,%.san.a,$(call unit_lib,$(1)))
 
 FUZZ_SRCS = $(wildcard regress/fuzz/fuzz_*.c)
 FUZZERS = $(FUZZ_SRCS:.c=)
@@ -156,9 +158,13 @@ sandcastlectl/sandcastlectl-abi1: sandcastlectl/sandcastlectl.o common/landlock.
 
 common/libcommon.a: $(COMMON_OBJS)
 	rm -f $@ && ar rcs $@ $^
+common/libcommon.san.a: $(COMMON_SRCS:.c=.san.o)
+	rm -f $@ && ar rcs $@ $^
 
 %.o: %.c $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+%.san.o: %.c $(HDRS)
+	$(CC) $(SAN_CFLAGS) -c -o $@ $<
 
 # The systemd user units install writes: one copy, in etc/systemd/,
 # compiled into sandcastlectl as C strings.
@@ -178,6 +184,8 @@ FORCE:
 
 define librules
 $(1)/lib$(1).a: $(patsubst %.c,%.o,$(call lib_srcs,$(1)))
+	rm -f $$@ && ar rcs $$@ $$^
+$(1)/lib$(1).san.a: $(patsubst %.c,%.san.o,$(call lib_srcs,$(1)))
 	rm -f $$@ && ar rcs $$@ $$^
 endef
 define progrules
@@ -209,9 +217,9 @@ $(ABI1_UNITS): %.abi1: %.c common/landlock.abi1.o $$(call unit_lib,$$*) common/l
 	    -o $@ $< common/landlock.abi1.o $(call unit_lib,$*) \
 	    common/libcommon.a $(ATF_LIBS) $(LIBS) $(LIBS_$(call unit_prog,$*))
 
-$(SAN_UNITS): %.san: %.c regress/lib/san.c $$(call unit_srcs,$$@) $(COMMON_SRCS) $(HDRS)
-	$(CC) $(ALL_CPPFLAGS) $(WARNFLAGS) -O1 -g $(SANFLAGS) -o $@ $< \
-	    regress/lib/san.c $(call unit_srcs,$@) $(COMMON_SRCS) $(ATF_LIBS) $(LIBS) \
+$(SAN_UNITS): %.san: %.c regress/lib/san.san.o $$(call unit_san_lib,$$@) common/libcommon.san.a $(HDRS)
+	$(CC) $(SAN_CFLAGS) -o $@ $< regress/lib/san.san.o \
+	    $(call unit_san_lib,$@) common/libcommon.san.a $(ATF_LIBS) $(LIBS) \
 	    $(LIBS_$(call unit_prog,$@))
 
 # make deps: every Debian package the build and the suite need.
@@ -332,10 +340,11 @@ check-man:
 	mandoc -Tlint -Wwarning $(MANS)
 
 clean:
-	rm -f $(PROGS) $(PROGLIBS) gated/gated-nocheck $(BOX_TESTS) box/sandcastle-box \
+	rm -f $(PROGS) $(PROGLIBS) $(PROGLIBS:.a=.san.a) gated/gated-nocheck $(BOX_TESTS) box/sandcastle-box \
 	    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
 	    regress/bench/bench_fresh \
-	    $(RENDER_IMAGE) common/libcommon.a */*.o $(UNITS) \
+	    $(RENDER_IMAGE) common/libcommon.a common/libcommon.san.a */*.o \
+	    regress/lib/*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \
 	    $(addsuffix .san,$(UNITS)) $(ABI1_UNITS) $(FUZZERS)
 	rm -rf regress/fuzz/corpus.tmp

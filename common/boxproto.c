@@ -424,7 +424,10 @@ reader_fill(struct proto_reader *r, size_t max, const char **why)
 	if (want > READ_CHUNK)
 		want = READ_CHUNK;
 	if (r->size - r->len < want) {
+		/* Doubled, so that a long line is not copied once a chunk. */
 		size = r->len + want + 1;
+		if (size < r->size * 2)
+			size = r->size * 2 < max + 2 ? r->size * 2 : max + 2;
 		if ((p = realloc(r->buf, size)) == NULL) {
 			*why = "out of memory";
 			return -1;
@@ -452,13 +455,16 @@ proto_read_line(struct proto_reader *r, size_t max, char **line,
 	char	*nl;
 
 	for (;;) {
-		nl = r->len > r->off ? memchr(r->buf + r->off, '\n',
-		    r->len - r->off) : NULL;
+		/* Only what came since the last look: a long line is read once. */
+		nl = r->len > r->off + r->seen ? memchr(r->buf + r->off +
+		    r->seen, '\n', r->len - r->off - r->seen) : NULL;
+		r->seen = r->len - r->off;
 		if (nl != NULL || r->len - r->off > max || r->eof)
 			break;
 		if (reader_fill(r, max, why) == -1)
 			return -1;
 	}
+	r->seen = 0;
 	if (nl == NULL && r->len - r->off > max) {
 		*why = "a line longer than its bound";
 		return -1;

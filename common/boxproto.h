@@ -94,6 +94,7 @@ struct proto_reader {
 	int		 fd;
 	char		*buf;
 	size_t		 size, len, off;
+	size_t		 seen;		/* bytes from off known to hold no newline */
 	int		 eof;
 };
 
