@@ -533,6 +533,69 @@ ATF_TC_BODY(owed_once, tc)
 	ATF_CHECK(stop_paid(PROC_KEEP_PROBE, 6, &asker) == 0);
 }
 
+/*
+ * A child's last message, sent as it ends and read in the wake-up that
+ * reaps it, comes to the reap's last before its channel closes (the
+ * parent's drain: a stop in a claude call lost the launcher's answer).
+ * The control: a last that takes nothing, and the message is gone.
+ */
+static int	reap_seen;
+
+static void
+reap_take(struct proc *p)
+{
+	struct msg	 m;
+
+	while (p->chan.fd != -1 && msgchan_read(&p->chan) > 0)
+		while (msg_get(&p->chan, &m) == 1) {
+			reap_seen += m.type == PROC_KEEP_STATE && m.id == 7;
+			msg_free(&m);
+		}
+}
+
+static void
+reap_none(struct proc *p)
+{
+}
+
+static void
+reap_one(void (*last)(struct proc *))
+{
+	struct proc	*p = &proc_table()[PROC_KEEPFE];
+	struct msgchan	 c;
+	siginfo_t	 si;
+	uint32_t	 up = 1;
+	pid_t		 pid;
+	int		 sv[2];
+
+	ATF_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		msgchan_init(&c, sv[1], MSG_MAXPAYLOAD);
+		_exit(msg_compose(&c, PROC_KEEP_STATE, 7, -1, &up,
+		    sizeof(up)) == 0 && msgchan_flush_all(&c) == 0 ? 0 : 2);
+	}
+	close(sv[1]);
+	msgchan_init(&p->chan, sv[0], MSG_MAXPAYLOAD);
+	p->pid = pid;
+	p->pidfd = -1;
+	/* Ended, not reaped, its message unread: one wake-up for both. */
+	ATF_REQUIRE(waitid(P_PID, pid, &si, WEXITED | WNOWAIT) == 0);
+	reap_seen = 0;
+	ATF_REQUIRE_EQ(proc_reap(1, last), 1);
+	ATF_CHECK_EQ(p->chan.fd, -1);
+	ATF_CHECK_EQ(p->pid, -1);
+}
+
+ATF_TC_WITHOUT_HEAD(reap_drains);
+ATF_TC_BODY(reap_drains, tc)
+{
+	reap_one(reap_take);
+	ATF_CHECK_EQ_MSG(reap_seen, 1, "the child's last message was lost");
+	reap_one(reap_none);
+	ATF_CHECK_EQ(reap_seen, 0);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	/* The rows, as main() hands them down before any case runs. */
@@ -548,5 +611,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, rows);
 	ATF_TP_ADD_TC(tp, take_by_row);
 	ATF_TP_ADD_TC(tp, owed_once);
+	ATF_TP_ADD_TC(tp, reap_drains);
 	return atf_no_error();
 }
