@@ -4,8 +4,8 @@
 # (keep.subr's keep_up, as t_keep.sh).  Their steps between two requests
 # must end within a warm process's 5 s (keepd.h WARM_IDLE_SECONDS), which
 # a machine make test keeps busy outlasts: warm_up runs each case, and all
-# it starts, at nice -10, so that it proves keepd's logic, not its place
-# in the machine's queue (as t_gate.sh's spare_quiet).
+# it starts, ahead of the cases beside it (helpers.subr's sc_favour, as
+# t_gate.sh's spare_quiet).
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 . "$(atf_get_srcdir)/../lib/net.subr"
@@ -13,9 +13,7 @@
 
 warm_up()
 {
-	# This shell: $$ is atf-sh's, the body may run in a subshell of it.
-	renice -n -10 -p "$(exec sh -c 'echo $PPID')" > /dev/null ||
-	    atf_fail "renice of the case"
+	sc_favour
 	keep_up
 }
 
