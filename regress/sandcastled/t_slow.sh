@@ -119,7 +119,7 @@ stop_midcall_head()
 	atf_set "descr" "SIGTERM while a claude call waits minutes for the API: the launcher gives the call up, the job is released as stopped, its box removed and confirmed gone, with one POST, and its result goes out at the next start; sandcastled ends within the core's stop grace, not at the call's end"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
-	atf_set "timeout" "180"
+	atf_set "timeout" "300"
 }
 stop_midcall_body()
 {
