@@ -37,7 +37,7 @@ struct keepcli_answer {
 	void		*held;		/* the payload ctype and body lie in */
 };
 
-/* An answer in a message: then reason and ctype, each and a NUL; the body's memfd. */
+/* An answer in a message: then reason and ctype, each and a NUL. */
 struct keepcli_wire {
 	uint32_t	 refused;
 	uint32_t	 status;
@@ -65,11 +65,11 @@ uint32_t	 keepcli_ndestinations(const struct keepcli *);
 int		 keepcli_request(struct keepcli *, const char *envelope,
 		    size_t len, unsigned int seconds, struct keepcli_answer *,
 		    const char **why);
-/* The body's bytes at a->body, its memfd mapped read only: 0, or -1 and errno. */
+/* a->body: the memfd mapped read only; 0, or -1 and errno. */
 int		 keepcli_answer_map(struct keepcli_answer *);
 /* Unmaps and closes what a holds. */
 void		 keepcli_answer_free(struct keepcli_answer *);
-/* The answer as a message of type, a copy of its memfd with it; -1 and errno. */
+/* The answer as a message of type, a copy of its memfd along; -1, errno. */
 int		 keepcli_answer_send(struct msgchan *, uint32_t type,
 		    uint32_t id, const struct keepcli_answer *);
 /*

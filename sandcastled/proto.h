@@ -19,7 +19,7 @@ enum proc_msg {
 	PROC_KEEP_PROBE,	/* core -> keep-frontend, no payload */
 	PROC_KEEP_STATE,	/* keep-frontend -> core: uint32_t, 1 the keep answers */
 	PROC_KEEP_CALL,		/* core, launcher -> keep-frontend: struct proc_keep_call, the envelope */
-	PROC_KEEP_ANSWER,	/* keep-frontend -> caller: struct keepcli_wire ..., the body's memfd */
+	PROC_KEEP_ANSWER,	/* keep-frontend -> caller: struct keepcli_wire ..., a memfd */
 	PROC_KEEP_DOWN,		/* keep-frontend -> caller: why no answer came, text */
 	PROC_JOB_RUN,		/* core -> launcher: struct proc_job, then the input */
 	PROC_JOB_DONE,		/* launcher -> core: struct outcome_wire ... */
