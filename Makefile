@@ -235,7 +235,7 @@ deps:
 # with make bench's programs, so that a change that breaks them fails here.
 units: $(UNITS) $(SAN_UNITS) $(ABI1_UNITS) gated/gated-nocheck $(BOX_TESTS) \
     sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
-    regress/bench/bench_fresh $(RENDER_IMAGE)
+    regress/bench/bench_fresh regress/bench/bench_hops $(RENDER_IMAGE)
 
 test: deps
 	$(MAKE) --no-print-directory -j$$(nproc) all units
@@ -327,7 +327,13 @@ regress/bench/bench_fresh: regress/bench/bench_fresh.c keepd/libkeepd.a common/l
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    keepd/libkeepd.a common/libcommon.a $(LIBS)
 
+# bench_hops: a keep body's hops, through the programs' own functions.
+regress/bench/bench_hops: regress/bench/bench_hops.c $(BENCH_LANDLOCK_LIBS) $(HDRS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+	    $(BENCH_LANDLOCK_LIBS) $(LIBS) $(LIBS_box)
+
 bench: all $(BOX_TESTS) regress/bench/bench_landlock regress/bench/bench_fresh \
+    regress/bench/bench_hops \
     $(RENDER_IMAGE)
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
@@ -342,7 +348,7 @@ check-man:
 clean:
 	rm -f $(PROGS) $(PROGLIBS) $(PROGLIBS:.a=.san.a) gated/gated-nocheck $(BOX_TESTS) box/sandcastle-box \
 	    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
-	    regress/bench/bench_fresh \
+	    regress/bench/bench_fresh regress/bench/bench_hops \
 	    $(RENDER_IMAGE) common/libcommon.a common/libcommon.san.a */*.o \
 	    regress/lib/*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \

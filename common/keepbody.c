@@ -94,9 +94,9 @@ keepbody_check(int fd, size_t len, const char **why)
 }
 
 /*
- * By pread(2): the file's offset is shared with whoever sent it, and a
- * mapping would cost a fault for every sixteen pages of the body.  It is
- * sealed against shrinking: an end before len cannot happen.
+ * A copy by pread(2): the file's offset is shared with whoever sent it.
+ * It is sealed against shrinking: an end before len cannot happen.
+ * sandcastled's readers map the body instead (keepcli_answer_map()).
  */
 int
 keepbody_read(int fd, void *buf, size_t len)

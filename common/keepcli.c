@@ -1,8 +1,10 @@
 /* The keep's client: each answer checked by the table, every wait bounded. */
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -122,9 +124,9 @@ keepcli_ndestinations(const struct keepcli *k)
 	return k->ndest;
 }
 
-/* The payload of a KEEP_ANSWER, and its body's memfd, into a. */
+/* The payload of a KEEP_ANSWER into a, and its body's memfd, checked. */
 static int
-keepcli_take_answer(const struct msg *m, struct keepcli_answer *a)
+keepcli_take_answer(struct msg *m, struct keepcli_answer *a)
 {
 	struct keep_answer	 h;
 	const char		*p = (const char *)m->data + sizeof(h), *why;
@@ -135,12 +137,10 @@ keepcli_take_answer(const struct msg *m, struct keepcli_answer *a)
 		return -1;
 	if (m->fd != -1 && keepbody_check(m->fd, h.body_len, &why) == -1)
 		return -1;
-	if ((a->ctype = strndup(p, h.ctype_len)) == NULL ||
-	    (a->body = malloc(h.body_len + 1)) == NULL)
+	if ((a->ctype = strndup(p, h.ctype_len)) == NULL)
 		return -1;
-	if (m->fd != -1 && keepbody_read(m->fd, a->body, h.body_len) == -1)
-		return -1;
-	a->body[h.body_len] = '\0';
+	a->body_fd = m->fd;
+	m->fd = -1;
 	a->body_len = h.body_len;
 	a->status = h.status;
 	a->retry_after = h.retry_after;
@@ -180,6 +180,7 @@ keepcli_request(struct keepcli *k, const char *envelope, size_t len,
 	int		 r;
 
 	memset(a, 0, sizeof(*a));
+	a->body_fd = -1;
 	if (k->broken) {
 		*why = "the connection to the keep broke earlier";
 		return -1;
@@ -221,16 +222,43 @@ keepcli_request(struct keepcli *k, const char *envelope, size_t len,
 	return 0;
 }
 
+/*
+ * MAP_POPULATE: the pages at once, not a fault for every few of them.
+ * The memfd is sealed at exactly body_len bytes, so nothing mapped lies
+ * past its end; the readers take the body by its length.
+ */
+int
+keepcli_answer_map(struct keepcli_answer *a)
+{
+	void	*p;
+
+	if (a->body != NULL)
+		return 0;
+	if (a->body_len == 0) {
+		a->body = "";
+		return 0;
+	}
+	if ((p = mmap(NULL, a->body_len, PROT_READ, MAP_SHARED | MAP_POPULATE,
+	    a->body_fd, 0)) == MAP_FAILED)
+		return -1;
+	a->map = p;
+	a->body = p;
+	return 0;
+}
+
 void
 keepcli_answer_free(struct keepcli_answer *a)
 {
+	if (a->map != NULL)
+		(void)munmap(a->map, a->body_len);
+	if (a->body_len > 0 && a->body_fd != -1)
+		close(a->body_fd);
 	if (a->held != NULL)
 		free(a->held);
-	else {
+	else
 		free(a->ctype);
-		free(a->body);
-	}
 	memset(a, 0, sizeof(*a));
+	a->body_fd = -1;
 }
 
 int
@@ -239,13 +267,17 @@ keepcli_answer_send(struct msgchan *chan, uint32_t type, uint32_t id,
 {
 	static char		 nul[1];
 	struct keepcli_wire	 h;
-	struct iovec		 iov[7];
-	int			 i;
+	struct iovec		 iov[5];
+	int			 fd = -1, i, save;
 
-	if (a->body != NULL && a->body_len > KEEP_MAXBODY) {
+	if (a->body_len > KEEP_MAXBODY) {
 		errno = EMSGSIZE;
 		return -1;
 	}
+	/* msg_compose() closes what it sends: the answer keeps its own. */
+	if (a->body_len > 0 && (fd = fcntl(a->body_fd, F_DUPFD_CLOEXEC,
+	    0)) == -1)
+		return -1;
 	memset(&h, 0, sizeof(h));
 	h.refused = a->refused != 0;
 	h.status = a->status;
@@ -254,20 +286,25 @@ keepcli_answer_send(struct msgchan *chan, uint32_t type, uint32_t id,
 	h.seconds = a->seconds;
 	h.reason_len = strnlen(a->reason, sizeof(a->reason) - 1);
 	h.ctype_len = a->ctype != NULL ? strnlen(a->ctype, KEEP_CTYPE_MAX) : 0;
-	h.body_len = a->body != NULL ? a->body_len : 0;
+	h.body_len = a->body_len;
 	iov[0].iov_base = &h;
 	iov[0].iov_len = sizeof(h);
 	iov[1].iov_base = (void *)a->reason;
 	iov[1].iov_len = h.reason_len;
 	iov[3].iov_base = a->ctype;
 	iov[3].iov_len = h.ctype_len;
-	iov[5].iov_base = a->body;
-	iov[5].iov_len = h.body_len;
-	for (i = 2; i < 7; i += 2) {
+	for (i = 2; i < 5; i += 2) {
 		iov[i].iov_base = nul;
 		iov[i].iov_len = 1;
 	}
-	return msg_composev(chan, type, id, -1, iov, 7);
+	if (msg_composev(chan, type, id, fd, iov, 5) == -1) {
+		save = errno;
+		if (fd != -1)
+			close(fd);
+		errno = save;
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -275,16 +312,21 @@ keepcli_answer_take(struct msg *m, struct keepcli_answer *a)
 {
 	struct keepcli_wire	 h;
 	char			*p = (char *)m->data + sizeof(h);
+	const char		*why;
 
 	memset(a, 0, sizeof(*a));
+	a->body_fd = -1;
 	if (m->len < KEEPCLI_WIRE_MIN)
 		return -1;
 	memcpy(&h, m->data, sizeof(h));
 	if (h.reason_len >= sizeof(a->reason) || h.ctype_len > KEEP_CTYPE_MAX ||
 	    h.body_len > KEEP_MAXBODY || KEEPCLI_WIRE_MIN +
-	    (size_t)h.reason_len + h.ctype_len + h.body_len != m->len ||
-	    p[h.reason_len] != '\0' || p[h.reason_len + 1 + h.ctype_len] !=
-	    '\0' || p[m->len - sizeof(h) - 1] != '\0')
+	    (size_t)h.reason_len + h.ctype_len != m->len ||
+	    p[h.reason_len] != '\0' || p[m->len - sizeof(h) - 1] != '\0' ||
+	    (h.body_len == 0) != (m->fd == -1))
+		return -1;
+	/* Its sender is not trusted either: the seals and the size again. */
+	if (m->fd != -1 && keepbody_check(m->fd, h.body_len, &why) == -1)
 		return -1;
 	a->refused = h.refused != 0;
 	a->status = h.status;
@@ -293,9 +335,10 @@ keepcli_answer_take(struct msg *m, struct keepcli_answer *a)
 	a->seconds = h.seconds;
 	memcpy(a->reason, p, h.reason_len + 1);
 	a->ctype = p + h.reason_len + 1;
-	a->body = a->ctype + h.ctype_len + 1;
+	a->body_fd = m->fd;
 	a->body_len = h.body_len;
 	a->held = m->data;
+	m->fd = -1;
 	m->data = NULL;
 	m->len = 0;
 	return 0;

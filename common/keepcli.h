@@ -27,15 +27,17 @@ struct keepcli_answer {
 	uint32_t	 status;	/* the HTTP status */
 	uint32_t	 retry_after;	/* seconds, 0 when none */
 	char		*ctype;		/* content-type, NUL-terminated */
-	char		*body;		/* body_len bytes (and a NUL after) */
+	int		 body_fd;	/* keepd's sealed memfd, when body_len > 0 */
 	size_t		 body_len;
+	const char	*body;		/* body_len bytes, no NUL after: mapped */
+	void		*map;		/* keepcli_answer_map()'s, or NULL */
 	uint32_t	 code;		/* enum keep_refusal */
 	char		 reason[KEEPCLI_REASON_MAX];
 	uint32_t	 seconds;	/* what the call had at the keep */
 	void		*held;		/* the payload ctype and body lie in */
 };
 
-/* An answer in a message: then reason, ctype and body, each and a NUL. */
+/* An answer in a message: then reason and ctype, each and a NUL. */
 struct keepcli_wire {
 	uint32_t	 refused;
 	uint32_t	 status;
@@ -46,7 +48,9 @@ struct keepcli_wire {
 	uint32_t	 ctype_len;
 	uint32_t	 body_len;
 };
-#define KEEPCLI_WIRE_MIN	(sizeof(struct keepcli_wire) + 3)
+#define KEEPCLI_WIRE_MIN	(sizeof(struct keepcli_wire) + 2)
+#define KEEPCLI_WIRE_MAX	(KEEPCLI_WIRE_MIN + KEEPCLI_REASON_MAX - 1 + \
+				    KEEP_CTYPE_MAX)
 
 /* Connects and says hello: the handle, or NULL and why (static text). */
 struct keepcli	*keepcli_open(const char *path, const char **why);
@@ -61,11 +65,18 @@ uint32_t	 keepcli_ndestinations(const struct keepcli *);
 int		 keepcli_request(struct keepcli *, const char *envelope,
 		    size_t len, unsigned int seconds, struct keepcli_answer *,
 		    const char **why);
+/* a->body: the memfd mapped read only; 0, or -1 and errno. */
+int		 keepcli_answer_map(struct keepcli_answer *);
+/* Unmaps and closes what a holds. */
 void		 keepcli_answer_free(struct keepcli_answer *);
-/* The answer as the payload of a message of type; -1 and errno. */
+/* The answer as a message of type, a copy of its memfd along; -1, errno. */
 int		 keepcli_answer_send(struct msgchan *, uint32_t type,
 		    uint32_t id, const struct keepcli_answer *);
-/* 0, and m's payload is a's (no copy); -1 when it does not add up. */
+/*
+ * 0, and m's payload and memfd are a's (no copy); -1 when it does not
+ * add up: the lengths, a body without its memfd, or a memfd not sealed
+ * or not of body_len bytes.
+ */
 int		 keepcli_answer_take(struct msg *m, struct keepcli_answer *a);
 void		 keepcli_close(struct keepcli *);
 

@@ -4,6 +4,7 @@
  * contract.c escapes what reaches a line, and the keep's reasons are
  * escaped here the same way.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,7 +97,10 @@ check_source(struct check *c, const char *keepsock, const struct source *src)
 	}
 	if (keepcli_request(k, env, len, 0, &a, &why) == -1)
 		unreachable(c, src, why);
-	else {
+	else if (keepcli_answer_map(&a) == -1) {
+		unreachable(c, src, strerror(errno));
+		keepcli_answer_free(&a);
+	} else {
 		ping_answer(c, src, &a);
 		keepcli_answer_free(&a);
 	}

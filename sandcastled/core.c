@@ -211,6 +211,7 @@ core_keep_answer(struct core *c, struct msg *m,
 	const char		*d = NULL;
 
 	memset(&a, 0, sizeof(a));
+	a.body_fd = -1;
 	if (m->type == PROC_KEEP_DOWN) {
 		(void)snprintf(down, sizeof(down), "%.*s", (int)m->len,
 		    (char *)m->data);
@@ -218,6 +219,11 @@ core_keep_answer(struct core *c, struct msg *m,
 	} else if (keepcli_answer_take(m, &a) == -1)
 		fatalx("the parent sent a keep answer whose lengths do not "
 		    "add up");
+	else if (keepcli_answer_map(&a) == -1) {
+		(void)snprintf(down, sizeof(down), "its body could not be "
+		    "mapped: %s", strerror(errno));
+		d = down;
+	}
 	to(c, &a, d);
 	keepcli_answer_free(&a);
 }

@@ -33,7 +33,7 @@
 
 const struct msg_rule jobread_rules[] = {
 	{ JR_KEEP, "JR_KEEP", 2, KEEP_MAXENVELOPE, 0 },
-	{ JR_ANSWER, "JR_ANSWER", KEEPCLI_WIRE_MIN, MSG_MAXPAYLOAD, 0 },
+	{ JR_ANSWER, "JR_ANSWER", KEEPCLI_WIRE_MIN, KEEPCLI_WIRE_MAX, 2 },
 	{ JR_DOWN, "JR_DOWN", 1, JR_DOWN_MAX, 0 },
 	{ JR_DONE, "JR_DONE", sizeof(struct outcome_wire) +
 	    sizeof(struct jobread_done), MSG_MAXPAYLOAD, 0 },
@@ -66,6 +66,11 @@ jobread_ask(const char *env, size_t len, struct keepcli_answer *a, void *arg,
 	if (keepcli_answer_take(&m, a) == -1)
 		_exit(JR_EXIT_CHAN);
 	msg_free(&m);
+	if (keepcli_answer_map(a) == -1) {
+		*why = "its body could not be mapped";
+		keepcli_answer_free(a);
+		return -1;
+	}
 	return 0;
 }
 
@@ -201,6 +206,7 @@ jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
 		return -1;
 	}
 	memset(&a, 0, sizeof(a));
+	a.body_fd = -1;
 	if (x->keep(m->data, m->len, jobread_seconds(x), &a, x->arg,
 	    &kwhy) == -1)
 		r = msg_compose(chan, JR_DOWN, 0, -1, kwhy,

@@ -40,7 +40,7 @@ struct job_ctx {
 
 enum jobread_msg {
 	JR_KEEP,	/* reader -> launcher: the keep's envelope, once */
-	JR_ANSWER,	/* launcher -> reader: struct keepcli_wire ... */
+	JR_ANSWER,	/* launcher -> reader: struct keepcli_wire ..., a memfd */
 	JR_DOWN,	/* launcher -> reader: why the keep gave nothing, text */
 	JR_DONE		/* reader -> launcher: struct outcome_wire ... */
 };

@@ -53,9 +53,12 @@ parent_ready(struct proc *p, struct msg *m)
 	log_info("running: core, keep-frontend and box launcher are ready");
 }
 
-/* Type, size and id alone are read; stop_orphans() answers a dead child's. */
+/*
+ * Type, size and id alone are read; a descriptor goes on with it, never
+ * read here.  stop_orphans() answers a dead child's.
+ */
 static void
-parent_forward(enum proc_id to, const struct msg *m)
+parent_forward(enum proc_id to, struct msg *m)
 {
 	struct proc	*p = &proc_table()[to];
 
@@ -64,8 +67,9 @@ parent_forward(enum proc_id to, const struct msg *m)
 		    proc_msg_name(m->type), p->title);
 		return;
 	}
-	if (msg_compose(&p->chan, m->type, m->id, -1, m->data, m->len) == -1)
+	if (msg_compose(&p->chan, m->type, m->id, m->fd, m->data, m->len) == -1)
 		fatal("a message to %s", p->title);
+	m->fd = -1;
 }
 
 void

@@ -50,7 +50,7 @@ proc_msg_name(uint32_t type)
 	return num;
 }
 
-/* fatalx unless m is of a type in set, of its size, with no descriptor. */
+/* fatalx unless m's type is in set, its size and descriptor its row's. */
 void
 proc_verify(uint32_t set, const struct msg *m, const char *peer)
 {

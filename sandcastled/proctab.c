@@ -46,8 +46,9 @@ struct proc proc_children[PROC_COUNT] = {
 #define CORE		PROC_BIT(PROC_CORE)
 #define KEEPFE		PROC_BIT(PROC_KEEPFE)
 #define LAUNCHER	PROC_BIT(PROC_LAUNCHER)
-#define M(t, least, most)	[PROC_ ## t] = { .rule = { PROC_ ## t, \
-				    "PROC_" #t, (least), (most), 0 }
+#define MF(t, least, most, fd)	[PROC_ ## t] = { .rule = { PROC_ ## t, \
+				    "PROC_" #t, (least), (most), (fd) }
+#define M(t, least, most)	MF(t, least, most, 0)
 #define U32		sizeof(uint32_t)
 
 /* By type: a hole is a type with no row, which t_wire finds. */
@@ -61,8 +62,9 @@ const struct proc_msgrow proc_msgtab[PROC_MSG_END] = {
 	M(KEEP_CALL, sizeof(struct proc_keep_call) + 2, KEEP_MAXENVELOPE),
 	    CORE | LAUNCHER, PROC_KEEPFE, .standin = stop_standin_down,
 	    .take = keepfe_call, .id_names_sender = 1 },
-	M(KEEP_ANSWER, KEEPCLI_WIRE_MIN, PROC_MAXPAYLOAD), KEEPFE, ROUTE_ASKER,
-	    .pays = PROC_KEEP_CALL },
+	/* The body is keepd's memfd, passed on: never in the payload. */
+	MF(KEEP_ANSWER, KEEPCLI_WIRE_MIN, KEEPCLI_WIRE_MAX, 2), KEEPFE,
+	    ROUTE_ASKER, .pays = PROC_KEEP_CALL },
 	M(KEEP_DOWN, 1, PROC_REASON_MAX), KEEPFE, ROUTE_ASKER,
 	    .pays = PROC_KEEP_CALL },
 	M(JOB_RUN, sizeof(struct proc_job), PROC_MAXPAYLOAD), CORE,

@@ -19,7 +19,7 @@ enum proc_msg {
 	PROC_KEEP_PROBE,	/* core -> keep-frontend, no payload */
 	PROC_KEEP_STATE,	/* keep-frontend -> core: uint32_t, 1 the keep answers */
 	PROC_KEEP_CALL,		/* core, launcher -> keep-frontend: struct proc_keep_call, the envelope */
-	PROC_KEEP_ANSWER,	/* keep-frontend -> caller: struct keepcli_wire ... */
+	PROC_KEEP_ANSWER,	/* keep-frontend -> caller: struct keepcli_wire ..., a memfd */
 	PROC_KEEP_DOWN,		/* keep-frontend -> caller: why no answer came, text */
 	PROC_JOB_RUN,		/* core -> launcher: struct proc_job, then the input */
 	PROC_JOB_DONE,		/* launcher -> core: struct outcome_wire ... */
@@ -31,7 +31,7 @@ enum proc_msg {
 /* In a PROC_KEEP_CALL's id: the launcher's call (claude's request). */
 #define PROC_ID_LAUNCHER	0x80000000U
 
-/* A body of up to 32 MiB and its header, or an input of as much. */
+/* An input of up to 32 MiB and its header (a keep's body goes by memfd). */
 #define PROC_MAXPAYLOAD		MSG_MAXPAYLOAD
 #define PROC_REASON_MAX		KEEPCLI_REASON_MAX
 

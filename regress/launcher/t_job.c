@@ -6,6 +6,7 @@
  * through the real keepd and gated.  Each refusal has its control.
  */
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -24,6 +25,8 @@
 #include <atf-c.h>
 
 #include "boxproto.h"
+#include "contract.h"
+#include "keepbody.h"
 #include "../../sandcastled/job.h"
 #include "../../sandcastled/podman.h"
 #include "../../sandcastled/sandcastled.h"
@@ -386,6 +389,16 @@ struct stub {
 	int		 calls;
 };
 
+/* The body as keepd hands it over: a sealed memfd. */
+static void
+stub_body(struct keepcli_answer *a, const char *body)
+{
+	a->body_len = strlen(body);
+	if (a->body_len > 0)
+		ATF_REQUIRE((a->body_fd = keepbody_make(body,
+		    a->body_len)) != -1);
+}
+
 static int
 stub_keep(const char *env, size_t len, unsigned int seconds,
     struct keepcli_answer *a, void *arg, const char **why)
@@ -408,8 +421,7 @@ stub_keep(const char *env, size_t len, unsigned int seconds,
 	a->status = s->status;
 	a->retry_after = s->retry_after;
 	a->ctype = strdup("application/json");
-	a->body = strdup(s->body);
-	a->body_len = strlen(s->body);
+	stub_body(a, s->body);
 	return 0;
 }
 
@@ -801,8 +813,7 @@ filters_keep(const char *env, size_t len, unsigned int seconds,
 	}
 	a->status = 200;
 	a->ctype = strdup("application/json");
-	a->body = strdup(REPLY("end_turn", "{\\\"tag\\\":\\\"x\\\"}"));
-	a->body_len = strlen(a->body);
+	stub_body(a, REPLY("end_turn", "{\\\"tag\\\":\\\"x\\\"}"));
 	return 0;
 }
 
@@ -973,8 +984,7 @@ reader_keep(const char *env, size_t len, unsigned int seconds,
 	}
 	a->status = 200;
 	a->ctype = strdup("application/json");
-	a->body = strdup(REPLY("end_turn", "{\\\"tag\\\":\\\"x\\\"}"));
-	a->body_len = strlen(a->body);
+	stub_body(a, REPLY("end_turn", "{\\\"tag\\\":\\\"x\\\"}"));
 	return 0;
 }
 
@@ -1266,6 +1276,40 @@ ATF_TC_BODY(words, tc)
 	ATF_CHECK_STREQ(job_word_name(JW_COUNT), "unknown");
 }
 
+/*
+ * A mapped body ends where its memfd does, with no NUL after it: one
+ * that fills its last page is read by its length, the page after it
+ * unreadable.  JSON, a string and a failed call's first line.
+ */
+static void
+answer_at_page_end(struct keepcli_answer *a)
+{
+	size_t		 page = sysconf(_SC_PAGESIZE), len;
+	char		*map, *s, why[CONTRACT_WHY_MAX];
+
+	ATF_REQUIRE((map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) != MAP_FAILED);
+	ATF_REQUIRE(mprotect(map + page, page, PROT_NONE) == 0);
+	memset(map, ' ', page);
+	map[0] = '[';
+	map[page - 1] = ']';
+	memset(a, 0, sizeof(*a));
+	a->status = 200;
+	a->body = map;
+	a->body_len = page;
+	ATF_REQUIRE((s = job_answer_line(a, 1, NULL, &len)) != NULL);
+	ATF_CHECK(strstr(s, "\"body\":[ ") != NULL && s[len - 2] == ']');
+	free(s);
+	map[page - 1] = 'x';
+	ATF_REQUIRE((s = job_answer_line(a, 1, NULL, &len)) != NULL);
+	ATF_CHECK(strstr(s, "   x\"}") != NULL);
+	free(s);
+	a->status = 500;
+	ATF_CHECK(contract_answer(a, 0, why, sizeof(why)) == CONTRACT_FAILED);
+	ATF_CHECK(strstr(why, "status 500: [") != NULL);
+	ATF_REQUIRE(munmap(map, 2 * page) == 0);
+}
+
 ATF_TC_WITHOUT_HEAD(lines);
 ATF_TC_BODY(lines, tc)
 {
@@ -1317,6 +1361,7 @@ ATF_TC_BODY(lines, tc)
 	ATF_CHECK_STREQ(s, "{\"type\":\"unreachable\",\"error\":\"the keep "
 	    "refused the request: unusable secret: claude\"}");
 	free(s);
+	answer_at_page_end(&a);
 	config_free(conf);
 }
 

@@ -3,12 +3,13 @@
  * and its version, an answer with its body's sealed memfd, a refusal,
  * and each way an answer can be wrong or missing (a body in the
  * message, a memfd without its seals), every one with a bounded wait;
- * and a body read whatever its memfd's shared offset.
+ * and a body mapped whatever its memfd's shared offset.
  * The real keepd is in t_job_e2e.sh.
  */
 #include <sys/mman.h>
 #include <sys/socket.h>
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,8 +189,13 @@ ATF_TC_BODY(answer, tc)
 	ATF_CHECK_EQ(given, 5);
 	ATF_CHECK_EQ(a.seconds, given);
 	ATF_CHECK_STREQ(a.ctype, "application/json");
+	/* The body stays keepd's memfd, checked, until it is mapped. */
+	ATF_CHECK(a.body == NULL && a.body_fd != -1);
+	ATF_CHECK(keepbody_check(a.body_fd, 11, &why) == 0);
+	ATF_REQUIRE(keepcli_answer_map(&a) == 0);
 	ATF_CHECK(a.body_len == 11 && memcmp(a.body, "{\"ok\":true}", 11) == 0);
 	keepcli_answer_free(&a);
+	ATF_CHECK(a.body == NULL && a.map == NULL && a.body_fd == -1);
 	ATF_REQUIRE(ask_given(FAKE_REFUSED, &a, &why, 0, &given) == 0);
 	/* None given is a source's 30. */
 	ATF_CHECK_EQ(given, KEEP_CALL_SECONDS);
@@ -250,31 +256,59 @@ ATF_TC_BODY(hello, tc)
 
 /*
  * The body's memfd shares its offset with the process that wrote it:
- * keepbody_read() reads from the start wherever that offset is, and
- * leaves it where it was.  The control: read(2) starts at the offset.
+ * the mapping holds the body from its start wherever that offset is,
+ * and leaves it where it was.  The control: read(2) starts at the offset.
  */
 ATF_TC_WITHOUT_HEAD(body_offset);
 ATF_TC_BODY(body_offset, tc)
 {
-	const char	 body[] = "{\"ok\":true,\"n\":12345}";
-	char		 buf[sizeof(body)];
-	const char	*why;
-	size_t		 len = sizeof(body) - 1;
-	int		 fd;
+	const char		 body[] = "{\"ok\":true,\"n\":12345}";
+	struct keepcli_answer	 a;
+	char			 buf[sizeof(body)];
+	const char		*why;
+	size_t			 len = sizeof(body) - 1;
+	int			 fd;
 
 	ATF_REQUIRE((fd = memfd_create("body", MFD_ALLOW_SEALING)) != -1);
 	ATF_REQUIRE(write(fd, body, len) == (ssize_t)len);
 	ATF_REQUIRE(keepbody_seal(fd, NULL, 0, len) == 0);
 	ATF_REQUIRE(keepbody_check(fd, len, &why) == 0);
 	ATF_REQUIRE(lseek(fd, 5, SEEK_SET) == 5);
-	memset(buf, 0, sizeof(buf));
-	ATF_CHECK(keepbody_read(fd, buf, len) == 0);
-	ATF_CHECK(memcmp(buf, body, len) == 0);
+	memset(&a, 0, sizeof(a));
+	a.body_fd = fd;
+	a.body_len = len;
+	ATF_REQUIRE(keepcli_answer_map(&a) == 0);
+	ATF_CHECK(memcmp(a.body, body, len) == 0);
 	ATF_CHECK_EQ(lseek(fd, 0, SEEK_CUR), 5);
 	/* Control: from the shared offset, the body's start is missed. */
 	ATF_CHECK_EQ(read(fd, buf, len), (ssize_t)len - 5);
 	ATF_CHECK(memcmp(buf, body + 5, len - 5) == 0);
-	close(fd);
+	keepcli_answer_free(&a);
+	ATF_CHECK(fcntl(fd, F_GETFD) == -1);
+}
+
+/*
+ * A body of exactly a page: the mapping ends where the body does, and
+ * holds it all.  Control: a body a byte longer.
+ */
+ATF_TC_WITHOUT_HEAD(body_page);
+ATF_TC_BODY(body_page, tc)
+{
+	struct keepcli_answer	 a;
+	size_t			 page = sysconf(_SC_PAGESIZE), len;
+	char			*body;
+
+	ATF_REQUIRE((body = malloc(page + 1)) != NULL);
+	memset(body, 'p', page + 1);
+	for (len = page; len <= page + 1; len++) {
+		memset(&a, 0, sizeof(a));
+		a.body_len = len;
+		ATF_REQUIRE((a.body_fd = keepbody_make(body, len)) != -1);
+		ATF_REQUIRE(keepcli_answer_map(&a) == 0);
+		ATF_CHECK(memcmp(a.body, body, len) == 0);
+		keepcli_answer_free(&a);
+	}
+	free(body);
 }
 
 ATF_TP_ADD_TCS(tp)
@@ -283,5 +317,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, answer);
 	ATF_TP_ADD_TC(tp, no_answer);
 	ATF_TP_ADD_TC(tp, body_offset);
+	ATF_TP_ADD_TC(tp, body_page);
 	return 0;
 }

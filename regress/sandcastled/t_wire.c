@@ -7,6 +7,7 @@
  * refusal has its control.
  */
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -18,11 +19,13 @@
 #include <atf-c.h>
 
 #include "config.h"
+#include "keepbody.h"
 #include "keepcli.h"
 #include "log.h"
 #include "msg.h"
 #include "contract.h"
 #include "../../sandcastled/job.h"
+#include "../../sandcastled/jobread.h"
 #include "../../sandcastled/proto.h"
 #include "../../sandcastled/sandcastled.h"
 
@@ -218,6 +221,16 @@ crossed(struct msgchan *out, struct msgchan *in, struct msg *m)
 	ATF_REQUIRE(msg_read_one(in, m) == 1);
 }
 
+/* A sealed memfd of len bytes of body, as keepd hands one over. */
+static int
+sealed(const char *body, size_t len)
+{
+	int	 fd;
+
+	ATF_REQUIRE((fd = keepbody_make(body, len)) != -1);
+	return fd;
+}
+
 ATF_TC_WITHOUT_HEAD(answer_crosses);
 ATF_TC_BODY(answer_crosses, tc)
 {
@@ -231,19 +244,24 @@ ATF_TC_BODY(answer_crosses, tc)
 	a.retry_after = 7;
 	a.seconds = 1189;
 	a.ctype = strdup("application/json");
-	a.body = strdup("{\"x\":1}");
+	a.body_fd = sealed("{\"x\":1}", 7);
 	a.body_len = 7;
 	ATF_REQUIRE(keepcli_answer_send(&out, PROC_KEEP_ANSWER, 42, &a) == 0);
 	crossed(&out, &in, &m);
 	ATF_CHECK_EQ(m.type, PROC_KEEP_ANSWER);
 	ATF_CHECK_EQ(m.id, 42);
+	/* The body is the memfd's: the payload is the header and texts. */
+	ATF_CHECK(m.fd != -1 && m.len == KEEPCLI_WIRE_MIN + 16);
 	ATF_REQUIRE(keepcli_answer_take(&m, &b) == 0);
 	ATF_CHECK(!b.refused && b.status == 409 && b.retry_after == 7);
 	ATF_CHECK_EQ(b.seconds, 1189);
 	ATF_CHECK_STREQ(b.ctype, "application/json");
-	ATF_CHECK(b.body_len == 7 && strcmp(b.body, "{\"x\":1}") == 0);
-	/* The payload is the answer's now: nothing was copied. */
-	ATF_CHECK(m.data == NULL && b.held != NULL);
+	ATF_REQUIRE(keepcli_answer_map(&b) == 0);
+	ATF_CHECK(b.body_len == 7 && memcmp(b.body, "{\"x\":1}", 7) == 0);
+	/* Payload and memfd are the answer's now: nothing was copied. */
+	ATF_CHECK(m.data == NULL && m.fd == -1 && b.held != NULL);
+	/* The sender keeps its own memfd. */
+	ATF_CHECK(fcntl(a.body_fd, F_GETFD) != -1);
 	msg_free(&m);
 	keepcli_answer_free(&b);
 	keepcli_answer_free(&a);
@@ -253,11 +271,13 @@ ATF_TC_BODY(answer_crosses, tc)
 	(void)strlcpy(a.reason, "no", sizeof(a.reason));
 	ATF_REQUIRE(keepcli_answer_send(&out, PROC_KEEP_ANSWER, 43, &a) == 0);
 	crossed(&out, &in, &m);
+	ATF_CHECK(m.fd == -1);
 	ATF_REQUIRE(keepcli_answer_take(&m, &b) == 0);
 	ATF_CHECK(b.refused && b.code == KEEP_R_ENVELOPE);
 	ATF_CHECK_STREQ(b.reason, "no");
-	ATF_CHECK(b.body_len == 0 && strcmp(b.body, "") == 0 &&
-	    strcmp(b.ctype, "") == 0);
+	ATF_REQUIRE(keepcli_answer_map(&b) == 0);
+	ATF_CHECK(b.body_len == 0 && b.body_fd == -1 &&
+	    strcmp(b.body, "") == 0 && strcmp(b.ctype, "") == 0);
 	msg_free(&m);
 	keepcli_answer_free(&b);
 }
@@ -269,17 +289,19 @@ ATF_TC_BODY(answer_lies, tc)
 	struct keepcli_wire	 h;
 	struct keepcli_answer	 b;
 	struct msg		 m;
-	unsigned char		 buf[sizeof(h) + 7], *copy;
-	const size_t		 bodylen[] = { 5, 3, 4, 4 };
-	const unsigned char	 last[] = { 0, 0, 'x', 0 };
+	unsigned char		 buf[sizeof(h) + 6], *copy;
+	const uint32_t		 ctypelen[] = { 5, 3, 4, 4, 4 };
+	const uint32_t		 bodylen[] = { 0, 0, 0, 4, 0 };
+	const unsigned char	 last[] = { 0, 0, 'x', 0, 0 };
 	size_t			 i;
 
-	/* "", "", "abcd", each and its NUL: control last. */
-	for (i = 0; i < 4; i++) {
+	/* "", "abcd", each and its NUL; a body with no memfd; control last. */
+	for (i = 0; i < 5; i++) {
 		memset(&h, 0, sizeof(h));
+		h.ctype_len = ctypelen[i];
 		h.body_len = bodylen[i];
 		memcpy(buf, &h, sizeof(h));
-		memcpy(buf + sizeof(h), "\0\0abcd", 7);
+		memcpy(buf + sizeof(h), "\0abcd", 6);
 		buf[sizeof(buf) - 1] = last[i];
 		ATF_REQUIRE((copy = malloc(sizeof(buf))) != NULL);
 		memcpy(copy, buf, sizeof(buf));
@@ -288,17 +310,220 @@ ATF_TC_BODY(answer_lies, tc)
 		m.fd = -1;
 		m.data = copy;
 		m.len = sizeof(buf);
-		if (i < 3)
+		if (i < 4)
 			ATF_CHECK_MSG(keepcli_answer_take(&m, &b) == -1,
-			    "body_len %zu taken", bodylen[i]);
+			    "case %zu taken", i);
 		else {
 			ATF_REQUIRE(keepcli_answer_take(&m, &b) == 0);
-			ATF_CHECK(b.body_len == 4 &&
-			    strcmp(b.body, "abcd") == 0);
+			ATF_CHECK(b.body_len == 0 &&
+			    strcmp(b.ctype, "abcd") == 0);
 		}
 		msg_free(&m);
 		keepcli_answer_free(&b);
 	}
+}
+
+/* A memfd of the body with only seals of it, len bytes written. */
+static int
+memfd_sealed(const char *body, size_t len, int seals)
+{
+	int	 fd;
+
+	ATF_REQUIRE((fd = memfd_create("lie", MFD_CLOEXEC |
+	    MFD_ALLOW_SEALING)) != -1);
+	ATF_REQUIRE(write(fd, body, len) == (ssize_t)len);
+	ATF_REQUIRE(seals == 0 || fcntl(fd, F_ADD_SEALS, seals) == 0);
+	return fd;
+}
+
+/* An answer of body_len bytes, its memfd fd (or none), sent raw. */
+static void
+send_raw(struct msgchan *out, uint32_t body_len, int fd)
+{
+	struct keepcli_wire	 h;
+	struct iovec		 iov[2];
+
+	memset(&h, 0, sizeof(h));
+	h.status = 200;
+	h.body_len = body_len;
+	iov[0].iov_base = &h;
+	iov[0].iov_len = sizeof(h);
+	iov[1].iov_base = "\0";
+	iov[1].iov_len = 2;
+	ATF_REQUIRE(msg_composev(out, PROC_KEEP_ANSWER, 1, fd, iov, 2) == 0);
+}
+
+/* 0 when the receiver takes what came on in, -1 when it refuses it. */
+static int
+take_raw(struct msgchan *out, struct msgchan *in, struct keepcli_answer *b)
+{
+	struct msg	 m;
+	int		 r;
+
+	crossed(out, in, &m);
+	r = keepcli_answer_take(&m, b);
+	msg_free(&m);
+	return r;
+}
+
+/*
+ * Every receiver distrusts its sender: a memfd short of a seal, or of
+ * another size than body_len, a body with no memfd and a memfd with no
+ * body are refused.  Control: the same body, sealed, is taken.
+ */
+ATF_TC_WITHOUT_HEAD(answer_memfd_lies);
+ATF_TC_BODY(answer_memfd_lies, tc)
+{
+	struct keepcli_answer	 b;
+	struct msgchan		 out, in;
+
+	channels(&out, &in);
+	send_raw(&out, 7, memfd_sealed("{\"x\":1}", 7, 0));
+	ATF_CHECK_MSG(take_raw(&out, &in, &b) == -1, "no seal: taken");
+	send_raw(&out, 7, memfd_sealed("{\"x\":1}", 7, F_SEAL_SHRINK |
+	    F_SEAL_GROW | F_SEAL_SEAL));
+	ATF_CHECK_MSG(take_raw(&out, &in, &b) == -1, "no F_SEAL_WRITE: taken");
+	send_raw(&out, 7, sealed("{\"x\":12}", 8));
+	ATF_CHECK_MSG(take_raw(&out, &in, &b) == -1, "8 bytes for 7: taken");
+	send_raw(&out, 8, sealed("{\"x\":1}", 7));
+	ATF_CHECK_MSG(take_raw(&out, &in, &b) == -1, "7 bytes for 8: taken");
+	send_raw(&out, 7, -1);
+	ATF_CHECK_MSG(take_raw(&out, &in, &b) == -1, "no memfd: taken");
+	send_raw(&out, 0, sealed("{\"x\":1}", 7));
+	ATF_CHECK_MSG(take_raw(&out, &in, &b) == -1, "no body_len: taken");
+	send_raw(&out, 7, sealed("{\"x\":1}", 7));
+	ATF_REQUIRE(take_raw(&out, &in, &b) == 0);
+	ATF_REQUIRE(keepcli_answer_map(&b) == 0);
+	ATF_CHECK(b.body_len == 7 && memcmp(b.body, "{\"x\":1}", 7) == 0);
+	keepcli_answer_free(&b);
+}
+
+/* A message through a hop, the bytes that crossed its socket counted. */
+static size_t
+hop(struct msgchan *out, struct msgchan *in, struct msg *m)
+{
+	size_t	 n = 0;
+	ssize_t	 r;
+	int	 got;
+
+	ATF_REQUIRE(msgchan_flush_all(out) == 0);
+	while ((got = msg_get(in, m)) == 0) {
+		ATF_REQUIRE((r = msgchan_read(in)) > 0);
+		n += r;
+	}
+	ATF_REQUIRE(got == 1);
+	return n;
+}
+
+/* Only the header and its texts crossed: the 32 MiB went by memfd. */
+static void
+hop_small(struct msgchan *out, struct msgchan *in, struct msg *m,
+    const char *where)
+{
+	size_t	 n = hop(out, in, m);
+
+	ATF_CHECK_MSG(n == sizeof(struct msg_hdr) + m->len &&
+	    m->len <= KEEPCLI_WIRE_MAX, "%s: %zu bytes on the socket", where,
+	    n);
+	ATF_CHECK_MSG(m->fd != -1, "%s: no memfd", where);
+}
+
+/* keep-frontend to the parent, which passes it to asker's channel. */
+static void
+relay(struct msgchan *kf, struct msgchan *pk, uint32_t id,
+    const struct keepcli_answer *a, enum proc_id asker)
+{
+	struct proc	*t = proc_table();
+	struct msg	 m;
+
+	stop_owe(PROC_KEEP_CALL, asker, id);
+	ATF_REQUIRE(keepcli_answer_send(kf, PROC_KEEP_ANSWER, id, a) == 0);
+	hop_small(kf, pk, &m, "keep-frontend to parent");
+	parent_dispatch(&t[PROC_KEEPFE], &m);
+	ATF_CHECK_MSG(m.fd == -1, "the parent kept the memfd");
+	msg_free(&m);
+}
+
+/* The message's row takes it as the child's check would. */
+static void
+row_takes(const struct msg_rule *rule, const struct msg *m)
+{
+	char	 why[256];
+
+	ATF_CHECK_MSG(msg_check(rule, 1, m, why, sizeof(why)) == 0, "%s", why);
+}
+
+/*
+ * A 32 MiB body from the keep-frontend through the parent to the core,
+ * and through the parent and the launcher to the box's reader: on each
+ * socket the header alone, the same bytes mapped at the end.  A memfd
+ * short of its seals goes the same way and the core refuses it.
+ */
+ATF_TC_WITHOUT_HEAD(body_by_memfd);
+ATF_TC_BODY(body_by_memfd, tc)
+{
+	struct proc		*t = proc_table();
+	struct keepcli_answer	 a, b, r;
+	struct msgchan		 kf, pk, core, launcher, lr, reader;
+	struct msg		 m;
+	char			*body;
+	size_t			 i;
+	int			 sv[2];
+
+	ATF_REQUIRE((body = malloc(KEEP_MAXBODY)) != NULL);
+	for (i = 0; i < KEEP_MAXBODY; i++)
+		body[i] = 'a' + i % 26;
+	memset(&a, 0, sizeof(a));
+	a.status = 200;
+	a.ctype = strdup("application/json");
+	a.body_fd = sealed(body, KEEP_MAXBODY);
+	a.body_len = KEEP_MAXBODY;
+	channels(&kf, &pk);
+	ATF_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	msgchan_init(&t[PROC_CORE].chan, sv[0], PROC_MAXPAYLOAD);
+	msgchan_init(&core, sv[1], PROC_MAXPAYLOAD);
+	ATF_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	msgchan_init(&t[PROC_LAUNCHER].chan, sv[0], PROC_MAXPAYLOAD);
+	msgchan_init(&launcher, sv[1], PROC_MAXPAYLOAD);
+	channels(&lr, &reader);
+
+	relay(&kf, &pk, 5, &a, PROC_CORE);
+	hop_small(&t[PROC_CORE].chan, &core, &m, "parent to core");
+	row_takes(&proc_msg(PROC_KEEP_ANSWER)->rule, &m);
+	ATF_REQUIRE(keepcli_answer_take(&m, &b) == 0);
+	msg_free(&m);
+	ATF_REQUIRE(keepcli_answer_map(&b) == 0);
+	ATF_CHECK(b.body_len == KEEP_MAXBODY &&
+	    memcmp(b.body, body, KEEP_MAXBODY) == 0);
+	keepcli_answer_free(&b);
+
+	relay(&kf, &pk, PROC_ID_LAUNCHER | 6, &a, PROC_LAUNCHER);
+	hop_small(&t[PROC_LAUNCHER].chan, &launcher, &m, "parent to launcher");
+	ATF_REQUIRE(keepcli_answer_take(&m, &b) == 0);
+	msg_free(&m);
+	/* The launcher reads no byte of it: it passes the memfd on. */
+	ATF_CHECK(b.body == NULL);
+	ATF_REQUIRE(keepcli_answer_send(&lr, JR_ANSWER, 0, &b) == 0);
+	keepcli_answer_free(&b);
+	hop_small(&lr, &reader, &m, "launcher to reader");
+	row_takes(msg_rule_find(jobread_rules, jobread_nrules, JR_ANSWER), &m);
+	ATF_REQUIRE(keepcli_answer_take(&m, &r) == 0);
+	msg_free(&m);
+	ATF_REQUIRE(keepcli_answer_map(&r) == 0);
+	ATF_CHECK(r.body_len == KEEP_MAXBODY &&
+	    memcmp(r.body, body, KEEP_MAXBODY) == 0);
+	keepcli_answer_free(&r);
+	keepcli_answer_free(&a);
+
+	/* Relayed as well, a memfd that can still change is refused. */
+	a.body_fd = memfd_sealed("{\"x\":1}", 7, F_SEAL_SHRINK | F_SEAL_GROW);
+	a.body_len = 7;
+	relay(&kf, &pk, 7, &a, PROC_CORE);
+	(void)hop(&t[PROC_CORE].chan, &core, &m);
+	ATF_CHECK(keepcli_answer_take(&m, &b) == -1);
+	msg_free(&m);
+	keepcli_answer_free(&a);
+	free(body);
 }
 
 /* An outcome crosses whole; its texts and extra in their places. */
@@ -607,6 +832,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, malformed);
 	ATF_TP_ADD_TC(tp, answer_crosses);
 	ATF_TP_ADD_TC(tp, answer_lies);
+	ATF_TP_ADD_TC(tp, answer_memfd_lies);
+	ATF_TP_ADD_TC(tp, body_by_memfd);
 	ATF_TP_ADD_TC(tp, outcome_crosses);
 	ATF_TP_ADD_TC(tp, rows);
 	ATF_TP_ADD_TC(tp, take_by_row);
