@@ -211,7 +211,6 @@ core_keep_answer(struct core *c, struct msg *m,
 	const char		*d = NULL;
 
 	memset(&a, 0, sizeof(a));
-	a.body_fd = -1;
 	if (m->type == PROC_KEEP_DOWN) {
 		(void)snprintf(down, sizeof(down), "%.*s", (int)m->len,
 		    (char *)m->data);

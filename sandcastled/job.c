@@ -407,7 +407,6 @@ job_request(struct job_ctx *x, const struct proto_msg *m, const char *line,
 		return;
 	}
 	memset(&a, 0, sizeof(a));
-	a.body_fd = -1;
 	if ((env = job_envelope(x->cap, line, len, &elen, &why)) != NULL &&
 	    x->ask != NULL)
 		ok = x->ask(env, elen, &a, x->arg, &why) == 0;

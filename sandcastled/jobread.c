@@ -206,7 +206,6 @@ jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
 		return -1;
 	}
 	memset(&a, 0, sizeof(a));
-	a.body_fd = -1;
 	if (x->keep(m->data, m->len, jobread_seconds(x), &a, x->arg,
 	    &kwhy) == -1)
 		r = msg_compose(chan, JR_DOWN, 0, -1, kwhy,

@@ -71,7 +71,6 @@ keepfe_call(struct proc *p, struct msg *m)
 	env = (const char *)m->data + sizeof(pc);
 	len = m->len - sizeof(pc);
 	memset(&a, 0, sizeof(a));
-	a.body_fd = -1;
 	if (keepfe_may(keepfe_conf, env, len,
 	    (m->id & PROC_ID_LAUNCHER) != 0, bad, sizeof(bad)) == -1) {
 		log_warnx("refused a call: %s", bad);
