@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "boxrun.h"
@@ -28,6 +29,8 @@
 
 #define ARGV_MAX	96
 #define CMD_ARGS	16
+#define PODMAN_RM_NAP_MS	100	/* podman_rm's first pause */
+#define PODMAN_RM_NAP_MAX_MS	800	/* and its last */
 
 static char	 podman_where[PATH_MAX];
 static char	*podman_envp[4];
@@ -304,16 +307,31 @@ podman_gone(const char *name)
 	    WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/*
+ * A killed podman run's own --rm (conmon's cleanup) may be removing the
+ * box as rm -f runs: rm then finds no box while storage still holds it.
+ * Asked again after a pause that doubles: five tries, 1.5 s asleep.
+ */
 int
 podman_rm(const char *name)
 {
 	const char	*args[] = { "rm", "-f", "--time", "0", name, NULL };
 	char		 out[256];
+	struct timespec	 nap = { 0, 0 };
+	long		 ms;
 	int		 status;
 
-	if (podman_cmd(args, out, sizeof(out), &status) == -1)
-		return -1;
-	return podman_gone(name) == 1 ? 0 : -1;
+	for (ms = PODMAN_RM_NAP_MS; ; ms *= 2) {
+		if (podman_cmd(args, out, sizeof(out), &status) == -1)
+			return -1;
+		if (podman_gone(name) == 1)
+			return 0;
+		if (ms > PODMAN_RM_NAP_MAX_MS)
+			return -1;
+		nap.tv_nsec = ms * 1000000L;
+		while (nanosleep(&nap, &nap) == -1 && errno == EINTR)
+			;
+	}
 }
 
 void

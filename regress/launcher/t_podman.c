@@ -3,9 +3,16 @@
  * of cgroup.controllers delegates (whole words: cpuset is not cpu), and
  * the cause podman's stderr gives when it could not run a box, on the
  * words podman 4.3 and 5, runc and crun really print.  t_job runs real
- * podman on the missing image and runtime.
+ * podman on the missing image and runtime.  podman_rm runs a stand-in
+ * podman that says a box is still there as often as it is told.
  */
+#include <sys/stat.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <atf-c.h>
 
@@ -88,9 +95,93 @@ ATF_TC_BODY(causes, tc)
 	ATF_CHECK_EQ(podman_said("Error: image not known", 10), PODMAN_OTHER);
 }
 
+/*
+ * The stand-in: rm finds no box, as when conmon's cleanup removes it at
+ * the same moment; container exists says it is there while the count
+ * in "left" is above 0 (taking one each time), or fails once with 125
+ * when "fail" is there.  Each call is a line of "calls".
+ */
+static const char fake[] = "#!/bin/sh\n"
+    "d=${0%/podman}\n"
+    "echo \"$*\" >> \"$d/calls\"\n"
+    "case $1 in\n"
+    "rm) echo 'Error: no container with name or ID found' >&2; exit 1 ;;\n"
+    "container)\n"
+    "\tif [ -f \"$d/fail\" ]; then /bin/rm \"$d/fail\"; exit 125; fi\n"
+    "\tread n < \"$d/left\"\n"
+    "\t[ \"$n\" -eq 0 ] && exit 1\n"
+    "\techo $((n - 1)) > \"$d/left\"; exit 0 ;;\n"
+    "esac\n"
+    "exit 2\n";
+
+static char	 fakedir[PATH_MAX];
+
+static void
+fake_podman(void)
+{
+	char	 path[PATH_MAX + 16], why[256];
+	FILE	*f;
+
+	ATF_REQUIRE(getcwd(fakedir, sizeof(fakedir)) != NULL);
+	(void)snprintf(path, sizeof(path), "%s/podman", fakedir);
+	ATF_REQUIRE((f = fopen(path, "w")) != NULL);
+	ATF_REQUIRE(fputs(fake, f) != EOF && fclose(f) == 0);
+	ATF_REQUIRE(chmod(path, 0755) == 0);
+	ATF_REQUIRE(setenv("PATH", fakedir, 1) == 0);
+	ATF_REQUIRE(setenv("HOME", fakedir, 1) == 0);
+	ATF_REQUIRE(setenv("XDG_RUNTIME_DIR", fakedir, 1) == 0);
+	ATF_REQUIRE_MSG(podman_init(why, sizeof(why)) == 0, "%s", why);
+	ATF_REQUIRE_STREQ(podman_path(), path);
+}
+
+/* podman_rm with the box there for `left` asks; how many rm it ran. */
+static int
+rm_with(int left, int fail, int *rms)
+{
+	char	 line[256];
+	FILE	*f;
+	int	 rv;
+
+	ATF_REQUIRE((f = fopen("left", "w")) != NULL);
+	ATF_REQUIRE(fprintf(f, "%d\n", left) > 0 && fclose(f) == 0);
+	if (fail)
+		ATF_REQUIRE((f = fopen("fail", "w")) != NULL && fclose(f) == 0);
+	(void)unlink("calls");
+	rv = podman_rm("sandcastle-core-0123456789abcdef");
+	*rms = 0;
+	ATF_REQUIRE((f = fopen("calls", "r")) != NULL);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strcmp(line, "rm -f --time 0 "
+		    "sandcastle-core-0123456789abcdef\n") == 0)
+			(*rms)++;
+	(void)fclose(f);
+	return rv;
+}
+
+ATF_TC_WITHOUT_HEAD(rm_race);
+ATF_TC_BODY(rm_race, tc)
+{
+	int	 rms;
+
+	fake_podman();
+	/* Gone at the first ask: one rm. */
+	ATF_CHECK_EQ(rm_with(0, 0, &rms), 0);
+	ATF_CHECK_EQ(rms, 1);
+	/* Still in storage after rm, twice, then gone: asked again. */
+	ATF_CHECK_EQ(rm_with(2, 0, &rms), 0);
+	ATF_CHECK_EQ(rms, 3);
+	/* container exists failing once (125) is asked again too. */
+	ATF_CHECK_EQ(rm_with(0, 1, &rms), 0);
+	ATF_CHECK_EQ(rms, 2);
+	/* The control: a box that stays is not gone after five tries. */
+	ATF_CHECK_EQ(rm_with(99, 0, &rms), -1);
+	ATF_CHECK_EQ(rms, 5);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, controllers);
 	ATF_TP_ADD_TC(tp, causes);
+	ATF_TP_ADD_TC(tp, rm_race);
 	return 0;
 }
