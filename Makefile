@@ -150,6 +150,12 @@ $(RENDER_IMAGE): regress/lib/render_image.c regress/box/render.h
 	$(CC) $(ALL_CPPFLAGS) -Iregress/box $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    -lpng -ljpeg -lwebp $(ATF_LIBS)
 
+# The suite's waits (regress/lib/waitfor.c): make test installs it under
+# libexec/, never make install.
+WAITFOR = regress/lib/waitfor
+$(WAITFOR): regress/lib/waitfor.c
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
 # check on ABI 1, for the test of its warnings on an older kernel: make
 # test installs it under libexec/, never make install.
 sandcastlectl/sandcastlectl-abi1: sandcastlectl/sandcastlectl.o common/landlock.abi1.o \
@@ -235,7 +241,8 @@ deps:
 # with make bench's programs, so that a change that breaks them fails here.
 units: $(UNITS) $(SAN_UNITS) $(ABI1_UNITS) gated/gated-nocheck $(BOX_TESTS) \
     sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
-    regress/bench/bench_fresh regress/bench/bench_hops $(RENDER_IMAGE)
+    regress/bench/bench_fresh regress/bench/bench_hops $(RENDER_IMAGE) \
+    $(WAITFOR)
 
 test: deps
 	$(MAKE) --no-print-directory -j$$(nproc) all units
@@ -246,7 +253,8 @@ run-tests:
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
 	install -m 0755 gated/gated-nocheck $(BOX_TESTS) \
-	    sandcastlectl/sandcastlectl-abi1 $(RENDER_IMAGE) $(TESTPREFIX)/libexec/
+	    sandcastlectl/sandcastlectl-abi1 $(RENDER_IMAGE) $(WAITFOR) \
+	    $(TESTPREFIX)/libexec/
 	sh regress/lib/run.sh $(TESTPREFIX) $(TESTS)
 
 # make run-units: make test's unit programs alone, the C ones (their
@@ -295,7 +303,7 @@ install: all
 # make test, it installs the Debian packages it lacks first.
 DEMOPREFIX ?= /var/tmp/sandcastle-demo
 demo: deps
-	$(MAKE) --no-print-directory -j$$(nproc) all
+	$(MAKE) --no-print-directory -j$$(nproc) all $(WAITFOR)
 	sh regress/demo/demo.sh $(DEMOPREFIX)
 
 # make reference: level R of sandcastle-tests(7), the reference machine, on
@@ -334,7 +342,7 @@ regress/bench/bench_hops: regress/bench/bench_hops.c $(BENCH_LANDLOCK_LIBS) $(HD
 
 bench: all $(BOX_TESTS) regress/bench/bench_landlock regress/bench/bench_fresh \
     regress/bench/bench_hops \
-    $(RENDER_IMAGE)
+    $(RENDER_IMAGE) $(WAITFOR)
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
@@ -349,7 +357,7 @@ clean:
 	rm -f $(PROGS) $(PROGLIBS) $(PROGLIBS:.a=.san.a) gated/gated-nocheck $(BOX_TESTS) box/sandcastle-box \
 	    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
 	    regress/bench/bench_fresh regress/bench/bench_hops \
-	    $(RENDER_IMAGE) common/libcommon.a common/libcommon.san.a */*.o \
+	    $(RENDER_IMAGE) $(WAITFOR) common/libcommon.a common/libcommon.san.a */*.o \
 	    regress/lib/*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \
 	    $(addsuffix .san,$(UNITS)) $(ABI1_UNITS) $(FUZZERS)

@@ -32,6 +32,7 @@ atf_config_get()
 	checkout)	echo "$TOP" ;;
 	esac
 }
+SC_WAITFOR=$TOP/regress/lib/waitfor
 . "$TOP/regress/lib/helpers.subr"
 . "$TOP/regress/lib/net.subr"
 

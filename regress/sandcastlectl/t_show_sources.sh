@@ -154,11 +154,8 @@ sources_body()
 	*) cat sources.json; atf_fail "inside's last error" ;;
 	esac
 	# notes: its three jobs count in its hour, and the release rests ocr.
-	i=0
-	while ! grep -q '"id": "r3"' "$SC_ROOT/notes.results" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt 300 ] && { sc_log sandcastled; atf_fail "no result of r3"; }
-		sleep 0.1
-	done
+	sc_wait_line "$SC_ROOT/notes.results" '"id": "r3"' 30 ||
+	    { sc_log sandcastled; atf_fail "no result of r3"; }
 	atf_check -o match:'"status": "released"' grep '"id": "r3"' "$SC_ROOT/notes.results"
 	ss_wait notes jobs_last_hour 3 10
 	ss_is notes max_jobs_per_hour 10

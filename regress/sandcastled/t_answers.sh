@@ -93,13 +93,8 @@ for e in map(json.loads, open(sys.argv[1])):
 # wait_status ID SECONDS: until the source got ID's result.
 wait_status()
 {
-	_i=0
-	while [ -z "$(status_of "$1")" ]; do
-		_i=$((_i + 1))
-		[ $_i -gt $(($2 * 10)) ] &&
-		    { sc_log sandcastled; atf_fail "no result of job $1"; }
-		sleep 0.1
-	done
+	sc_wait_line "$SC_ROOT/notes.results" "\"id\": \"$1\"" "$2" ||
+	    { sc_log sandcastled; atf_fail "no result of job $1"; }
 }
 
 # check_case ID ANSWER STATUS WORD ERROR OUTPUT: one row of CASES held to

@@ -29,38 +29,29 @@ print(" ".join("%s:%s" % (e["body"]["status"], e.get("answer", 200))
 	    "$SC_ROOT/notes.results" "$1"
 }
 
-# wait_statuses ID WANT [SECONDS]: until statuses ID is WANT.
+# wait_statuses ID WANT [SECONDS]: until the source has as many answers
+# for ID as WANT has words, then they must be WANT.
 wait_statuses()
 {
-	_i=0; _max=$(( ${3:-30} * 10 ))
-	while [ "$(statuses "$1")" != "$2" ]; do
-		_i=$((_i + 1))
-		[ $_i -gt $_max ] && { sc_log sandcastled
-		    atf_fail "job $1: the source got '$(statuses "$1")', not '$2'"; }
-		sleep 0.1
-	done
+	set -- "$1" "$2" "${3:-30}" $2
+	sc_wait_line "$SC_ROOT/notes.results" "\"id\": \"$1\"" "$3" \
+	    $(($# - 3)) && [ "$(statuses "$1")" = "$2" ] ||
+	    { sc_log sandcastled
+	    atf_fail "job $1: the source got '$(statuses "$1")', not '$2'"; }
 }
 
 # wait_post PATH [N] [SECONDS]: until N POSTs to PATH reached the source.
 wait_post()
 {
-	_i=0; _max=$(( ${3:-30} * 10 ))
-	while [ "$(posts notes "$1")" -lt "${2:-1}" ]; do
-		_i=$((_i + 1))
-		[ $_i -gt $_max ] && { sc_log sandcastled; atf_fail "no POST $1"; }
-		sleep 0.1
-	done
+	wait_posts notes "$1" "${2:-1}" "${3:-30}" ||
+	    { sc_log sandcastled; atf_fail "no POST $1"; }
 }
 
 # wait_api: until the fake API got a request (a claude box is running).
 wait_api()
 {
-	_i=0
-	while ! grep -q '/v1/messages' "$SC_ROOT/api.anthropic.com.requests"; do
-		_i=$((_i + 1))
-		[ $_i -gt 300 ] && { sc_log sandcastled; atf_fail "no box reached the API"; }
-		sleep 0.1
-	done
+	sc_wait_line "$SC_ROOT/api.anthropic.com.requests" '/v1/messages' 30 ||
+	    { sc_log sandcastled; atf_fail "no box reached the API"; }
 	: > "$SC_ROOT/api.anthropic.com.requests"
 }
 
@@ -309,7 +300,9 @@ orphans_body()
 	kill -KILL "$launcher"
 	# shellcheck disable=SC2086
 	gone $podman_run
-	wait_statuses k1 "released:200" 15
+	# Its result follows the box's call to the API (20 s), which the
+	# keep-frontend's one connection to keepd still carries.
+	wait_statuses k1 "released:200" 40
 	wait "$(sc_pid sandcastled)"
 	daemon_up
 	sc_wait_log sandcastled "running: core, keep-frontend and box launcher are ready" 30 ||

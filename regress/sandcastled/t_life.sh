@@ -44,13 +44,9 @@ daemon_alive()
 # wait_result NAME ID [SECONDS]: waits for the source to get ID's result.
 wait_result()
 {
-	_i=0; _max=$(( ${3:-30} * 10 ))
-	while ! grep -q "\"id\": \"$2\"" "$SC_ROOT/$1.results" 2>/dev/null; do
-		_i=$((_i + 1))
-		[ $_i -gt $_max ] && { sc_log sandcastled; cat "$SC_ROOT/$1.requests"
-		    atf_fail "no result of $1 job $2"; }
-		sleep 0.1
-	done
+	sc_wait_line "$SC_ROOT/$1.results" "\"id\": \"$2\"" "${3:-30}" ||
+	    { sc_log sandcastled; cat "$SC_ROOT/$1.requests"
+	    atf_fail "no result of $1 job $2"; }
 }
 
 # result NAME ID: the body of the result ID's source got, as JSON.
@@ -220,11 +216,8 @@ crash_body()
 	    { sc_log sandcastled; atf_fail "no log line with the usage of fast-0"; }
 	is "claude-test-1" meta_usage notes fast-0 model
 	is 3 meta_usage notes fast-0 input_tokens
-	i=0
-	while ! grep -q '/v1/messages' "$SC_ROOT/api.anthropic.com.requests"; do
-		i=$((i + 1)); [ $i -gt 300 ] && { sc_log sandcastled; atf_fail "the slow job never reached the API"; }
-		sleep 0.1
-	done
+	sc_wait_line "$SC_ROOT/api.anthropic.com.requests" '/v1/messages' 30 ||
+	    { sc_log sandcastled; atf_fail "the slow job never reached the API"; }
 	is "running" meta notes slow-1 status
 	# This test's core: a child of this test's sandcastled, no other's.
 	core=$(pgrep -P "$(sc_pid sandcastled)" -f '^sandcastled: core$') ||
@@ -654,20 +647,14 @@ keep_wait_body()
 	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
 	sc_wait_log sandcastled "the keep answers: asking" 10 ||
 	    { sc_log sandcastled; atf_fail "the core did not ask the keep again"; }
-	i=0
-	while [ "$(posts notes /jobs/w1/result)" -lt 1 ]; do
-		i=$((i + 1)); [ $i -gt 300 ] && { sc_log sandcastled; atf_fail "no result of w1 sent"; }
-		sleep 0.1
-	done
+	wait_posts notes /jobs/w1/result 1 30 ||
+	    { sc_log sandcastled; atf_fail "no result of w1 sent"; }
 	claims=$(posts notes /jobs/claim)
 	echo holdclaim > "$SC_ROOT/notes.mode"
 	echo claim > "$SC_ROOT/notes.mode.hold"
 	wait_result notes w1 10
-	i=0
-	while [ "$(posts notes /jobs/claim)" -le "$claims" ]; do
-		i=$((i + 1)); [ $i -gt 300 ] && { sc_log sandcastled; atf_fail "no claim after w1"; }
-		sleep 0.1
-	done
+	wait_posts notes /jobs/claim $((claims + 1)) 30 ||
+	    { sc_log sandcastled; atf_fail "no claim after w1"; }
 	# The keep goes away during that call: the core sees it gone, and waits.
 	sc_stop keepd
 	sc_wait_log sandcastled "core: the keep does not answer (" 15 ||

@@ -142,14 +142,15 @@ inject()
 	esac
 }
 
-# wait_progress N: until N more jobs have their final answer (at most 120 s).
+# wait_progress N: until N more jobs have their final answer (at most
+# 120 s).  finals is a python3: asked five times a second, not twenty.
 wait_progress()
 {
 	_want=$(( $(finals) + $1 ))
+	[ "$_want" -gt "$TOTAL" ] && _want=$TOTAL
 	_i=0
-	while [ "$(finals)" -lt "$_want" ] && [ $_i -lt 1200 ]; do
-		[ "$(finals)" -ge "$TOTAL" ] && return
-		sleep 0.1; _i=$((_i + 1))
+	while [ "$(finals)" -lt "$_want" ] && [ $_i -lt 600 ]; do
+		sleep 0.2; _i=$((_i + 1))
 	done
 }
 

@@ -51,12 +51,8 @@ api_flow()
 # at_75: 75 s after the POST, past the router's 60 s, the flow's row.
 at_75()
 {
-	i=0
-	until [ "$(posts_api)" -ge 1 ]; do
-		i=$((i + 1))
-		[ $i -gt 600 ] && { sc_log sandcastled; atf_fail "the job never reached the API"; }
-		sleep 0.1
-	done
+	wait_api_post 60 ||
+	    { sc_log sandcastled; atf_fail "the job never reached the API"; }
 	api_flow > flow-0
 	grep -q 'src=198.20.5.11 dst=198.20.5.2 ' flow-0 ||
 	    atf_fail "the router does not NAT the API's flow: $(cat flow-0)"

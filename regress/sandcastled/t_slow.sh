@@ -125,12 +125,8 @@ stop_midcall_body()
 {
 	slow_up 5m
 	job waiting 120
-	i=0
-	until [ "$(posts_api)" -ge 1 ]; do
-		i=$((i + 1))
-		[ $i -gt 300 ] && { sc_log sandcastled; atf_fail "the job never reached the API"; }
-		sleep 0.1
-	done
+	wait_api_post 30 ||
+	    { sc_log sandcastled; atf_fail "the job never reached the API"; }
 	sleep 1
 	start=$(date +%s)
 	sc_stop sandcastled
