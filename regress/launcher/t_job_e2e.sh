@@ -54,8 +54,7 @@ e2e_up()
 e2e_images()
 {
 	e2e_up
-	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
-	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+	sc_images
 }
 
 # run_job EXPECT: t_job's real_keep case, a claude job through keep.sock.

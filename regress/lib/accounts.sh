@@ -36,7 +36,9 @@ mkaccount sctest-other
 # The pool's locks (helpers.subr sc_account): gone at a reboot.
 install -d -m 0755 /run/sandcastle-regress /run/sandcastle-regress/accounts
 # And a lock of a run that was killed: its case's folder is still there,
-# so the account would stay held.  With no Kyua running, none is held.
-pgrep -x kyua > /dev/null || rm -f /run/sandcastle-regress/accounts/sctest*
+# so the account would stay held.  With no Kyua running, none is held;
+# nor are the images a run keeps (helpers.subr sc_images).
+pgrep -x kyua > /dev/null || rm -rf /run/sandcastle-regress/accounts/sctest* \
+    /run/sandcastle-regress/images
 # pasta, which the gate starts as the operator, opens /dev/net/tun.
 [ -c /dev/net/tun ] && chmod 0666 /dev/net/tun

@@ -97,8 +97,7 @@ sources_body()
 	sc_wait_log gated "serving " 15 || { sc_log gated; atf_fail "gated does not serve"; }
 	sc_start_in_host keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
 	sc_wait_log keepd "ready: " 15 || { sc_log keepd; atf_fail "keepd is not ready"; }
-	sc_as_user "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" install --images \
-	    > install.out 2>&1 || { cat install.out; atf_fail "install --images"; }
+	sc_images
 	ping_answer '{"status": 200, "body": "not json at all"}'
 	run_check
 	cat check.out
