@@ -3,13 +3,15 @@
  * readers, a process for each: a fake keep hands the sealed memfd as
  * keepd does; the keep-frontend's keepcli, the parent's
  * parent_dispatch(), the core, and the launcher and its box reader as a
- * claude job has them.  Each reader reads every byte.  Medians; not a test.
+ * claude job has them; then a job's input from the core to the launcher,
+ * by the same memfd.  Each reader reads every byte.  Medians; not a test.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -317,32 +319,40 @@ job_done(struct msgchan *core, struct msgchan *launcher, uint32_t id)
 	msg_free(&m);
 }
 
-/* A job's 32 MiB input, the core's PROC_JOB_RUN to the launcher, read. */
+/*
+ * A job's 32 MiB input, the core's PROC_JOB_RUN to the launcher: the
+ * claim's memfd dup'd as corejob_send() does, checked and mapped by the
+ * launcher's own functions, and read.
+ */
 static void
-drive_job(struct msgchan *core, struct msgchan *launcher, const char *input,
-    uint64_t want)
+drive_job(struct msgchan *core, struct msgchan *launcher, uint64_t want)
 {
-	struct proc_job	 pj;
-	struct iovec	 iov[2];
-	struct msg	 m;
-	double		 t[ROUNDS], t0;
-	size_t		 n = 0, i;
-	uint64_t	 s;
+	struct keepbody_span	 in;
+	struct proc_job		 pj;
+	struct msg		 m;
+	double			 t[ROUNDS], t0;
+	size_t			 n = 0, i;
+	uint64_t		 s;
+	const char		*why;
+	int			 fd;
 
 	memset(&pj, 0, sizeof(pj));
 	pj.inputlen = KEEP_MAXBODY;
-	iov[0].iov_base = &pj;
-	iov[0].iov_len = sizeof(pj);
-	iov[1].iov_base = (void *)input;
-	iov[1].iov_len = KEEP_MAXBODY;
 	for (i = 0; i < ROUNDS; i++) {
 		t0 = now_ms();
-		if (msg_composev(core, PROC_JOB_RUN, i + 1, -1, iov, 2) == -1)
+		if ((fd = fcntl(bodyfd, F_DUPFD_CLOEXEC, 0)) == -1 ||
+		    msg_compose(core, PROC_JOB_RUN, i + 1, fd, &pj,
+		    sizeof(pj)) == -1)
 			die("PROC_JOB_RUN");
 		put(core);
 		n = 0;
 		get(launcher, &m, &n);
-		s = sum_bytes((char *)m.data + sizeof(pj), pj.inputlen);
+		if (launcher_input(&pj, m.fd, &why) == -1 ||
+		    keepbody_span_map(m.fd, pj.input_off, pj.inputlen,
+		    &in) == -1)
+			die("the launcher's input");
+		s = sum_bytes(in.bytes, pj.inputlen);
+		keepbody_span_unmap(&in);
 		msg_free(&m);
 		t[i] = now_ms() - t0;
 		if (s != want)
@@ -385,6 +395,7 @@ main(void)
 	}
 	if ((bodyfd = keepbody_make(body, KEEP_MAXBODY)) == -1)
 		die("keepbody_make");
+	free(body);
 	pair(&kk, &kf);		/* keepd, keep-frontend */
 	pair(&pk, &fk);		/* parent, keep-frontend */
 	pair(&pc, &cp);		/* parent, core */
@@ -412,8 +423,7 @@ main(void)
 	printf("bench: a 32 MiB keep body, keepd's sealed memfd to each "
 	    "reader, %d rounds\n", ROUNDS);
 	drive(&cp, &lp, &lr, want);
-	drive_job(&cp, &lp, body, want);
-	free(body);
+	drive_job(&cp, &lp, want);
 	for (i = 0; i < 4; i++) {
 		(void)kill(pids[i], SIGKILL);
 		(void)waitpid(pids[i], NULL, 0);
