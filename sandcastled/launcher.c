@@ -133,6 +133,37 @@ launcher_input(const struct proc_job *j, int fd, const char **why)
 	return keepbody_span_check(fd, j->input_off, j->inputlen, why);
 }
 
+/* The input mapped, its memfd closed: the job's children get none. */
+static int
+launcher_map(struct msg *m, const struct proc_job *j,
+    struct keepbody_span *in, struct job_outcome *o)
+{
+	int	 r;
+
+	if ((r = keepbody_span_map(m->fd, j->input_off, j->inputlen,
+	    in)) == -1) {
+		o->status = JOB_RELEASED;
+		o->word = JW_RELEASED;
+		(void)snprintf(o->error, sizeof(o->error), "its input could "
+		    "not be mapped: %s", strerror(errno));
+	}
+	if (m->fd != -1) {
+		close(m->fd);
+		m->fd = -1;
+	}
+	return r;
+}
+
+static void
+launcher_no_box(struct job_outcome *o)
+{
+	o->status = JOB_RELEASED;
+	o->word = launcher_leftover ? JW_LEFTOVER : launcher_unlocked ?
+	    JW_LAUNCHER : JW_PODMAN;
+	(void)snprintf(o->error, sizeof(o->error), "no box can run: %s",
+	    launcher_why);
+}
+
 /* A keep's answer comes only while a job waits for it (launcher_keep()). */
 void
 launcher_job(struct proc *p, struct msg *m)
@@ -141,7 +172,6 @@ launcher_job(struct proc *p, struct msg *m)
 	struct job_outcome	 o;
 	struct keepbody_span	 in;
 	const char		*why;
-	int			 r, save;
 
 	memcpy(&j, m->data, sizeof(j));
 	if (launcher_input(&j, m->fd, &why) == -1)
@@ -149,30 +179,15 @@ launcher_job(struct proc *p, struct msg *m)
 	if (j.cap >= CAP_COUNT || !launcher_conf->caps[j.cap].enabled)
 		fatalx("the parent sent a job that does not add up");
 	memset(&o, 0, sizeof(o));
-	r = keepbody_span_map(m->fd, j.input_off, j.inputlen, &in);
-	/* The mapping holds the pages: the job's children get no descriptor. */
-	if (m->fd != -1) {
-		save = errno;
-		close(m->fd);
-		m->fd = -1;
-		errno = save;
+	if (launcher_map(m, &j, &in, &o) == 0) {
+		if (launcher_boxes_ok())
+			job_run(launcher_conf, j.cap, JOB_RUN, in.bytes,
+			    j.inputlen, j.timeout, reader_lock, launcher_keep,
+			    NULL, &o);
+		else
+			launcher_no_box(&o);
+		keepbody_span_unmap(&in);
 	}
-	if (r == -1) {
-		o.status = JOB_RELEASED;
-		o.word = JW_RELEASED;
-		(void)snprintf(o.error, sizeof(o.error), "its input could not "
-		    "be mapped: %s", strerror(errno));
-	} else if (launcher_boxes_ok())
-		job_run(launcher_conf, j.cap, JOB_RUN, in.bytes, j.inputlen,
-		    j.timeout, reader_lock, launcher_keep, NULL, &o);
-	else {
-		o.status = JOB_RELEASED;
-		o.word = launcher_leftover ? JW_LEFTOVER : launcher_unlocked ?
-		    JW_LAUNCHER : JW_PODMAN;
-		(void)snprintf(o.error, sizeof(o.error), "no box can run: %s",
-		    launcher_why);
-	}
-	keepbody_span_unmap(&in);
 	launcher_done(m->id, &o);
 	job_outcome_free(&o);
 }
