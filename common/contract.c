@@ -387,6 +387,7 @@ job_parse(const struct json *j, size_t t, size_t n, unsigned int caps,
 		return 0;
 	}
 	raw = json_raw(j, v, &job->inputlen);
+	job->inputoff = raw - j->buf;
 	if ((job->input = malloc(job->inputlen + 1)) == NULL) {
 		failwhy(why, whysz, "out of memory");
 		return -1;

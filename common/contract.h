@@ -48,6 +48,7 @@ struct contract_job {
 	char		 failed[CONTRACT_JOBWHY_MAX];
 	char		*input;		/* the input's bytes as they came */
 	size_t		 inputlen;
+	size_t		 inputoff;	/* where they lie in the claim's body */
 };
 
 struct contract_claim {

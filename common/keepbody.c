@@ -1,7 +1,8 @@
 /*
  * The body of a keep's answer as a sealed memfd.  The child that wrote
  * it parsed a hostile answer: the receivers check the seals (WRITE,
- * SHRINK, GROW) before they trust its size.
+ * SHRINK, GROW) before they trust its size.  A job's input is a span
+ * of a claim's body, which the core passes on to the launcher.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
@@ -71,13 +72,14 @@ keepbody_make(const void *body, size_t len)
 	return fd;
 }
 
-int
-keepbody_check(int fd, size_t len, const char **why)
+/* A memfd with every seal: 0 and its size, or -1 and why. */
+static int
+keepbody_sealed(int fd, size_t *size, const char **why)
 {
 	struct stat	 st;
 	int		 seals;
 
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) || st.st_size < 0) {
 		*why = "the body is not a file";
 		return -1;
 	}
@@ -86,11 +88,66 @@ keepbody_check(int fd, size_t len, const char **why)
 		*why = "the body's file is not sealed";
 		return -1;
 	}
-	if (st.st_size < 0 || (unsigned long long)st.st_size != len) {
+	*size = st.st_size;
+	return 0;
+}
+
+int
+keepbody_check(int fd, size_t len, const char **why)
+{
+	size_t	 size;
+
+	if (keepbody_sealed(fd, &size, why) == -1)
+		return -1;
+	if (size != len) {
 		*why = "the body's file is not of the length announced";
 		return -1;
 	}
 	return 0;
+}
+
+int
+keepbody_span_check(int fd, size_t off, size_t len, const char **why)
+{
+	size_t	 size;
+
+	if (keepbody_sealed(fd, &size, why) == -1)
+		return -1;
+	if (off > size || len > size - off) {
+		*why = "the span lies past the end of the body's file";
+		return -1;
+	}
+	return 0;
+}
+
+/* From the page off lies in: mmap(2) takes an offset of whole pages. */
+int
+keepbody_span_map(int fd, size_t off, size_t len, struct keepbody_span *s)
+{
+	size_t	 page = (size_t)sysconf(_SC_PAGESIZE), start;
+
+	memset(s, 0, sizeof(s[0]));
+	if (len == 0) {
+		s->bytes = "";
+		return 0;
+	}
+	start = off - off % page;
+	s->maplen = off - start + len;
+	if ((s->map = mmap(NULL, s->maplen, PROT_READ, MAP_SHARED |
+	    MAP_POPULATE, fd, start)) == MAP_FAILED) {
+		s->map = NULL;
+		return -1;
+	}
+	s->bytes = (const char *)s->map + (off - start);
+	return 0;
+}
+
+void
+keepbody_span_unmap(struct keepbody_span *s)
+{
+	if (s->map != NULL)
+		(void)munmap(s->map, s->maplen);
+	memset(s, 0, sizeof(s[0]));
 }
 
 /*

@@ -154,10 +154,12 @@ core_once_claim(struct core *c, time_t now)
 	core_call(c, i, CORE_CLAIM, env, len);
 }
 
-/* The claim's answer; down is why the keep gave none, or NULL. */
+/*
+ * The claim's answer; down is why the keep gave none, or NULL.  A job
+ * keeps the answer: its memfd goes to the launcher with the input.
+ */
 static void
-core_claim_answer(struct core *c, const struct keepcli_answer *a,
-    const char *down)
+core_claim_answer(struct core *c, struct keepcli_answer *a, const char *down)
 {
 	enum contract_verdict	 v;
 	char			 why[CONTRACT_WHY_MAX], err[SCHED_ERROR_MAX];
@@ -185,6 +187,9 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 			    core_source(c, c->src), c->claim.jobs[0].id,
 			    c->claim.jobs[0].cap >= 0 ?
 			    cap_name(c->claim.jobs[0].cap) : "none");
+			c->claimed = *a;
+			memset(a, 0, sizeof(*a));
+			a->body_fd = -1;
 			core_job_start(c);
 		} else
 			contract_claim_free(&c->claim);
@@ -202,9 +207,10 @@ core_claim_answer(struct core *c, const struct keepcli_answer *a,
 	sched_failed(c->sched, c->src, now, err);
 }
 
+/* to may keep the answer, leaving a zeroed one. */
 static void
 core_keep_answer(struct core *c, struct msg *m,
-    void (*to)(struct core *, const struct keepcli_answer *, const char *))
+    void (*to)(struct core *, struct keepcli_answer *, const char *))
 {
 	struct keepcli_answer	 a;
 	char			 down[PROC_REASON_MAX + 1];
@@ -525,6 +531,7 @@ core_init(struct config *conf, struct msgchan *chan)
 
 	c->conf = conf;
 	c->chan = chan;
+	c->claimed.body_fd = -1;
 	TAILQ_INIT(&c->results);
 	c->dfd = core_data_dir(conf->data_dir);
 	core_lock(c->dfd, conf->data_dir);

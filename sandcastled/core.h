@@ -81,6 +81,7 @@ struct core {
 	struct core_results	 results;
 	struct core_result	*sending;
 	struct contract_claim	 claim;		/* the job running is jobs[0] */
+	struct keepcli_answer	 claimed;	/* its body, whose memfd holds the input */
 	struct records_job	 rjob;
 	time_t			 job_mono;	/* its start, monotonic */
 	time_t			 record_at;	/* the next try of a record held */
@@ -112,7 +113,7 @@ void	 core_result_finish(struct core *, size_t src,
 	    const struct records_job *, struct job_outcome *);
 void	 core_result_unnoted(struct core *, size_t src, const char *id);
 int	 core_result_next(struct core *, time_t now);
-void	 core_result_answer(struct core *, const struct keepcli_answer *,
+void	 core_result_answer(struct core *, struct keepcli_answer *,
 	    const char *down);
 int	 core_result_held(const struct core *);
 void	 core_recover(struct core *);

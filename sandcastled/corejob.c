@@ -1,12 +1,13 @@
 /*
  * A job's life in the core: noted in its record before it runs, then
  * its outcome recorded and its result queued.  The core never opens
- * the input.  What the box wrote is hostile: record and source only,
- * never the log, whose line has sandcastle's own word (word.c).
+ * the input: the launcher maps it from the claim's memfd.  What the box
+ * wrote is hostile: record and source only, never the log, whose line
+ * has sandcastle's own word (word.c).
  */
 #include <sys/types.h>
-#include <sys/uio.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ corejob_end(struct core *c, const struct job_outcome *o)
 	if (o->status == JOB_RELEASED && c->rjob.cap >= 0)
 		sched_rest(c->sched, c->rjob.cap, core_now(), o->rest);
 	contract_claim_free(&c->claim);
+	keepcli_answer_free(&c->claimed);
 	memset(&c->rjob, 0, sizeof(c->rjob));
 	c->wait = CORE_IDLE;
 }
@@ -86,7 +88,7 @@ corejob_send(struct core *c, const struct source *src)
 {
 	const struct contract_job *j = &c->claim.jobs[0];
 	struct proc_job		   pj;
-	struct iovec		   iov[2];
+	int			   fd = -1;
 
 	memset(&pj, 0, sizeof(pj));
 	(void)strlcpy(pj.source, src->name, sizeof(pj.source));
@@ -94,12 +96,13 @@ corejob_send(struct core *c, const struct source *src)
 	pj.cap = j->cap;
 	pj.timeout = sched_job_limit(src, &c->conf->caps[j->cap]);
 	pj.inputlen = j->inputlen;
-	iov[0].iov_base = &pj;
-	iov[0].iov_len = sizeof(pj);
-	iov[1].iov_base = j->input;
-	iov[1].iov_len = j->inputlen;
-	if (msg_composev(c->chan, PROC_JOB_RUN, core_next_id(c), -1, iov,
-	    2) == -1)
+	pj.input_off = j->inputoff;
+	/* The input, by the claim's memfd: msg_compose() closes the dup. */
+	if (j->inputlen > 0 && (fd = fcntl(c->claimed.body_fd,
+	    F_DUPFD_CLOEXEC, 0)) == -1)
+		fatal("the claim's memfd for the box launcher");
+	if (msg_compose(c->chan, PROC_JOB_RUN, core_next_id(c), fd, &pj,
+	    sizeof(pj)) == -1)
 		fatal("a job for the box launcher");
 	c->wait = CORE_JOB;
 }

@@ -267,7 +267,7 @@ core_result_done(struct core *c, struct core_result *r, enum records_result rr)
 }
 
 void
-core_result_answer(struct core *c, const struct keepcli_answer *a,
+core_result_answer(struct core *c, struct keepcli_answer *a,
     const char *down)
 {
 	struct core_result	*r = c->sending;

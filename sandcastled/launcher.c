@@ -21,6 +21,7 @@
 #include "build.h"
 #include "config.h"
 #include "job.h"
+#include "keepbody.h"
 #include "keepcli.h"
 #include "log.h"
 #include "msg.h"
@@ -114,28 +115,78 @@ launcher_boxes_ok(void)
 	return launcher_podman_ok = 1;
 }
 
+/*
+ * The input by the claim's memfd, whose sender is not trusted either:
+ * sealed as a keep's body, the span inside it.  0, or -1 and why.
+ */
+int
+launcher_input(const struct proc_job *j, int fd, const char **why)
+{
+	if (j->inputlen == 0) {
+		*why = "a memfd came with no input";
+		return fd == -1 ? 0 : -1;
+	}
+	if (fd == -1) {
+		*why = "its input came without the claim's memfd";
+		return -1;
+	}
+	return keepbody_span_check(fd, j->input_off, j->inputlen, why);
+}
+
+/* The input mapped, its memfd closed: the job's children get none. */
+static int
+launcher_map(struct msg *m, const struct proc_job *j,
+    struct keepbody_span *in, struct job_outcome *o)
+{
+	int	 r;
+
+	if ((r = keepbody_span_map(m->fd, j->input_off, j->inputlen,
+	    in)) == -1) {
+		o->status = JOB_RELEASED;
+		o->word = JW_RELEASED;
+		(void)snprintf(o->error, sizeof(o->error), "its input could "
+		    "not be mapped: %s", strerror(errno));
+	}
+	if (m->fd != -1) {
+		close(m->fd);
+		m->fd = -1;
+	}
+	return r;
+}
+
+static void
+launcher_no_box(struct job_outcome *o)
+{
+	o->status = JOB_RELEASED;
+	o->word = launcher_leftover ? JW_LEFTOVER : launcher_unlocked ?
+	    JW_LAUNCHER : JW_PODMAN;
+	(void)snprintf(o->error, sizeof(o->error), "no box can run: %s",
+	    launcher_why);
+}
+
 /* A keep's answer comes only while a job waits for it (launcher_keep()). */
 void
 launcher_job(struct proc *p, struct msg *m)
 {
 	struct proc_job		 j;
 	struct job_outcome	 o;
+	struct keepbody_span	 in;
+	const char		*why;
 
 	memcpy(&j, m->data, sizeof(j));
-	if (j.inputlen != m->len - sizeof(j) || j.cap >= CAP_COUNT ||
-	    !launcher_conf->caps[j.cap].enabled)
+	if (launcher_input(&j, m->fd, &why) == -1)
+		fatalx("the parent sent a job that does not add up: %s", why);
+	if (j.cap >= CAP_COUNT || !launcher_conf->caps[j.cap].enabled)
 		fatalx("the parent sent a job that does not add up");
 	memset(&o, 0, sizeof(o));
-	if (launcher_boxes_ok())
-		job_run(launcher_conf, j.cap, JOB_RUN, (char *)m->data +
-		    sizeof(j), j.inputlen, j.timeout, reader_lock,
-		    launcher_keep, NULL, &o);
-	else {
-		o.status = JOB_RELEASED;
-		o.word = launcher_leftover ? JW_LEFTOVER : launcher_unlocked ?
-		    JW_LAUNCHER : JW_PODMAN;
-		(void)snprintf(o.error, sizeof(o.error), "no box can run: %s",
-		    launcher_why);
+	if (launcher_map(m, &j, &in, &o) == 0) {
+		if (launcher_boxes_ok())
+			job_run(launcher_conf, j.cap, JOB_RUN, in.bytes,
+			    j.inputlen, j.timeout, reader_lock, launcher_keep,
+			    NULL, &o);
+		else
+			launcher_no_box(&o);
+		keepbody_span_unmap(&in);
 	}
 	launcher_done(m->id, &o);
 	job_outcome_free(&o);

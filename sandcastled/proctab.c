@@ -67,7 +67,8 @@ const struct proc_msgrow proc_msgtab[PROC_MSG_END] = {
 	    ROUTE_ASKER, .pays = PROC_KEEP_CALL },
 	M(KEEP_DOWN, 1, PROC_REASON_MAX), KEEPFE, ROUTE_ASKER,
 	    .pays = PROC_KEEP_CALL },
-	M(JOB_RUN, sizeof(struct proc_job), PROC_MAXPAYLOAD), CORE,
+	/* The input is a span of the claim's memfd: an input needs one. */
+	MF(JOB_RUN, sizeof(struct proc_job), sizeof(struct proc_job), 2), CORE,
 	    PROC_LAUNCHER, .standin = stop_standin_job, .take = launcher_job },
 	M(JOB_DONE, sizeof(struct outcome_wire), PROC_MAXPAYLOAD), LAUNCHER,
 	    ROUTE_ASKER, .pays = PROC_JOB_RUN },

@@ -21,7 +21,7 @@ enum proc_msg {
 	PROC_KEEP_CALL,		/* core, launcher -> keep-frontend: struct proc_keep_call, the envelope */
 	PROC_KEEP_ANSWER,	/* keep-frontend -> caller: struct keepcli_wire ..., a memfd */
 	PROC_KEEP_DOWN,		/* keep-frontend -> caller: why no answer came, text */
-	PROC_JOB_RUN,		/* core -> launcher: struct proc_job, then the input */
+	PROC_JOB_RUN,		/* core -> launcher: struct proc_job, the claim's memfd */
 	PROC_JOB_DONE,		/* launcher -> core: struct outcome_wire ... */
 	PROC_SOURCES,		/* core -> parent: struct ctl_source, one per source (summary.h) */
 	PROC_ROUND_DONE,	/* core -> parent (-1): uint32_t, 1: a failure */
@@ -31,7 +31,7 @@ enum proc_msg {
 /* In a PROC_KEEP_CALL's id: the launcher's call (claude's request). */
 #define PROC_ID_LAUNCHER	0x80000000U
 
-/* An input of up to 32 MiB and its header (a keep's body goes by memfd). */
+/* An outcome's output and its header (a keep's body and an input go by memfd). */
 #define PROC_MAXPAYLOAD		MSG_MAXPAYLOAD
 #define PROC_REASON_MAX		KEEPCLI_REASON_MAX
 
@@ -40,13 +40,14 @@ struct proc_keep_call {
 	uint32_t	 seconds;
 };
 
-/* Then inputlen bytes of input. */
+/* The input is inputlen bytes at input_off of the claim's sealed memfd. */
 struct proc_job {
 	char		 source[NAME_LEN + 1];
 	char		 id[CONTRACT_ID_MAX + 1];
 	uint32_t	 cap;		/* enum cap_id */
 	uint32_t	 timeout;	/* seconds */
 	uint32_t	 inputlen;
+	uint32_t	 input_off;
 };
 
 /* procmsg.c */

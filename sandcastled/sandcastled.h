@@ -16,6 +16,7 @@
 #define PROC_FD		3	/* a child's channel to the parent */
 
 struct config;
+struct proc_job;
 
 struct options {
 	char		 confdir[PATH_MAX];
@@ -156,6 +157,7 @@ void		 launcher_init(struct config *, struct msgchan *);
 void		 launcher_sandbox(void);
 void		 launcher_ready(void);
 void		 launcher_job(struct proc *, struct msg *);
+int		 launcher_input(const struct proc_job *, int fd, const char **);
 
 /* destrule.c: 0 when the envelope names a destination its caller may use */
 int		 keepfe_may(const struct config *, const char *envelope,

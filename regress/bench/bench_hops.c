@@ -3,13 +3,15 @@
  * readers, a process for each: a fake keep hands the sealed memfd as
  * keepd does; the keep-frontend's keepcli, the parent's
  * parent_dispatch(), the core, and the launcher and its box reader as a
- * claude job has them.  Each reader reads every byte.  Medians; not a test.
+ * claude job has them; then a job's input from the core to the launcher,
+ * by the same memfd.  Each reader reads every byte.  Medians; not a test.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include "keepbody.h"
 #include "keepcli.h"
 #include "msg.h"
+#include "outcome.h"
 #include "../../sandcastled/jobread.h"
 #include "../../sandcastled/proto.h"
 #include "../../sandcastled/sandcastled.h"
@@ -75,21 +78,27 @@ put(struct msgchan *c)
 
 /* Every byte read, as a reader of the body would. */
 static uint64_t
-sum(struct keepcli_answer *a)
+sum_bytes(const char *p, size_t len)
 {
 	uint64_t	 s = 0, w;
 	size_t		 i;
 
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, 8);
+		s += w;
+	}
+	return s;
+}
+
+static uint64_t
+sum(struct keepcli_answer *a)
+{
 	/* Built on main too, for the before: there keepcli read it. */
 #ifdef KEEPCLI_WIRE_MAX
 	if (keepcli_answer_map(a) == -1)
 		die("keepcli_answer_map");
 #endif
-	for (i = 0; i + 8 <= a->body_len; i += 8) {
-		memcpy(&w, a->body + i, 8);
-		s += w;
-	}
-	return s;
+	return sum_bytes(a->body, a->body_len);
 }
 
 /* keepd: a hello, then each request's answer, the body's memfd dup'd. */
@@ -292,6 +301,67 @@ drive(struct msgchan *core, struct msgchan *launcher, struct msgchan *rd,
 	report("32 MiB keep body to the box reader", tr, nr);
 }
 
+/* The launcher's job done, back through the parent: what it owes paid. */
+static void
+job_done(struct msgchan *core, struct msgchan *launcher, uint32_t id)
+{
+	struct job_outcome	 o;
+	struct msg		 m;
+
+	memset(&o, 0, sizeof(o));
+	o.status = JOB_RELEASED;
+	if (outcome_send(launcher, PROC_JOB_DONE, id, &o, NULL, 0) == -1)
+		die("PROC_JOB_DONE");
+	put(launcher);
+	get(core, &m, NULL);
+	if (m.type != PROC_JOB_DONE)
+		die("PROC_JOB_DONE");
+	msg_free(&m);
+}
+
+/*
+ * A job's 32 MiB input, the core's PROC_JOB_RUN to the launcher: the
+ * claim's memfd dup'd as corejob_send() does, checked and mapped by the
+ * launcher's own functions, and read.
+ */
+static void
+drive_job(struct msgchan *core, struct msgchan *launcher, uint64_t want)
+{
+	struct keepbody_span	 in;
+	struct proc_job		 pj;
+	struct msg		 m;
+	double			 t[ROUNDS], t0;
+	size_t			 n = 0, i;
+	uint64_t		 s;
+	const char		*why;
+	int			 fd;
+
+	memset(&pj, 0, sizeof(pj));
+	pj.inputlen = KEEP_MAXBODY;
+	for (i = 0; i < ROUNDS; i++) {
+		t0 = now_ms();
+		if ((fd = fcntl(bodyfd, F_DUPFD_CLOEXEC, 0)) == -1 ||
+		    msg_compose(core, PROC_JOB_RUN, i + 1, fd, &pj,
+		    sizeof(pj)) == -1)
+			die("PROC_JOB_RUN");
+		put(core);
+		n = 0;
+		get(launcher, &m, &n);
+		if (launcher_input(&pj, m.fd, &why) == -1 ||
+		    keepbody_span_map(m.fd, pj.input_off, pj.inputlen,
+		    &in) == -1)
+			die("the launcher's input");
+		s = sum_bytes(in.bytes, pj.inputlen);
+		keepbody_span_unmap(&in);
+		msg_free(&m);
+		t[i] = now_ms() - t0;
+		if (s != want)
+			die("the launcher's input");
+		job_done(core, launcher, i + 1);
+	}
+	report("32 MiB job input from the core to the launcher", t, n);
+}
+
 static pid_t
 child(void)
 {
@@ -353,6 +423,7 @@ main(void)
 	printf("bench: a 32 MiB keep body, keepd's sealed memfd to each "
 	    "reader, %d rounds\n", ROUNDS);
 	drive(&cp, &lp, &lr, want);
+	drive_job(&cp, &lp, want);
 	for (i = 0; i < 4; i++) {
 		(void)kill(pids[i], SIGKILL);
 		(void)waitpid(pids[i], NULL, 0);

@@ -2,7 +2,8 @@
  * libFuzzer target for contract_claim_parse(): an answer it takes holds
  * at most the limit of jobs, each with an id the contract takes and no
  * two alike, a capability that was asked for or a reason it fails, and
- * an input that is itself JSON; a refused answer leaves nothing behind.
+ * an input that is itself JSON, the bytes of the answer at its offset
+ * (the span the launcher maps); a refused answer leaves nothing behind.
  * The result envelope of every job taken must be made.
  */
 #include <stdint.h>
@@ -17,7 +18,8 @@
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static void
-check_job(const struct contract_job *job, unsigned int caps)
+check_job(const struct contract_job *job, unsigned int caps,
+    const uint8_t *data, size_t size)
 {
 	struct json	 j;
 	const char	*why;
@@ -33,6 +35,10 @@ check_job(const struct contract_job *job, unsigned int caps)
 		if (json_parse(&j, job->input, job->inputlen, &why) != 0)
 			abort();
 		json_free(&j);
+		if (job->inputoff > size || job->inputlen > size -
+		    job->inputoff || memcmp(data + job->inputoff, job->input,
+		    job->inputlen) != 0)
+			abort();
 	}
 	if ((e = contract_result_envelope("notes", job->id,
 	    CONTRACT_FAILED_JOB, NULL, 0, job->failed, &len)) == NULL)
@@ -60,7 +66,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (c.njobs > LIMIT)
 		abort();
 	for (i = 0; i < c.njobs; i++) {
-		check_job(&c.jobs[i], caps);
+		check_job(&c.jobs[i], caps, data, size);
 		for (k = 0; k < i; k++)
 			if (strcmp(c.jobs[k].id, c.jobs[i].id) == 0)
 				abort();

@@ -293,6 +293,10 @@ one_job(const char *body, unsigned int caps, const char *id, int cap,
 		ATF_REQUIRE(c.jobs[0].input != NULL);
 		ATF_CHECK_EQ(c.jobs[0].inputlen, strlen(input));
 		ATF_CHECK_STREQ(c.jobs[0].input, input);
+		/* The same bytes in the body, which the launcher maps. */
+		ATF_CHECK(c.jobs[0].inputoff + c.jobs[0].inputlen <=
+		    strlen(body) && memcmp(body + c.jobs[0].inputoff, input,
+		    c.jobs[0].inputlen) == 0);
 	}
 	contract_claim_free(&c);
 }

@@ -7,7 +7,8 @@
  * library's place for the core's objects.  The results a source took
  * after a long absence: their records kept past retention_days, and a
  * record gone never holding the claims.  And the core's wait table
- * (core_takes): each wait takes its own answers and no other.
+ * (core_takes): each wait takes its own answers and no other.  A job's
+ * input through the parent to the launcher by the claim's memfd.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -15,6 +16,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -29,7 +31,10 @@
 
 #include "config.h"
 #include "../../sandcastled/core.h"
+#include "keepbody.h"
+#include "keepcli.h"
 #include "msg.h"
+#include "outcome.h"
 #include "../../sandcastled/proto.h"
 #include "records.h"
 #include "../../sandcastled/sandcastled.h"
@@ -405,6 +410,178 @@ ATF_TC_BODY(wait_takes, tc)
 	deliver(PROC_KEEP_DOWN, id, down, sizeof(down) - 1);
 }
 
+/* The sealed memfds of keep bodies this process holds open. */
+static int
+bodies_held(void)
+{
+	struct dirent	*e;
+	DIR		*d;
+	char		 path[PATH_MAX], link[PATH_MAX];
+	ssize_t		 n;
+	int		 held = 0;
+
+	ATF_REQUIRE((d = opendir("/proc/self/fd")) != NULL);
+	while ((e = readdir(d)) != NULL) {
+		(void)snprintf(path, sizeof(path), "/proc/self/fd/%s",
+		    e->d_name);
+		if ((n = readlink(path, link, sizeof(link) - 1)) == -1)
+			continue;
+		link[n] = '\0';
+		held += strncmp(link, "/memfd:keep-body", 16) == 0;
+	}
+	closedir(d);
+	return held;
+}
+
+/* The claim's answer, body, by a sealed memfd as keepd hands it over. */
+static void
+claim_answers(uint32_t id, const char *body)
+{
+	struct keepcli_answer	 a;
+	struct msg		 m;
+
+	memset(&a, 0, sizeof(a));
+	a.status = 200;
+	a.body_len = strlen(body);
+	ATF_REQUIRE((a.body_fd = keepbody_make(body, a.body_len)) != -1);
+	ATF_REQUIRE(keepcli_answer_send(&parent_chan, PROC_KEEP_ANSWER, id,
+	    &a) == 0);
+	keepcli_answer_free(&a);
+	ATF_REQUIRE(msgchan_flush_all(&parent_chan) == 0);
+	ATF_REQUIRE(msg_read_one(&core_chan, &m) == 1);
+	core_answer(&m);
+	msg_free(&m);
+}
+
+/* What the core sent before: its summaries read and let go. */
+static void
+core_drained(void)
+{
+	struct pollfd	 pfd = { parent_chan.fd, POLLIN, 0 };
+	struct msg	 m;
+
+	ATF_REQUIRE(msgchan_flush_all(&core_chan) == 0);
+	for (;;) {
+		while (msg_get(&parent_chan, &m) == 1) {
+			ATF_REQUIRE_EQ(m.type, PROC_SOURCES);
+			msg_free(&m);
+		}
+		if (poll(&pfd, 1, 0) != 1)
+			return;
+		ATF_REQUIRE(msgchan_read(&parent_chan) > 0);
+	}
+}
+
+/* The next message on in, the bytes its socket carried for it. */
+static size_t
+hop(struct msgchan *out, struct msgchan *in, struct msg *m)
+{
+	size_t	 n = 0;
+	ssize_t	 r;
+	int	 got;
+
+	ATF_REQUIRE(msgchan_flush_all(out) == 0);
+	while ((got = msg_get(in, m)) == 0) {
+		ATF_REQUIRE((r = msgchan_read(in)) > 0);
+		n += r;
+	}
+	ATF_REQUIRE(got == 1);
+	return n;
+}
+
+/*
+ * A job's input from the core through the parent to the launcher: each
+ * socket carries the header of PROC_JOB_RUN alone, and the launcher
+ * maps the input's bytes from the claim's memfd.  The core holds the
+ * memfd while the job runs and lets it go at its end.
+ */
+ATF_TC_WITHOUT_HEAD(job_input_by_memfd);
+ATF_TC_BODY(job_input_by_memfd, tc)
+{
+	static const char	 input[] = "{\"text\":\"a recipe\"}";
+	struct proc		*t = proc_table();
+	struct keepbody_span	 span;
+	struct job_outcome	 o;
+	struct msgchan		 launcher;
+	struct proc_job		 j;
+	struct msg		 m;
+	const size_t		 one = sizeof(struct msg_hdr) + sizeof(j);
+	const char		*why;
+	char			 body[256], rwhy[128];
+	size_t			 n;
+	uint32_t		 id;
+	int			 sv[2];
+
+	(void)snprintf(body, sizeof(body), "{\"jobs\":[{\"id\":12,"
+	    "\"capability\":\"claude\",\"input\":%s}]}", input);
+	core_up();
+	id = first_call("/jobs/claim");
+	core_drained();
+	claim_answers(id, body);
+	/* The parent: its side of the core's channel, and the launcher's. */
+	t[PROC_CORE].chan = parent_chan;
+	TAILQ_INIT(&t[PROC_CORE].chan.outq);
+	ATF_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	msgchan_init(&t[PROC_LAUNCHER].chan, sv[0], PROC_MAXPAYLOAD);
+	msgchan_init(&launcher, sv[1], PROC_MAXPAYLOAD);
+
+	n = hop(&core_chan, &t[PROC_CORE].chan, &m);
+	ATF_REQUIRE_EQ(m.type, PROC_JOB_RUN);
+	ATF_CHECK_MSG(n == one && m.fd != -1, "core to parent: %zu bytes, "
+	    "memfd %d", n, m.fd);
+	parent_dispatch(&t[PROC_CORE], &m);
+	msg_free(&m);
+	n = hop(&t[PROC_LAUNCHER].chan, &launcher, &m);
+	ATF_CHECK_MSG(n == one && m.fd != -1, "parent to launcher: %zu bytes, "
+	    "memfd %d", n, m.fd);
+	ATF_CHECK_MSG(msg_check_set(&proc_msg(PROC_JOB_RUN)->rule, 1,
+	    t[PROC_LAUNCHER].takes, &m, rwhy, sizeof(rwhy)) == 0, "%s", rwhy);
+	memcpy(&j, m.data, sizeof(j));
+	id = m.id;
+	ATF_CHECK_STREQ(j.id, "12");
+	ATF_REQUIRE_MSG(launcher_input(&j, m.fd, &why) == 0, "%s", why);
+	ATF_REQUIRE(keepbody_span_map(m.fd, j.input_off, j.inputlen,
+	    &span) == 0);
+	ATF_CHECK(j.inputlen == strlen(input) &&
+	    memcmp(span.bytes, input, j.inputlen) == 0);
+	keepbody_span_unmap(&span);
+	msg_free(&m);
+
+	/* The job done, back through the parent: the core lets it go. */
+	memset(&o, 0, sizeof(o));
+	o.status = JOB_RELEASED;
+	o.word = JW_RELEASED;
+	ATF_REQUIRE(outcome_send(&launcher, PROC_JOB_DONE, id, &o, NULL,
+	    0) == 0);
+	(void)hop(&launcher, &t[PROC_LAUNCHER].chan, &m);
+	parent_dispatch(&t[PROC_LAUNCHER], &m);
+	msg_free(&m);
+	(void)hop(&t[PROC_CORE].chan, &core_chan, &m);
+	ATF_REQUIRE_EQ(m.type, PROC_JOB_DONE);
+	ATF_CHECK_EQ_MSG(bodies_held(), 1, "the core let the claim's memfd go "
+	    "while its job ran");
+	core_answer(&m);
+	msg_free(&m);
+	ATF_CHECK_EQ_MSG(bodies_held(), 0, "the core holds the claim's memfd "
+	    "past its job");
+}
+
+/*
+ * A claim whose job fails before any box, or that holds no job, keeps
+ * no memfd: the control of job_input_by_memfd's end.
+ */
+ATF_TC_WITHOUT_HEAD(job_failed_lets_go);
+ATF_TC_BODY(job_failed_lets_go, tc)
+{
+	core_up();
+	claim_answers(first_call("/jobs/claim"), "{\"jobs\":[{\"id\":13,"
+	    "\"capability\":\"ocr\",\"input\":{}}]}");
+	ATF_CHECK_MSG(atf_utils_file_exists("data/notes/13/meta.json"),
+	    "the failed job has no record");
+	ATF_CHECK_EQ_MSG(bodies_held(), 0, "a job failed before its run "
+	    "holds the claim's memfd");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	/* The rows, as main() hands them down before any case runs. */
@@ -416,5 +593,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, result_record_gone);
 	ATF_TP_ADD_TC(tp, result_record_held);
 	ATF_TP_ADD_TC(tp, wait_takes);
+	ATF_TP_ADD_TC(tp, job_input_by_memfd);
+	ATF_TP_ADD_TC(tp, job_failed_lets_go);
 	return atf_no_error();
 }

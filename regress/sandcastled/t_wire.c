@@ -3,8 +3,8 @@
  * caller of the keep-frontend may name (destrule.c), a keep's answer and
  * a job's outcome as they cross between the processes (keepcli.c,
  * outcome.c), whose lengths must add up, what the messages' table
- * (proctab.c) cannot say of itself, and a child's take by it.  Each
- * refusal has its control.
+ * (proctab.c) cannot say of itself, and a child's take by it; a job's
+ * input by the claim's memfd.  Each refusal has its control.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -526,6 +527,175 @@ ATF_TC_BODY(body_by_memfd, tc)
 	free(body);
 }
 
+/*
+ * A PROC_JOB_RUN as the core sends it, inputlen bytes at input_off of
+ * fd (or none), taken by its row and the launcher's check: NULL and the
+ * input mapped in span, or why the launcher refuses it.
+ */
+static const char *
+job_taken(struct msgchan *out, struct msgchan *in, uint32_t off,
+    uint32_t len, int fd, struct keepbody_span *span)
+{
+	struct proc_job	 j;
+	struct msg	 m;
+	const char	*why = NULL;
+
+	memset(&j, 0, sizeof(j));
+	j.cap = CAP_CLAUDE;
+	j.input_off = off;
+	j.inputlen = len;
+	ATF_REQUIRE(msg_compose(out, PROC_JOB_RUN, 1, fd, &j, sizeof(j)) == 0);
+	crossed(out, in, &m);
+	row_takes(&proc_msg(PROC_JOB_RUN)->rule, &m);
+	memcpy(&j, m.data, sizeof(j));
+	if (launcher_input(&j, m.fd, &why) == 0) {
+		why = NULL;
+		ATF_REQUIRE(keepbody_span_map(m.fd, j.input_off, j.inputlen,
+		    span) == 0);
+	}
+	msg_free(&m);
+	return why;
+}
+
+/* Refused for the reason want. */
+static void
+job_refused(struct msgchan *out, struct msgchan *in, uint32_t off,
+    uint32_t len, int fd, const char *want, const char *what)
+{
+	struct keepbody_span	 span;
+	const char		*why;
+
+	why = job_taken(out, in, off, len, fd, &span);
+	ATF_CHECK_MSG(why != NULL && strstr(why, want) != NULL, "%s: %s", what,
+	    why == NULL ? "taken" : why);
+	if (why == NULL)
+		keepbody_span_unmap(&span);
+}
+
+/* The span taken, its bytes those of body at off. */
+static void
+job_maps(struct msgchan *out, struct msgchan *in, const char *body,
+    size_t n, uint32_t off, uint32_t len)
+{
+	struct keepbody_span	 span;
+	const char		*why;
+
+	why = job_taken(out, in, off, len, sealed(body, n), &span);
+	ATF_REQUIRE_MSG(why == NULL, "%u bytes at %u of %zu refused: %s", len,
+	    off, n, why);
+	ATF_CHECK_MSG(memcmp(span.bytes, body + off, len) == 0, "%u bytes at "
+	    "%u: other bytes mapped", len, off);
+	keepbody_span_unmap(&span);
+}
+
+/*
+ * The launcher distrusts the core as the core distrusts the keep: an
+ * input with no memfd, a memfd short of a seal, a span past its end or
+ * one whose offset wraps, a memfd with no input, and a payload that
+ * carries the input itself are refused, each for its reason.  Each
+ * control, well formed, is taken and maps the input's bytes, on a page
+ * boundary or across one.
+ */
+ATF_TC_WITHOUT_HEAD(job_memfd_lies);
+ATF_TC_BODY(job_memfd_lies, tc)
+{
+	static const char	 body[] =
+	    "{\"jobs\":[{\"id\":1,\"input\":{\"text\":\"hi\"}}]}";
+	const size_t		 n = sizeof(body) - 1;
+	const uint32_t		 off = strstr(body, "{\"text\"") - body;
+	const uint32_t		 len = strlen("{\"text\":\"hi\"}");
+	struct keepbody_span	 span;
+	struct msgchan		 out, in;
+	struct proc_job		 j;
+	struct msg		 m;
+	const char		*why;
+	char			*big;
+	size_t			 page = sysconf(_SC_PAGESIZE), i;
+	int			 fd;
+
+	channels(&out, &in);
+	job_refused(&out, &in, off, len, -1, "without the claim's memfd",
+	    "no memfd");
+	job_refused(&out, &in, off, len, memfd_sealed(body, n, 0),
+	    "not sealed", "no seal");
+	job_refused(&out, &in, off, len, memfd_sealed(body, n, F_SEAL_SHRINK |
+	    F_SEAL_GROW | F_SEAL_SEAL), "not sealed", "no F_SEAL_WRITE");
+	job_refused(&out, &in, n - len + 1, len, sealed(body, n), "past the end",
+	    "a byte past the end");
+	/* UINT32_MAX - 1 + len wraps to a span inside the body. */
+	job_refused(&out, &in, UINT32_MAX - 1, len, sealed(body, n),
+	    "past the end", "an offset that wraps");
+	job_refused(&out, &in, 0, 0, sealed(body, n), "no input",
+	    "a memfd with no input");
+	/* And where the offset wraps a size_t. */
+	fd = sealed(body, n);
+	ATF_CHECK_MSG(keepbody_span_check(fd, SIZE_MAX - 1, len, &why) == -1,
+	    "a size_t offset that wraps: taken");
+	ATF_CHECK(keepbody_span_check(fd, off, len, &why) == 0);
+	close(fd);
+	job_maps(&out, &in, body, n, off, len);
+	job_maps(&out, &in, body, n, n - len, len);
+	ATF_CHECK(job_taken(&out, &in, 0, 0, -1, &span) == NULL &&
+	    span.map == NULL);
+	ATF_REQUIRE((big = malloc(3 * page)) != NULL);
+	for (i = 0; i < 3 * page; i++)
+		big[i] = 'a' + i % 26;
+	job_maps(&out, &in, big, 3 * page, page + 5, page);
+	job_maps(&out, &in, big, 3 * page, 2 * page, page);
+	free(big);
+	/* The input in the payload, as before issue 36: the row refuses it. */
+	memset(&j, 0, sizeof(j));
+	j.inputlen = len;
+	ATF_REQUIRE((m.data = malloc(sizeof(j) + len)) != NULL);
+	memcpy(m.data, &j, sizeof(j));
+	memcpy((char *)m.data + sizeof(j), body + off, len);
+	m.type = PROC_JOB_RUN;
+	m.fd = -1;
+	m.len = sizeof(j) + len;
+	ATF_CHECK(msg_check(&proc_msg(PROC_JOB_RUN)->rule, 1, &m, NULL,
+	    0) == -1);
+	m.len = sizeof(j);
+	ATF_CHECK(msg_check(&proc_msg(PROC_JOB_RUN)->rule, 1, &m, NULL,
+	    0) == 0);
+	free(m.data);
+}
+
+/*
+ * The launcher's take of a job that does not add up ends it, its log
+ * saying why.  (The control: job_memfd_lies's.)
+ */
+ATF_TC_WITHOUT_HEAD(job_lie_ends);
+ATF_TC_BODY(job_lie_ends, tc)
+{
+	struct proc_job	 j;
+	struct msg	 m;
+	pid_t		 pid;
+	int		 st, fd;
+
+	memset(&j, 0, sizeof(j));
+	j.inputlen = 5;
+	memset(&m, 0, sizeof(m));
+	m.type = PROC_JOB_RUN;
+	m.id = 7;
+	m.fd = -1;
+	m.data = &j;
+	m.len = sizeof(j);
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		if ((fd = open("err", O_WRONLY | O_CREAT | O_TRUNC, 0600)) ==
+		    -1 || dup2(fd, 2) == -1)
+			_exit(2);
+		child_take(&proc_table()[PROC_LAUNCHER], &m);
+		_exit(0);
+	}
+	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
+	ATF_CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "the launcher "
+	    "took a job with no memfd for its input");
+	ATF_CHECK_MSG(atf_utils_grep_file("a job that does not add up: its "
+	    "input came without the claim's memfd", "err"), "the fatal line is "
+	    "not in its log");
+}
+
 /* An outcome crosses whole; its texts and extra in their places. */
 ATF_TC_WITHOUT_HEAD(outcome_crosses);
 ATF_TC_BODY(outcome_crosses, tc)
@@ -834,6 +1004,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, answer_lies);
 	ATF_TP_ADD_TC(tp, answer_memfd_lies);
 	ATF_TP_ADD_TC(tp, body_by_memfd);
+	ATF_TP_ADD_TC(tp, job_memfd_lies);
+	ATF_TP_ADD_TC(tp, job_lie_ends);
 	ATF_TP_ADD_TC(tp, outcome_crosses);
 	ATF_TP_ADD_TC(tp, rows);
 	ATF_TP_ADD_TC(tp, take_by_row);
