@@ -39,6 +39,7 @@
 #include "records.h"
 #include "../../sandcastled/sandcastled.h"
 #include "testconf.h"
+#include "../lib/hop.h"
 
 int	 clock_gettime(clockid_t, struct timespec *);
 
@@ -209,17 +210,25 @@ call_sent(const char *what)
 	}
 }
 
-/* The source's answer of HTTP status to call id, through the parent. */
+/*
+ * The keep's answer of HTTP status to call id, through the parent; a
+ * body, when not NULL, by a sealed memfd as keepd hands it over.
+ */
 static void
-source_answers(uint32_t id, uint32_t status)
+call_answers(uint32_t id, uint32_t status, const char *body)
 {
 	struct keepcli_answer	 a;
 	struct msg		 m;
 
 	memset(&a, 0, sizeof(a));
 	a.status = status;
+	if (body != NULL) {
+		a.body_len = strlen(body);
+		ATF_REQUIRE((a.body_fd = keepbody_make(body, a.body_len)) != -1);
+	}
 	ATF_REQUIRE(keepcli_answer_send(&parent_chan, PROC_KEEP_ANSWER, id,
 	    &a) == 0);
+	keepcli_answer_free(&a);
 	ATF_REQUIRE(msgchan_flush_all(&parent_chan) == 0);
 	ATF_REQUIRE(msg_read_one(&core_chan, &m) == 1);
 	core_answer(&m);
@@ -263,7 +272,7 @@ ATF_TC_BODY(away_past_retention, tc)
 	ATF_CHECK_MSG(atf_utils_file_exists("data/notes/5/meta.json"),
 	    "the record of a pending result was pruned at start");
 	ATF_REQUIRE((id = first_call("/jobs/5/result")) != 0);
-	source_answers(id, 200);
+	call_answers(id, 200, NULL);
 	ATF_CHECK_MSG(atf_utils_file_exists("data/notes/5/meta.json") &&
 	    atf_utils_grep_file("\"result\":\"sent\"",
 	    "data/notes/5/meta.json"), "the record does not say sent");
@@ -291,7 +300,7 @@ ATF_TC_BODY(result_record_gone, tc)
 	    unlink("data/notes/5/input.json") == 0 &&
 	    unlink("data/notes/5/output.json") == 0 &&
 	    rmdir("data/notes/5") == 0);
-	source_answers(id, 409);
+	call_answers(id, 409, NULL);
 	ATF_CHECK(atf_utils_grep_file("source notes job 5: the source no "
 	    "longer held the job \\(409\\), but its record is gone", "err"));
 	(void)core_timer();
@@ -320,7 +329,7 @@ ATF_TC_BODY(result_record_held, tc)
 	ATF_REQUIRE(read(fd, meta, 4095) > 0);
 	ATF_REQUIRE(pwrite(fd, bad, sizeof(bad) - 1, 0) ==
 	    (ssize_t)sizeof(bad) - 1 && ftruncate(fd, sizeof(bad) - 1) == 0);
-	source_answers(id, 200);
+	call_answers(id, 200, NULL);
 	ATF_CHECK(atf_utils_grep_file("the record cannot say the result was "
 	    "taken", "err"));
 	(void)core_timer();
@@ -433,26 +442,6 @@ bodies_held(void)
 	return held;
 }
 
-/* The claim's answer, body, by a sealed memfd as keepd hands it over. */
-static void
-claim_answers(uint32_t id, const char *body)
-{
-	struct keepcli_answer	 a;
-	struct msg		 m;
-
-	memset(&a, 0, sizeof(a));
-	a.status = 200;
-	a.body_len = strlen(body);
-	ATF_REQUIRE((a.body_fd = keepbody_make(body, a.body_len)) != -1);
-	ATF_REQUIRE(keepcli_answer_send(&parent_chan, PROC_KEEP_ANSWER, id,
-	    &a) == 0);
-	keepcli_answer_free(&a);
-	ATF_REQUIRE(msgchan_flush_all(&parent_chan) == 0);
-	ATF_REQUIRE(msg_read_one(&core_chan, &m) == 1);
-	core_answer(&m);
-	msg_free(&m);
-}
-
 /* What the core sent before: its summaries read and let go. */
 static void
 core_drained(void)
@@ -470,23 +459,6 @@ core_drained(void)
 			return;
 		ATF_REQUIRE(msgchan_read(&parent_chan) > 0);
 	}
-}
-
-/* The next message on in, the bytes its socket carried for it. */
-static size_t
-hop(struct msgchan *out, struct msgchan *in, struct msg *m)
-{
-	size_t	 n = 0;
-	ssize_t	 r;
-	int	 got;
-
-	ATF_REQUIRE(msgchan_flush_all(out) == 0);
-	while ((got = msg_get(in, m)) == 0) {
-		ATF_REQUIRE((r = msgchan_read(in)) > 0);
-		n += r;
-	}
-	ATF_REQUIRE(got == 1);
-	return n;
 }
 
 /*
@@ -517,7 +489,7 @@ ATF_TC_BODY(job_input_by_memfd, tc)
 	core_up();
 	id = first_call("/jobs/claim");
 	core_drained();
-	claim_answers(id, body);
+	call_answers(id, 200, body);
 	/* The parent: its side of the core's channel, and the launcher's. */
 	t[PROC_CORE].chan = parent_chan;
 	TAILQ_INIT(&t[PROC_CORE].chan.outq);
@@ -574,7 +546,7 @@ ATF_TC_WITHOUT_HEAD(job_failed_lets_go);
 ATF_TC_BODY(job_failed_lets_go, tc)
 {
 	core_up();
-	claim_answers(first_call("/jobs/claim"), "{\"jobs\":[{\"id\":13,"
+	call_answers(first_call("/jobs/claim"), 200, "{\"jobs\":[{\"id\":13,"
 	    "\"capability\":\"ocr\",\"input\":{}}]}");
 	ATF_CHECK_MSG(atf_utils_file_exists("data/notes/13/meta.json"),
 	    "the failed job has no record");

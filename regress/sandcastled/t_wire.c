@@ -29,6 +29,7 @@
 #include "../../sandcastled/jobread.h"
 #include "../../sandcastled/proto.h"
 #include "../../sandcastled/sandcastled.h"
+#include "../lib/hop.h"
 
 #define CORE		0
 #define LAUNCHER	1
@@ -397,23 +398,6 @@ ATF_TC_BODY(answer_memfd_lies, tc)
 	ATF_REQUIRE(keepcli_answer_map(&b) == 0);
 	ATF_CHECK(b.body_len == 7 && memcmp(b.body, "{\"x\":1}", 7) == 0);
 	keepcli_answer_free(&b);
-}
-
-/* A message through a hop, the bytes that crossed its socket counted. */
-static size_t
-hop(struct msgchan *out, struct msgchan *in, struct msg *m)
-{
-	size_t	 n = 0;
-	ssize_t	 r;
-	int	 got;
-
-	ATF_REQUIRE(msgchan_flush_all(out) == 0);
-	while ((got = msg_get(in, m)) == 0) {
-		ATF_REQUIRE((r = msgchan_read(in)) > 0);
-		n += r;
-	}
-	ATF_REQUIRE(got == 1);
-	return n;
 }
 
 /* Only the header and its texts crossed: the 32 MiB went by memfd. */
