@@ -24,7 +24,8 @@ say() { echo "guest: $(date -u '+%H:%M:%S') $*"; }
 # The machine is up: every unit of the boot started (ours is Type=simple).
 wait_up()
 {
-	_s=$(systemctl is-system-running --wait 2>/dev/null)
+	# A unit that never ends its start would hold the run here.
+	_s=$(timeout 600 systemctl is-system-running --wait 2>/dev/null)
 	say "system $_s after $(cut -d' ' -f1 /proc/uptime) s"
 	systemctl --failed --no-legend --plain 2>/dev/null | sed 's/^/guest: failed: /'
 	# Where the boot's time went, for the record's times.

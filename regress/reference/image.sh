@@ -111,6 +111,8 @@ Wants=network.target
 [Service]
 Type=oneshot
 RemainAfterExit=yes
+# A oneshot waits for ever by default: the boot would hang with it.
+TimeoutStartSec=300
 ExecStart=/bin/sh /share/in/reference/homenet.sh up
 ExecStop=/bin/sh /share/in/reference/homenet.sh down
 

@@ -41,10 +41,15 @@ pass=0 failed=0
 rows=
 for c in $cases; do
 	r=$(head -n 1 "$OUT/cases/$c.result" 2>/dev/null)
-	s=$(cell < "$OUT/cases/$c.seen" 2>/dev/null)
+	s=$([ -f "$OUT/cases/$c.seen" ] && cell < "$OUT/cases/$c.seen")
 	case $r in
 	passed)	pass=$((pass + 1)); res="pass: $s" ;;
-	'')	failed=$((failed + 1)); res="fail: it did not run" ;;
+	'')	failed=$((failed + 1))
+		if [ -f "$OUT/cases/$c.log" ]; then
+			res="fail: it did not end: the guest was stopped in it"
+		else
+			res="fail: it did not run"
+		fi ;;
 	*)	failed=$((failed + 1)); res="fail: ${r#failed: }${s:+ (seen: $s)}" ;;
 	esac
 	rows="$rows| $c | $(ids_of "$c") | $(echo "$res" | cell) |

@@ -22,6 +22,9 @@
 #   REFRECORD         the record (regress/reference-RELEASE.md)
 #   REFERENCE_CASES   only these cases of t_reference.sh, in this order
 #   REFERENCE_KEEP=1  the guest's disk of the run before, not a fresh one
+#   REFERENCE_DEADLINE
+#                     a time (seconds since 1970) no boot runs past: CI's
+#                     budget; the cases it leaves are "did not run"
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,7 +36,12 @@ RUN=$CACHE/run-$RELEASE
 SHARE=$RUN/share
 # Each boot's time: the suite's cases before the reboot, then after it.
 BOOT_TIMEOUT=${REFERENCE_BOOT_TIMEOUT:-3600}
-MAX_BOOTS=3
+# A boot's start: the guest's runner writes its first line in it.
+START_TIMEOUT=${REFERENCE_START_TIMEOUT:-900}
+# A boot's end: the runner has asked for the reboot or the power off.
+STOP_TIMEOUT=${REFERENCE_STOP_TIMEOUT:-300}
+# Two boots (the suite reboots once), and two more for a guest stuck.
+MAX_BOOTS=4
 PKGS="qemu-system-x86 qemu-utils debootstrap"
 
 say() { echo "reference $RELEASE: $*"; }
@@ -103,6 +111,14 @@ GUEST=$(flock "$CACHE/guest-$RELEASE.lock" sh "$HERE/image.sh" "$CACHE" "$RELEAS
     die "the guest image of $RELEASE could not be built"
 part image "$t"
 
+# The guest's layer grows by a few hundred MiB; a full disk would
+# pause the guest (qemu's werror=enospc), so the errors go to the guest
+# (werror=report), where the suite fails with them, and a machine with
+# less than 2 GiB free stops here.
+free=$(df -Pk "$CACHE" | awk 'NR == 2 { print int($4 / 1024) }')
+[ "${free:-0}" -ge 2048 ] ||
+    die "only ${free:-0} MiB free in $CACHE: the guest's disk needs up to 2 GiB"
+
 # A fresh disk each run: a copy-on-write layer over the cached image.
 if [ "${REFERENCE_KEEP:-0}" != 1 ] || [ ! -f "$RUN/disk.qcow2" ]; then
 	rm -f "$RUN/disk.qcow2"
@@ -118,13 +134,14 @@ fi
 # Nothing the suite proves needs AVX.
 boot()
 {
-	timeout -k 30 "$BOOT_TIMEOUT" qemu-system-x86_64 \
+	timeout -k 30 "$2" qemu-system-x86_64 \
 	    -accel tcg,thread=multi -cpu max,avx=off,avx2=off -m 4096 -smp 2 \
 	    -nodefaults -display none -no-reboot \
 	    -serial "file:$RUN/console.$1.log" \
 	    -kernel "$GUEST/vmlinuz" -initrd "$GUEST/initrd.img" \
 	    -append "root=/dev/vda rw console=ttyS0 quiet mitigations=off" \
-	    -drive "file=$RUN/disk.qcow2,format=qcow2,if=virtio" -nic none \
+	    -drive "file=$RUN/disk.qcow2,format=qcow2,if=virtio,werror=report,rerror=report" \
+	    -nic none \
 	    -virtfs "local,path=$SHARE,mount_tag=share,security_model=none"
 }
 
@@ -151,31 +168,109 @@ while [ -z "$turn" ]; do
 done
 part turn "$t"
 
-n=0
+# console N LINES: the end of boot N's console (the kernel's quiet: its
+# warnings, and systemd's failures).
+console()
+{
+	if [ -s "$RUN/console.$1.log" ]; then
+		tail -n "$2" "$RUN/console.$1.log" | tr -d '\r' |
+		    sed "s/^/reference $RELEASE: console: /"
+	else
+		say "console: (empty)"
+	fi
+}
+
+# lines FILE: how many it has (0 when it is not there yet).
+lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
+
+# watch PID SINCE: until boot PID ends, what its qemu spent (cpu: its
+# last reading, which does not depend on what else the machine runs),
+# and why it was stopped, if it was (why):
+#   start  its runner wrote nothing in START_TIMEOUT s: it did not come
+#          up (a boot takes a minute or two);
+#   stop   STOP_TIMEOUT s after its runner asked for the reboot or the
+#          power off (it synced the disk first), it had not done it;
+#   case   its runner's case ran a minute past the time it allows, so
+#          the runner, which ends a case at that time, is stuck too.
+watch()
+{
+	cpu=0 why= _ending=
+	_seen=$(lines "$SHARE/out/guest.log")
+	while kill -0 "$1" 2>/dev/null; do
+		sleep 5
+		# boot's subshell, its timeout, then qemu.
+		_q=$(pgrep -P "$(pgrep -P "$1" | head -n 1)" 2>/dev/null | head -n 1)
+		[ -n "$_q" ] || continue
+		_c=$(cpu_of "$_q") && [ -n "$_c" ] && cpu=$_c
+		[ -z "$why" ] || continue
+		_now=$(date +%s)
+		_last=$(tail -n 1 "$SHARE/out/guest.log" 2>/dev/null)
+		_age=$((_now - $(stat -c %Y "$SHARE/out/guest.log" 2>/dev/null || echo "$_now")))
+		case $_last in
+		"guest: "*" done"|"guest: "*" rebooting;"*)
+			_ending=${_ending:-$_now} ;;
+		esac
+		_allows=$(echo "$_last" | sed -n 's/^guest: [0-9:]* case [a-z0-9_]* (at most \([0-9]*\) s;.*/\1/p')
+		if [ $((_now - $2)) -gt "$START_TIMEOUT" ] &&
+		    [ "$(lines "$SHARE/out/guest.log")" -le "$_seen" ]; then
+			why=start
+		elif [ -n "$_ending" ] && [ $((_now - _ending)) -gt "$STOP_TIMEOUT" ]; then
+			why=stop
+		elif [ -n "$_allows" ] && [ "$_age" -gt $((_allows + 60)) ]; then
+			why=case stuck=$_age
+		fi
+		[ -n "$why" ] && kill "$_q" 2>/dev/null
+	done
+}
+
+n=0 again=0
 while [ "$n" -lt "$MAX_BOOTS" ]; do
 	n=$((n + 1))
 	t=$(date +%s)
-	say "boot $n of the guest (TCG, no network)"
-	boot "$n" &
+	limit=$BOOT_TIMEOUT
+	if [ -n "${REFERENCE_DEADLINE:-}" ]; then
+		left=$((REFERENCE_DEADLINE - t))
+		if [ "$left" -lt 60 ]; then
+			say "no boot $n: the deadline has passed (REFERENCE_DEADLINE)"
+			break
+		fi
+		[ "$left" -lt "$limit" ] && limit=$left
+	fi
+	say "boot $n of the guest (TCG, no network, at most $limit s)"
+	boot "$n" "$limit" &
 	qpid=$!
-	# What qemu spent, which does not depend on what else the machine
-	# runs: its last reading before it ends.
-	cpu=0
-	while kill -0 "$qpid" 2>/dev/null; do
-		# boot's subshell, its timeout, then qemu.
-		q=$(pgrep -P "$(pgrep -P "$qpid" | head -n 1)" 2>/dev/null | head -n 1)
-		[ -n "$q" ] && c=$(cpu_of "$q") && [ -n "$c" ] && cpu=$c
-		sleep 5
-	done
+	watch "$qpid" "$t"
 	wait "$qpid"
 	st=$?
 	part "boot$n" "$t"
 	TIMES="${TIMES}boot$n, qemu's processor seconds=$cpu
 "
+	case $why in
+	start)
+		say "boot $n: the guest's runner wrote nothing in $START_TIMEOUT s: stopped"
+		console "$n" 15
+		# Once more: the boot itself, not a case, went wrong.
+		[ "$again" -eq 0 ] || break
+		again=1 n=$((n - 1))
+		continue ;;
+	stop)
+		say "boot $n: the guest had not rebooted or powered off $STOP_TIMEOUT s after its runner asked: stopped"
+		console "$n" 15
+		st=0 ;;
+	case)
+		say "boot $n: the guest's runner is stuck in a case past its time: stopped, and booted again to go on from that case"
+		tail -n 3 "$SHARE/out/guest.log" | sed "s/^/reference $RELEASE: /"
+		console "$n" 15
+		TIMES="${TIMES}boot$n stopped, case $(tail -n 1 "$SHARE/out/guest.log" | awk '{ print $4 }') running for=$stuck
+"
+		st=0 ;;
+	esac
 	state=$(cat "$SHARE/out/state" 2>/dev/null)
 	[ "$state" = done ] && break
 	if [ "$st" -ne 0 ]; then
-		say "qemu exited $st: the guest ran past $BOOT_TIMEOUT s or failed"
+		say "qemu exited $st: the guest ran past $limit s or failed; it ended:"
+		tail -n 5 "$SHARE/out/guest.log" 2>/dev/null | sed "s/^/reference $RELEASE: /"
+		console "$n" 10
 		break
 	fi
 done
