@@ -45,6 +45,8 @@ STOP_TIMEOUT=${REFERENCE_STOP_TIMEOUT:-300}
 MAX_BOOTS=4
 PKGS="qemu-system-x86 qemu-utils debootstrap"
 
+. "$HERE/watch.subr"
+
 say() { echo "reference $RELEASE: $*"; }
 die() { echo "reference $RELEASE: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
@@ -146,12 +148,6 @@ boot()
 	    -virtfs "local,path=$SHARE,mount_tag=share,security_model=none"
 }
 
-# cpu_of PID: the processor seconds PID used so far (utime + stime).
-cpu_of()
-{
-	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) / hz) }' \
-	    "/proc/$1/stat" 2>/dev/null
-}
 
 # A guest's turn: one of REFERENCE_JOBS slots, each a lock under CACHE
 # held until this run ends (all.sh).
@@ -179,49 +175,6 @@ console()
 	else
 		say "console: (empty)"
 	fi
-}
-
-# lines FILE: how many it has (0 when it is not there yet).
-lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
-
-# watch PID SINCE: until boot PID ends, what its qemu spent (cpu: its
-# last reading, which does not depend on what else the machine runs),
-# and why it was stopped, if it was (why):
-#   start  its runner wrote nothing in START_TIMEOUT s: it did not come
-#          up (a boot takes a minute or two);
-#   stop   STOP_TIMEOUT s after its runner asked for the reboot or the
-#          power off (it synced the disk first), it had not done it;
-#   case   its runner's case ran a minute past the time it allows, so
-#          the runner, which ends a case at that time, is stuck too.
-watch()
-{
-	cpu=0 why= _ending=
-	_seen=$(lines "$SHARE/out/guest.log")
-	while kill -0 "$1" 2>/dev/null; do
-		sleep 5
-		# boot's subshell, its timeout, then qemu.
-		_q=$(pgrep -P "$(pgrep -P "$1" | head -n 1)" 2>/dev/null | head -n 1)
-		[ -n "$_q" ] || continue
-		_c=$(cpu_of "$_q") && [ -n "$_c" ] && cpu=$_c
-		[ -z "$why" ] || continue
-		_now=$(date +%s)
-		_last=$(tail -n 1 "$SHARE/out/guest.log" 2>/dev/null)
-		_age=$((_now - $(stat -c %Y "$SHARE/out/guest.log" 2>/dev/null || echo "$_now")))
-		case $_last in
-		"guest: "*" done"|"guest: "*" rebooting;"*)
-			_ending=${_ending:-$_now} ;;
-		esac
-		_allows=$(echo "$_last" | sed -n 's/^guest: [0-9:]* case [a-z0-9_]* (at most \([0-9]*\) s;.*/\1/p')
-		if [ $((_now - $2)) -gt "$START_TIMEOUT" ] &&
-		    [ "$(lines "$SHARE/out/guest.log")" -le "$_seen" ]; then
-			why=start
-		elif [ -n "$_ending" ] && [ $((_now - _ending)) -gt "$STOP_TIMEOUT" ]; then
-			why=stop
-		elif [ -n "$_allows" ] && [ "$_age" -gt $((_allows + 60)) ]; then
-			why=case stuck=$_age
-		fi
-		[ -n "$why" ] && kill "$_q" 2>/dev/null
-	done
 }
 
 n=0 again=0
