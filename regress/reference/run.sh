@@ -24,7 +24,10 @@
 #   REFERENCE_KEEP=1  the guest's disk of the run before, not a fresh one
 #   REFERENCE_DEADLINE
 #                     a time (seconds since 1970) no boot runs past: CI's
-#                     budget; the cases it leaves are "did not run"
+#                     budget; the case it stops "did not end", those after
+#                     it "did not run"
+#   REFERENCE_START_TIMEOUT, REFERENCE_STOP_TIMEOUT
+#                     watch.subr's bounds on a boot's start and its end
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -147,7 +150,6 @@ boot()
 	    -nic none \
 	    -virtfs "local,path=$SHARE,mount_tag=share,security_model=none"
 }
-
 
 # A guest's turn: one of REFERENCE_JOBS slots, each a lock under CACHE
 # held until this run ends (all.sh).
