@@ -198,8 +198,11 @@ while [ "$n" -lt "$MAX_BOOTS" ]; do
 	watch "$qpid" "$t"
 	wait "$qpid"
 	st=$?
-	part "boot$n" "$t"
-	TIMES="${TIMES}boot$n, qemu's processor seconds=$cpu
+	# A boot started again after a stalled start keeps its number.
+	label=boot$n
+	[ "$again" = "$n" ] && label="boot$n again"
+	part "$label" "$t"
+	TIMES="${TIMES}$label, qemu's processor seconds=$cpu
 "
 	case $why in
 	start)
@@ -207,7 +210,7 @@ while [ "$n" -lt "$MAX_BOOTS" ]; do
 		console "$n" 15
 		# Once more: the boot itself, not a case, went wrong.
 		[ "$again" -eq 0 ] || break
-		again=1 n=$((n - 1))
+		again=$n n=$((n - 1))
 		continue ;;
 	stop)
 		say "boot $n: the guest had not rebooted or powered off $STOP_TIMEOUT s after its runner asked: stopped"
