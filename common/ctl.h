@@ -26,14 +26,30 @@ enum ctl_type {
 	CTL_SOURCE,		/* daemon: struct ctl_source, one per source */
 };
 
-/* ctl.c: every message's size; what each side takes of them (msg.h). */
+#define CTL_DAEMON	0x1	/* the sides: sandcastled */
+#define CTL_CLIENT	0x2	/* and sandcastlectl */
+#define CTL_SHOWS	(MSG_BIT(CTL_SHOW_STATUS) | MSG_BIT(CTL_SHOW_SOURCES))
+
+/*
+ * A row a message, all that is said of it: its type, least and most
+ * bytes, descriptor (none), the sides that send it, the questions it
+ * answers, and sandcastled's take (control.c).  ctl.c writes the rows
+ * without the takes for sandcastlectl.
+ */
+#define CTL_ROWS(ROW) \
+	ROW(CTL_HELLO, sizeof(struct ctl_hello), sizeof(struct ctl_hello), 0, \
+	    CTL_DAEMON | CTL_CLIENT, MSG_BIT(CTL_HELLO), control_hello) \
+	ROW(CTL_ERROR, 1, CTL_MAXPAYLOAD, 0, CTL_DAEMON, \
+	    MSG_BIT(CTL_HELLO) | CTL_SHOWS, NULL) \
+	ROW(CTL_END, 0, 0, 0, CTL_DAEMON, CTL_SHOWS, NULL) \
+	ROW(CTL_SHOW_STATUS, 0, 0, 0, CTL_CLIENT, 0, control_status) \
+	ROW(CTL_STATUS_PROC, sizeof(struct ctl_proc), sizeof(struct ctl_proc), \
+	    0, CTL_DAEMON, MSG_BIT(CTL_SHOW_STATUS), NULL) \
+	ROW(CTL_SHOW_SOURCES, 0, 0, 0, CTL_CLIENT, 0, control_sources) \
+	ROW(CTL_SOURCE, sizeof(struct ctl_source), sizeof(struct ctl_source), \
+	    0, CTL_DAEMON, MSG_BIT(CTL_SHOW_SOURCES), NULL)
 extern const struct msg_rule	ctl_rules[];
 extern const size_t		ctl_nrules;
-#define CTL_TO_DAEMON	(MSG_BIT(CTL_HELLO) | MSG_BIT(CTL_SHOW_STATUS) | \
-			 MSG_BIT(CTL_SHOW_SOURCES))
-#define CTL_TO_CLIENT	(MSG_BIT(CTL_HELLO) | MSG_BIT(CTL_ERROR) | \
-			 MSG_BIT(CTL_END) | MSG_BIT(CTL_STATUS_PROC) | \
-			 MSG_BIT(CTL_SOURCE))
 
 struct ctl_hello {
 	uint32_t	version;

@@ -35,12 +35,29 @@ enum keep_type {
 	KEEP_REFUSED,		/* keepd: struct keep_refused, then the reason */
 };
 
-/* keep.c: every message's size; what each side takes of them (msg.h). */
+#define KEEP_KEEPD	0x1	/* the sides: keepd */
+#define KEEP_CLIENT	0x2	/* and its client, the keep frontend or check */
+#define KEEP_ASKS	(MSG_BIT(KEEP_HELLO) | MSG_BIT(KEEP_REQUEST))
+
+/*
+ * A row a message, all that is said of it: its type, least and most
+ * bytes, descriptor (0 never, 2 maybe), the sides that send it, the
+ * questions it answers, and keepd's take (keepd/client.c).  keep.c
+ * writes the rows without the takes, for the clients.
+ */
+#define KEEP_ROWS(ROW) \
+	ROW(KEEP_HELLO, sizeof(struct keep_hello), sizeof(struct keep_hello), \
+	    0, KEEP_KEEPD | KEEP_CLIENT, MSG_BIT(KEEP_HELLO), client_hello) \
+	ROW(KEEP_REQUEST, sizeof(struct keep_request) + 1, KEEP_MAXENVELOPE, \
+	    0, KEEP_CLIENT, 0, client_request) \
+	ROW(KEEP_ANSWER, sizeof(struct keep_answer), \
+	    sizeof(struct keep_answer) + KEEP_CTYPE_MAX, 2, KEEP_KEEPD, \
+	    MSG_BIT(KEEP_REQUEST), NULL) \
+	ROW(KEEP_REFUSED, sizeof(struct keep_refused), \
+	    sizeof(struct keep_refused) + KEEP_REFUSAL_MAX, 0, KEEP_KEEPD, \
+	    KEEP_ASKS, NULL)
 extern const struct msg_rule	keep_rules[];
 extern const size_t		keep_nrules;
-#define KEEP_TO_KEEPD	(MSG_BIT(KEEP_HELLO) | MSG_BIT(KEEP_REQUEST))
-#define KEEP_TO_CLIENT	(MSG_BIT(KEEP_HELLO) | MSG_BIT(KEEP_ANSWER) | \
-			 MSG_BIT(KEEP_REFUSED))
 
 struct keep_hello {
 	uint32_t	version;

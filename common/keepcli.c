@@ -56,8 +56,8 @@ keepcli_read(struct keepcli *k, unsigned int seconds, struct msg *m,
 		*why = strerror(errno);
 		return -1;
 	}
-	if (msg_check_set(keep_rules, keep_nrules, KEEP_TO_CLIENT, m, reason,
-	    sizeof(reason)) == -1) {
+	if (msg_check_set(keep_rules, keep_nrules, msg_takes(keep_rules,
+	    keep_nrules, KEEP_CLIENT), m, reason, sizeof(reason)) == -1) {
 		msg_free(m);
 		*why = "the keep's answer breaks its protocol";
 		return -1;

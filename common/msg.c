@@ -528,3 +528,24 @@ msg_verify(const struct msg_rule *rules, size_t nrules, const struct msg *m,
 {
 	msg_verify_set(rules, nrules, MSG_ANY, m, peer);
 }
+
+uint32_t
+msg_takes(const struct msg_rule *rules, size_t nrules, uint32_t side)
+{
+	uint32_t	 set = 0;
+	size_t		 i;
+
+	for (i = 0; i < nrules; i++)
+		if (rules[i].type < 32 && (rules[i].from & ~side) != 0)
+			set |= MSG_BIT(rules[i].type);
+	return set;
+}
+
+int
+msg_answers(const struct msg_rule *rules, size_t nrules, uint32_t question,
+    const struct msg *m)
+{
+	const struct msg_rule	*r = msg_rule_find(rules, nrules, m->type);
+
+	return r != NULL && question < 32 && (r->pays & MSG_BIT(question));
+}

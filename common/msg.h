@@ -52,13 +52,20 @@ struct msgchan {
 	int		 wipe;		/* zero what it lets go: see below */
 };
 
-/* One row of a protocol's table: what is accepted of one type. */
+/*
+ * One row of a protocol's table: all that is said of one message.  An
+ * answer has no take: the wait of the question it pays takes it.
+ */
+struct msg;
 struct msg_rule {
 	uint32_t	 type;
 	const char	*name;
 	size_t		 minlen;
 	size_t		 maxlen;
 	int		 fd;		/* 0: never, 1: required, 2: optional */
+	uint32_t	 from;		/* the sides that send it, a bit each */
+	uint32_t	 pays;		/* an answer: the question it answers */
+	void		(*take)(void *, struct msg *);
 };
 
 /* A receiver's set of types, each below 32; MSG_ANY: every type of the table. */
@@ -91,5 +98,20 @@ void	msg_verify_set(const struct msg_rule *, size_t nrules, uint32_t set,
 	    const struct msg *, const char *peer);
 const struct msg_rule *
 	msg_rule_find(const struct msg_rule *, size_t, uint32_t);
+/* The types a side takes: each row sent by another side. */
+uint32_t msg_takes(const struct msg_rule *, size_t nrules, uint32_t side);
+/* 1 when m's row answers the question of type question. */
+int	msg_answers(const struct msg_rule *, size_t nrules, uint32_t question,
+	    const struct msg *);
+
+/*
+ * A table both ends of a socket link is a list of ROW()s (keep.h,
+ * ctl.h): MSG_ROW writes a row with its take, where the taker links
+ * it, MSG_ROW_NO_TAKE without, where it does not.
+ */
+#define MSG_ROW(t, least, most, fd, from, pays, take) \
+	{ t, #t, least, most, fd, from, pays, take },
+#define MSG_ROW_NO_TAKE(t, least, most, fd, from, pays, take) \
+	{ t, #t, least, most, fd, from, pays, NULL },
 
 #endif

@@ -26,10 +26,15 @@
 #include "msg.h"
 
 #define SPARE_CLIENT	1	/* to the spare: its client's descriptor */
+#define SPARE_GATE	0x1	/* the sides: the gate */
+#define SPARE_SPARE	0x2	/* and its spare tunnel process */
+
+static void	 spare_client(void *, struct msg *);
 
 static const struct msg_rule spare_rules[] = {
-	{ SPARE_CLIENT, "SPARE_CLIENT", 0, 0, 1 },
+	{ SPARE_CLIENT, "SPARE_CLIENT", 0, 0, 1, SPARE_GATE, 0, spare_client },
 };
+#define SPARE_NRULES	(sizeof(spare_rules) / sizeof(spare_rules[0]))
 
 static volatile sig_atomic_t	quit, reap;
 
@@ -83,6 +88,17 @@ children_reap(struct gate *g)
 	}
 }
 
+/* The spare's one client: the tunnel serves it and ends the spare. */
+static void
+spare_client(void *arg, struct msg *m)
+{
+	int	 fd = m->fd;
+
+	m->fd = -1;
+	msg_free(m);
+	tunnel(arg, fd);
+}
+
 /* In the spare, its locks on: the one client it will serve, or its end. */
 static __attribute__((noreturn)) void
 spare_wait(const struct gate *g, int sp, int abi)
@@ -90,21 +106,19 @@ spare_wait(const struct gate *g, int sp, int abi)
 	struct msgchan	 chan;
 	struct msg	 m;
 	char		 why[128];
-	int		 fd;
 
 	log_debug("spare tunnel process %ld ready: landlock ABI %d, seccomp "
 	    "filter on", (long)getpid(), abi);
 	msgchan_init(&chan, sp, 0);
 	if (msg_read_one(&chan, &m) != 1)
 		_exit(0);
-	if (msg_check(spare_rules, 1, &m, why, sizeof(why)) == -1)
+	if (msg_check_set(spare_rules, SPARE_NRULES, msg_takes(spare_rules,
+	    SPARE_NRULES, SPARE_SPARE), &m, why, sizeof(why)) == -1)
 		fatalx("from gated: %s", why);
-	fd = m.fd;
-	m.fd = -1;
-	msg_free(&m);
 	msgchan_clear(&chan);
 	close(sp);
-	tunnel(g, fd);
+	msg_rule_find(spare_rules, SPARE_NRULES, m.type)->take((void *)g, &m);
+	_exit(0);
 }
 
 /*

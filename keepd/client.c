@@ -189,9 +189,10 @@ client_what(struct client *c, const struct envelope *env)
 }
 
 static void
-client_request(struct client *c, const struct msg *m)
+client_request(void *arg, struct msg *m)
 {
 	static struct envelope	 env;
+	struct client		*c = arg;
 	struct keep_request	 req;
 	const struct keep_dest	*kd;
 	const char		*data;
@@ -200,6 +201,13 @@ client_request(struct client *c, const struct msg *m)
 	char			 why[ENVELOPE_WHY_MAX], rule[128];
 
 	c->id = m->id;
+	if (!c->hello) {
+		log_warnx("client pid %d: a request before its hello: closed",
+		    (int)c->peer);
+		client_refuse(c, KEEP_R_PROTOCOL, "a request before the hello");
+		c->closing = 1;
+		return;
+	}
 	memcpy(&req, m->data, sizeof(req));
 	data = (const char *)m->data + sizeof(req);
 	len = m->len - sizeof(req);
@@ -237,8 +245,9 @@ client_request(struct client *c, const struct msg *m)
 }
 
 static void
-client_hello(struct client *c, const struct msg *m)
+client_hello(void *arg, struct msg *m)
 {
+	struct client		*c = arg;
 	struct keep_hello	 h;
 	char			 why[128];
 
@@ -261,31 +270,24 @@ client_hello(struct client *c, const struct msg *m)
 	client_send(c, KEEP_HELLO, -1, &h, sizeof(h));
 }
 
+static const struct msg_rule client_rules[] = {
+	KEEP_ROWS(MSG_ROW)
+};
+#define CLIENT_NRULES	(sizeof(client_rules) / sizeof(client_rules[0]))
+
 static void
-client_message(struct client *c, const struct msg *m)
+client_message(struct client *c, struct msg *m)
 {
 	char	 why[128];
 
-	if (msg_check_set(keep_rules, keep_nrules, KEEP_TO_KEEPD, m, why,
-	    sizeof(why)) == -1) {
+	if (msg_check_set(client_rules, CLIENT_NRULES, msg_takes(client_rules,
+	    CLIENT_NRULES, KEEP_KEEPD), m, why, sizeof(why)) == -1) {
 		log_warnx("client pid %d sent a malformed message (type %u, "
 		    "%zu bytes: %s): closed", (int)c->peer, m->type, m->len,
 		    why);
 		c->closing = 1;
-	} else if (m->type == KEEP_HELLO)
-		client_hello(c, m);
-	else if (m->type != KEEP_REQUEST)
-		fatalx("client pid %d sent %s, which keepd takes and has no "
-		    "case for", (int)c->peer, msg_rule_find(keep_rules,
-		    keep_nrules, m->type)->name);
-	else if (!c->hello) {
-		c->id = m->id;
-		log_warnx("client pid %d: a request before its hello: closed",
-		    (int)c->peer);
-		client_refuse(c, KEEP_R_PROTOCOL, "a request before the hello");
-		c->closing = 1;
 	} else
-		client_request(c, m);
+		msg_rule_find(client_rules, CLIENT_NRULES, m->type)->take(c, m);
 }
 
 static void
@@ -416,7 +418,7 @@ client_child_message(struct client *c, struct msg *m)
 {
 	char	 why[128];
 
-	if (fetch_check(FETCH_TO_KEEPD, m, why, sizeof(why)) == -1) {
+	if (fetch_check(FETCH_KEEPD, m, why, sizeof(why)) == -1) {
 		log_warnx("%s refused: its process sent a malformed message "
 		    "(type %u: %s)", c->what, m->type, why);
 		client_refuse(c, KEEP_R_INTERNAL, "the keep's request process "

@@ -134,7 +134,7 @@ fetch_get(struct fetch *f, uint32_t type, struct msg *m)
 	if ((r = msg_read_one(&f->chan, m)) == 0)
 		_exit(0);
 	if (r == -1 || m->type != type ||
-	    fetch_check(FETCH_TO_CHILD, m, f->why, sizeof(f->why)) == -1)
+	    fetch_check(FETCH_CHILD, m, f->why, sizeof(f->why)) == -1)
 		_exit(1);
 }
 

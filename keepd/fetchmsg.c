@@ -24,13 +24,13 @@ fetch_msg(uint32_t type)
 	return &fetch_msgs[type];
 }
 
-/* 0 when m is of a row to to, of its size and descriptor; else why. */
+/* 0 when m is of a row another side sends, of its size; else why. */
 int
-fetch_check(int to, const struct msg *m, char *why, size_t whysz)
+fetch_check(uint32_t side, const struct msg *m, char *why, size_t whysz)
 {
 	const struct fetch_msgrow	*r;
 
-	if ((r = fetch_msg(m->type)) == NULL || !(r->to & to)) {
+	if ((r = fetch_msg(m->type)) == NULL || !(r->rule.from & ~side)) {
 		(void)snprintf(why, whysz, "%s", r == NULL ? "unknown type" :
 		    "not a message this process takes");
 		return -1;

@@ -47,12 +47,11 @@ enum fetch_msg {
 	FETCH_REFUSED,		/* child: keep.h's KEEP_REFUSED's payload */
 	FETCH_MSG_END
 };
-#define FETCH_TO_CHILD	0x1
-#define FETCH_TO_KEEPD	0x2
+#define FETCH_KEEPD	0x1	/* the sides: keepd */
+#define FETCH_CHILD	0x2	/* and a request's child */
 struct client;
 struct fetch_msgrow {
-	struct msg_rule	 rule;		/* its type, name, bytes and descriptor */
-	int		 to;		/* FETCH_TO_CHILD, FETCH_TO_KEEPD or both */
+	struct msg_rule	 rule;		/* its type, bytes, descriptor, senders */
 	/* keepd's take: 0 the request goes on, 2 answered, 1 ended otherwise */
 	int		(*take)(struct client *, struct msg *);
 };
@@ -60,7 +59,7 @@ extern const struct fetch_msgrow fetch_msgtab[];	/* fetchtab.c */
 /* fetchmsg.c */
 void		 fetch_msgs_use(const struct fetch_msgrow *);
 const struct fetch_msgrow *fetch_msg(uint32_t type);
-int		 fetch_check(int to, const struct msg *, char *why,
+int		 fetch_check(uint32_t side, const struct msg *, char *why,
 		    size_t whysz);
 /* libtls and the libraries under it, by their file names' starts. */
 extern const char *const	keepd_tls_libs[];

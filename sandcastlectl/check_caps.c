@@ -21,7 +21,9 @@
 #include "paths.h"
 #include "../sandcastled/boxrun.h"
 #include "../sandcastled/job.h"
+#include "../sandcastled/jobrun.h"
 #include "../sandcastled/podman.h"
+#include "../sandcastled/readlock.h"
 #include "check.h"
 #include "sandcastlectl.h"
 

@@ -66,8 +66,8 @@ show_get(struct show_conn *sc, struct msg *m)
 		err(1, "%s", path);
 	if (n == 0)
 		errx(1, "%s: sandcastled closed the connection", path);
-	if (msg_check_set(ctl_rules, ctl_nrules, CTL_TO_CLIENT, m, why,
-	    sizeof(why)) == -1)
+	if (msg_check_set(ctl_rules, ctl_nrules, msg_takes(ctl_rules,
+	    ctl_nrules, CTL_CLIENT), m, why, sizeof(why)) == -1)
 		errx(1, "%s: sandcastled sent a message of type %u and "
 		    "%zu bytes that this sandcastlectl does not take (%s)", path,
 		    m->type, m->len, why);
@@ -127,7 +127,8 @@ show_ask(uint32_t ask, uint32_t type, size_t size, size_t *np)
 		show_get(&sc, &m);
 		if (m.type == CTL_END)
 			break;
-		if (m.type != type)
+		if (m.type != type || !msg_answers(ctl_rules, ctl_nrules, ask,
+		    &m))
 			errx(1, "%s: sandcastled answered out of turn", sc.path);
 		if ((nv = reallocarray(v, n + 1, size)) == NULL)
 			errx(1, "out of memory");

@@ -23,6 +23,7 @@
 #include "deadline.h"
 #include "log.h"
 #include "podman.h"
+#include "profile.h"
 
 #define BOX_CHUNK	65536
 #define BOX_REAP_MS	10

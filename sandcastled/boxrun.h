@@ -3,8 +3,8 @@
  * and stderr as pipes.  What the lines say is common/boxproto.h's,
  * never read here; podman itself is podman.h's.
  */
-#ifndef COMMON_BOXRUN_H
-#define COMMON_BOXRUN_H
+#ifndef SANDCASTLED_BOXRUN_H
+#define SANDCASTLED_BOXRUN_H
 
 #include <sys/types.h>
 
@@ -13,38 +13,11 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "build.h"
 #include "config.h"
+#include "podman.h"
 
-#define BOX_NAME_LEN	(15 + 16)	/* "sandcastle-box-" (a check's: -chk-), 16 hex digits */
 #define BOX_ERR_HEAD	4096		/* bytes of stderr kept for the record */
 #define BOX_WHY_LEN	160
-/* podman reads the box's seccomp profile (profile.c) on this descriptor. */
-#define BOX_PROFILE_FD	3
-#define BOX_PODMAN_PROFILE "/usr/share/containers/seccomp.json"
-
-enum box_role {
-	BOX_CORE,
-	BOX_CHECK
-};
-
-struct box_params {
-	char		 image[64];		/* sandcastle-<cap>:<build> */
-	const char	*word;			/* its one argument: the capability */
-	enum box_role	 role;
-	struct box_limits limits;
-	uint32_t	 timeout;		/* seconds of wall clock, and of cpu */
-	uint64_t	 max_line;		/* bytes of one line from the box */
-	uint64_t	 max_total;		/* bytes of stdout in all */
-	int		 cgroup;		/* pass --memory, --cpus, --pids-limit */
-};
-
-/* What holds one box limit on this machine; none: nothing but the time limit. */
-struct box_hold {
-	const char	*limit;			/* box.memory, box.cpus, ... */
-	const char	*held;
-	int		 warn;			/* said with a warning: it holds less than the key says */
-};
 
 struct box {
 	char		 name[BOX_NAME_LEN + 1];
@@ -78,7 +51,6 @@ struct box_end {
 	size_t		 errlen;
 };
 
-/* boxrun.c */
 int		 box_init(const char *build, char *why, size_t whysz);
 int		 box_prepare(char *why, size_t whysz);	/* before the filter */
 void		 box_stop_when(const volatile sig_atomic_t *, int fd);
@@ -97,10 +69,5 @@ void		 box_drain(struct box *);
 void		 box_hand_off(struct box *);
 int		 box_await(struct box *, int fd);
 void		 box_finish(struct box *, struct box_end *);
-
-/* profile.c */
-int		 box_profile(char *why, size_t whysz);
-char		*box_profile_text(const char *podman, size_t plen, size_t *len,
-		    char *why, size_t whysz);
 
 #endif

@@ -16,11 +16,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ask.h"
+#include "child.h"
 #include "config.h"
 #include "log.h"
 #include "msg.h"
+#include "proc.h"
 #include "proto.h"
-#include "sandcastled.h"
+
+#define CHILD_MAXFDS	64	/* a row's own descriptors polled, at most */
 
 int				child_once;
 static volatile sig_atomic_t	child_stop;
@@ -89,26 +93,34 @@ child_ready(void)
 		fatal("cannot tell the parent it is ready");
 }
 
-/* mask NULL keeps the signals out.  0 when the parent closed the channel. */
+/*
+ * The parent's channel and the row's own descriptors; SIGTERM let in
+ * only here.  0 when the parent closed the channel.
+ */
 static int
 child_wait(int ms, const sigset_t *mask)
 {
-	struct pollfd	 pfd;
+	struct pollfd	 pfd[1 + CHILD_MAXFDS];
 	struct timespec	 ts;
 	ssize_t		 n;
+	size_t		 nfds = 0;
 
-	pfd.fd = child_chan.fd;
-	pfd.events = POLLIN | (child_chan.outqlen > 0 ? POLLOUT : 0);
+	pfd[0].fd = child_chan.fd;
+	pfd[0].events = POLLIN | (child_chan.outqlen > 0 ? POLLOUT : 0);
+	if (child_proc->pollfds != NULL)
+		nfds = child_proc->pollfds(pfd + 1, CHILD_MAXFDS);
 	ts.tv_sec = ms / 1000;
 	ts.tv_nsec = (ms % 1000) * 1000000L;
-	if (ppoll(&pfd, 1, ms == -1 ? NULL : &ts, mask) == -1) {
+	if (ppoll(pfd, 1 + nfds, ms == -1 ? NULL : &ts, mask) == -1) {
 		if (errno == EINTR)
 			return 1;
 		fatal("ppoll");
 	}
-	if ((pfd.revents & POLLOUT) && msgchan_flush(&child_chan) == -1)
+	if (nfds > 0)
+		child_proc->dispatch(pfd + 1, nfds);
+	if ((pfd[0].revents & POLLOUT) && msgchan_flush(&child_chan) == -1)
 		fatal("writing to the parent");
-	if (!(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+	if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
 		return 1;
 	if ((n = msgchan_read(&child_chan)) == 0)
 		return 0;
@@ -130,16 +142,16 @@ child_next(struct msg *m)
 	return r;
 }
 
-/* A question by its row's take; an answer by the wait that asked it. */
+/* A question by its row's take; an answer by the question it pays. */
 void
 child_take(struct proc *p, struct msg *m)
 {
 	const struct proc_msgrow	*r = proc_msg(m->type);
 
 	if (r != NULL && r->to == (int)p->id)
-		r->take(p, m);
-	else if (r != NULL && r->to == ROUTE_ASKER && p->answer != NULL)
-		p->answer(m);
+		r->rule.take(p, m);
+	else if (r != NULL && r->to == ROUTE_ASKER)
+		ask_answer(m);
 	else
 		fatalx("the parent sent %s (id %u), which the %s did not ask "
 		    "for", proc_msg_name(m->type), m->id, p->title);
@@ -171,27 +183,6 @@ child_loop(void)
 	}
 }
 
-/*
- * The launcher's wait inside a job for the keep's answer: 1, 0 when the
- * parent is gone, -1 at SIGTERM, since a claude call may last minutes
- * (box_stop_when() then removes the box).
- */
-int
-child_await(struct msg *m)
-{
-	sigset_t	 none;
-	int		 r;
-
-	sigemptyset(&none);
-	while ((r = child_next(m)) == 0) {
-		if (child_stop)
-			return -1;
-		if (child_wait(-1, &none) == 0)
-			return 0;
-	}
-	return r;
-}
-
 void
 child_main(const char *title, const struct options *opts)
 {
@@ -216,6 +207,7 @@ child_main(const char *title, const struct options *opts)
 	if (fcntl(PROC_FD, F_SETFL, O_NONBLOCK) == -1)
 		fatal("O_NONBLOCK on the channel");
 	msgchan_init(&child_chan, PROC_FD, PROC_MAXPAYLOAD);
+	ask_use(child_proc->id);
 	child_proc->init(conf, &child_chan);
 	child_proc->sandbox();
 	child_ready();

@@ -17,10 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control.h"
 #include "ctl.h"
 #include "log.h"
 #include "msg.h"
-#include "sandcastled.h"
+#include "proc.h"
+#include "proto.h"
+#include "refused.h"
 #include "summary.h"
 #include "usock.h"
 
@@ -148,8 +151,9 @@ control_accept(void)
 }
 
 static void
-control_hello(struct ctl_client *c, const struct msg *m)
+control_hello(void *arg, struct msg *m)
 {
+	struct ctl_client	*c = arg;
 	struct ctl_hello	 h;
 
 	memcpy(&h, m->data, sizeof(h));
@@ -181,10 +185,12 @@ control_proc(struct ctl_client *c, uint32_t id, const char *title, pid_t pid,
 }
 
 static void
-control_status(struct ctl_client *c, uint32_t id)
+control_status(void *arg, struct msg *m)
 {
-	struct proc	*p = proc_table();
-	size_t		 i;
+	struct ctl_client	*c = arg;
+	struct proc		*p = proc_table();
+	uint32_t		 id = m->id;
+	size_t			 i;
 
 	control_proc(c, id, "parent", getpid(), 1, control_start);
 	for (i = 0; i < PROC_COUNT; i++)
@@ -196,9 +202,11 @@ control_status(struct ctl_client *c, uint32_t id)
 
 /* From the core's last summary: a busy core keeps no client waiting. */
 static void
-control_sources(struct ctl_client *c, uint32_t id)
+control_sources(void *arg, struct msg *m)
 {
+	struct ctl_client	*c = arg;
 	const struct ctl_source	*v;
+	uint32_t		 id = m->id;
 	size_t			 i, n;
 
 	if (!summary_last(&v, &n)) {
@@ -213,12 +221,18 @@ control_sources(struct ctl_client *c, uint32_t id)
 		log_warn("control: an answer to pid %d", (int)c->pid);
 }
 
+static const struct msg_rule control_rules[] = {
+	CTL_ROWS(MSG_ROW)
+};
+#define CONTROL_NRULES	(sizeof(control_rules) / sizeof(control_rules[0]))
+
 static int
-control_handle(struct ctl_client *c, const struct msg *m)
+control_handle(struct ctl_client *c, struct msg *m)
 {
 	char	 why[128];
 
-	if (msg_check_set(ctl_rules, ctl_nrules, CTL_TO_DAEMON, m, why,
+	if (msg_check_set(control_rules, CONTROL_NRULES,
+	    msg_takes(control_rules, CONTROL_NRULES, CTL_DAEMON), m, why,
 	    sizeof(why)) == -1) {
 		log_warnx("control: client pid %d sent a malformed message "
 		    "(type %u, %zu bytes: %s): closed", (int)c->pid, m->type,
@@ -229,21 +243,7 @@ control_handle(struct ctl_client *c, const struct msg *m)
 		control_error(c, "the first message must be CTL_HELLO");
 		return 0;
 	}
-	switch (m->type) {
-	case CTL_HELLO:
-		control_hello(c, m);
-		break;
-	case CTL_SHOW_STATUS:
-		control_status(c, m->id);
-		break;
-	case CTL_SHOW_SOURCES:
-		control_sources(c, m->id);
-		break;
-	default:
-		fatalx("control: client pid %d sent %s, which the parent takes "
-		    "and has no case for", (int)c->pid, msg_rule_find(ctl_rules,
-		    ctl_nrules, m->type)->name);
-	}
+	msg_rule_find(control_rules, CONTROL_NRULES, m->type)->take(c, m);
 	return 0;
 }
 

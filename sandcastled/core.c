@@ -17,16 +17,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "config.h"
 #include "contract.h"
 #include "core.h"
+#include "corebase.h"
+#include "corejob.h"
+#include "coreresult.h"
 #include "keepcli.h"
+#include "lock.h"
 #include "log.h"
 #include "msg.h"
 #include "paths.h"
 #include "proto.h"
 #include "records.h"
-#include "sandcastled.h"
 #include "schedule.h"
 #include "summary.h"
 
@@ -54,18 +58,21 @@ core_once_done(struct core *c)
 		fatal("a message to the parent");
 }
 
+static void	 core_keep_state(void *, struct msg *);
+static void	 core_take_claim(void *, struct msg *);
+
 static void
 core_probe(struct core *c)
 {
-	if (msg_compose(c->chan, PROC_KEEP_PROBE, core_next_id(c), -1, NULL,
-	    0) == -1)
-		fatal("a message to the parent");
+	(void)ask_send(c->chan, PROC_KEEP_PROBE, -1, NULL, 0, core_keep_state,
+	    c);
 	c->wait = CORE_PROBE;
 }
 
 static void
-core_keep_state(struct core *c, struct msg *m)
+core_keep_state(void *arg, struct msg *m)
 {
+	struct core	*c = arg;
 	uint32_t	 up;
 
 	memcpy(&up, m->data, sizeof(up));
@@ -106,7 +113,7 @@ core_claim(struct core *c, time_t now)
 	c->caps = caps;
 	env = contract_claim_envelope(core_source(c, i), caps, CONTRACT_LIMIT,
 	    &len);
-	core_call(c, i, CORE_CLAIM, env, len);
+	core_call(c, i, CORE_CLAIM, env, len, core_take_claim);
 }
 
 /* sandcastled -1: 1 when the source is skipped, as the daemon would. */
@@ -151,7 +158,7 @@ core_once_claim(struct core *c, time_t now)
 	c->caps = caps;
 	env = contract_claim_envelope(core_source(c, i), caps, CONTRACT_LIMIT,
 	    &len);
-	core_call(c, i, CORE_CLAIM, env, len);
+	core_call(c, i, CORE_CLAIM, env, len, core_take_claim);
 }
 
 /*
@@ -207,72 +214,10 @@ core_claim_answer(struct core *c, struct keepcli_answer *a, const char *down)
 	sched_failed(c->sched, c->src, now, err);
 }
 
-/* to may keep the answer, leaving a zeroed one. */
 static void
-core_keep_answer(struct core *c, struct msg *m,
-    void (*to)(struct core *, struct keepcli_answer *, const char *))
+core_take_claim(void *arg, struct msg *m)
 {
-	struct keepcli_answer	 a;
-	char			 down[PROC_REASON_MAX + 1];
-	const char		*d = NULL;
-
-	memset(&a, 0, sizeof(a));
-	if (m->type == PROC_KEEP_DOWN) {
-		(void)snprintf(down, sizeof(down), "%.*s", (int)m->len,
-		    (char *)m->data);
-		d = down;
-	} else if (keepcli_answer_take(m, &a) == -1)
-		fatalx("the parent sent a keep answer whose lengths do not "
-		    "add up");
-	else if (keepcli_answer_map(&a) == -1) {
-		(void)snprintf(down, sizeof(down), "its body could not be "
-		    "mapped: %s", strerror(errno));
-		d = down;
-	}
-	to(c, &a, d);
-	keepcli_answer_free(&a);
-}
-
-static void
-core_take_claim(struct core *c, struct msg *m)
-{
-	core_keep_answer(c, m, core_claim_answer);
-}
-
-static void
-core_take_result(struct core *c, struct msg *m)
-{
-	core_keep_answer(c, m, core_result_answer);
-}
-
-/* Which wait takes which message: any other, or another id, is fatal. */
-static const struct {
-	enum core_wait	 wait;
-	uint32_t	 type;
-	void		(*take)(struct core *, struct msg *);
-} core_takes[] = {
-	{ CORE_PROBE, PROC_KEEP_STATE, core_keep_state },
-	{ CORE_CLAIM, PROC_KEEP_ANSWER, core_take_claim },
-	{ CORE_CLAIM, PROC_KEEP_DOWN, core_take_claim },
-	{ CORE_JOB, PROC_JOB_DONE, core_job_done },
-	{ CORE_RESULT, PROC_KEEP_ANSWER, core_take_result },
-	{ CORE_RESULT, PROC_KEEP_DOWN, core_take_result },
-};
-
-void
-core_answer(struct msg *m)
-{
-	struct core	*c = &core;
-	size_t		 i;
-
-	for (i = 0; i < sizeof(core_takes) / sizeof(core_takes[0]); i++)
-		if (core_takes[i].wait == c->wait &&
-		    core_takes[i].type == m->type && m->id == c->seq) {
-			core_takes[i].take(c, m);
-			return;
-		}
-	fatalx("the parent sent %s (id %u), which the core did not ask for",
-	    proc_msg_name(m->type), m->id);
+	core_keep_answer(arg, m, core_claim_answer);
 }
 
 static void

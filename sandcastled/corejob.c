@@ -6,6 +6,7 @@
  * has sandcastle's own word (word.c).
  */
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,9 +14,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "ask.h"
 #include "config.h"
 #include "contract.h"
-#include "core.h"
+#include "corebase.h"
+#include "corejob.h"
+#include "coreresult.h"
 #include "job.h"
 #include "log.h"
 #include "msg.h"
@@ -88,6 +92,7 @@ corejob_send(struct core *c, const struct source *src)
 {
 	const struct contract_job *j = &c->claim.jobs[0];
 	struct proc_job		   pj;
+	struct iovec		   iov;
 	int			   fd = -1;
 
 	memset(&pj, 0, sizeof(pj));
@@ -101,9 +106,9 @@ corejob_send(struct core *c, const struct source *src)
 	if (j->inputlen > 0 && (fd = fcntl(c->claimed.body_fd,
 	    F_DUPFD_CLOEXEC, 0)) == -1)
 		fatal("the claim's memfd for the box launcher");
-	if (msg_compose(c->chan, PROC_JOB_RUN, core_next_id(c), fd, &pj,
-	    sizeof(pj)) == -1)
-		fatal("a job for the box launcher");
+	iov.iov_base = &pj;
+	iov.iov_len = sizeof(pj);
+	(void)ask_send(c->chan, PROC_JOB_RUN, fd, &iov, 1, core_job_done, c);
 	c->wait = CORE_JOB;
 }
 
@@ -146,8 +151,9 @@ core_job_start(struct core *c)
 }
 
 void
-core_job_done(struct core *c, struct msg *m)
+core_job_done(void *arg, struct msg *m)
 {
+	struct core		*c = arg;
 	struct job_outcome	 o;
 
 	if (outcome_take(m, &o, NULL, 0) == -1)

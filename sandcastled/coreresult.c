@@ -17,8 +17,9 @@
 
 #include "config.h"
 #include "contract.h"
-#include "core.h"
-#include "job.h"
+#include "corebase.h"
+#include "coreresult.h"
+#include "outcome.h"
 #include "keep.h"
 #include "log.h"
 #include "records.h"
@@ -224,6 +225,12 @@ core_result_wake(const struct core *c)
 	return wake;
 }
 
+static void
+core_take_result(void *arg, struct msg *m)
+{
+	core_keep_answer(arg, m, core_result_answer);
+}
+
 /* 1 when a result went out and the core waits for its answer. */
 int
 core_result_next(struct core *c, time_t now)
@@ -247,7 +254,7 @@ core_result_next(struct core *c, time_t now)
 			continue;
 		}
 		c->sending = r;
-		core_call(c, r->src, CORE_RESULT, env, len);
+		core_call(c, r->src, CORE_RESULT, env, len, core_take_result);
 		return 1;
 	}
 	return 0;

@@ -11,8 +11,8 @@
 
 #include "capreq.h"
 #include "config.h"
+#include "destrule.h"
 #include "json.h"
-#include "sandcastled.h"
 
 static int
 destrule_allowed(const struct config *conf, const char *dest, int launcher)

@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boxrun.h"
 #include "boxproto.h"
+#include "boxrun.h"
 #include "capreq.h"
 #include "job.h"
-#include "jobread.h"
 #include "json.h"
 #include "log.h"
 #include "values.h"
+#include "word.h"
 
 static char	 job_build_id[BUILD_ID_LEN + 1];
 static char	 job_init_why[256] = "job_init() was not called";

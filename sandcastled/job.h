@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "boxproto.h"
 #include "config.h"
 #include "keepcli.h"
 #include "outcome.h"
@@ -27,26 +28,40 @@ typedef int	 job_keep_fn(const char *envelope, size_t len,
 		    unsigned int seconds, struct keepcli_answer *a, void *arg,
 		    const char **why);
 
-/* job.c: the build every box must be of; NULL, or why none is yet. */
+struct box;
+
+/* Seconds a box keeps to end once its call is answered, or not. */
+#define JOB_CALL_END	10
+
+/* In the reader: the keep's answer through the launcher, its seconds in it. */
+typedef int	 job_ask_fn(const char *envelope, size_t len,
+		    struct keepcli_answer *a, void *arg, const char **why);
+
+struct job_ctx {
+	const struct config	*conf;
+	enum cap_id		 cap;
+	enum job_mode		 mode;
+	struct box		*box;
+	struct proto_seq	 seq;
+	void			(*lock)(void);	/* the reader's, required */
+	job_keep_fn		*keep;		/* the launcher's */
+	job_ask_fn		*ask;		/* the reader's, when keep is set */
+	void			*arg;
+	int			 hello;		/* the box's hello came */
+	int			 last;		/* its last line came */
+	int			 decided;	/* the launcher's verdict stands */
+	struct job_outcome	*o;
+};
+
+/* The build every box must be of; NULL, or why none is yet. */
 int		 job_init(const char *build, char *why, size_t whysz);
 const char	*job_build(void);
 const char	*job_no_build(void);
-/*
- * jobrun.c: timeout 0 is the capability's; lock, required, is what the box's
- * reader puts on before it reads a byte of the box (reader_lock(), or a
- * test's); keep NULL answers requests unreachable.
- */
-void		 job_run(const struct config *, enum cap_id, enum job_mode,
-		    const char *input, size_t inputlen, unsigned int timeout,
-		    void (*lock)(void), job_keep_fn *keep, void *arg,
-		    struct job_outcome *o);
-/* readlock.c: the box reader's filter and ruleset, the launcher's and check's. */
-void		 reader_lock(void);
 const char	*job_status_name(enum job_status);
-
-/* word.c: 0 and the word of a box's failure line, -1 when its row lacks it. */
-int		 job_word_of_box(enum cap_id, const char *name, int release,
-		    enum job_word *word);
+/* The verdict, and the box's side of the protocol in its reader. */
+void		 job_decide(struct job_ctx *, enum job_status, enum job_word,
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
+void		 job_talk(struct job_ctx *, const char *input, size_t inputlen);
 
 /* Parts of job_run(), for its tests: NULL and why, or the line. */
 char		*job_line(const struct config *, enum cap_id, enum job_mode,

@@ -31,12 +31,27 @@
 
 #define JR_EXIT_CHAN	3	/* the reader's exit: its channel failed */
 
+/* The reader's side of a box, served (jobread_serve()). */
+struct jobread_serve {
+	struct job_ctx	*x;
+	struct msgchan	*chan;
+	int		 calls;
+	int		 result;	/* 1 the outcome came, -1 with why */
+	char		 why[256];
+};
+
+static void	 jobread_call(void *, struct msg *);
+static void	 jobread_take(void *, struct msg *);
+
 const struct msg_rule jobread_rules[] = {
-	{ JR_KEEP, "JR_KEEP", 2, KEEP_MAXENVELOPE, 0 },
-	{ JR_ANSWER, "JR_ANSWER", KEEPCLI_WIRE_MIN, KEEPCLI_WIRE_MAX, 2 },
-	{ JR_DOWN, "JR_DOWN", 1, JR_DOWN_MAX, 0 },
+	{ JR_KEEP, "JR_KEEP", 2, KEEP_MAXENVELOPE, 0, JR_READER, 0,
+	    jobread_call },
+	{ JR_ANSWER, "JR_ANSWER", KEEPCLI_WIRE_MIN, KEEPCLI_WIRE_MAX, 2,
+	    JR_LAUNCHER, JR_KEEP, NULL },
+	{ JR_DOWN, "JR_DOWN", 1, JR_DOWN_MAX, 0, JR_LAUNCHER, JR_KEEP, NULL },
 	{ JR_DONE, "JR_DONE", sizeof(struct outcome_wire) +
-	    sizeof(struct jobread_done), MSG_MAXPAYLOAD, 0 },
+	    sizeof(struct jobread_done), MSG_MAXPAYLOAD, 0, JR_READER, 0,
+	    jobread_take },
 };
 const size_t jobread_nrules = sizeof(jobread_rules) /
     sizeof(jobread_rules[0]);
@@ -53,8 +68,8 @@ jobread_ask(const char *env, size_t len, struct keepcli_answer *a, void *arg,
 
 	if (msg_compose(chan, JR_KEEP, 0, -1, env, len) == -1 ||
 	    msgchan_flush_all(chan) == -1 || msg_read_one(chan, &m) != 1 ||
-	    msg_check_set(jobread_rules, jobread_nrules, JR_TO_READER, &m,
-	    mwhy, sizeof(mwhy)) == -1)
+	    msg_check_set(jobread_rules, jobread_nrules, msg_takes(jobread_rules,
+	    jobread_nrules, JR_READER), &m, mwhy, sizeof(mwhy)) == -1)
 		_exit(JR_EXIT_CHAN);
 	if (m.type == JR_DOWN) {
 		memcpy(down, m.data, m.len);
@@ -147,19 +162,24 @@ jobread_child(struct job_ctx *x, const char *input, size_t inputlen,
 }
 
 /* In the launcher: the reader's outcome, of what the box decides alone. */
-static int
-jobread_take(struct job_ctx *x, const struct msg *m, char *why, size_t whysz)
+static void
+jobread_take(void *arg, struct msg *m)
 {
 	static struct jobread_done	 d;
+	struct jobread_serve		*s = arg;
+	struct job_ctx			*x = s->x;
 	struct job_outcome		 r, *o = x->o;
 	struct box			*b = x->box;
 
 	if (outcome_take(m, &r, &d, sizeof(d)) == -1 ||
 	    d.errlen > sizeof(d.errhead) ||
 	    memchr(d.why, '\0', sizeof(d.why)) == NULL) {
-		(void)snprintf(why, whysz, "its outcome does not add up");
-		return -1;
+		(void)snprintf(s->why, sizeof(s->why), "its outcome does not "
+		    "add up");
+		s->result = -1;
+		return;
 	}
+	s->result = 1;
 	x->hello = d.hello != 0;
 	x->last = d.last != 0;
 	x->decided = d.decided != 0;
@@ -177,7 +197,6 @@ jobread_take(struct job_ctx *x, const struct msg *m, char *why, size_t whysz)
 		b->timed_out = d.timed_out != 0;
 		(void)strlcpy(b->why, d.why, sizeof(b->why));
 	}
-	return 0;
 }
 
 /* The seconds the call has at the keep: what is left, less JOB_CALL_END. */
@@ -193,17 +212,21 @@ jobread_seconds(const struct job_ctx *x)
 }
 
 /* The launcher's own clock: the reader's word is not taken for it. */
-static int
-jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
-    int *calls, char *why, size_t whysz)
+static void
+jobread_call(void *arg, struct msg *m)
 {
+	struct jobread_serve	*s = arg;
+	struct job_ctx		*x = s->x;
+	struct msgchan		*chan = s->chan;
 	struct keepcli_answer	 a;
 	const char		*kwhy = "no keep is configured";
 	int			 r;
 
-	if (x->keep == NULL || !cap_table[x->cap].request || ++*calls > 1) {
-		(void)snprintf(why, whysz, "a request the box may not make");
-		return -1;
+	if (x->keep == NULL || !cap_table[x->cap].request || ++s->calls > 1) {
+		(void)snprintf(s->why, sizeof(s->why), "a request the box may "
+		    "not make");
+		s->result = -1;
+		return;
 	}
 	memset(&a, 0, sizeof(a));
 	if (x->keep(m->data, m->len, jobread_seconds(x), &a, x->arg,
@@ -219,56 +242,64 @@ jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
 	}
 	keepcli_answer_free(&a);
 	if (r == -1 || msgchan_flush_all(chan) == -1) {
-		(void)snprintf(why, whysz, "the keep's answer could not go to "
-		    "it: %s", strerror(errno));
-		return -1;
+		(void)snprintf(s->why, sizeof(s->why), "the keep's answer "
+		    "could not go to it: %s", strerror(errno));
+		s->result = -1;
 	}
-	return 0;
+}
+
+/* Each message by its row's take, until one ends the serve. */
+static int
+jobread_messages(struct jobread_serve *s)
+{
+	const struct msg_rule	*rule;
+	struct msg		 m;
+	int			 got = 0;
+
+	while (s->result == 0 && (got = msg_get(s->chan, &m)) == 1) {
+		if (msg_check_set(jobread_rules, jobread_nrules,
+		    msg_takes(jobread_rules, jobread_nrules, JR_LAUNCHER), &m,
+		    s->why, sizeof(s->why)) == -1)
+			s->result = -1;
+		else {
+			rule = msg_rule_find(jobread_rules, jobread_nrules,
+			    m.type);
+			rule->take(s, &m);
+		}
+		msg_free(&m);
+	}
+	if (s->result == 0 && got == -1) {
+		(void)snprintf(s->why, sizeof(s->why), "its messages: %s",
+		    strerror(errno));
+		s->result = -1;
+	}
+	return s->result;
 }
 
 /* 1 with the outcome in x, 0 on time or stop (b says which), -1 with why. */
 static int
-jobread_serve(struct job_ctx *x, struct msgchan *chan, char *why,
-    size_t whysz)
+jobread_serve(struct jobread_serve *s)
 {
-	struct msg	 m;
 	ssize_t		 n;
-	int		 calls = 0, r, got;
+	int		 r;
 
 	for (;;) {
-		if ((r = box_await(x->box, chan->fd)) == -1)
+		if ((r = box_await(s->x->box, s->chan->fd)) == -1)
 			return 0;
 		if (r == 0)
 			continue;
-		if ((n = msgchan_read(chan)) == 0) {
-			(void)snprintf(why, whysz, "it ended without an "
-			    "outcome");
+		if ((n = msgchan_read(s->chan)) == 0) {
+			(void)snprintf(s->why, sizeof(s->why), "it ended "
+			    "without an outcome");
 			return -1;
 		}
 		if (n == -1 && errno != EAGAIN && errno != EINTR) {
-			(void)snprintf(why, whysz, "its channel: %s",
-			    strerror(errno));
+			(void)snprintf(s->why, sizeof(s->why), "its channel: "
+			    "%s", strerror(errno));
 			return -1;
 		}
-		while ((got = msg_get(chan, &m)) == 1) {
-			if (msg_check_set(jobread_rules, jobread_nrules,
-			    JR_TO_LAUNCHER, &m, why, whysz) == -1)
-				r = -1;
-			else if (m.type == JR_KEEP)
-				r = jobread_call(x, chan, &m, &calls, why,
-				    whysz);
-			else
-				r = jobread_take(x, &m, why, whysz) == 0 ? 1 :
-				    -1;
-			msg_free(&m);
-			if (r != 0)
-				return r;
-		}
-		if (got == -1) {
-			(void)snprintf(why, whysz, "its messages: %s",
-			    strerror(errno));
-			return -1;
-		}
+		if ((r = jobread_messages(s)) != 0)
+			return r;
 	}
 }
 
@@ -286,9 +317,10 @@ jobread_status(int status, char *buf, size_t bufsz)
 void
 jobread_run(struct job_ctx *x, const char *input, size_t inputlen)
 {
-	struct msgchan	 chan;
-	struct box	*b = x->box;
-	char		 why[256], how[64];
+	struct jobread_serve	 s;
+	struct msgchan		 chan;
+	struct box		*b = x->box;
+	char			 how[64];
 	pid_t		 pid, self = getpid();
 	int		 sv[2], status, r;
 
@@ -309,7 +341,10 @@ jobread_run(struct job_ctx *x, const char *input, size_t inputlen)
 	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1)
 		fatal("the box's reader: O_NONBLOCK");
 	msgchan_init(&chan, sv[0], MSG_MAXPAYLOAD);
-	r = jobread_serve(x, &chan, why, sizeof(why));
+	memset(&s, 0, sizeof(s));
+	s.x = x;
+	s.chan = &chan;
+	r = jobread_serve(&s);
 	(void)kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
@@ -318,10 +353,10 @@ jobread_run(struct job_ctx *x, const char *input, size_t inputlen)
 	if (r != -1)
 		return;
 	jobread_status(status, how, sizeof(how));
-	log_warnx("the reader of box %s: %s (%s): the job fails", b->name, why,
-	    how);
+	log_warnx("the reader of box %s: %s (%s): the job fails", b->name,
+	    s.why, how);
 	job_decide(x, JOB_FAILED, JW_PROTOCOL, "the box's reader failed: %s "
-	    "(%s)", why, how);
+	    "(%s)", s.why, how);
 	b->failed = 1;
 	(void)snprintf(b->why, sizeof(b->why), "its reader failed");
 }

@@ -13,6 +13,7 @@
 #include "boxrun.h"
 #include "job.h"
 #include "jobread.h"
+#include "jobrun.h"
 #include "log.h"
 #include "podman.h"
 

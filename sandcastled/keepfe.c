@@ -11,12 +11,15 @@
 #include <string.h>
 
 #include "config.h"
+#include "destrule.h"
 #include "keepcli.h"
+#include "keepfe.h"
+#include "lock.h"
 #include "log.h"
 #include "msg.h"
 #include "paths.h"
+#include "proc.h"
 #include "proto.h"
-#include "sandcastled.h"
 
 static struct config	*keepfe_conf;
 static struct msgchan	*keepfe_chan;
@@ -59,7 +62,7 @@ keepfe_send(uint32_t type, uint32_t id, const void *data, size_t len)
 }
 
 void
-keepfe_call(struct proc *p, struct msg *m)
+keepfe_call(void *proc, struct msg *m)
 {
 	struct keepcli_answer	 a;
 	struct proc_keep_call	 pc;
@@ -94,7 +97,7 @@ keepfe_call(struct proc *p, struct msg *m)
 }
 
 void
-keepfe_probe(struct proc *p, struct msg *m)
+keepfe_probe(void *proc, struct msg *m)
 {
 	const char	*why;
 	uint32_t	 up;
@@ -125,4 +128,22 @@ keepfe_ready(void)
 {
 	log_debug("ready: %zu sources, the keep on %s", keepfe_conf->nsources,
 	    keepfe_sock);
+}
+
+/* In the keep-frontend's place, once it ended: the keep is down. */
+int
+keepfe_standin_state(struct msgchan *chan, uint32_t id)
+{
+	uint32_t	 up = 0;
+
+	return msg_compose(chan, PROC_KEEP_STATE, id, -1, &up, sizeof(up));
+}
+
+int
+keepfe_standin_down(struct msgchan *chan, uint32_t id)
+{
+	static const char	 down[] = "the keep-frontend ended";
+
+	return msg_compose(chan, PROC_KEEP_DOWN, id, -1, down,
+	    sizeof(down) - 1);
 }

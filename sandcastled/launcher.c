@@ -5,33 +5,48 @@
  * job with the reason, as the manual has it for a missing Podman.
  */
 #include <sys/types.h>
+#include <sys/pidfd.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "ask.h"
 #include "boxrun.h"
 #include "build.h"
+#include "child.h"
 #include "config.h"
 #include "job.h"
+#include "jobrun.h"
 #include "keepbody.h"
 #include "keepcli.h"
+#include "launcher.h"
+#include "lock.h"
 #include "log.h"
 #include "msg.h"
 #include "paths.h"
 #include "podman.h"
+#include "proc.h"
 #include "proto.h"
-#include "sandcastled.h"
+#include "readlock.h"
+#include "runner.h"
 
 #define LAUNCHER_LOCK		"launcher.lock"
 #define LAUNCHER_LOCK_WAIT	30	/* seconds for another launcher to end */
+#define LAUNCHER_RUNS_MAX	32	/* the table's room: jobs' highest */
+#define LAUNCHER_JOBS		1	/* boxes at once */
 
 static struct config	*launcher_conf;
 static struct msgchan	*launcher_chan;
@@ -39,67 +54,43 @@ static int		 launcher_podman_ok;	/* boxes may run */
 static int		 launcher_leftover;	/* a box a crash left stays */
 static int		 launcher_unlocked;	/* another launcher holds the lock */
 static char		 launcher_why[256];
-static uint32_t		 launcher_seq;
+static int		 launcher_stopping;	/* SIGTERM went to every runner */
 
-static void
-launcher_send(struct msgchan *chan)
-{
-	if (msgchan_flush_all(chan) == -1)
-		fatal("writing to the parent");
-}
+/* A job's runner, from the core's PROC_JOB_RUN to its outcome. */
+struct launcher_run {
+	uint32_t	 id;		/* the core's question */
+	pid_t		 pid;		/* 0: a free slot */
+	int		 pidfd;
+	struct msgchan	 chan;		/* fd -1 once it hung up */
+	int		 done;		/* its outcome went to the core */
+	int		 calling;	/* its keep call is in flight */
+	uint32_t	 cap;
+	char		 source[NAME_LEN + 1];
+};
+static struct launcher_run	 launcher_runs[LAUNCHER_RUNS_MAX];
 
-/* job_keep_fn.  One job at a time: nothing else can come meanwhile. */
-static int
-launcher_keep(const char *env, size_t len, unsigned int seconds,
-    struct keepcli_answer *a, void *arg, const char **why)
-{
-	static char		 down[PROC_REASON_MAX];
-	struct proc_keep_call	 pc;
-	struct iovec		 iov[2];
-	struct msg		 m;
-	uint32_t		 id;
-	int			 r;
+static void	 launcher_run_keep(void *, struct msg *);
+static void	 launcher_run_done(void *, struct msg *);
 
-	id = PROC_ID_LAUNCHER | (++launcher_seq & ~PROC_ID_LAUNCHER);
-	pc.seconds = seconds;
-	iov[0].iov_base = &pc;
-	iov[0].iov_len = sizeof(pc);
-	iov[1].iov_base = (void *)env;
-	iov[1].iov_len = len;
-	if (msg_composev(launcher_chan, PROC_KEEP_CALL, id, -1, iov, 2) == -1)
-		fatal("a keep call to the parent");
-	launcher_send(launcher_chan);
-	/* The box then sees the channel hang up, or the stop, and is removed. */
-	if ((r = child_await(&m)) != 1) {
-		*why = r == 0 ? "sandcastled's parent is gone" :
-		    "sandcastled is stopping";
-		return -1;
-	}
-	if (m.type != PROC_KEEP_ANSWER && m.type != PROC_KEEP_DOWN)
-		fatalx("the parent sent %s (id %u) while the launcher waited "
-		    "for the keep", proc_msg_name(m.type), m.id);
-	if (m.id != id)
-		fatalx("the parent answered keep call %u for %u", m.id, id);
-	if (m.type == PROC_KEEP_DOWN) {
-		(void)snprintf(down, sizeof(down), "the keep does not answer: "
-		    "%.*s", (int)m.len, (char *)m.data);
-		*why = down;
-		msg_free(&m);
-		return -1;
-	}
-	if (keepcli_answer_take(&m, a) == -1)
-		fatalx("the parent sent a keep answer whose lengths do not add "
-		    "up");
-	msg_free(&m);
-	return 0;
-}
+/* Between the launcher and a job's runner: one keep call, one outcome. */
+static const struct msg_rule launcher_run_rules[] = {
+	{ RUN_KEEP, "RUN_KEEP", sizeof(struct proc_keep_call) + 2,
+	    KEEP_MAXENVELOPE, 0, RUN_RUNNER, 0, launcher_run_keep },
+	{ RUN_ANSWER, "RUN_ANSWER", KEEPCLI_WIRE_MIN, KEEPCLI_WIRE_MAX, 2,
+	    RUN_LAUNCHER, RUN_KEEP, NULL },
+	{ RUN_DOWN, "RUN_DOWN", 1, PROC_REASON_MAX, 0, RUN_LAUNCHER, RUN_KEEP,
+	    NULL },
+	{ RUN_DONE, "RUN_DONE", sizeof(struct outcome_wire), PROC_MAXPAYLOAD,
+	    0, RUN_RUNNER, 0, launcher_run_done },
+};
+#define LAUNCHER_NRULES	(sizeof(launcher_run_rules) / \
+			    sizeof(launcher_run_rules[0]))
 
 static void
 launcher_done(uint32_t id, const struct job_outcome *o)
 {
 	if (outcome_send(launcher_chan, PROC_JOB_DONE, id, o, NULL, 0) == -1)
 		fatal("a job's outcome to the parent");
-	launcher_send(launcher_chan);
 }
 
 /* No box starts beside a crash's that would not go: the job is released. */
@@ -133,25 +124,13 @@ launcher_input(const struct proc_job *j, int fd, const char **why)
 	return keepbody_span_check(fd, j->input_off, j->inputlen, why);
 }
 
-/* The input mapped, its memfd closed: the job's children get none. */
-static int
-launcher_map(struct msg *m, const struct proc_job *j,
-    struct keepbody_span *in, struct job_outcome *o)
+static void
+launcher_stopped(struct job_outcome *o)
 {
-	int	 r;
-
-	if ((r = keepbody_span_map(m->fd, j->input_off, j->inputlen,
-	    in)) == -1) {
-		o->status = JOB_RELEASED;
-		o->word = JW_RELEASED;
-		(void)snprintf(o->error, sizeof(o->error), "its input could "
-		    "not be mapped: %s", strerror(errno));
-	}
-	if (m->fd != -1) {
-		close(m->fd);
-		m->fd = -1;
-	}
-	return r;
+	o->status = JOB_RELEASED;
+	o->word = JW_STOPPED;
+	(void)strlcpy(o->error, "sandcastled stopped before the job ran",
+	    sizeof(o->error));
 }
 
 static void
@@ -164,32 +143,309 @@ launcher_no_box(struct job_outcome *o)
 	    launcher_why);
 }
 
-/* A keep's answer comes only while a job waits for it (launcher_keep()). */
+/* In the launcher's place, once it ended: the job goes back. */
+int
+launcher_standin_job(struct msgchan *chan, uint32_t id)
+{
+	static struct job_outcome	 o;
+
+	memset(&o, 0, sizeof(o));
+	o.status = JOB_RELEASED;
+	o.word = JW_STOPPED;
+	(void)strlcpy(o.error, "the box launcher ended while the job ran",
+	    sizeof(o.error));
+	return outcome_send(chan, PROC_JOB_DONE, id, &o, NULL, 0);
+}
+
+/* The keep's answer, or why none came, to the runner that asked. */
+static void
+launcher_keep_answer(void *arg, struct msg *m)
+{
+	struct launcher_run	*r = arg;
+	struct keepcli_answer	 a;
+	int			 rv;
+
+	r->calling = 0;
+	if (m->type == PROC_KEEP_DOWN)
+		rv = msg_compose(&r->chan, RUN_DOWN, 0, -1, m->data, m->len);
+	else {
+		if (keepcli_answer_take(m, &a) == -1)
+			fatalx("the parent sent a keep answer whose lengths "
+			    "do not add up");
+		rv = keepcli_answer_send(&r->chan, RUN_ANSWER, 0, &a);
+		keepcli_answer_free(&a);
+	}
+	if (rv == -1)
+		log_warn("a keep answer to the runner of job %s", r->source);
+}
+
+/* A runner's one keep call, on to the parent with the launcher's id. */
+static void
+launcher_run_keep(void *arg, struct msg *m)
+{
+	struct launcher_run	*r = arg;
+	struct iovec		 iov = { m->data, m->len };
+
+	if (r->calling)
+		fatalx("a job's runner asked the keep twice at once");
+	r->calling = 1;
+	(void)ask_send(launcher_chan, PROC_KEEP_CALL, -1, &iov, 1,
+	    launcher_keep_answer, r);
+}
+
+static void
+launcher_run_done(void *arg, struct msg *m)
+{
+	struct launcher_run	*r = arg;
+	struct job_outcome	 o;
+
+	if (r->done || outcome_take(m, &o, NULL, 0) == -1)
+		fatalx("a job's runner sent an outcome that does not add up");
+	launcher_done(r->id, &o);
+	job_outcome_free(&o);
+	r->done = 1;
+}
+
+/* The runs now, all of them, of a capability, and of a source. */
+static void
+launcher_count(uint32_t cap, const char *source, size_t n[3])
+{
+	size_t	 i;
+
+	n[0] = n[1] = n[2] = 0;
+	for (i = 0; i < LAUNCHER_RUNS_MAX; i++) {
+		if (launcher_runs[i].pid == 0)
+			continue;
+		n[0]++;
+		n[1] += launcher_runs[i].cap == cap;
+		n[2] += strcmp(launcher_runs[i].source, source) == 0;
+	}
+}
+
+/*
+ * The launcher's own count holds the limits whatever the core asks:
+ * a box past one is refused, released, and said.  0 when it may start.
+ */
+static int
+launcher_may_start(const struct proc_job *j, struct job_outcome *o)
+{
+	size_t	 n[3];
+
+	launcher_count(j->cap, j->source, n);
+	if (n[0] < LAUNCHER_JOBS && n[0] < LAUNCHER_RUNS_MAX)
+		return 0;
+	o->status = JOB_RELEASED;
+	o->word = JW_RELEASED;
+	(void)snprintf(o->error, sizeof(o->error), "the box launcher runs %zu "
+	    "boxes already, its most", n[0]);
+	log_warnx("refused a box of source %s: %zu run already, the most the "
+	    "configuration allows", j->source, n[0]);
+	return -1;
+}
+
+static struct launcher_run *
+launcher_slot(void)
+{
+	size_t	 i;
+
+	for (i = 0; i < LAUNCHER_RUNS_MAX; i++)
+		if (launcher_runs[i].pid == 0)
+			return &launcher_runs[i];
+	fatalx("no slot for a job's runner");
+}
+
+/* The runner holds its channel and the input's memfd, nothing of ours. */
+static void
+launcher_fork(struct launcher_run *r, const struct proc_job *j, int memfd)
+{
+	pid_t	 self = getpid();
+	size_t	 i;
+	int	 sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1 ||
+	    (r->pid = fork()) == -1)
+		fatal("a job's runner");
+	if (r->pid == 0) {
+		(void)close(sv[0]);
+		(void)close(launcher_chan->fd);
+		for (i = 0; i < LAUNCHER_RUNS_MAX; i++)
+			if (launcher_runs[i].pid > 0)
+				(void)close(launcher_runs[i].chan.fd),
+				    (void)close(launcher_runs[i].pidfd);
+		runner_main(launcher_conf, j, memfd, sv[1],
+		    launcher_run_rules, LAUNCHER_NRULES, self);
+	}
+	(void)close(sv[1]);
+	if ((r->pidfd = pidfd_open(r->pid, 0)) == -1)
+		fatal("pidfd_open for a job's runner");
+	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1)
+		fatal("a job's runner: O_NONBLOCK");
+	msgchan_init(&r->chan, sv[0], PROC_MAXPAYLOAD);
+	r->done = r->calling = 0;
+	r->cap = j->cap;
+	(void)strlcpy(r->source, j->source, sizeof(r->source));
+}
+
+/* A job: its runner forked, or its outcome at once when no box may run. */
 void
-launcher_job(struct proc *p, struct msg *m)
+launcher_job(void *proc, struct msg *m)
 {
 	struct proc_job		 j;
 	struct job_outcome	 o;
-	struct keepbody_span	 in;
+	struct launcher_run	*r;
 	const char		*why;
 
 	memcpy(&j, m->data, sizeof(j));
 	if (launcher_input(&j, m->fd, &why) == -1)
 		fatalx("the parent sent a job that does not add up: %s", why);
-	if (j.cap >= CAP_COUNT || !launcher_conf->caps[j.cap].enabled)
+	if (j.cap >= CAP_COUNT || !launcher_conf->caps[j.cap].enabled ||
+	    memchr(j.source, '\0', sizeof(j.source)) == NULL)
 		fatalx("the parent sent a job that does not add up");
 	memset(&o, 0, sizeof(o));
-	if (launcher_map(m, &j, &in, &o) == 0) {
-		if (launcher_boxes_ok())
-			job_run(launcher_conf, j.cap, JOB_RUN, in.bytes,
-			    j.inputlen, j.timeout, reader_lock, launcher_keep,
-			    NULL, &o);
-		else
-			launcher_no_box(&o);
-		keepbody_span_unmap(&in);
+	if (launcher_stopping)
+		launcher_stopped(&o);
+	else if (!launcher_boxes_ok())
+		launcher_no_box(&o);
+	else if (launcher_may_start(&j, &o) == 0) {
+		r = launcher_slot();
+		r->id = m->id;
+		launcher_fork(r, &j, m->fd);
+		return;
 	}
 	launcher_done(m->id, &o);
-	job_outcome_free(&o);
+}
+
+/* An ended runner: its outcome, or why none came. */
+static void
+launcher_reap(struct launcher_run *r)
+{
+	struct job_outcome	 o;
+	siginfo_t		 si;
+	char			 how[64];
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PIDFD, r->pidfd, &si, WEXITED | WNOHANG) == -1)
+		fatal("waitid for a job's runner");
+	if (si.si_pid == 0)
+		return;
+	if (!r->done) {
+		if (si.si_code == CLD_EXITED)
+			(void)snprintf(how, sizeof(how), "exit %d",
+			    si.si_status);
+		else
+			(void)snprintf(how, sizeof(how), "signal %d",
+			    si.si_status);
+		log_warnx("the runner of a job of source %s ended without its "
+		    "outcome (%s): the job is released", r->source, how);
+		memset(&o, 0, sizeof(o));
+		o.status = JOB_RELEASED;
+		o.word = JW_RELEASED;
+		(void)snprintf(o.error, sizeof(o.error), "its runner in the "
+		    "box launcher ended without an outcome (%s)", how);
+		launcher_done(r->id, &o);
+	}
+	ask_forget(r);
+	(void)close(r->pidfd);
+	if (r->chan.fd != -1) {
+		(void)close(r->chan.fd);
+		msgchan_clear(&r->chan);
+	}
+	memset(r, 0, sizeof(*r));
+}
+
+static void
+launcher_read(struct launcher_run *r)
+{
+	const struct msg_rule	*rule;
+	struct msg		 m;
+	ssize_t			 n;
+	int			 got;
+
+	if ((n = msgchan_read(&r->chan)) == -1 && (errno == EAGAIN ||
+	    errno == EINTR))
+		return;
+	if (n <= 0) {
+		(void)close(r->chan.fd);
+		msgchan_clear(&r->chan);
+		r->chan.fd = -1;
+		return;
+	}
+	while ((got = msg_get(&r->chan, &m)) == 1) {
+		msg_verify_set(launcher_run_rules, LAUNCHER_NRULES,
+		    msg_takes(launcher_run_rules, LAUNCHER_NRULES,
+		    RUN_LAUNCHER), &m, "a job's runner");
+		rule = msg_rule_find(launcher_run_rules, LAUNCHER_NRULES,
+		    m.type);
+		rule->take(r, &m);
+		msg_free(&m);
+	}
+	if (got == -1)
+		fatal("a job's runner sent a malformed message");
+}
+
+/* The row's pollfds: each runner's channel and its pidfd. */
+size_t
+launcher_pollfds(struct pollfd *pfd, size_t max)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < LAUNCHER_RUNS_MAX && n + 2 <= max; i++) {
+		if (launcher_runs[i].pid == 0)
+			continue;
+		pfd[n].fd = launcher_runs[i].chan.fd;
+		pfd[n++].events = POLLIN |
+		    (launcher_runs[i].chan.outqlen > 0 ? POLLOUT : 0);
+		pfd[n].fd = launcher_runs[i].pidfd;
+		pfd[n++].events = POLLIN;
+	}
+	return n;
+}
+
+void
+launcher_dispatch(struct pollfd *pfd, size_t n)
+{
+	struct launcher_run	*r;
+	size_t			 i, k = 0;
+
+	for (i = 0; i < LAUNCHER_RUNS_MAX && k + 2 <= n; i++) {
+		if ((r = &launcher_runs[i])->pid == 0)
+			continue;
+		if (r->chan.fd != -1 && (pfd[k].revents & POLLOUT) &&
+		    msgchan_flush(&r->chan) == -1)
+			log_warn("writing to a job's runner");
+		if (r->chan.fd != -1 &&
+		    (pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			launcher_read(r);
+		if (pfd[k + 1].revents & POLLIN)
+			launcher_reap(r);
+		k += 2;
+	}
+}
+
+/* SIGTERM: each runner removes its box and says so; then the launcher ends. */
+int
+launcher_timer(void)
+{
+	size_t	 i, left = 0;
+
+	if (!*child_stopping())
+		return -1;
+	for (i = 0; i < LAUNCHER_RUNS_MAX; i++) {
+		if (launcher_runs[i].pid == 0)
+			continue;
+		left++;
+		if (!launcher_stopping)
+			(void)pidfd_send_signal(launcher_runs[i].pidfd,
+			    SIGTERM, NULL, 0);
+	}
+	launcher_stopping = 1;
+	if (left == 0) {
+		if (msgchan_flush_all(launcher_chan) == -1)
+			log_warn("the last outcomes to the parent");
+		log_debug("SIGTERM: every box is removed");
+		exit(0);
+	}
+	return -1;
 }
 
 static int
@@ -324,5 +580,4 @@ launcher_init(struct config *conf, struct msgchan *chan)
 	if (!launcher_podman_ok)
 		log_warnx("no box can run: %s; every job is released and its "
 		    "capability rests", launcher_why);
-	box_stop_when(child_stopping(), chan->fd);
 }

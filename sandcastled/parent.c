@@ -15,12 +15,17 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "control.h"
 #include "keep.h"
+#include "lock.h"
 #include "log.h"
 #include "msg.h"
+#include "parent.h"
 #include "paths.h"
+#include "proc.h"
 #include "proto.h"
-#include "sandcastled.h"
+#include "refused.h"
+#include "stop.h"
 #include "summary.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
@@ -38,8 +43,9 @@ parent_atexit(void)
 }
 
 void
-parent_ready(struct proc *p, struct msg *m)
+parent_ready(void *arg, struct msg *m)
 {
+	struct proc	*p = arg;
 	struct proc	*t = proc_table();
 	size_t		 i;
 
@@ -73,8 +79,9 @@ parent_forward(enum proc_id to, struct msg *m)
 }
 
 void
-parent_sources(struct proc *p, struct msg *m)
+parent_sources(void *arg, struct msg *m)
 {
+	struct proc	*p = arg;
 	char	 why[SUMMARY_WHY_MAX];
 
 	if (summary_keep(m->data, m->len, why, sizeof(why)) == -1)
@@ -84,7 +91,7 @@ parent_sources(struct proc *p, struct msg *m)
 
 /* sandcastled -1: the round is over; the stop's status says how it went. */
 void
-parent_round_done(struct proc *p, struct msg *m)
+parent_round_done(void *proc, struct msg *m)
 {
 	uint32_t	 failed;
 
@@ -111,10 +118,10 @@ parent_dispatch(struct proc *p, struct msg *m)
 	if (r->standin != NULL)
 		stop_owe(m->type, p->id, m->id);
 	if (r->to == ROUTE_PARENT)
-		r->take(p, m);
+		r->rule.take(p, m);
 	else if (r->to != ROUTE_ASKER)
 		parent_forward(r->to, m);
-	else if (stop_paid(r->pays, m->id, &asker) == 0)
+	else if (stop_paid(r->rule.pays, m->id, &asker) == 0)
 		parent_forward(asker, m);
 	else
 		fatalx("%s sent %s (id %u), which no child asked for",

@@ -22,10 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boxrun.h"
 #include "command.h"
 #include "log.h"
 #include "podman.h"
+#include "profile.h"
 
 #define ARGV_MAX	96
 #define CMD_ARGS	16

@@ -3,8 +3,35 @@
 #define SANDCASTLED_PODMAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#include "boxrun.h"
+#include "build.h"
+#include "cap.h"
+
+#define BOX_NAME_LEN	(15 + 16)	/* "sandcastle-box-" (a check's: -chk-), 16 hex digits */
+
+enum box_role {
+	BOX_CORE,
+	BOX_CHECK
+};
+
+struct box_params {
+	char		 image[64];		/* sandcastle-<cap>:<build> */
+	const char	*word;			/* its one argument: the capability */
+	enum box_role	 role;
+	struct box_limits limits;
+	uint32_t	 timeout;		/* seconds of wall clock, and of cpu */
+	uint64_t	 max_line;		/* bytes of one line from the box */
+	uint64_t	 max_total;		/* bytes of stdout in all */
+	int		 cgroup;		/* pass --memory, --cpus, --pids-limit */
+};
+
+/* What holds one box limit on this machine; none: nothing but the time limit. */
+struct box_hold {
+	const char	*limit;			/* box.memory, box.cpus, ... */
+	const char	*held;
+	int		 warn;			/* said with a warning: it holds less than the key says */
+};
 
 int		 podman_init(char *why, size_t whysz);
 const char	*podman_path(void);

@@ -16,9 +16,9 @@
 
 #include "log.h"
 #include "msg.h"
+#include "proc.h"
 #include "proto.h"
 #include "sandbox.h"
-#include "sandcastled.h"
 
 extern char **environ;
 
@@ -39,11 +39,15 @@ proc_derive(struct proc *p)
 	uint32_t			 bit = PROC_BIT(p->id);
 
 	for (r = proc_msg_next(0); r != NULL; r = proc_msg_next(r->rule.type)) {
-		if (r->from & bit)
+		if (r->rule.from & bit)
 			p->sends |= MSG_BIT(r->rule.type);
-		if (r->to == (int)p->id || (r->to == ROUTE_ASKER &&
-		    (q = proc_msg(r->pays)) != NULL && (q->from & bit)))
+		if (r->to == (int)p->id)
 			p->takes |= MSG_BIT(r->rule.type);
+		for (q = proc_msg_next(0); r->to == ROUTE_ASKER && q != NULL;
+		    q = proc_msg_next(q->rule.type))
+			if ((r->rule.pays & MSG_BIT(q->rule.type)) &&
+			    (q->rule.from & bit))
+				p->takes |= MSG_BIT(r->rule.type);
 	}
 }
 

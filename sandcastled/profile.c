@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "boxrun.h"
 #include "json.h"
+#include "profile.h"
 
 #define PROFILE_MAX	(1024 * 1024)
 

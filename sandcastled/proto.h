@@ -1,6 +1,7 @@
 /*
  * The messages between sandcastled's parent and its children, framed
- * with msg.h over fd 3.  Each has its row in proctab.c's proc_msgtab.
+ * with msg.h over fd 3: a row each in proctab.c's proc_msgtab, which
+ * proto.c looks up.
  */
 #ifndef SANDCASTLED_PROTO_H
 #define SANDCASTLED_PROTO_H
@@ -9,7 +10,6 @@
 
 #include "config.h"
 #include "contract.h"
-#include "job.h"
 #include "keepcli.h"
 #include "msg.h"
 #include "outcome.h"
@@ -23,7 +23,7 @@ enum proc_msg {
 	PROC_KEEP_DOWN,		/* keep-frontend -> caller: why no answer came, text */
 	PROC_JOB_RUN,		/* core -> launcher: struct proc_job, the claim's memfd */
 	PROC_JOB_DONE,		/* launcher -> core: struct outcome_wire ... */
-	PROC_SOURCES,		/* core -> parent: struct ctl_source, one per source (summary.h) */
+	PROC_SOURCES,		/* core -> parent: struct ctl_source, one per source */
 	PROC_ROUND_DONE,	/* core -> parent (-1): uint32_t, 1: a failure */
 	PROC_MSG_END		/* one past the last: the size of a table by type */
 };
@@ -31,7 +31,6 @@ enum proc_msg {
 /* In a PROC_KEEP_CALL's id: the launcher's call (claude's request). */
 #define PROC_ID_LAUNCHER	0x80000000U
 
-/* An outcome's output and its header (a keep's body and an input go by memfd). */
 #define PROC_MAXPAYLOAD		MSG_MAXPAYLOAD
 #define PROC_REASON_MAX		KEEPCLI_REASON_MAX
 
@@ -50,8 +49,25 @@ struct proc_job {
 	uint32_t	 input_off;
 };
 
-/* procmsg.c */
-void	 proc_verify(uint32_t set, const struct msg *, const char *peer);
-const char *proc_msg_name(uint32_t type);
+/*
+ * A message's row says all of it.  A question goes to a child, with
+ * the standin the parent sends when that child ends owing it; an
+ * answer (to ROUTE_ASKER) pays a question and goes to the child that
+ * asked, whose take is the one it asked with (child.c).
+ */
+#define ROUTE_PARENT	(-1)	/* the parent takes it */
+#define ROUTE_ASKER	(-2)	/* the child that asked what it pays */
+struct proc_msgrow {
+	struct msg_rule	 rule;		/* from: PROC_BIT()s; take(struct proc *) */
+	int		 to;		/* enum proc_id, ROUTE_PARENT or ROUTE_ASKER */
+	int		(*standin)(struct msgchan *, uint32_t id);
+	int		 id_names_sender;	/* PROC_ID_LAUNCHER set: the launcher's */
+};
+
+void		 proc_msgs_use(const struct proc_msgrow *);
+const struct proc_msgrow *proc_msg(uint32_t type);
+const struct proc_msgrow *proc_msg_next(uint32_t type);
+const char	*proc_msg_name(uint32_t type);
+void		 proc_verify(uint32_t set, const struct msg *, const char *peer);
 
 #endif

@@ -8,8 +8,8 @@
 #include <seccomp.h>
 
 #include "job.h"
+#include "readlock.h"
 #include "sandbox.h"
-#include "sandcastled.h"
 
 #define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
 

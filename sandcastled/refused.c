@@ -14,7 +14,7 @@
 #include "ctl.h"
 #include "log.h"
 #include "msg.h"
-#include "sandcastled.h"
+#include "refused.h"
 
 #define REFUSED_MAX	16
 #define REFUSED_HOLD_MS	2000

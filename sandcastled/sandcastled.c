@@ -12,13 +12,17 @@
 
 #include "build.h"
 #include "cap.h"
+#include "child.h"
 #include "config.h"
 #include "daemon.h"
 #include "log.h"
 #include "note.h"
+#include "parent.h"
 #include "paths.h"
 #include "podman.h"
-#include "sandcastled.h"
+#include "proc.h"
+#include "proctab.h"
+#include "proto.h"
 
 PROGRAM_NOTE("sandcastled");
 

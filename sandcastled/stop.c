@@ -6,24 +6,30 @@
 #include <sys/types.h>
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "control.h"
 #include "job.h"
 #include "log.h"
 #include "msg.h"
+#include "proc.h"
 #include "proto.h"
-#include "sandcastled.h"
+#include "stop.h"
 
 #define STOP_AGAIN	5	/* seconds between two SIGKILLs */
 
+/* A question owed an answer: the parent sends its standin if need be. */
 struct owed {
-	int		 on;
+	uint32_t	 type;
+	enum proc_id	 asker;
 	uint32_t	 id;
 };
-static struct owed owed[PROC_MSG_END][PROC_COUNT];
+static struct owed	*owed;
+static size_t		 nowed, owed_size;
 
 static int	 stopping;
 static int	 stop_status;
@@ -41,63 +47,55 @@ stop_now(void)
 }
 
 /*
- * One question of a type at a time from each child: the core waits for
- * each answer, the launcher runs one job and its one call.  A second
- * while the first is owed would lose the first's stand-in: fatal.
+ * Questions of a type are told apart by their ids alone: a second with
+ * the id of one still owed would take its answer.  Fatal.
  */
 void
 stop_owe(uint32_t type, enum proc_id asker, uint32_t id)
 {
-	if (owed[type][asker].on)
-		fatalx("%s asked %s (id %u) while its %s (id %u) was still "
-		    "unanswered", proc_table()[asker].title, proc_msg_name(type),
-		    id, proc_msg_name(type), owed[type][asker].id);
-	owed[type][asker].on = 1;
-	owed[type][asker].id = id;
+	struct owed	*o;
+	size_t		 i;
+
+	for (i = 0; i < nowed; i++)
+		if (owed[i].type == type && owed[i].id == id)
+			fatalx("%s asked %s (id %u) while %s's %s of that id was "
+			    "still unanswered", proc_table()[asker].title,
+			    proc_msg_name(type), id,
+			    proc_table()[owed[i].asker].title,
+			    proc_msg_name(type));
+	if (nowed == owed_size) {
+		if ((o = reallocarray(owed, owed_size + 16, sizeof(*o))) ==
+		    NULL)
+			fatal("the questions owed");
+		owed = o;
+		owed_size += 16;
+	}
+	owed[nowed++] = (struct owed){ type, asker, id };
 }
 
+/* The asker of the question of id whose type is in pays; -1 when none. */
 int
-stop_paid(uint32_t type, uint32_t id, enum proc_id *asker)
+stop_paid(uint32_t pays, uint32_t id, enum proc_id *asker)
 {
-	int	 i;
+	size_t	 i;
 
-	for (i = 0; i < PROC_COUNT; i++)
-		if (owed[type][i].on && owed[type][i].id == id) {
-			owed[type][i].on = 0;
-			*asker = i;
+	for (i = 0; i < nowed; i++)
+		if ((pays & MSG_BIT(owed[i].type)) && owed[i].id == id) {
+			*asker = owed[i].asker;
+			owed[i] = owed[--nowed];
 			return 0;
 		}
 	return -1;
 }
 
-int
-stop_standin_state(struct msgchan *chan, uint32_t id)
+size_t
+stop_owed(enum proc_id asker)
 {
-	uint32_t	 up = 0;
+	size_t	 i, n = 0;
 
-	return msg_compose(chan, PROC_KEEP_STATE, id, -1, &up, sizeof(up));
-}
-
-int
-stop_standin_down(struct msgchan *chan, uint32_t id)
-{
-	static const char	 down[] = "the keep-frontend ended";
-
-	return msg_compose(chan, PROC_KEEP_DOWN, id, -1, down,
-	    sizeof(down) - 1);
-}
-
-int
-stop_standin_job(struct msgchan *chan, uint32_t id)
-{
-	static struct job_outcome	 o;
-
-	memset(&o, 0, sizeof(o));
-	o.status = JOB_RELEASED;
-	o.word = JW_STOPPED;
-	(void)strlcpy(o.error, "the box launcher ended while the job ran",
-	    sizeof(o.error));
-	return outcome_send(chan, PROC_JOB_DONE, id, &o, NULL, 0);
+	for (i = 0; i < nowed; i++)
+		n += owed[i].asker == asker;
+	return n;
 }
 
 /* After a reap: what a child gone owed, answered in its place. */
@@ -105,24 +103,21 @@ void
 stop_orphans(void)
 {
 	const struct proc_msgrow	*r;
-	struct proc			*t = proc_table();
-	int				 a;
+	struct proc			*t = proc_table(), *a;
+	size_t				 i = 0;
 
-	for (r = proc_msg_next(0); r != NULL; r = proc_msg_next(r->rule.type)) {
-		if (r->standin == NULL || t[r->to].pid != -1)
+	while (i < nowed) {
+		r = proc_msg(owed[i].type);
+		if (t[r->to].pid != -1) {
+			i++;
 			continue;
-		for (a = 0; a < PROC_COUNT; a++) {
-			if (!owed[r->rule.type][a].on)
-				continue;
-			owed[r->rule.type][a].on = 0;
-			if (t[a].chan.fd == -1)
-				continue;
-			if (r->standin(&t[a].chan, owed[r->rule.type][a].id) ==
-			    -1)
-				fatal("a message to %s", t[a].title);
-			log_debug("answered %s's %s for %s, which ended",
-			    t[a].title, r->rule.name, t[r->to].title);
 		}
+		a = &t[owed[i].asker];
+		if (a->chan.fd != -1 && r->standin(&a->chan, owed[i].id) == -1)
+			fatal("a message to %s", a->title);
+		log_debug("answered %s's %s (id %u) for %s, which ended",
+		    a->title, r->rule.name, owed[i].id, t[r->to].title);
+		owed[i] = owed[--nowed];
 	}
 }
 

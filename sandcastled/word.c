@@ -4,7 +4,7 @@
  * with the other release, is the box's own fault (sandcastle-box(8)).
  */
 #include "cap.h"
-#include "job.h"
+#include "word.h"
 
 static int
 word_in(const struct cap_word *w, int word, int release)

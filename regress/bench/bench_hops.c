@@ -26,8 +26,12 @@
 #include "msg.h"
 #include "outcome.h"
 #include "../../sandcastled/jobread.h"
+#include "../../sandcastled/keepfe.h"
+#include "../../sandcastled/launcher.h"
+#include "../../sandcastled/parent.h"
+#include "../../sandcastled/proc.h"
+#include "../../sandcastled/proctab.h"
 #include "../../sandcastled/proto.h"
-#include "../../sandcastled/sandcastled.h"
 
 #define ROUNDS	21
 #define READ_ID	0x52454144	/* the reader's "read it all" back */

@@ -16,7 +16,7 @@
 
 #include "landlock.h"
 #include "records.h"
-#include "../../sandcastled/sandcastled.h"
+#include "../../sandcastled/lock.h"
 #include "../../keepd/keepd.h"
 #include "../../box/box.h"
 #include "../../box/ocr.h"

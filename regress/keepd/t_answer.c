@@ -244,20 +244,21 @@ ATF_TC_BODY(fetch_rows, tc)
 			ATF_CHECK_MSG(0, "type %u has no row", type);
 			continue;
 		}
-		ATF_CHECK_MSG(r->to != 0 && (r->to & ~(FETCH_TO_CHILD |
-		    FETCH_TO_KEEPD)) == 0, "%s goes nowhere", r->rule.name);
-		ATF_CHECK_MSG(((r->to & FETCH_TO_KEEPD) != 0) ==
+		ATF_CHECK_MSG(r->rule.from != 0 && (r->rule.from &
+		    ~(FETCH_CHILD | FETCH_KEEPD)) == 0, "%s: no side sends it",
+		    r->rule.name);
+		ATF_CHECK_MSG(((r->rule.from & FETCH_CHILD) != 0) ==
 		    (r->take != NULL), "%s: keepd takes it with no take, or a "
 		    "take it never gets", r->rule.name);
 	}
 	memset(&m, 0, sizeof(m));
 	m.fd = -1;
 	m.type = FETCH_KEEP;
-	ATF_CHECK(fetch_check(FETCH_TO_KEEPD, &m, why, sizeof(why)) == 0);
-	ATF_CHECK(fetch_check(FETCH_TO_CHILD, &m, why, sizeof(why)) == -1);
+	ATF_CHECK(fetch_check(FETCH_KEEPD, &m, why, sizeof(why)) == 0);
+	ATF_CHECK(fetch_check(FETCH_CHILD, &m, why, sizeof(why)) == -1);
 	ATF_CHECK_STREQ(why, "not a message this process takes");
 	m.type = FETCH_MSG_END;
-	ATF_CHECK(fetch_check(FETCH_TO_KEEPD, &m, why, sizeof(why)) == -1);
+	ATF_CHECK(fetch_check(FETCH_KEEPD, &m, why, sizeof(why)) == -1);
 	ATF_CHECK_STREQ(why, "unknown type");
 }
 

@@ -20,6 +20,7 @@
 
 #include "../../sandcastled/boxrun.h"
 #include "../../sandcastled/podman.h"
+#include "../../sandcastled/profile.h"
 #include "../lib/account.h"
 
 #define MiB		(1024ULL * 1024)

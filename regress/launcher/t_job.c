@@ -28,8 +28,11 @@
 #include "contract.h"
 #include "keepbody.h"
 #include "../../sandcastled/job.h"
+#include "../../sandcastled/jobrun.h"
+#include "../../sandcastled/lock.h"
 #include "../../sandcastled/podman.h"
-#include "../../sandcastled/sandcastled.h"
+#include "../../sandcastled/readlock.h"
+#include "../../sandcastled/word.h"
 #include "../lib/account.h"
 
 static void

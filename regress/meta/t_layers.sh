@@ -44,6 +44,21 @@ calls()
 	    awk '$2 != $3 { print $2, $3 }' | sort -u
 }
 
+# includes SRC DIR: "file header" for each header of SRC/DIR/ a file of
+# it (its .c or its own .h) includes, where DIR/ has the header's .c: a
+# header counts as its .c's, so a file that includes it stands above.
+includes()
+{
+	for f in "$1/$2"/*.[ch]; do
+		n=${f##*/}
+		n=${n%.[ch]}
+		sed -n 's/^#include "\([a-z_0-9]*\)\.h".*/\1/p' "$f" |
+		    while read -r h; do
+			[ "$h" != "$n" ] && [ -f "$1/$2/$h.c" ] && echo "$n $h"
+		done
+	done | sort -u
+}
+
 atf_test_case no_circle
 no_circle_head()
 {
@@ -69,7 +84,7 @@ no_circle_body()
 atf_test_case programs_no_circle
 programs_no_circle_head()
 {
-	atf_set "descr" "no file of a program's folder calls, through any others, a file that calls it: the tables of rows (proctab.c, fetchtab.c) are handed down by main; control: procmsg.c calling parent.c's take closes a circle, which is named"
+	atf_set "descr" "no file of a program's folder calls or includes, through any others, a file that calls or includes it, a header counted as its .c's: the tables of rows (proctab.c, fetchtab.c) are handed down by main; controls: proto.c calling parent.c's take closes a circle, and corebase.c including core.h another, each named"
 	atf_set "require.config" "checkout"
 	atf_set "require.progs" "cc nm tsort"
 	atf_set "timeout" "600"
@@ -78,20 +93,31 @@ programs_no_circle_body()
 {
 	src=$(sc_srcdir)
 	for d in sandcastled keepd gated box sandcastlectl; do
-		calls "$src" "objs-$d" "$d" > "pairs-$d"
+		{ calls "$src" "objs-$d" "$d"
+		    case $d in sandcastled|gated|box) includes "$src" "$d" ;; esac
+		} | sort -u > "pairs-$d"
 		[ -s "pairs-$d" ] || atf_fail "$d: no call read"
 		tsort "pairs-$d" > /dev/null 2> "loop-$d" ||
 		    atf_fail "$d: a circle: $(tr '\n' ' ' < "loop-$d")"
 	done
-	atf_check -o match:'^parent procmsg$' cat pairs-sandcastled
-	# The control: the lookups call a take the rows name.
+	atf_check -o match:'^parent proto$' -o match:'^core corebase$' \
+	    cat pairs-sandcastled
+	# The controls: the lookups call a take the rows name; a layer of
+	# the core includes the header of the file above it.
 	mkdir -p copy && cp -R "$src/common" "$src/sandcastled" copy/
 	printf '\nvoid sc_up(void);\nvoid\nsc_up(void)\n{\n\tparent_ready(NULL, NULL);\n}\n' \
-	    >> copy/sandcastled/procmsg.c
-	cp -R objs-sandcastled copyobjs && rm copyobjs/procmsg.o
+	    >> copy/sandcastled/proto.c
+	cp -R objs-sandcastled copyobjs && rm copyobjs/proto.o
 	calls copy copyobjs sandcastled > pairs
 	atf_check -s not-exit:0 -o ignore -e match:'loop' \
-	    -e match:'^tsort: parent$' -e match:'^tsort: procmsg$' tsort pairs
+	    -e match:'^tsort: parent$' -e match:'^tsort: proto$' tsort pairs
+	cp "$src/sandcastled/corebase.c" copy/sandcastled/
+	sed -i 's/^#include "corebase.h"$/&\n#include "core.h"/' \
+	    copy/sandcastled/corebase.c
+	{ calls "$src" "objs-sandcastled" sandcastled;
+	    includes copy sandcastled; } | sort -u > pairs
+	atf_check -s not-exit:0 -o ignore -e match:'loop' \
+	    -e match:'^tsort: core$' -e match:'^tsort: corebase$' tsort pairs
 }
 
 atf_init_test_cases()

@@ -607,11 +607,13 @@ ATF_TC_BODY(clean_close, tc)
 	msgchan_clear(&in);
 }
 
+#define SIDE_A	0x1
+#define SIDE_B	0x2
 static const struct msg_rule rules[] = {
-	{ T_PING,	"PING",		0,	0,	0 },
-	{ T_STATUS,	"STATUS",	4,	16,	0 },
-	{ T_FILE,	"FILE",		0,	8,	1 },
-	{ T_MAYBE,	NULL,		0,	8,	2 },
+	{ T_PING, "PING", 0, 0, 0, SIDE_A, 0, NULL },
+	{ T_STATUS, "STATUS", 4, 16, 0, SIDE_B, MSG_BIT(T_PING), NULL },
+	{ T_FILE, "FILE", 0, 8, 1, SIDE_A, 0, NULL },
+	{ T_MAYBE, NULL, 0, 8, 2, SIDE_A | SIDE_B, 0, NULL },
 };
 #define NRULES	(sizeof(rules) / sizeof(rules[0]))
 
@@ -687,6 +689,30 @@ ATF_TC_BODY(check_set, tc)
 	ATF_CHECK_EQ(msg_check_set(rules, NRULES, set, &m, why, sizeof(why)),
 	    -1);
 	ATF_CHECK_STREQ(why, "unknown type");
+}
+
+/*
+ * A side takes what another side sends, a row sent by both included;
+ * an answer is one to the question its row pays.  Controls: the other
+ * side's set, and a question it does not pay.
+ */
+ATF_TC_WITHOUT_HEAD(sides);
+ATF_TC_BODY(sides, tc)
+{
+	struct msg	 m;
+
+	ATF_CHECK_EQ(msg_takes(rules, NRULES, SIDE_A), MSG_BIT(T_STATUS) |
+	    MSG_BIT(T_MAYBE));
+	ATF_CHECK_EQ(msg_takes(rules, NRULES, SIDE_B), MSG_BIT(T_PING) |
+	    MSG_BIT(T_FILE) | MSG_BIT(T_MAYBE));
+	memset(&m, 0, sizeof(m));
+	m.type = T_STATUS;
+	ATF_CHECK_EQ(msg_answers(rules, NRULES, T_PING, &m), 1);
+	ATF_CHECK_EQ(msg_answers(rules, NRULES, T_FILE, &m), 0);
+	m.type = T_MAYBE;
+	ATF_CHECK_EQ(msg_answers(rules, NRULES, T_PING, &m), 0);
+	m.type = 99;
+	ATF_CHECK_EQ(msg_answers(rules, NRULES, T_PING, &m), 0);
 }
 
 static void
@@ -781,6 +807,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, clean_close);
 	ATF_TP_ADD_TC(tp, check_rules);
 	ATF_TP_ADD_TC(tp, check_set);
+	ATF_TP_ADD_TC(tp, sides);
 	ATF_TP_ADD_TC(tp, verify_is_fatal);
 	ATF_TP_ADD_TC(tp, wipe_taken);
 	return atf_no_error();

@@ -30,14 +30,19 @@
 #include <atf-c.h>
 
 #include "config.h"
+#include "../../sandcastled/ask.h"
 #include "../../sandcastled/core.h"
+#include "../../sandcastled/corebase.h"
+#include "../../sandcastled/launcher.h"
+#include "../../sandcastled/parent.h"
+#include "../../sandcastled/proc.h"
+#include "../../sandcastled/proctab.h"
+#include "../../sandcastled/proto.h"
 #include "keepbody.h"
 #include "keepcli.h"
 #include "msg.h"
 #include "outcome.h"
-#include "../../sandcastled/proto.h"
 #include "records.h"
-#include "../../sandcastled/sandcastled.h"
 #include "testconf.h"
 #include "../lib/hop.h"
 
@@ -128,7 +133,7 @@ keep_answers(uint32_t id)
 	m.fd = -1;
 	m.len = sizeof(up);
 	m.data = &up;
-	core_answer(&m);
+	ask_answer(&m);
 }
 
 /* The parent's message of type, of len bytes of data, to the core. */
@@ -143,7 +148,7 @@ deliver(uint32_t type, uint32_t id, const void *data, size_t len)
 	m.fd = -1;
 	m.len = len;
 	m.data = (void *)(uintptr_t)data;
-	core_answer(&m);
+	ask_answer(&m);
 }
 
 /* An hour on: the prune due, the core's timer runs. */
@@ -231,7 +236,7 @@ call_answers(uint32_t id, uint32_t status, const char *body)
 	keepcli_answer_free(&a);
 	ATF_REQUIRE(msgchan_flush_all(&parent_chan) == 0);
 	ATF_REQUIRE(msg_read_one(&core_chan, &m) == 1);
-	core_answer(&m);
+	ask_answer(&m);
 	msg_free(&m);
 }
 
@@ -384,39 +389,54 @@ ATF_TC_BODY(prune_call_in_flight, tc)
 	    "keep and did not happen");
 }
 
+/* In a child of the test: the message delivered ends the core, said. */
+static void
+delivered_ends(uint32_t type, uint32_t id, const void *data, size_t len)
+{
+	char	 line[128];
+	pid_t	 pid;
+	int	 st, fd;
+
+	ATF_REQUIRE((pid = fork()) != -1);
+	if (pid == 0) {
+		if ((fd = open("err", O_WRONLY | O_CREAT | O_TRUNC, 0600)) ==
+		    -1 || dup2(fd, 2) == -1)
+			_exit(2);
+		deliver(type, id, data, len);
+		_exit(0);
+	}
+	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
+	ATF_CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "the core took "
+	    "%s (id %u)", proc_msg_name(type), id);
+	(void)snprintf(line, sizeof(line), "%s \\(id %u\\), which answers "
+	    "no question asked with that id", proc_msg_name(type), id);
+	ATF_CHECK_MSG(atf_utils_grep_file("%s", "err", line), "no line %s",
+	    line);
+}
+
 /*
- * Each wait of the core takes its own answers (core.c's core_takes):
- * during the claim's, a message of a type it never takes, with the
+ * An answer goes to the question asked with its id, by its row (ask.c):
+ * during the claim, a question's type, or an answer whose row pays
+ * another question than the claim's (the keep's state), each with the
  * claim's id, ends the core, its log naming the type.  Control: the
- * keep's state in the probe's wait, and the claim's PROC_KEEP_DOWN.
+ * claim's PROC_KEEP_DOWN is taken.
  */
 ATF_TC_WITHOUT_HEAD(wait_takes);
 ATF_TC_BODY(wait_takes, tc)
 {
 	static const char	 down[] = "no keep";
-	uint32_t		 id;
-	pid_t			 pid;
-	int			 st, fd;
+	uint32_t		 id, up = 1;
 
 	core_up();
 	(void)core_timer();
 	keep_answers(sent(PROC_KEEP_PROBE));
 	(void)core_timer();
 	id = sent(PROC_KEEP_CALL);
-	ATF_REQUIRE((pid = fork()) != -1);
-	if (pid == 0) {
-		if ((fd = open("err", O_WRONLY | O_CREAT | O_TRUNC, 0600)) ==
-		    -1 || dup2(fd, 2) == -1)
-			_exit(2);
-		deliver(PROC_KEEP_PROBE, id, NULL, 0);
-		_exit(0);
-	}
-	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
-	ATF_CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "the core took "
-	    "a message no wait of it takes");
-	ATF_CHECK(atf_utils_grep_file("PROC_KEEP_PROBE \\(id [0-9]+\\), "
-	    "which the core did not ask for", "err"));
+	delivered_ends(PROC_KEEP_PROBE, id, NULL, 0);
+	delivered_ends(PROC_KEEP_STATE, id, &up, sizeof(up));
+	delivered_ends(PROC_KEEP_DOWN, id + 1, down, sizeof(down) - 1);
 	deliver(PROC_KEEP_DOWN, id, down, sizeof(down) - 1);
+	ATF_CHECK_EQ(ask_pending(PROC_KEEP_CALL), 0);
 }
 
 /* The sealed memfds of keep bodies this process holds open. */
@@ -532,7 +552,7 @@ ATF_TC_BODY(job_input_by_memfd, tc)
 	ATF_REQUIRE_EQ(m.type, PROC_JOB_DONE);
 	ATF_CHECK_EQ_MSG(bodies_held(), 1, "the core let the claim's memfd go "
 	    "while its job ran");
-	core_answer(&m);
+	ask_answer(&m);
 	msg_free(&m);
 	ATF_CHECK_EQ_MSG(bodies_held(), 0, "the core holds the claim's memfd "
 	    "past its job");

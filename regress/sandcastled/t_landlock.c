@@ -26,7 +26,8 @@
 
 #include "records.h"
 #include "../../sandcastled/job.h"
-#include "../../sandcastled/sandcastled.h"
+#include "../../sandcastled/lock.h"
+#include "../../sandcastled/readlock.h"
 #include "../lib/landlocked.h"
 
 #define NOW	1780000000

@@ -32,7 +32,11 @@
 
 #include "sandbox.h"
 #include "../../sandcastled/job.h"
-#include "../../sandcastled/sandcastled.h"
+#include "../../sandcastled/lock.h"
+#include "../../sandcastled/proc.h"
+#include "../../sandcastled/proctab.h"
+#include "../../sandcastled/proto.h"
+#include "../../sandcastled/readlock.h"
 #include "../lib/filtered.h"
 
 #define REFUSED_EPERM	2	/* a child's exit: the call failed with EPERM */

@@ -15,7 +15,8 @@
 
 #include "sandbox.h"
 #include "../../sandcastled/job.h"
-#include "../../sandcastled/sandcastled.h"
+#include "../../sandcastled/lock.h"
+#include "../../sandcastled/readlock.h"
 #include "../lib/taken.h"
 
 enum taken_proc { PARENT, CORE, KEEPFE, LAUNCHER, READER, NPROCS };

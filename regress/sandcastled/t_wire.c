@@ -25,10 +25,18 @@
 #include "log.h"
 #include "msg.h"
 #include "contract.h"
+#include "../../sandcastled/ask.h"
+#include "../../sandcastled/child.h"
+#include "../../sandcastled/destrule.h"
 #include "../../sandcastled/job.h"
 #include "../../sandcastled/jobread.h"
+#include "../../sandcastled/keepfe.h"
+#include "../../sandcastled/launcher.h"
+#include "../../sandcastled/parent.h"
+#include "../../sandcastled/proc.h"
+#include "../../sandcastled/proctab.h"
 #include "../../sandcastled/proto.h"
-#include "../../sandcastled/sandcastled.h"
+#include "../../sandcastled/stop.h"
 #include "../lib/hop.h"
 
 #define CORE		0
@@ -741,23 +749,30 @@ row_holds(const struct proc_msgrow *r)
 	const struct proc_msgrow	*q;
 	const char			*name = r->rule.name;
 
-	ATF_CHECK_MSG(r->from != 0 && (r->from & ~((1U << PROC_COUNT) - 1)) ==
-	    0, "%s: no child sends it, or one that is none", name);
+	ATF_CHECK_MSG(r->rule.from != 0 && (r->rule.from &
+	    ~((1U << PROC_COUNT) - 1)) == 0, "%s: no child sends it, or one "
+	    "that is none", name);
 	ATF_CHECK_MSG(r->rule.minlen <= r->rule.maxlen &&
 	    r->rule.maxlen <= PROC_MAXPAYLOAD, "%s: its sizes", name);
 	if (r->to == ROUTE_ASKER) {
-		q = proc_msg(r->pays);
-		ATF_CHECK_MSG(q != NULL && q->to >= 0 && q->standin != NULL,
-		    "%s pays no question owed", name);
-		ATF_CHECK_MSG(r->take == NULL, "%s: an answer is the asker's "
-		    "wait's, not a take's", name);
+		for (q = proc_msg_next(0); q != NULL;
+		    q = proc_msg_next(q->rule.type))
+			if (r->rule.pays & MSG_BIT(q->rule.type))
+				ATF_CHECK_MSG(q->to >= 0 && q->standin != NULL,
+				    "%s pays %s, no question owed", name,
+				    q->rule.name);
+		ATF_CHECK_MSG(r->rule.pays != 0, "%s pays nothing", name);
+		ATF_CHECK_MSG(r->rule.take == NULL, "%s: an answer is the "
+		    "asker's question's, not a take's", name);
 	} else
 		ATF_CHECK_MSG((r->to == ROUTE_PARENT || (r->to >= 0 &&
-		    r->to < PROC_COUNT)) && r->take != NULL && r->pays == 0,
-		    "%s stops at a taker with no take", name);
+		    r->to < PROC_COUNT)) && r->rule.take != NULL &&
+		    r->rule.pays == 0, "%s stops at a taker with no take",
+		    name);
 	ATF_CHECK_MSG(r->standin == NULL || r->to >= 0, "%s: a question "
 	    "owed goes to a child, whose end the parent answers for", name);
-	ATF_CHECK_MSG(!r->id_names_sender || (r->from & PROC_BIT(PROC_LAUNCHER)),
+	ATF_CHECK_MSG(!r->id_names_sender ||
+	    (r->rule.from & PROC_BIT(PROC_LAUNCHER)),
 	    "%s: its id names the launcher, which does not send it", name);
 }
 
@@ -768,7 +783,7 @@ paid(uint32_t question)
 	const struct proc_msgrow	*r;
 
 	for (r = proc_msg_next(0); r != NULL; r = proc_msg_next(r->rule.type))
-		if (r->to == ROUTE_ASKER && r->pays == question)
+		if (r->to == ROUTE_ASKER && (r->rule.pays & MSG_BIT(question)))
 			return 1;
 	return 0;
 }
@@ -804,7 +819,7 @@ ATF_TC_BODY(rows, tc)
 	ATF_CHECK_EQ(t[PROC_KEEPFE].sends, MSG_BIT(PROC_READY) |
 	    MSG_BIT(PROC_KEEP_STATE) | MSG_BIT(PROC_KEEP_ANSWER) |
 	    MSG_BIT(PROC_KEEP_DOWN));
-	ATF_CHECK(proc_msg(PROC_JOB_DONE)->pays == PROC_JOB_RUN);
+	ATF_CHECK(proc_msg(PROC_JOB_DONE)->rule.pays == MSG_BIT(PROC_JOB_RUN));
 }
 
 /*
@@ -866,8 +881,8 @@ ATF_TC_BODY(take_by_row, tc)
 	close(in.fd);
 	ATF_CHECK_EQ(child_takes(PROC_LAUNCHER, PROC_KEEP_DOWN, &in), 1);
 	ATF_CHECK_MSG(atf_utils_grep_file("PROC_KEEP_DOWN \\(id 7\\), which "
-	    "the box launcher did not ask for", "err"), "the fatal line is not "
-	    "in its log");
+	    "answers no question asked with that id", "err"), "the fatal line "
+	    "is not in its log");
 	close(in.fd);
 	ATF_CHECK_EQ(child_takes(PROC_KEEPFE, PROC_KEEP_PROBE, &in), 0);
 	ATF_REQUIRE(msg_read_one(&in, &m) == 1);
@@ -881,9 +896,10 @@ ATF_TC_BODY(take_by_row, tc)
 }
 
 /*
- * One answer owed per type and child: a second question while the
- * first is owed ends the parent, naming both.  The control: owed, paid,
- * and owed again.
+ * Questions of a type are told apart by their ids: many may be owed at
+ * once, of one child or of two, and each answer pays its own; a second
+ * question with the id of one still owed ends the parent, naming both.
+ * The control: owed, paid, and owed again.
  */
 ATF_TC_WITHOUT_HEAD(owed_once);
 ATF_TC_BODY(owed_once, tc)
@@ -892,24 +908,34 @@ ATF_TC_BODY(owed_once, tc)
 	pid_t		 pid;
 	int		 st, fd;
 
-	stop_owe(PROC_KEEP_PROBE, PROC_CORE, 5);
-	ATF_CHECK(stop_paid(PROC_KEEP_PROBE, 5, &asker) == 0);
+	stop_owe(PROC_KEEP_CALL, PROC_CORE, 5);
+	stop_owe(PROC_KEEP_CALL, PROC_CORE, 6);
+	stop_owe(PROC_KEEP_CALL, PROC_LAUNCHER, 7 | PROC_ID_LAUNCHER);
+	ATF_CHECK_EQ(stop_owed(PROC_CORE), 2);
+	ATF_CHECK(stop_paid(MSG_BIT(PROC_KEEP_PROBE), 6, &asker) == -1);
+	ATF_CHECK(stop_paid(MSG_BIT(PROC_KEEP_CALL), 6, &asker) == 0);
 	ATF_CHECK_EQ(asker, PROC_CORE);
-	stop_owe(PROC_KEEP_PROBE, PROC_CORE, 6);
+	ATF_CHECK(stop_paid(MSG_BIT(PROC_KEEP_CALL), 7 | PROC_ID_LAUNCHER,
+	    &asker) == 0);
+	ATF_CHECK_EQ(asker, PROC_LAUNCHER);
+	stop_owe(PROC_KEEP_CALL, PROC_CORE, 6);
 	ATF_REQUIRE((pid = fork()) != -1);
 	if (pid == 0) {
 		if ((fd = open("err", O_WRONLY | O_CREAT | O_TRUNC, 0600)) ==
 		    -1 || dup2(fd, 2) == -1)
 			_exit(2);
-		stop_owe(PROC_KEEP_PROBE, PROC_CORE, 7);
+		stop_owe(PROC_KEEP_CALL, PROC_LAUNCHER, 5);
 		_exit(0);
 	}
 	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
 	ATF_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1);
-	ATF_CHECK_MSG(atf_utils_grep_file("asked PROC_KEEP_PROBE \\(id 7\\) "
-	    "while its PROC_KEEP_PROBE \\(id 6\\) was still unanswered", "err"),
-	    "the second question's line is not in its log");
-	ATF_CHECK(stop_paid(PROC_KEEP_PROBE, 6, &asker) == 0);
+	ATF_CHECK_MSG(atf_utils_grep_file("box launcher asked PROC_KEEP_CALL "
+	    "\\(id 5\\) while core's PROC_KEEP_CALL of that id was still "
+	    "unanswered", "err"), "the second question's line is not in its "
+	    "log");
+	ATF_CHECK(stop_paid(MSG_BIT(PROC_KEEP_CALL), 5, &asker) == 0);
+	ATF_CHECK(stop_paid(MSG_BIT(PROC_KEEP_CALL), 6, &asker) == 0);
+	ATF_CHECK_EQ(stop_owed(PROC_CORE), 0);
 }
 
 /*

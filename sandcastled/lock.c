@@ -12,8 +12,9 @@
 
 #include <seccomp.h>
 
+#include "lock.h"
+#include "readlock.h"
 #include "sandbox.h"
-#include "sandcastled.h"
 
 #define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
 

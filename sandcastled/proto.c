@@ -6,7 +6,6 @@
 #include "log.h"
 #include "msg.h"
 #include "proto.h"
-#include "sandcastled.h"
 
 /* proctab.c's rows, handed down by main before anything reads one. */
 static const struct proc_msgrow	*proc_msgs;

@@ -1,0 +1,107 @@
+/*
+ * The core's state and its lowest layer (corebase.c): core.c calls
+ * corejob.c and coreresult.c, corejob.c calls coreresult.c, each calls
+ * corebase.c, which calls none of them.
+ */
+#ifndef SANDCASTLED_COREBASE_H
+#define SANDCASTLED_COREBASE_H
+
+#include <sys/queue.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "ask.h"
+#include "config.h"
+#include "contract.h"
+#include "outcome.h"
+#include "keepcli.h"
+#include "msg.h"
+#include "records.h"
+#include "schedule.h"
+
+#define CORE_KEEP_PROBE		5	/* seconds between two asks of a keep that is down */
+#define CORE_PRUNE_EVERY	3600	/* seconds between two prunes of the records */
+#define CORE_RECORD_RETRY	5	/* seconds between two tries of a record held */
+/* The call in flight, then a result; the parent kills a core past it. */
+#define CORE_STOP_SECONDS	(2 * KEEPCLI_SECONDS)
+
+enum core_wait {
+	CORE_IDLE,
+	CORE_PROBE,		/* PROC_KEEP_STATE */
+	CORE_CLAIM,		/* the claim's answer */
+	CORE_JOB,		/* PROC_JOB_DONE */
+	CORE_RESULT		/* the result's answer */
+};
+
+/*
+ * A result goes out only once its record is on disk, and is forgotten
+ * only once the record says the source took it, or once the record is
+ * gone (logged): nothing could ever say it.  An unwritten record holds
+ * it here, retried every CORE_RECORD_RETRY seconds.
+ */
+enum core_result_state {
+	RESULT_RECORD,		/* the outcome waits to be written */
+	RESULT_SEND,		/* written: it waits to be sent */
+	RESULT_MARK		/* answered: the record waits to say so */
+};
+
+/* A result to send, until the source took it or answered 409. */
+struct core_result {
+	TAILQ_ENTRY(core_result) entry;
+	enum core_result_state	 state;
+	size_t			 src;		/* the source's index in sched */
+	char			 id[CONTRACT_ID_MAX + 1];
+	enum contract_status	 status;
+	char			*output;	/* succeeded: JSON text */
+	size_t			 outputlen;
+	char			 error[JOB_ERROR_MAX];
+	int			 tried;		/* sent once: it waits for the source */
+	int			 norecord;	/* never noted: no record to mark */
+	enum records_result	 mark;		/* RESULT_MARK: what the record must say */
+	int			 numeric;
+	int			 cap;
+	time_t			 started_at, finished_at;
+	struct job_outcome	 outcome;
+};
+TAILQ_HEAD(core_results, core_result);
+
+struct core {
+	struct config		*conf;
+	struct msgchan		*chan;
+	struct sched		*sched;
+	int			 dfd;		/* data_dir */
+	int			 keep_up;
+	time_t			 probe_at;	/* monotonic */
+	time_t			 prune_at;
+	enum core_wait		 wait;
+	size_t			 src;		/* whose call or job it is */
+	unsigned int		 caps;		/* the capabilities the claim named */
+	struct core_results	 results;
+	struct core_result	*sending;
+	struct contract_claim	 claim;		/* the job running is jobs[0] */
+	struct keepcli_answer	 claimed;	/* its body, whose memfd holds the input */
+	struct records_job	 rjob;
+	time_t			 job_mono;	/* its start, monotonic */
+	time_t			 record_at;	/* the next try of a record held */
+	int			 stopping;	/* SIGTERM: no new claim or job */
+	/* sandcastled -1: the next source to ask, whether anything failed. */
+	size_t			 once_next;
+	int			 once_failed;
+	int			 once_told;	/* the round's end is sent */
+	time_t			 stop_by;	/* no call begins that could end later */
+};
+
+
+time_t	 core_now(void);
+const char *core_source(const struct core *, size_t);
+void	 core_call(struct core *, size_t src, enum core_wait, char *envelope,
+	    size_t len, ask_take_fn *);
+/* to may keep the answer, leaving a zeroed one. */
+void	 core_keep_answer(struct core *, struct msg *,
+	    void (*to)(struct core *, struct keepcli_answer *, const char *));
+void	 core_once_failed(struct core *);
+void	 core_keep_down(struct core *, const char *why);
+
+#endif
