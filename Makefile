@@ -285,7 +285,7 @@ FUZZ_SRCS_sse = box/sse.c box/stream.c
 FUZZ_SRCS_image = box/image.c
 FUZZ_LIBS_image = -lpng -ljpeg -lwebp -lm
 $(FUZZERS): regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(COMMON_SRCS) $(HDRS)
-	$(CLANG) $(ALL_CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	$(CLANG) $(ALL_CPPFLAGS) -std=c11 -g -O1 -Wall -Werror -fsanitize=fuzzer,address,undefined \
 	    -o $@ $< $(FUZZ_SRCS_$*) $(COMMON_SRCS) $(LIBS) $(FUZZ_LIBS_$*)
 
 install: all

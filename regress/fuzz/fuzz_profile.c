@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "../../sandcastled/boxrun.h"
+#include "../../sandcastled/profile.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
