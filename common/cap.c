@@ -44,7 +44,7 @@ static const char claude_prompt[] =
 
 static const char *const claude_keys[] = {
 	"destination", "model", "max_tokens", "effort", "system_prompt",
-	"max_input", "max_output", "timeout", "cooldown", "box", NULL
+	"max_input", "max_output", "timeout", "cooldown", "jobs", "box", NULL
 };
 
 static void
@@ -204,7 +204,7 @@ static const char *const claude_headers[] = { "anthropic-version", NULL };
 /* ocr: input.json keeps the image's size and SHA-256, never its bytes. */
 static const char *const ocr_keys[] = {
 	"languages", "max_pixels", "max_edge", "max_input", "max_output",
-	"timeout", "cooldown", "box", "destination", NULL
+	"timeout", "cooldown", "jobs", "box", "destination", NULL
 };
 
 static void
@@ -431,7 +431,7 @@ const struct cap_row cap_table[] = {
 		.name = "claude",
 		.box = "sandcastle-box-claude",
 		.defaults = { 0, 256 * KiB, 1 * MiB, 5 * 60, 15 * 60,
-		    { 256 * MiB, 1000, 64, 16 * MiB } },
+		    { 256 * MiB, 1000, 64, 16 * MiB }, 0 },
 		.request = 1,
 		.api = "the Messages API",
 		.keeps = CAP_KEEPS_INPUT,
@@ -452,7 +452,7 @@ const struct cap_row cap_table[] = {
 		.name = "ocr",
 		.box = "sandcastle-box-ocr",
 		.defaults = { 0, 16 * MiB, 1 * MiB, 2 * 60, 15 * 60,
-		    { 512 * MiB, 1000, 64, 64 * MiB } },
+		    { 512 * MiB, 1000, 64, 64 * MiB }, 0 },
 		.request = 0,
 		.keeps = CAP_KEEPS_DIGEST,
 		.init = ocr_init,

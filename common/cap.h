@@ -33,6 +33,9 @@ struct box_limits {
 	uint64_t	 tmp;		/* bytes of /tmp */
 };
 
+/* jobs: boxes at once, in all and of a source or a capability. */
+#define JOBS_MAX	32
+
 /* The limits every capability has, in config.yaml beside its settings. */
 struct capability {
 	int		 enabled;	/* its block is in config.yaml */
@@ -41,6 +44,7 @@ struct capability {
 	uint32_t	 timeout;	/* seconds for its box */
 	uint32_t	 cooldown;	/* seconds it rests */
 	struct box_limits box;
+	uint32_t	 jobs;		/* its boxes at once; 0: as the jobs key */
 };
 
 /* What a job's input.json keeps of its input. */

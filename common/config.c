@@ -32,11 +32,11 @@
 static void	 config_dests(struct config *);
 
 static const char *const main_keys[] = {
-	"data_dir", "retention_days", "capabilities", NULL
+	"data_dir", "retention_days", "jobs", "capabilities", NULL
 };
 static const char *const source_keys[] = {
 	"name", "destination", "poll_interval", "capabilities",
-	"max_jobs_per_hour", "job_timeout", NULL
+	"max_jobs_per_hour", "job_timeout", "jobs", NULL
 };
 
 static void
@@ -62,6 +62,21 @@ conf_capabilities(struct yfile *yf, struct ynode *n, struct config *cfg)
 	}
 }
 
+/* A capability's jobs, as the jobs key when unset, at most that. */
+static void
+conf_cap_jobs(struct yfile *yf, struct ynode *n, struct config *cfg)
+{
+	struct ynode	*c;
+	int		 i;
+
+	for (i = 0; i < CAP_COUNT; i++) {
+		c = n != NULL && n->type == YNODE_MAP ? yget(n, cap_table[i].name) :
+		    NULL;
+		conf_jobs(yf, c != NULL && c->type == YNODE_MAP ? yget(c, "jobs") :
+		    NULL, cfg->jobs, &cfg->caps[i].jobs);
+	}
+}
+
 static void
 conf_main(struct yfile *yf, struct ynode *root, struct config *cfg)
 {
@@ -77,8 +92,10 @@ conf_main(struct yfile *yf, struct ynode *root, struct config *cfg)
 		    "its default %s: set HOME, or write data_dir", DATA_DIR);
 	conf_u32(yf, yget(root, "retention_days"), 1, 3650,
 	    &cfg->retention_days);
+	conf_u32(yf, yget(root, "jobs"), 1, JOBS_MAX, &cfg->jobs);
 	conf_capabilities(yf, yneed(yf, root, "capabilities", "enable at "
 	    "least one capability, as capabilities: { ocr: {} }"), cfg);
+	conf_cap_jobs(yf, yget(root, "capabilities"), cfg);
 }
 
 /* *read is 0 when the file was not YAML at all. */
@@ -180,6 +197,7 @@ conf_source(struct yfile *yf, struct ynode *root, const struct config *cfg,
 	    &src->max_jobs_per_hour);
 	conf_duration(yf, yneed(yf, root, "job_timeout", hint), 1, 3600,
 	    &src->job_timeout);
+	conf_jobs(yf, yget(root, "jobs"), cfg->jobs, &src->jobs);
 }
 
 static void
@@ -236,6 +254,7 @@ config_new(const char *dir)
 	    buf[0] == '/')
 		cfg->data_dir = conf_strdup(buf);
 	cfg->retention_days = 30;
+	cfg->jobs = 1;
 	for (c = 0; c < CAP_COUNT; c++) {
 		cfg->caps[c] = cap_table[c].defaults;
 		cap_table[c].init(cfg);
@@ -590,3 +609,10 @@ config_load(const char *dir, struct conferrs *errs)
 	return cfg;
 }
 
+uint32_t
+config_jobs_of(const struct config *cfg, uint32_t jobs)
+{
+	uint32_t	 all = cfg->jobs > 0 ? cfg->jobs : 1;
+
+	return jobs > 0 && jobs < all ? jobs : all;
+}

@@ -39,6 +39,7 @@ struct source {
 	uint32_t	 poll_interval;		/* seconds */
 	uint32_t	 job_timeout;		/* seconds */
 	uint32_t	 max_jobs_per_hour;
+	uint32_t	 jobs;			/* its boxes at once, at most */
 	unsigned int	 capabilities;		/* CAP_BIT() of each listed */
 };
 TAILQ_HEAD(sourcelist, source);
@@ -53,6 +54,7 @@ struct config {
 	char		*dir;			/* the configuration folder */
 	char		*data_dir;		/* absolute, ~ expanded */
 	uint32_t	 retention_days;
+	uint32_t	 jobs;			/* boxes at once, at most */
 	struct capability caps[CAP_COUNT];
 	struct claude_conf claude;
 	struct ocr_conf	 ocr;
@@ -100,5 +102,7 @@ int		 config_digests_differ(const struct config *, const char *line,
 		    char *name, size_t namesz, const char **how);
 
 const struct destination *config_destination(const struct config *, const char *name);
+/* A source's or a capability's jobs, the jobs key's when 0 or above it. */
+uint32_t	 config_jobs_of(const struct config *, uint32_t jobs);
 
 #endif

@@ -265,6 +265,24 @@ conf_box(struct yfile *yf, struct ynode *n, struct box_limits *box)
 	conf_size(yf, yget(n, "tmp"), 1 * MiB, 4 * GiB, &box->tmp);
 }
 
+/* A source's or a capability's jobs: at most all of them, all when unset. */
+void
+conf_jobs(struct yfile *yf, struct ynode *n, uint32_t all, uint32_t *out)
+{
+	uint64_t	 v;
+
+	*out = all;
+	if (n == NULL || yuint(yf, n, 1, JOBS_MAX, &v) == -1)
+		return;
+	if (v > all) {
+		yerr_value(yf, n, "is more than the jobs of config.yaml (%u), "
+		    "the boxes at once of every source and capability: raise "
+		    "that, or lower this", all);
+		return;
+	}
+	*out = (uint32_t)v;
+}
+
 void
 conf_cap(struct yfile *yf, struct ynode *n, struct capability *cap)
 {
@@ -358,6 +376,7 @@ print_cap(FILE *fp, const struct capability *cap)
 	print_size(fp, "max_output", cap->max_output, 4);
 	print_duration(fp, "timeout", cap->timeout, 4);
 	print_duration(fp, "cooldown", cap->cooldown, 4);
+	fprintf(fp, "    jobs: %u\n", cap->jobs);
 	fprintf(fp, "    box:\n");
 	print_size(fp, "memory", cap->box.memory, 6);
 	fprintf(fp, "      cpus: %u", cap->box.millicpus / 1000);

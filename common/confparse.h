@@ -34,6 +34,8 @@ void		 print_str(FILE *, const char *key, const char *,
 		    int indent);
 void		 print_duration(FILE *, const char *key, uint32_t, int indent);
 void		 print_cap(FILE *, const struct capability *);
+void		 conf_jobs(struct yfile *, struct ynode *, uint32_t all,
+		    uint32_t *);
 void		 print_destination(FILE *, const struct destination *,
 		    int indent);
 

@@ -23,6 +23,9 @@ struct keepcli {
 	uint32_t	 ndest;
 	uint32_t	 nextid;
 	int		 broken;
+	uint32_t	 asked;		/* the request in flight's id, 0 none */
+	unsigned int	 seconds;	/* what it has at the keep */
+	struct timespec	 deadline;	/* its answer is awaited until then */
 };
 
 /* One message of the table by the deadline: 0, or -1 and why. */
@@ -170,19 +173,15 @@ keepcli_take_refused(const struct msg *m, struct keepcli_answer *a)
 }
 
 int
-keepcli_request(struct keepcli *k, const char *envelope, size_t len,
-    unsigned int seconds, struct keepcli_answer *a, const char **why)
+keepcli_send(struct keepcli *k, const char *envelope, size_t len,
+    unsigned int seconds, const char **why)
 {
 	struct keep_request	 req;
 	struct iovec		 iov[2];
-	struct msg	 m;
-	uint32_t	 id = k->nextid++;
-	int		 r;
 
-	memset(a, 0, sizeof(*a));
-	a->body_fd = -1;
-	if (k->broken) {
-		*why = "the connection to the keep broke earlier";
+	if (k->broken || k->asked != 0) {
+		*why = k->broken ? "the connection to the keep broke earlier" :
+		    "a request is in flight on this connection";
 		return -1;
 	}
 	if (seconds == 0 || seconds > KEEPCLI_CALL_MAX)
@@ -197,29 +196,102 @@ keepcli_request(struct keepcli *k, const char *envelope, size_t len,
 	iov[0].iov_len = sizeof(req);
 	iov[1].iov_base = (void *)envelope;
 	iov[1].iov_len = len;
-	if (msg_composev(&k->chan, KEEP_REQUEST, id, -1, iov, 2) == -1 ||
+	k->asked = k->nextid++;
+	if (msg_composev(&k->chan, KEEP_REQUEST, k->asked, -1, iov, 2) == -1 ||
 	    msgchan_flush_all(&k->chan) == -1) {
 		*why = strerror(errno);
 		return -1;
 	}
+	k->seconds = seconds;
 	/* keepd ends the call first: this is for a keep that hangs. */
-	if (keepcli_read(k, seconds + KEEPCLI_MARGIN, &m, why) == -1)
-		return -1;
-	if (m.id != id || m.type == KEEP_HELLO)
+	deadline_set(&k->deadline, seconds + KEEPCLI_MARGIN);
+	return 0;
+}
+
+int
+keepcli_fd(const struct keepcli *k)
+{
+	return k->chan.fd;
+}
+
+int
+keepcli_wait_ms(const struct keepcli *k)
+{
+	return k->asked != 0 ? deadline_ms(&k->deadline) : -1;
+}
+
+/* The answer of the request in flight, one message read: 0 and a, or -1. */
+static int
+keepcli_taken(struct keepcli *k, struct msg *m, struct keepcli_answer *a,
+    const char **why)
+{
+	int	 r;
+
+	memset(a, 0, sizeof(*a));
+	a->body_fd = -1;
+	if (m->id != k->asked || m->type == KEEP_HELLO)
 		r = -1;
-	else if (m.type == KEEP_ANSWER)
-		r = keepcli_take_answer(&m, a);
+	else if (m->type == KEEP_ANSWER)
+		r = keepcli_take_answer(m, a);
 	else
-		r = keepcli_take_refused(&m, a);
-	msg_free(&m);
+		r = keepcli_take_refused(m, a);
+	msg_free(m);
 	if (r == -1) {
 		keepcli_answer_free(a);
 		*why = "the keep's answer breaks its protocol";
 		return -1;
 	}
-	a->seconds = seconds;
+	a->seconds = k->seconds;
+	k->asked = 0;
 	k->broken = 0;
 	return 0;
+}
+
+int
+keepcli_receive(struct keepcli *k, struct keepcli_answer *a, const char **why)
+{
+	struct msg	 m;
+	char		 reason[128];
+	ssize_t		 n;
+	int		 r;
+
+	if ((n = msgchan_read(&k->chan)) == 0 || (n == -1 && errno != EAGAIN &&
+	    errno != EINTR)) {
+		*why = n == 0 ? "the keep closed the connection" :
+		    strerror(errno);
+		return -1;
+	}
+	if ((r = msg_get(&k->chan, &m)) == -1) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (r == 0) {
+		if (deadline_ms(&k->deadline) > 0)
+			return 0;
+		*why = "the keep did not answer in time";
+		return -1;
+	}
+	if (msg_check_set(keep_rules, keep_nrules, msg_takes(keep_rules,
+	    keep_nrules, KEEP_CLIENT), &m, reason, sizeof(reason)) == -1) {
+		msg_free(&m);
+		*why = "the keep's answer breaks its protocol";
+		return -1;
+	}
+	return keepcli_taken(k, &m, a, why) == 0 ? 1 : -1;
+}
+
+int
+keepcli_request(struct keepcli *k, const char *envelope, size_t len,
+    unsigned int seconds, struct keepcli_answer *a, const char **why)
+{
+	struct msg	 m;
+
+	memset(a, 0, sizeof(*a));
+	a->body_fd = -1;
+	if (keepcli_send(k, envelope, len, seconds, why) == -1 ||
+	    keepcli_read(k, k->seconds + KEEPCLI_MARGIN, &m, why) == -1)
+		return -1;
+	return keepcli_taken(k, &m, a, why);
 }
 
 /*

@@ -65,6 +65,18 @@ uint32_t	 keepcli_ndestinations(const struct keepcli *);
 int		 keepcli_request(struct keepcli *, const char *envelope,
 		    size_t len, unsigned int seconds, struct keepcli_answer *,
 		    const char **why);
+/*
+ * The same in two steps, for a caller with other work: the request sent
+ * (-1 and why; the handle is then unusable), then, each time its
+ * descriptor is readable or its wait runs out, its answer: 1 and a, 0
+ * not yet, -1 and why (unusable).
+ */
+int		 keepcli_send(struct keepcli *, const char *envelope,
+		    size_t len, unsigned int seconds, const char **why);
+int		 keepcli_fd(const struct keepcli *);
+int		 keepcli_wait_ms(const struct keepcli *);	/* -1: none asked */
+int		 keepcli_receive(struct keepcli *, struct keepcli_answer *,
+		    const char **why);
 /* a->body: the memfd mapped read only; 0, or -1 and errno. */
 int		 keepcli_answer_map(struct keepcli_answer *);
 /* Unmaps and closes what a holds. */

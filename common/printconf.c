@@ -28,6 +28,7 @@ print_source(FILE *fp, const struct source *src)
 	}
 	fprintf(fp, "]\n    max_jobs_per_hour: %u\n", src->max_jobs_per_hour);
 	print_duration(fp, "job_timeout", src->job_timeout, 4);
+	fprintf(fp, "    jobs: %u\n", src->jobs);
 }
 
 void
@@ -38,8 +39,8 @@ config_print(FILE *fp, const struct config *cfg)
 
 	fprintf(fp, "# %s, every default written out\n", cfg->dir);
 	print_str(fp, "data_dir", cfg->data_dir ? cfg->data_dir : "", 0);
-	fprintf(fp, "retention_days: %u\ncapabilities:\n",
-	    cfg->retention_days);
+	fprintf(fp, "retention_days: %u\njobs: %u\ncapabilities:\n",
+	    cfg->retention_days, cfg->jobs);
 	for (c = 0; c < CAP_COUNT; c++) {
 		if (!cfg->caps[c].enabled)
 			continue;

@@ -24,7 +24,7 @@
 #include "proc.h"
 #include "proto.h"
 
-#define CHILD_MAXFDS	64	/* a row's own descriptors polled, at most */
+#define CHILD_MAXFDS	160	/* a row's own descriptors polled, at most */
 
 int				child_once;
 static volatile sig_atomic_t	child_stop;

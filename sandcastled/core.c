@@ -147,11 +147,14 @@ core_once_claim(struct core *c, time_t now)
 	size_t		 i, len;
 	char		*env;
 
+	if (c->njobs >= config_jobs_of(c->conf, 0))
+		return;
 	while (c->once_next < c->sched->n &&
 	    core_once_skip(c, c->once_next, now, &caps))
 		c->once_next++;
 	if (c->once_next == c->sched->n) {
-		core_once_done(c);
+		if (c->njobs == 0)
+			core_once_done(c);
 		return;
 	}
 	i = c->once_next++;
@@ -165,9 +168,31 @@ core_once_claim(struct core *c, time_t now)
  * The claim's answer; down is why the keep gave none, or NULL.  A job
  * keeps the answer: its memfd goes to the launcher with the input.
  */
+/* The job holds the claim and its answer, whose memfd holds the input. */
+static void
+core_claimed(struct core *c, struct contract_claim *claim,
+    struct keepcli_answer *a)
+{
+	struct core_job		*j;
+	const struct contract_job *cj = &claim->jobs[0];
+
+	/* The journal's line for a poll that found work. */
+	log_info("poll source=%s job=%s capability=%s", core_source(c, c->src),
+	    cj->id, cj->cap >= 0 ? cap_name(cj->cap) : "none");
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		fatal("a job");
+	j->src = c->src;
+	j->claim = *claim;
+	j->claimed = *a;
+	memset(a, 0, sizeof(*a));
+	a->body_fd = -1;
+	core_job_start(c, j);
+}
+
 static void
 core_claim_answer(struct core *c, struct keepcli_answer *a, const char *down)
 {
+	struct contract_claim	 claim;
 	enum contract_verdict	 v;
 	char			 why[CONTRACT_WHY_MAX], err[SCHED_ERROR_MAX];
 	time_t			 now = core_now();
@@ -184,22 +209,14 @@ core_claim_answer(struct core *c, struct keepcli_answer *a, const char *down)
 	}
 	v = contract_answer(a, 0, why, sizeof(why));
 	if (v == CONTRACT_OK && contract_claim_parse(a->body, a->body_len,
-	    c->caps, CONTRACT_LIMIT, &c->claim, why, sizeof(why)) == 0) {
-		/* A job: its source asked again once it ended (SCHEDULING). */
-		sched_asked(c->sched, c->src, now, c->claim.njobs > 0 ?
+	    c->caps, CONTRACT_LIMIT, &claim, why, sizeof(why)) == 0) {
+		/* A job: its source is asked again while a slot is free. */
+		sched_asked(c->sched, c->src, now, claim.njobs > 0 ?
 		    SCHED_JOB : SCHED_OK);
-		if (c->claim.njobs > 0) {
-			/* The journal's line for a poll that found work. */
-			log_info("poll source=%s job=%s capability=%s",
-			    core_source(c, c->src), c->claim.jobs[0].id,
-			    c->claim.jobs[0].cap >= 0 ?
-			    cap_name(c->claim.jobs[0].cap) : "none");
-			c->claimed = *a;
-			memset(a, 0, sizeof(*a));
-			a->body_fd = -1;
-			core_job_start(c);
-		} else
-			contract_claim_free(&c->claim);
+		if (claim.njobs > 0)
+			core_claimed(c, &claim, a);
+		else
+			contract_claim_free(&claim);
 		return;
 	}
 	core_once_failed(c);
@@ -258,15 +275,14 @@ core_stop_begin(struct core *c)
 		[CORE_PROBE] = "waiting for the keep's state",
 		[CORE_CLAIM] = "waiting for the claim in flight, whose jobs "
 		    "go back released",
-		[CORE_JOB] = "waiting for the job's box to be removed; the job "
-		    "goes back released",
 		[CORE_RESULT] = "waiting for the result in flight",
 	};
 
 	c->stopping = 1;
 	c->stop_by = core_now() + KEEPCLI_SECONDS;
 	c->record_at = core_now();
-	log_info("SIGTERM: stopping: %s", what[c->wait]);
+	log_info("SIGTERM: stopping: %s; %zu job(s) running, whose boxes "
+	    "are removed and which go back released", what[c->wait], c->njobs);
 }
 
 static __attribute__((noreturn)) void
@@ -290,6 +306,7 @@ core_stop_end(struct core *c)
 	exit(0);
 }
 
+/* The results go out while the jobs' boxes are removed, then it ends. */
 static void
 core_stop_step(struct core *c, time_t now)
 {
@@ -297,7 +314,8 @@ core_stop_step(struct core *c, time_t now)
 		return;
 	if (c->keep_up && now <= c->stop_by && core_result_next(c, now))
 		return;
-	core_stop_end(c);
+	if (c->njobs == 0)
+		core_stop_end(c);
 }
 
 static void
@@ -328,7 +346,7 @@ core_step(struct core *c)
 	}
 	if (child_once)
 		core_once_claim(c, now);
-	else
+	else if (c->njobs < config_jobs_of(c->conf, 0))
 		core_claim(c, now);
 }
 
@@ -339,8 +357,9 @@ core_idle_wake(const struct core *c)
 
 	if (!c->keep_up)
 		return c->probe_at;
-	wake = core_wake;
-	if ((r = core_result_wake(c)) != -1 && r < wake)
+	/* Every slot taken: a job's end wakes the core. */
+	wake = c->njobs < config_jobs_of(c->conf, 0) ? core_wake : -1;
+	if ((r = core_result_wake(c)) != -1 && (wake == -1 || r < wake))
 		wake = r;
 	return wake;
 }
@@ -476,8 +495,8 @@ core_init(struct config *conf, struct msgchan *chan)
 
 	c->conf = conf;
 	c->chan = chan;
-	c->claimed.body_fd = -1;
 	TAILQ_INIT(&c->results);
+	TAILQ_INIT(&c->jobs);
 	c->dfd = core_data_dir(conf->data_dir);
 	core_lock(c->dfd, conf->data_dir);
 	if ((c->sched = sched_new(conf, core_now())) == NULL)

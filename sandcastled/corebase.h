@@ -27,13 +27,25 @@
 /* The call in flight, then a result; the parent kills a core past it. */
 #define CORE_STOP_SECONDS	(2 * KEEPCLI_SECONDS)
 
+/* The core's one call to the keep in flight, if any; jobs run beside it. */
 enum core_wait {
 	CORE_IDLE,
 	CORE_PROBE,		/* PROC_KEEP_STATE */
 	CORE_CLAIM,		/* the claim's answer */
-	CORE_JOB,		/* PROC_JOB_DONE */
 	CORE_RESULT		/* the result's answer */
 };
+
+/* A job from its claim's answer to its outcome, in a slot of jobs. */
+struct core_job {
+	TAILQ_ENTRY(core_job)	 entry;
+	struct core		*core;
+	size_t			 src;
+	struct contract_claim	 claim;		/* the job is jobs[0] */
+	struct keepcli_answer	 claimed;	/* its body: the memfd of its input */
+	struct records_job	 rjob;
+	time_t			 mono;		/* its start, monotonic */
+};
+TAILQ_HEAD(core_jobs, core_job);
 
 /*
  * A result goes out only once its record is on disk, and is forgotten
@@ -76,14 +88,12 @@ struct core {
 	time_t			 probe_at;	/* monotonic */
 	time_t			 prune_at;
 	enum core_wait		 wait;
-	size_t			 src;		/* whose call or job it is */
+	size_t			 src;		/* whose call it is */
 	unsigned int		 caps;		/* the capabilities the claim named */
 	struct core_results	 results;
 	struct core_result	*sending;
-	struct contract_claim	 claim;		/* the job running is jobs[0] */
-	struct keepcli_answer	 claimed;	/* its body, whose memfd holds the input */
-	struct records_job	 rjob;
-	time_t			 job_mono;	/* its start, monotonic */
+	struct core_jobs	 jobs;		/* in their boxes */
+	size_t			 njobs;
 	time_t			 record_at;	/* the next try of a record held */
 	int			 stopping;	/* SIGTERM: no new claim or job */
 	/* sandcastled -1: the next source to ask, whether anything failed. */

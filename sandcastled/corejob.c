@@ -29,40 +29,46 @@
 
 /* sandcastle's own word for the outcome: what the box said is in the record. */
 static void
-corejob_log(const struct core *c, const struct job_outcome *o)
+corejob_log(const struct core_job *j, const struct job_outcome *o)
 {
-	const struct records_job *j = &c->rjob;
+	const struct records_job *r = &j->rjob;
 	double			  secs = o->seconds;
 
 	if (!o->box_started)
-		secs = (double)(core_now() - c->job_mono);
+		secs = (double)(core_now() - j->mono);
 	log_info("job source=%s job=%s capability=%s status=%s seconds=%.0f "
-	    "error=%s input_tokens=%llu output_tokens=%llu", j->source,
-	    j->id, j->cap >= 0 ? cap_name(j->cap) : "none",
+	    "error=%s input_tokens=%llu output_tokens=%llu", r->source,
+	    r->id, r->cap >= 0 ? cap_name(r->cap) : "none",
 	    job_status_name(o->status), secs, job_word_name(o->word),
 	    (unsigned long long)o->usage.input_tokens,
 	    (unsigned long long)o->usage.output_tokens);
 }
 
+/* Its slot freed; a 429 rests its capability for every box of it. */
 static void
-corejob_end(struct core *c, const struct job_outcome *o)
+corejob_end(struct core_job *j, const struct job_outcome *o, int ran)
 {
-	corejob_log(c, o);
+	struct core	*c = j->core;
+
+	corejob_log(j, o);
 	if (o->status != JOB_SUCCEEDED)
 		core_once_failed(c);
-	if (o->status == JOB_RELEASED && c->rjob.cap >= 0)
-		sched_rest(c->sched, c->rjob.cap, core_now(), o->rest);
-	contract_claim_free(&c->claim);
-	keepcli_answer_free(&c->claimed);
-	memset(&c->rjob, 0, sizeof(c->rjob));
-	c->wait = CORE_IDLE;
+	if (o->status == JOB_RELEASED && j->rjob.cap >= 0)
+		sched_rest(c->sched, j->rjob.cap, core_now(), o->rest);
+	if (ran)
+		sched_job_end(c->sched, j->src, j->rjob.cap);
+	TAILQ_REMOVE(&c->jobs, j, entry);
+	c->njobs--;
+	contract_claim_free(&j->claim);
+	keepcli_answer_free(&j->claimed);
+	free(j);
 }
 
 static void
-corejob_finish(struct core *c, struct job_outcome *o)
+corejob_finish(struct core_job *j, struct job_outcome *o, int ran)
 {
-	core_result_finish(c, c->src, &c->rjob, o);
-	corejob_end(c, o);
+	core_result_finish(j->core, j->src, &j->rjob, o);
+	corejob_end(j, o, ran);
 }
 
 /*
@@ -71,93 +77,100 @@ corejob_finish(struct core *c, struct job_outcome *o)
  * a claimed job for this worker for good.
  */
 static void
-corejob_unnoted(struct core *c, const char *why)
+corejob_unnoted(struct core_job *j, const char *why)
 {
+	struct core		*c = j->core;
 	struct job_outcome	 o;
 
 	log_warnx("source %s job %s: it cannot be noted (%s): it is released "
-	    "and leaves no record", c->rjob.source, c->rjob.id, why);
+	    "and leaves no record", j->rjob.source, j->rjob.id, why);
 	memset(&o, 0, sizeof(o));
 	o.status = JOB_RELEASED;
 	o.word = JW_RECORD;
 	(void)strlcpy(o.error, "the job could not be noted", sizeof(o.error));
-	core_result_unnoted(c, c->src, c->rjob.id);
+	core_result_unnoted(c, j->src, j->rjob.id);
 	/* No backlog is drained onto a full disk: poll_interval first. */
-	sched_asked(c->sched, c->src, core_now(), SCHED_SKIPPED);
-	corejob_end(c, &o);
+	sched_asked(c->sched, j->src, core_now(), SCHED_SKIPPED);
+	corejob_end(j, &o, 0);
 }
 
+static void	 core_job_done(void *, struct msg *);
+
 static void
-corejob_send(struct core *c, const struct source *src)
+corejob_send(struct core_job *j, const struct source *src)
 {
-	const struct contract_job *j = &c->claim.jobs[0];
+	struct core		  *c = j->core;
+	const struct contract_job *cj = &j->claim.jobs[0];
 	struct proc_job		   pj;
 	struct iovec		   iov;
 	int			   fd = -1;
 
 	memset(&pj, 0, sizeof(pj));
 	(void)strlcpy(pj.source, src->name, sizeof(pj.source));
-	(void)strlcpy(pj.id, j->id, sizeof(pj.id));
-	pj.cap = j->cap;
-	pj.timeout = sched_job_limit(src, &c->conf->caps[j->cap]);
-	pj.inputlen = j->inputlen;
-	pj.input_off = j->inputoff;
+	(void)strlcpy(pj.id, cj->id, sizeof(pj.id));
+	pj.cap = cj->cap;
+	pj.timeout = sched_job_limit(src, &c->conf->caps[cj->cap]);
+	pj.inputlen = cj->inputlen;
+	pj.input_off = cj->inputoff;
 	/* The input, by the claim's memfd: msg_compose() closes the dup. */
-	if (j->inputlen > 0 && (fd = fcntl(c->claimed.body_fd,
+	if (cj->inputlen > 0 && (fd = fcntl(j->claimed.body_fd,
 	    F_DUPFD_CLOEXEC, 0)) == -1)
 		fatal("the claim's memfd for the box launcher");
 	iov.iov_base = &pj;
 	iov.iov_len = sizeof(pj);
-	(void)ask_send(c->chan, PROC_JOB_RUN, fd, &iov, 1, core_job_done, c);
-	c->wait = CORE_JOB;
+	(void)ask_send(c->chan, PROC_JOB_RUN, fd, &iov, 1, core_job_done, j);
+	sched_job_begin(c->sched, j->src, cj->cap);
 }
 
+/* The job of the claim's answer, which it now holds: noted, then run. */
 void
-core_job_start(struct core *c)
+core_job_start(struct core *c, struct core_job *j)
 {
-	const struct source	*src = c->sched->srcs[c->src].src;
-	struct contract_job	*j = &c->claim.jobs[0];
+	const struct source	*src = c->sched->srcs[j->src].src;
+	struct contract_job	*cj = &j->claim.jobs[0];
 	struct job_outcome	 o;
 	char			 why[RECORDS_WHY_MAX];
 
-	c->job_mono = core_now();
-	sched_started(c->sched, c->src, c->job_mono);
-	memset(&c->rjob, 0, sizeof(c->rjob));
-	c->rjob.source = src->name;
-	c->rjob.id = j->id;
-	c->rjob.numeric = j->numeric;
-	c->rjob.cap = j->cap;
-	c->rjob.input = j->input;
-	c->rjob.inputlen = j->inputlen;
-	c->rjob.started_at = time(NULL);
+	j->core = c;
+	j->mono = core_now();
+	TAILQ_INSERT_TAIL(&c->jobs, j, entry);
+	c->njobs++;
+	sched_started(c->sched, j->src, j->mono);
+	j->rjob.source = src->name;
+	j->rjob.id = cj->id;
+	j->rjob.numeric = cj->numeric;
+	j->rjob.cap = cj->cap;
+	j->rjob.input = cj->input;
+	j->rjob.inputlen = cj->inputlen;
+	j->rjob.started_at = time(NULL);
 	memset(&o, 0, sizeof(o));
-	if (records_begin(c->dfd, &c->rjob, why, sizeof(why)) == -1)
-		corejob_unnoted(c, why);
+	if (records_begin(c->dfd, &j->rjob, why, sizeof(why)) == -1)
+		corejob_unnoted(j, why);
 	else if (c->stopping) {
 		/* A claim answered after SIGTERM: noted, and given back. */
 		o.status = JOB_RELEASED;
 		o.word = JW_STOPPED;
 		(void)strlcpy(o.error, "sandcastled stopped before the job ran",
 		    sizeof(o.error));
-		corejob_finish(c, &o);
-	} else if (j->failed[0] != '\0') {
+		corejob_finish(j, &o, 0);
+	} else if (cj->failed[0] != '\0') {
 		o.status = JOB_FAILED;
-		o.word = strcmp(j->failed, CONTRACT_NO_INPUT) == 0 ? JW_INPUT :
+		o.word = strcmp(cj->failed, CONTRACT_NO_INPUT) == 0 ? JW_INPUT :
 		    JW_CAPABILITY;
-		(void)strlcpy(o.error, j->failed, sizeof(o.error));
-		corejob_finish(c, &o);
+		(void)strlcpy(o.error, cj->failed, sizeof(o.error));
+		corejob_finish(j, &o, 0);
 	} else
-		corejob_send(c, src);
+		corejob_send(j, src);
 }
 
-void
+static void
 core_job_done(void *arg, struct msg *m)
 {
-	struct core		*c = arg;
+	struct core_job		*j = arg;
 	struct job_outcome	 o;
 
 	if (outcome_take(m, &o, NULL, 0) == -1)
 		fatalx("the parent sent an outcome that does not add up");
-	corejob_finish(c, &o);
+	corejob_finish(j, &o, 1);
 	job_outcome_free(&o);
 }

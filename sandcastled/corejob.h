@@ -4,7 +4,6 @@
 
 #include "corebase.h"
 
-void	 core_job_start(struct core *);
-void	 core_job_done(void *core, struct msg *);
+void	 core_job_start(struct core *, struct core_job *);
 
 #endif

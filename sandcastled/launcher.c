@@ -45,8 +45,8 @@
 
 #define LAUNCHER_LOCK		"launcher.lock"
 #define LAUNCHER_LOCK_WAIT	30	/* seconds for another launcher to end */
-#define LAUNCHER_RUNS_MAX	32	/* the table's room: jobs' highest */
-#define LAUNCHER_JOBS		1	/* boxes at once */
+/* The table's room: a run whose outcome went out may not be reaped yet. */
+#define LAUNCHER_RUNS_MAX	(2 * JOBS_MAX)
 
 static struct config	*launcher_conf;
 static struct msgchan	*launcher_chan;
@@ -208,13 +208,13 @@ launcher_run_done(void *arg, struct msg *m)
 
 /* The runs now, all of them, of a capability, and of a source. */
 static void
-launcher_count(uint32_t cap, const char *source, size_t n[3])
+launcher_count(uint32_t cap, const char *source, uint32_t n[3])
 {
 	size_t	 i;
 
 	n[0] = n[1] = n[2] = 0;
 	for (i = 0; i < LAUNCHER_RUNS_MAX; i++) {
-		if (launcher_runs[i].pid == 0)
+		if (launcher_runs[i].pid == 0 || launcher_runs[i].done)
 			continue;
 		n[0]++;
 		n[1] += launcher_runs[i].cap == cap;
@@ -229,17 +229,31 @@ launcher_count(uint32_t cap, const char *source, size_t n[3])
 static int
 launcher_may_start(const struct proc_job *j, struct job_outcome *o)
 {
-	size_t	 n[3];
+	const struct config	*cf = launcher_conf;
+	const struct source	*src;
+	const char		*what = NULL;
+	uint32_t		 n[3];
 
 	launcher_count(j->cap, j->source, n);
-	if (n[0] < LAUNCHER_JOBS && n[0] < LAUNCHER_RUNS_MAX)
+	TAILQ_FOREACH(src, &cf->sources, entry)
+		if (strcmp(src->name, j->source) == 0)
+			break;
+	if (n[0] >= config_jobs_of(cf, 0))
+		what = "jobs";
+	else if (n[1] >= config_jobs_of(cf, cf->caps[j->cap].jobs))
+		what = "its capability's jobs";
+	else if (src == NULL || n[2] >= config_jobs_of(cf, src->jobs))
+		what = "its source's jobs";
+	else
 		return 0;
 	o->status = JOB_RELEASED;
 	o->word = JW_RELEASED;
-	(void)snprintf(o->error, sizeof(o->error), "the box launcher runs %zu "
-	    "boxes already, its most", n[0]);
-	log_warnx("refused a box of source %s: %zu run already, the most the "
-	    "configuration allows", j->source, n[0]);
+	(void)snprintf(o->error, sizeof(o->error), "the box launcher refused "
+	    "it: %u boxes run, %u of its capability and %u of its source, "
+	    "which %s allows no more of", n[0], n[1], n[2], what);
+	log_warnx("refused a box of source %s: %u boxes run, %u of %s and %u "
+	    "of the source: %s allows no more", j->source, n[0], n[1],
+	    cap_name(j->cap), n[2], what);
 	return -1;
 }
 

@@ -135,16 +135,41 @@ due(const struct sched *s, const struct sched_source *ss, time_t now)
 	return t;
 }
 
-/* On a tie, the one asked longest ago (a count, not the clock). */
+/*
+ * A free slot goes to the source with the fewest jobs running, so that
+ * none with a backlog holds every slot while another has work; on a
+ * tie, the one due first, then the one asked longest ago (a count).
+ */
 static int
 before(const struct sched_source *a, time_t da, const struct sched_source *b,
     time_t db)
 {
+	if (a->running != b->running)
+		return a->running < b->running;
 	if (da != db)
 		return da < db;
 	return a->turn < b->turn;
 }
 
+unsigned int
+sched_room(const struct sched *s, size_t i, time_t now)
+{
+	const struct sched_source	*ss = &s->srcs[i];
+	unsigned int			 caps;
+	int				 c;
+
+	if (s->running >= config_jobs_of(s->conf, 0) ||
+	    ss->running >= config_jobs_of(s->conf, ss->src->jobs))
+		return 0;
+	caps = sched_caps(s, i, now);
+	for (c = 0; c < CAP_COUNT; c++)
+		if (s->caprun[c] >= config_jobs_of(s->conf,
+		    s->conf->caps[c].jobs))
+			caps &= ~CAP_BIT(c);
+	return caps;
+}
+
+/* A source all of whose capabilities are busy waits for a job's end. */
 ssize_t
 sched_next(struct sched *s, time_t now, unsigned int *caps, time_t *wake)
 {
@@ -152,20 +177,47 @@ sched_next(struct sched *s, time_t now, unsigned int *caps, time_t *wake)
 	time_t		 d, bestd = 0;
 	size_t		 i;
 
+	*wake = now + SCHED_WINDOW;
 	for (i = 0; i < s->n; i++) {
-		d = due(s, &s->srcs[i], now);
+		if ((d = due(s, &s->srcs[i], now)) > now) {
+			if (d < *wake)
+				*wake = d;
+			continue;
+		}
+		if (sched_room(s, i, now) == 0)
+			continue;
 		if (best == -1 || before(&s->srcs[i], d, &s->srcs[best],
 		    bestd)) {
 			best = (ssize_t)i;
 			bestd = d;
 		}
 	}
-	if (best == -1 || bestd > now) {
-		*wake = best == -1 ? now + SCHED_WINDOW : bestd;
+	if (best == -1)
 		return -1;
-	}
-	*caps = sched_caps(s, (size_t)best, now);
+	*caps = sched_room(s, (size_t)best, now);
 	return best;
+}
+
+void
+sched_job_begin(struct sched *s, size_t i, enum cap_id c)
+{
+	s->running++;
+	s->srcs[i].running++;
+	if ((unsigned int)c < CAP_COUNT)
+		s->caprun[c]++;
+	s->changes++;
+}
+
+void
+sched_job_end(struct sched *s, size_t i, enum cap_id c)
+{
+	if (s->running > 0)
+		s->running--;
+	if (s->srcs[i].running > 0)
+		s->srcs[i].running--;
+	if ((unsigned int)c < CAP_COUNT && s->caprun[c] > 0)
+		s->caprun[c]--;
+	s->changes++;
 }
 
 /* poll_interval times 2^(failures - 1), at most SCHED_BACKOFF_MAX. */

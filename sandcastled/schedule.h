@@ -1,6 +1,6 @@
 /*
  * The scheduler (sandcastled(8), SCHEDULING).  Pure: the clock is passed
- * in.  The core asks sched_next() only when no job runs and no call waits.
+ * in.  The core asks sched_next() when no call waits, for a free slot.
  */
 #ifndef SANDCASTLED_SCHED_H
 #define SANDCASTLED_SCHED_H
@@ -30,6 +30,7 @@ struct sched_source {
 	time_t			 next;		/* the next ask, at the soonest */
 	unsigned long		 turn;		/* its last ask's turn, for a tie */
 	int			 draining;	/* its last claim brought a job */
+	uint32_t		 running;	/* its jobs in their boxes now */
 	unsigned int		 failures;	/* calls failed in a row */
 	time_t			*starts;	/* ring of the last jobs' starts */
 	uint32_t		 nstarts;	/* held in starts, at most max_jobs_per_hour */
@@ -43,6 +44,8 @@ struct sched {
 	struct sched_source	*srcs;
 	size_t			 n;
 	time_t			 rest[CAP_COUNT];	/* resting until, across all sources */
+	uint32_t		 running;	/* jobs in their boxes now */
+	uint32_t		 caprun[CAP_COUNT];	/* of each capability */
 	unsigned long		 turns;		/* asks so far, for the sources' turns */
 	unsigned long		 changes;	/* counts every change: the core pushes them */
 };
@@ -52,12 +55,20 @@ struct sched	*sched_new(const struct config *, time_t now);
 void		 sched_free(struct sched *);
 ssize_t		 sched_find(const struct sched *, const char *name);
 
-/* The source's index and its *caps; or -1 with *wake, the soonest due. */
+/*
+ * The source that takes the next free slot and its *caps; or -1 with
+ * *wake, the soonest due (a job's end frees a slot whenever it comes).
+ */
 ssize_t		 sched_next(struct sched *, time_t now, unsigned int *caps,
 		    time_t *wake);
 void		 sched_asked(struct sched *, size_t, time_t now,
 		    enum sched_result);
 void		 sched_started(struct sched *, size_t, time_t now);
+/* A job of the source and capability begins, or ends, in its box. */
+void		 sched_job_begin(struct sched *, size_t, enum cap_id);
+void		 sched_job_end(struct sched *, size_t, enum cap_id);
+/* The capabilities of the source with a slot free; 0: none. */
+unsigned int	 sched_room(const struct sched *, size_t, time_t now);
 /* starts oldest first; older than SCHED_WINDOW, or after wall, left out. */
 size_t		 sched_seed(struct sched *, size_t, const time_t *starts,
 		    size_t n, time_t wall, time_t now);

@@ -187,6 +187,8 @@ GOLDEN(missing_keys, "missing-keys", "missing keys at their mapping's line")
 GOLDEN(wrong_types, "wrong-types", "wrong types name the expected type")
 GOLDEN(bad_durations, "bad-durations", "durations refused")
 GOLDEN(bad_sizes, "bad-sizes", "sizes refused")
+GOLDEN(bad_jobs, "bad-jobs", "jobs out of range or above config.yaml's")
+GOLDEN(bad_jobs_global, "bad-jobs-global", "config.yaml's jobs out of range")
 GOLDEN(bad_names, "bad-names", "source and secret names refused")
 GOLDEN(bad_addresses, "bad-addresses", "destination addresses refused")
 GOLDEN(bad_internal, "bad-internal", "internal exceptions refused: sealed, "
@@ -238,6 +240,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, wrong_types);
 	ATF_TP_ADD_TC(tp, bad_durations);
 	ATF_TP_ADD_TC(tp, bad_sizes);
+	ATF_TP_ADD_TC(tp, bad_jobs);
+	ATF_TP_ADD_TC(tp, bad_jobs_global);
 	ATF_TP_ADD_TC(tp, bad_names);
 	ATF_TP_ADD_TC(tp, bad_addresses);
 	ATF_TP_ADD_TC(tp, bad_internal);
