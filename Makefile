@@ -282,6 +282,7 @@ FUZZ_LIBS_dns = -lresolv
 FUZZ_SRCS_summary = sandcastled/summary.c sandcastled/schedule.c
 FUZZ_SRCS_schema = box/schema.c
 FUZZ_SRCS_sse = box/sse.c box/stream.c
+FUZZ_SRCS_stream = box/sse.c box/stream.c
 FUZZ_SRCS_image = box/image.c
 FUZZ_LIBS_image = -lpng -ljpeg -lwebp -lm
 $(FUZZERS): regress/fuzz/fuzz_%: regress/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(COMMON_SRCS) $(HDRS)

@@ -283,6 +283,7 @@ stream_status(const struct json *j)
 		{ "billing_error", 402 },
 		{ "permission_error", 403 },
 		{ "not_found_error", 404 },
+		{ "conflict_error", 409 },
 		{ "request_too_large", 413 },
 		{ "rate_limit_error", 429 },
 		{ "api_error", 500 },
@@ -302,16 +303,57 @@ stream_status(const struct json *j)
 	return 500;
 }
 
+/* A reply the model began keeps its usage, whatever ends the stream. */
+static void
+stream_usage(const struct claude_settings *cs, const struct stream_result *sr,
+    struct box_outcome *o)
+{
+	struct json	 m;
+	const char	*why;
+
+	if (o->usage != NULL || sr->message == NULL ||
+	    json_parse_lone(&m, sr->message, sr->messagelen, &why) == -1)
+		return;
+	reply_usage(cs, &m, 0, o);
+	json_free(&m);
+}
+
 /* The events made into the Message, or the error they ended with. */
+static void
+stream_verdict(const struct box_job *job, const struct claude_settings *cs,
+    int64_t retry_after, enum stream_verdict v, const struct stream_result *sr,
+    struct box_outcome *o)
+{
+	struct json	 j;
+	const char	*jwhy = "";
+
+	if (v == STREAM_BROKEN)
+		box_fail(o, JW_API_DOWN, 1,
+		    "the API's stream is not a Messages stream: %s",
+		    sr->why);
+	else if (v == STREAM_ERROR && json_parse_lone(&j, sr->error,
+	    sr->errorlen, &jwhy) == 0) {
+		answer_error(cs, stream_status(&j), retry_after, &j, 0, o);
+		json_free(&j);
+	} else if (v == STREAM_MESSAGE && json_parse_lone(&j, sr->message,
+	    sr->messagelen, &jwhy) == 0) {
+		answer_reply(job, cs, &j, 0, o);
+		json_free(&j);
+	} else
+		box_fail(o, JW_API_DOWN, 1,
+		    "the API's stream is not a Messages stream: %s",
+		    jwhy);
+	stream_usage(cs, sr, o);
+}
+
 static void
 answer_stream(const struct box_job *job, const struct claude_settings *cs,
     const struct proto_msg *a, struct box_outcome *o)
 {
-	struct json		 j;
+	struct stream_result	 sr;
 	enum stream_verdict	 v;
-	const char		*jwhy;
-	char			 why[STREAM_WHY_MAX], *body, *msg;
-	size_t			 raw, len, mlen;
+	char			*body;
+	size_t			 raw, len;
 	size_t			 tok = a->f[PF_BODY];
 
 	if (a->j.toks[tok].type != JSON_STRING) {
@@ -325,27 +367,10 @@ answer_stream(const struct box_job *job, const struct claude_settings *cs,
 		return;
 	}
 	(void)json_string_copy(&a->j, tok, body, raw + 1, &len);
-	v = stream_message(body, len, &msg, &mlen, why, sizeof(why));
+	v = stream_message(body, len, &sr);
 	free(body);
-	if (v == STREAM_BROKEN) {
-		box_fail(o, JW_API_DOWN, 1,
-		    "the API's stream is not a Messages stream: %s",
-		    why);
-		return;
-	}
-	if (json_parse(&j, msg, mlen, &jwhy) == -1)
-		box_fail(o, JW_API_DOWN, 1,
-		    "the API's stream is not a Messages stream: %s",
-		    jwhy);
-	else {
-		if (v == STREAM_ERROR)
-			answer_error(cs, stream_status(&j), a->retry_after, &j,
-			    0, o);
-		else
-			answer_reply(job, cs, &j, 0, o);
-		json_free(&j);
-	}
-	free(msg);
+	stream_verdict(job, cs, a->retry_after, v, &sr, o);
+	stream_result_free(&sr);
 }
 
 static void

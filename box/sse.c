@@ -23,21 +23,21 @@ sse_free(struct sse *s)
 	s->data = NULL;
 }
 
-/* The next line and its length, its end passed; 0 when none ends. */
+/* The next line, its end passed, the body's end ending the last; 0 after. */
 static int
 sse_line(struct sse *s, const char **line, size_t *n)
 {
 	const char	*p = s->buf + s->off, *end = s->buf + s->len, *q;
 
+	if (p == end)
+		return 0;
 	for (q = p; q < end && *q != '\r' && *q != '\n'; q++)
 		;
-	if (q == end)
-		return 0;
 	*line = p;
 	*n = q - p;
-	if (*q == '\r' && q + 1 < end && q[1] == '\n')
+	if (q < end && *q == '\r' && q + 1 < end && q[1] == '\n')
 		q++;
-	s->off = q + 1 - s->buf;
+	s->off = q < end ? (size_t)(q + 1 - s->buf) : s->len;
 	return 1;
 }
 
@@ -98,6 +98,21 @@ sse_field(struct sse *s, const char *line, size_t n, const char **why)
 	return 0;
 }
 
+/* The event whose data is held, handed out. */
+static int
+sse_give(struct sse *s, struct sse_event *ev, int cut)
+{
+	s->data[--s->datalen] = '\0';
+	ev->type = s->typelen > 0 ? s->type : "message";
+	ev->typelen = s->typelen > 0 ? s->typelen : strlen("message");
+	ev->named = s->typelen > 0;
+	ev->cut = cut;
+	ev->data = s->data;
+	ev->datalen = s->datalen;
+	s->given = 1;
+	return 1;
+}
+
 int
 sse_next(struct sse *s, struct sse_event *ev, const char **why)
 {
@@ -123,12 +138,7 @@ sse_next(struct sse *s, struct sse_event *ev, const char **why)
 			s->type[0] = '\0';
 			continue;
 		}
-		s->data[--s->datalen] = '\0';
-		ev->type = s->typelen > 0 ? s->type : "message";
-		ev->data = s->data;
-		ev->datalen = s->datalen;
-		s->given = 1;
-		return 1;
+		return sse_give(s, ev, 0);
 	}
-	return 0;
+	return s->datalen > 0 ? sse_give(s, ev, 1) : 0;
 }

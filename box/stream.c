@@ -1,4 +1,4 @@
-/* The Messages API's stream into its Message (stream.h). */
+/* The Messages API's stream into its Message, as the SDKs read it (stream.h). */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,16 +16,18 @@ enum block_kind {
 	BK_WHOLE		/* whole at its start: kept as it came */
 };
 
+/* Decoded bytes: a lone surrogate half as WTF-8 until its other half comes. */
 struct buf {
 	char		*s;
 	size_t		 len;
+	int		 set;
 };
 
 struct block {
 	enum block_kind	 kind;
+	char		*start;		/* the block content_block_start gave */
 	char		*type;		/* its type's raw JSON */
-	char		*start;		/* BK_WHOLE's block as it came */
-	struct buf	 text, sig;
+	struct buf	 text, sig;	/* text, thinking or input's JSON; signature */
 	int		 closed;
 };
 
@@ -47,22 +49,24 @@ static int	 ev_block_delta(struct stream *);
 static int	 ev_block_stop(struct stream *);
 static int	 ev_delta(struct stream *);
 static int	 ev_stop(struct stream *);
-static int	 ev_ping(struct stream *);
 
 static const struct {
 	const char	*name;
-	int		(*fn)(struct stream *);
+	int		(*fn)(struct stream *);	/* NULL: ping or error */
 	int		 any_time;	/* may come before message_start */
+	int		 by_type;	/* read by its data's type under any name */
 } events[] = {
-	{ "message_start",		ev_start,	1 },
-	{ "content_block_start",	ev_block_start,	0 },
-	{ "content_block_delta",	ev_block_delta,	0 },
-	{ "content_block_stop",		ev_block_stop,	0 },
-	{ "message_delta",		ev_delta,	0 },
-	{ "message_stop",		ev_stop,	0 },
-	{ "ping",			ev_ping,	1 },
-	{ "error",			NULL,		1 },
+	{ "message_start",		ev_start,	1,	1 },
+	{ "content_block_start",	ev_block_start,	0,	1 },
+	{ "content_block_delta",	ev_block_delta,	0,	1 },
+	{ "content_block_stop",		ev_block_stop,	0,	1 },
+	{ "message_delta",		ev_delta,	0,	1 },
+	{ "message_stop",		ev_stop,	0,	1 },
+	{ "ping",			NULL,		1,	0 },
+	{ "error",			NULL,		1,	0 },
 };
+#define EV_ERROR	(NEVENTS - 1)
+#define NEVENTS	(sizeof(events) / sizeof(events[0]))
 
 static int
 broken(struct stream *st, const char *fmt, ...)
@@ -102,6 +106,41 @@ raw_set(struct stream *st, char **dst, long tok)
 	return 0;
 }
 
+/* A lone half at p, high (0xa0) or low (0xb0), as WTF-8 writes it. */
+static int
+half(const char *p, size_t n, unsigned int which)
+{
+	const unsigned char	*u = (const unsigned char *)p;
+
+	return n >= 3 && u[0] == 0xed && (u[1] & 0xf0) == which;
+}
+
+static uint32_t
+half_of(const char *p)
+{
+	const unsigned char	*u = (const unsigned char *)p;
+
+	return (u[0] & 0x0f) << 12 | (u[1] & 0x3f) << 6 | (u[2] & 0x3f);
+}
+
+/* The high half ending b and the low half at its end, as one character. */
+static void
+buf_join(struct buf *b, size_t got)
+{
+	char		*at = b->s + b->len - 3;
+	uint32_t	 cp;
+
+	cp = 0x10000 + ((half_of(at) - 0xd800) << 10) +
+	    (half_of(at + 3) - 0xdc00);
+	at[0] = 0xf0 | cp >> 18;
+	at[1] = 0x80 | (cp >> 12 & 0x3f);
+	at[2] = 0x80 | (cp >> 6 & 0x3f);
+	at[3] = 0x80 | (cp & 0x3f);
+	memmove(at + 4, at + 6, got - 3);
+	b->len += got - 2;
+}
+
+/* Appends tok's string, as the SDKs join two strings (stream.h). */
 static int
 buf_add(struct stream *st, struct buf *b, long tok)
 {
@@ -114,9 +153,23 @@ buf_add(struct stream *st, struct buf *b, long tok)
 	if ((p = realloc(b->s, b->len + raw + 1)) == NULL)
 		return broken(st, "out of memory");
 	b->s = p;
+	b->set = 1;
 	(void)json_string_copy(st->j, tok, b->s + b->len, raw + 1, &got);
-	b->len += got;
+	if (b->len >= 3 && half(b->s + b->len - 3, 3, 0xa0) &&
+	    half(b->s + b->len, got, 0xb0))
+		buf_join(b, got);
+	else
+		b->len += got;
+	b->s[b->len] = '\0';
 	return 0;
+}
+
+/* Replaces b by tok's string: the last signature_delta is the signature. */
+static int
+buf_set(struct stream *st, struct buf *b, long tok)
+{
+	b->len = 0;
+	return buf_add(st, b, tok);
 }
 
 /* The token counts that usage holds, the later over the earlier. */
@@ -180,12 +233,41 @@ block_of(struct stream *st)
 	return &st->b[i];
 }
 
+/*
+ * The kinds of block a delta adds to, and their fields the stream makes:
+ * each starts as content_block_start gave it, as the SDKs keep the block
+ * it gives (a signature or an input given whole there).
+ */
+static const struct {
+	const char	*type;
+	enum block_kind	 kind;
+	const char	*text, *sig;
+} kinds[] = {
+	{ "text",		BK_TEXT,	"text",		NULL },
+	{ "thinking",		BK_THINKING,	"thinking",	"signature" },
+	{ "tool_use",		BK_INPUT,	NULL,		NULL },
+	{ "server_tool_use",	BK_INPUT,	NULL,		NULL },
+};
+
+/* A field of the block as it starts, when it is a string. */
+static int
+start_field(struct stream *st, struct buf *b, long cb, const char *key)
+{
+	long	 t;
+
+	if (key == NULL || (t = json_find(st->j, cb, key)) == -1 ||
+	    st->j->toks[t].type != JSON_STRING)
+		return 0;
+	return buf_add(st, b, t);
+}
+
 static int
 ev_block_start(struct stream *st)
 {
 	const struct json	*j = st->j;
 	struct block		*b;
 	int64_t			 i;
+	size_t			 k;
 	long			 cb, t;
 
 	if (json_int(j, json_find(j, 0, "index"), 0, INT64_MAX, &i) == -1 ||
@@ -203,29 +285,26 @@ ev_block_start(struct stream *st)
 	    j->toks[t].type != JSON_STRING)
 		return broken(st, "content_block_start without its block");
 	b = &st->b[st->nb++];
-	if ((b->type = raw_dup(j, t)) == NULL)
-		return broken(st, "out of memory");
-	if (json_streq(j, t, "text")) {
-		b->kind = BK_TEXT;
-		return buf_add(st, &b->text, json_find(j, cb, "text"));
-	}
-	if (json_streq(j, t, "thinking")) {
-		b->kind = BK_THINKING;
-		return buf_add(st, &b->text, json_find(j, cb, "thinking"));
-	}
-	if (json_streq(j, t, "tool_use") || json_streq(j, t, "server_tool_use")) {
-		b->kind = BK_INPUT;
-		return 0;
-	}
 	b->kind = BK_WHOLE;
-	return raw_set(st, &b->start, cb);
+	if ((b->type = raw_dup(j, t)) == NULL ||
+	    (b->start = raw_dup(j, cb)) == NULL)
+		return broken(st, "out of memory");
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (json_streq(j, t, kinds[k].type))
+			break;
+	if (k == sizeof(kinds) / sizeof(kinds[0]))
+		return 0;
+	b->kind = kinds[k].kind;
+	if (start_field(st, &b->text, cb, kinds[k].text) == -1)
+		return -1;
+	return start_field(st, &b->sig, cb, kinds[k].sig);
 }
 
 static const struct {
 	const char	*type;
 	enum block_kind	 kind;
 	const char	*field;
-	int		 sig;
+	int		 sig;		/* replaces the signature */
 } deltas[] = {
 	{ "text_delta",		BK_TEXT,	"text",		0 },
 	{ "thinking_delta",	BK_THINKING,	"thinking",	0 },
@@ -256,8 +335,9 @@ ev_block_delta(struct stream *st)
 	if (b->kind != deltas[i].kind)
 		return broken(st, "a %s in a block of type %s", deltas[i].type,
 		    b->type);
-	return buf_add(st, deltas[i].sig ? &b->sig : &b->text,
-	    json_find(j, d, deltas[i].field));
+	if (deltas[i].sig)
+		return buf_set(st, &b->sig, json_find(j, d, deltas[i].field));
+	return buf_add(st, &b->text, json_find(j, d, deltas[i].field));
 }
 
 static int
@@ -296,83 +376,200 @@ ev_stop(struct stream *st)
 	return 0;
 }
 
-static int
-ev_ping(struct stream *st)
+static size_t
+event_of(const char *name, size_t len)
 {
-	(void)st;
-	return 0;
+	size_t	 i;
+
+	for (i = 0; i < NEVENTS; i++)
+		if (strlen(events[i].name) == len &&
+		    memcmp(events[i].name, name, len) == 0)
+			break;
+	return i;
 }
 
-/* One event: 1 for an error event, 0 for any other, -1 when it breaks. */
+/* The event the data's type names, for a name the API does not send. */
+static size_t
+event_by_type(const struct json *j, long t)
+{
+	char	 type[64];
+	size_t	 len, i;
+
+	if (t == -1 || json_string_copy(j, t, type, sizeof(type), &len) == -1)
+		return NEVENTS;
+	i = event_of(type, len);
+	return i < NEVENTS && events[i].by_type ? i : NEVENTS;
+}
+
+/* The event i, or by its data's type when i is none: as stream_event. */
+static int
+stream_apply(struct stream *st, struct json *j, size_t i)
+{
+	long	 t = -1;
+	int	 r;
+
+	if (j->toks[0].type == JSON_OBJECT)
+		t = json_find(j, 0, "type");
+	if (i == NEVENTS && (i = event_by_type(j, t)) == NEVENTS)
+		return 0;
+	if (!json_streq(j, t, events[i].name))
+		return broken(st, "%s: its data's type is not %s",
+		    events[i].name, events[i].name);
+	if (!st->started && !events[i].any_time)
+		return broken(st, "%s before message_start", events[i].name);
+	if (i == EV_ERROR)
+		return 1;
+	st->j = j;
+	r = events[i].fn(st);
+	st->j = NULL;
+	return r;
+}
+
+/*
+ * One event: 1 for an error event, 0 for any other, -1 when it breaks.
+ * After message_stop only an error counts; a name the API never sends
+ * is read by its data's type; a cut event whose data is not whole JSON
+ * was never sent; ping is nothing.
+ */
 static int
 stream_event(struct stream *st, const struct sse_event *ev)
 {
 	struct json	 j;
 	const char	*why;
 	size_t		 i;
-	long		 t;
 	int		 r;
 
-	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
-		if (strcmp(ev->type, events[i].name) == 0)
-			break;
-	if (i == sizeof(events) / sizeof(events[0]))
+	i = event_of(ev->type, ev->typelen);
+	if ((i < NEVENTS && events[i].fn == NULL && i != EV_ERROR) ||
+	    (st->stopped && i != EV_ERROR) || (i == NEVENTS && !ev->named))
 		return 0;
-	if (!st->started && !events[i].any_time)
-		return broken(st, "%s before message_start", ev->type);
-	if (json_parse(&j, ev->data, ev->datalen, &why) == -1)
+	if (json_parse_lone(&j, ev->data, ev->datalen, &why) == -1) {
+		if (i == NEVENTS || ev->cut)
+			return 0;
 		return broken(st, "%s: its data is not JSON: %s at byte %zu",
-		    ev->type, why, j.erroff);
-	if (j.toks[0].type != JSON_OBJECT ||
-	    (t = json_find(&j, 0, "type")) == -1 ||
-	    !json_streq(&j, t, ev->type))
-		r = broken(st, "%s: its data's type is not %s", ev->type,
-		    ev->type);
-	else if (events[i].fn == NULL)
-		r = 1;
-	else {
-		st->j = &j;
-		r = events[i].fn(st);
-		st->j = NULL;
+		    events[i].name, why, j.erroff);
 	}
+	r = stream_apply(st, &j, i);
 	json_free(&j);
 	return r;
+}
+
+/* The block's fields the stream made, as JSON; NULL keeps the start's. */
+static char *
+field_json(const struct buf *b, int string)
+{
+	struct json_writer	 w;
+	struct json		 j;
+	const char		*why;
+	char			*s;
+	size_t			 i, n;
+
+	if (!b->set || (!string && b->len == 0))
+		return NULL;
+	if (!string) {
+		if (json_parse_lone(&j, b->s, b->len, &why) == -1)
+			return NULL;
+		json_free(&j);
+		return strndup(b->s, b->len);
+	}
+	if ((s = malloc(b->len + 1)) == NULL)
+		return NULL;
+	memcpy(s, b->s, b->len);
+	/* A half no other half met: U+FFFD, as a UTF-8 encoder writes it. */
+	for (i = 0; i + 2 < b->len; i++)
+		if (half(s + i, 3, 0xa0) || half(s + i, 3, 0xb0))
+			memcpy(s + i, "\xef\xbf\xbd", 3);
+	json_writer_init(&w);
+	json_write_string_len(&w, s, b->len);
+	free(s);
+	return json_writer_finish(&w, &n);
+}
+
+/*
+ * The start's members (its type among them), a field the stream made in
+ * place of the start's own, then those it lacked.
+ */
+static void
+block_members(FILE *f, const struct json *j, const char *const keys[2],
+    char *vals[2])
+{
+	const char	*raw;
+	size_t		 m, k, n;
+	int		 v;
+
+	for (m = 0, k = 1; m < j->toks[0].size; m++, k = json_next(j, k + 1)) {
+		if (m > 0)
+			(void)fputc(',', f);
+		raw = json_raw(j, k, &n);
+		(void)fwrite(raw, 1, n, f);
+		(void)fputc(':', f);
+		for (v = 0; v < 2; v++)
+			if (vals[v] != NULL && json_streq(j, k, keys[v]))
+				break;
+		if (v < 2) {
+			(void)fputs(vals[v], f);
+			free(vals[v]);
+			vals[v] = NULL;
+		} else {
+			raw = json_raw(j, k + 1, &n);
+			(void)fwrite(raw, 1, n, f);
+		}
+	}
+	for (v = 0; v < 2; v++)
+		if (vals[v] != NULL)
+			(void)fprintf(f, ",\"%s\":%s", keys[v], vals[v]);
+}
+
+/* The block as the start gave it, with what its deltas made. */
+static char *
+block_json(const struct block *b, size_t *len)
+{
+	const char	*keys[2] = { NULL, "signature" };
+	char		*vals[2], *s = NULL;
+	struct json	 j;
+	const char	*why;
+	FILE		*f;
+	int		 ok;
+
+	keys[0] = b->kind == BK_TEXT ? "text" : b->kind == BK_THINKING ?
+	    "thinking" : "input";
+	vals[0] = field_json(&b->text, b->kind != BK_INPUT);
+	vals[1] = b->kind == BK_THINKING ? field_json(&b->sig, 1) : NULL;
+	ok = json_parse_lone(&j, b->start, strlen(b->start), &why) == 0;
+	if (ok && (f = open_memstream(&s, len)) != NULL) {
+		(void)fputc('{', f);
+		block_members(f, &j, keys, vals);
+		(void)fputc('}', f);
+		ok = !ferror(f);
+		ok = fclose(f) == 0 && ok;
+	} else
+		ok = 0;
+	json_free(&j);
+	free(vals[0]);
+	free(vals[1]);
+	if (!ok) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }
 
 static void
 write_block(struct json_writer *w, const struct block *b)
 {
-	struct json	 j;
-	const char	*why;
+	char	*s;
+	size_t	 len;
 
 	if (b->kind == BK_WHOLE) {
 		json_write_raw(w, b->start, strlen(b->start));
 		return;
 	}
-	json_write_object(w);
-	json_write_key(w, "type");
-	json_write_raw(w, b->type, strlen(b->type));
-	if (b->kind == BK_INPUT) {
-		json_write_key(w, "input");
-		if (b->text.len > 0 && json_parse(&j, b->text.s, b->text.len,
-		    &why) == 0) {
-			json_free(&j);
-			json_write_raw(w, b->text.s, b->text.len);
-		} else {
-			json_write_object(w);
-			json_write_close(w);
-		}
-	} else {
-		json_write_key(w, b->kind == BK_TEXT ? "text" : "thinking");
-		json_write_string_len(w, b->text.s != NULL ? b->text.s : "",
-		    b->text.len);
+	if ((s = block_json(b, &len)) == NULL) {
+		w->failed = 1;
+		return;
 	}
-	if (b->kind == BK_THINKING) {
-		json_write_key(w, "signature");
-		json_write_string_len(w, b->sig.s != NULL ? b->sig.s : "",
-		    b->sig.len);
-	}
-	json_write_close(w);
+	json_write_raw(w, s, len);
+	free(s);
 }
 
 static void
@@ -437,45 +634,65 @@ stream_free(struct stream *st)
 	free(st->stop_seq);
 }
 
+/*
+ * The events to the end, after message_stop too: 1 and the error
+ * event's data kept, 0, or -1 when the stream breaks before
+ * message_stop (past it, a bound passed only ends the reading).
+ */
+static int
+stream_read(struct stream *st, struct sse *s, struct stream_result *res)
+{
+	struct sse_event	 ev;
+	const char		*swhy;
+	int			 r;
+
+	while ((r = sse_next(s, &ev, &swhy)) == 1) {
+		if ((r = stream_event(st, &ev)) == -1)
+			return -1;
+		if (r == 0)
+			continue;
+		if ((res->error = strndup(ev.data, ev.datalen)) == NULL)
+			return broken(st, "out of memory");
+		res->errorlen = ev.datalen;
+		return 1;
+	}
+	if (r == -1 && !st->stopped)
+		return broken(st, "%s", swhy);
+	if (!st->stopped)
+		return broken(st, "the stream ends before message_stop");
+	return 0;
+}
+
 enum stream_verdict
-stream_message(const char *body, size_t len, char **out, size_t *outlen,
-    char *why, size_t whysz)
+stream_message(const char *body, size_t len, struct stream_result *res)
 {
 	struct stream		 st;
 	struct sse		 s;
-	struct sse_event	 ev;
-	const char		*swhy;
-	enum stream_verdict	 v = STREAM_BROKEN;
-	int			 r = 0;
+	int			 r;
 
+	memset(res, 0, sizeof(*res));
 	memset(&st, 0, sizeof(st));
-	st.why = why;
-	st.whysz = whysz;
-	*out = NULL;
+	st.why = res->why;
+	st.whysz = sizeof(res->why);
 	sse_init(&s, body, len, STREAM_DATA_MAX);
-	while (!st.stopped && (r = sse_next(&s, &ev, &swhy)) == 1) {
-		if ((r = stream_event(&st, &ev)) == -1)
-			goto done;
-		if (r == 1) {
-			if ((*out = strndup(ev.data, ev.datalen)) == NULL)
-				(void)broken(&st, "out of memory");
-			else {
-				*outlen = ev.datalen;
-				v = STREAM_ERROR;
-			}
-			goto done;
-		}
-	}
-	if (!st.stopped && r == -1)
-		(void)broken(&st, "%s", swhy);
-	else if (!st.stopped)
-		(void)broken(&st, "the stream ends before message_stop");
-	else if ((*out = stream_write(&st, outlen)) == NULL)
-		(void)broken(&st, "out of memory");
-	else
-		v = STREAM_MESSAGE;
-done:
+	r = stream_read(&st, &s, res);
 	sse_free(&s);
+	if (st.started && (res->message = stream_write(&st,
+	    &res->messagelen)) == NULL && r != -1)
+		r = broken(&st, "out of memory");
 	stream_free(&st);
-	return v;
+	if (r == -1) {
+		free(res->error);
+		res->error = NULL;
+	}
+	return r == 1 ? STREAM_ERROR : r == -1 ? STREAM_BROKEN :
+	    STREAM_MESSAGE;
+}
+
+void
+stream_result_free(struct stream_result *res)
+{
+	free(res->message);
+	free(res->error);
+	res->message = res->error = NULL;
 }

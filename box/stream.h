@@ -1,7 +1,8 @@
 /*
  * A streamed reply of the Messages API made into the Message a reply not
- * streamed would have been, for claude.c to judge the same way; events
- * out of the API's order break the stream (sandcastle-box(8)).
+ * streamed would have been, for claude.c to judge the same way, read as
+ * the official SDKs read it; events out of the API's order break the
+ * stream (sandcastle-box(8)).
  */
 #ifndef SANDCASTLE_BOX_STREAM_H
 #define SANDCASTLE_BOX_STREAM_H
@@ -13,13 +14,27 @@
 #define STREAM_WHY_MAX		160
 
 enum stream_verdict {
-	STREAM_MESSAGE,		/* *out: the Message */
-	STREAM_ERROR,		/* *out: the error event's data */
+	STREAM_MESSAGE,		/* message: the Message whole */
+	STREAM_ERROR,		/* error: the error event's data */
 	STREAM_BROKEN		/* why */
 };
 
-/* *out is a JSON text the caller frees, for STREAM_MESSAGE and STREAM_ERROR. */
-enum stream_verdict stream_message(const char *body, size_t len, char **out,
-		    size_t *outlen, char *why, size_t whysz);
+struct stream_result {
+	/*
+	 * The Message as far as the stream made it, from message_start on
+	 * (its usage too), whatever the verdict; NULL before.  JSON whose
+	 * strings json_parse_lone() takes: the API's own fields as it sent
+	 * them, a block's text, thinking and signature in UTF-8.
+	 */
+	char		*message;
+	size_t		 messagelen;
+	char		*error;
+	size_t		 errorlen;
+	char		 why[STREAM_WHY_MAX];
+};
+
+enum stream_verdict stream_message(const char *body, size_t len,
+		    struct stream_result *);
+void		 stream_result_free(struct stream_result *);
 
 #endif

@@ -32,6 +32,7 @@ struct walk {
 	const char	*why;
 	struct json_key	*keys;		/* scratch for the duplicate check */
 	size_t		 keyscap;
+	int		 lone;		/* a lone surrogate escape is taken */
 };
 
 /* A string's characters one decoded byte at a time. */
@@ -59,7 +60,8 @@ static int	json_tokenize(struct walk *, const char *, size_t);
 static int	json_lone(struct walk *, const char *, size_t);
 static int	json_walk(struct walk *, const char *, size_t);
 static int	json_number_ok(const char *, size_t, const char **);
-static int	json_escape_ok(const char *, size_t, size_t *, const char **);
+static int	json_escape_ok(const char *, size_t, size_t *, int,
+		    const char **);
 static int	json_hex4(const char *, size_t, uint32_t *);
 static size_t	json_utf8_len(const unsigned char *, size_t);
 static size_t	json_utf8_put(uint32_t, unsigned char *);
@@ -372,7 +374,8 @@ walk_string(struct walk *w, size_t i)
 	while (p < t->end) {
 		w->pos = p;
 		if (s[p] == '\\') {
-			if (json_escape_ok(w->j->buf, t->end, &p, &why) == -1)
+			if (json_escape_ok(w->j->buf, t->end, &p, w->lone,
+			    &why) == -1)
 				return walk_fail(w, why);
 		} else if (s[p] < 0x20)
 			return walk_fail(w, "a control character in a string");
@@ -387,7 +390,8 @@ walk_string(struct walk *w, size_t i)
 
 /* The escape at s[*p], a surrogate pair as one; *p moves past it. */
 static int
-json_escape_ok(const char *s, size_t end, size_t *p, const char **why)
+json_escape_ok(const char *s, size_t end, size_t *p, int lone,
+    const char **why)
 {
 	uint32_t	 hi, lo;
 
@@ -403,13 +407,13 @@ json_escape_ok(const char *s, size_t end, size_t *p, const char **why)
 	*p += 6;
 	*why = "a lone surrogate escape in a string";
 	if (hi >= 0xdc00 && hi <= 0xdfff)
-		return -1;
+		return lone ? 0 : -1;
 	if (hi < 0xd800 || hi > 0xdbff)
 		return 0;
 	if (*p + 1 >= end || s[*p] != '\\' || s[*p + 1] != 'u' ||
 	    json_hex4(s + *p + 2, end - *p - 2, &lo) == -1 ||
 	    lo < 0xdc00 || lo > 0xdfff)
-		return -1;
+		return lone ? 0 : -1;
 	*p += 6;
 	return 0;
 }
@@ -508,8 +512,9 @@ json_unescape_one(const char *s, size_t n, size_t *i, unsigned char *out)
 	if (json_hex4(s + *i, n - *i, &cp) == -1)
 		return json_utf8_put(0xfffd, out);
 	*i += 4;
-	if (cp >= 0xd800 && cp <= 0xdbff && *i + 6 <= n &&
-	    json_hex4(s + *i + 2, n - *i - 2, &lo) == 0) {
+	if (cp >= 0xd800 && cp <= 0xdbff && *i + 6 <= n && s[*i] == '\\' &&
+	    s[*i + 1] == 'u' && json_hex4(s + *i + 2, n - *i - 2, &lo) == 0 &&
+	    lo >= 0xdc00 && lo <= 0xdfff) {
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 		*i += 6;
 	}
@@ -601,8 +606,9 @@ json_walk(struct walk *w, const char *buf, size_t len)
 	return 0;
 }
 
-int
-json_parse(struct json *j, const char *buf, size_t len, const char **why)
+static int
+json_parse_any(struct json *j, const char *buf, size_t len, int lone,
+    const char **why)
 {
 	struct walk	 w;
 	int		 r;
@@ -612,6 +618,7 @@ json_parse(struct json *j, const char *buf, size_t len, const char **why)
 	j->len = len;
 	memset(&w, 0, sizeof(w));
 	w.j = j;
+	w.lone = lone;
 	r = json_walk(&w, buf, len);
 	free(w.jt);
 	free(w.keys);
@@ -622,6 +629,18 @@ json_parse(struct json *j, const char *buf, size_t len, const char **why)
 		j->ntoks = 0;
 	}
 	return r;
+}
+
+int
+json_parse(struct json *j, const char *buf, size_t len, const char **why)
+{
+	return json_parse_any(j, buf, len, 0, why);
+}
+
+int
+json_parse_lone(struct json *j, const char *buf, size_t len, const char **why)
+{
+	return json_parse_any(j, buf, len, 1, why);
 }
 
 void

@@ -45,6 +45,14 @@ struct json {
 /* 0, or -1 with why a fixed phrase and j->erroff the byte it refers to. */
 int		 json_parse(struct json *j, const char *buf, size_t len,
 		    const char **why);
+/*
+ * As json_parse(), but a string may hold a lone surrogate escape, as
+ * JavaScript's JSON.parse and Python's json.loads take one; the string
+ * functions below give such a half as its three bytes of generalized
+ * UTF-8 (WTF-8: ED A0 80 to ED BF BF), which no UTF-8 holds.
+ */
+int		 json_parse_lone(struct json *j, const char *buf, size_t len,
+		    const char **why);
 void		 json_free(struct json *);
 
 /* The value after tok and all it holds; j->ntoks when none. */

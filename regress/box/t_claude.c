@@ -466,6 +466,10 @@ streamed(const char *ctype, const char *text)
 	"\"delta\":{\"stop_reason\":" stop ",\"stop_sequence\":null}," \
 	"\"usage\":{\"output_tokens\":7}}") \
 	EV("message_stop", "{\"type\":\"message_stop\"}")
+#define SLAST(stop) EV("message_delta", "{\"type\":\"message_delta\"," \
+	"\"delta\":{\"stop_reason\":" stop ",\"stop_sequence\":null}," \
+	"\"usage\":{\"output_tokens\":7}}") \
+	"event: message_stop\r\ndata: {\"type\":\"message_stop\"}\r\n"
 /* message_start's count alone: no message_delta said more. */
 #define USAGE1	"{\"model\":\"claude-test-1-20250101\",\"input_tokens\":12," \
 	"\"output_tokens\":1}"
@@ -474,7 +478,8 @@ streamed(const char *ctype, const char *text)
 
 /*
  * The reply streamed ends as the same reply not streamed: each
- * stop_reason, and an error event as the status of its type.
+ * stop_reason, and an error event as the status of its type, with the
+ * usage of a reply that reached the model.
  */
 ATF_TC_WITHOUT_HEAD(streamed);
 ATF_TC_BODY(streamed, tc)
@@ -501,20 +506,36 @@ ATF_TC_BODY(streamed, tc)
 		    EV("message_stop", "{\"type\":\"message_stop\"}"), 1, 0,
 		    "the model stopped without a stop_reason: the reply "
 		    "cannot be known whole", KEPT, USAGE1 },
+		/* An error after message_start: its usage is kept. */
 		{ SSTART STEXT("{\\\"tag\\\": ", "\\\"so")
 		    SERR("overloaded_error", "Overloaded"), 1, 1,
-		    "the API is overloaded (529)", NULL, NULL },
+		    "the API is overloaded (529)", NULL, USAGE1 },
 		{ SSTART SERR("rate_limit_error", "slow"), 1, 1,
-		    "rate limited (429)", NULL, NULL },
+		    "rate limited (429)", NULL, USAGE1 },
 		{ SERR("invalid_request_error", "bad schema"), 1, 0,
 		    "the API refused the request (400 invalid_request_error): "
 		    "bad schema", NULL, NULL },
 		{ SSTART SERR("future_error", "new"), 1, 1,
-		    "the API failed (500 future_error)", NULL, NULL },
+		    "the API failed (500 future_error)", NULL, USAGE1 },
+		/* conflict_error is a 409's, whose row fails the job. */
+		{ SSTART SERR("conflict_error", "in use"), 1, 0,
+		    "the API refused the request (409 conflict_error): in use",
+		    NULL, USAGE1 },
+		/* After message_stop: the error's, the Message's usage. */
+		{ SSTART STEXT("{\\\"tag\\\": ", "\\\"soup\\\"}")
+		    SEND("\"end_turn\"") SERR("overloaded_error", "Overloaded"),
+		    1, 1, "the API is overloaded (529)", NULL, USAGE },
+		/* message_stop whole, its blank line missing: the reply. */
+		{ SSTART STEXT("{\\\"tag\\\": ", "\\\"soup\\\"}")
+		    SLAST("\"end_turn\""), 0, 0, NULL, KEPT, USAGE },
+		/* An emoji's surrogate pair split over two deltas. */
+		{ SSTART STEXT("{\\\"tag\\\": \\\"\\ud83d", "\\ude00\\\"}")
+		    SEND("\"end_turn\""), 0, 0, NULL,
+		    "{\"tag\": \"\xf0\x9f\x98\x80\"}", USAGE },
 		/* Cut short: the answer is not whole, and is asked again. */
 		{ SSTART STEXT("{\\\"tag\\\": ", "\\\"so"), 1, 1,
 		    "the API's stream is not a Messages stream: the stream "
-		    "ends before message_stop", NULL, NULL },
+		    "ends before message_stop", NULL, USAGE1 },
 		{ "<html>busy</html>", 1, 1, "the API's stream is not a "
 		    "Messages stream: the stream ends before message_stop",
 		    NULL, NULL },
@@ -530,7 +551,8 @@ ATF_TC_BODY(streamed, tc)
 		    cases[i].error, &o);
 		free(line);
 		if (cases[i].usage != NULL)
-			ATF_CHECK_STREQ_MSG(o.usage, cases[i].usage, "%zu", i);
+			ATF_CHECK_MSG(o.usage != NULL && strcmp(o.usage,
+			    cases[i].usage) == 0, "%zu: usage %s", i, o.usage);
 		else
 			ATF_CHECK_MSG(o.usage == NULL, "%zu", i);
 		if (cases[i].kept == NULL)

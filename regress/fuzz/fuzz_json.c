@@ -2,7 +2,8 @@
  * libFuzzer target for common/json.c: whatever json_parse() takes must
  * hold together (every token inside the text, every step forward), and
  * every string in it must come back the same through the writer and the
- * parser again.
+ * parser again.  json_parse_lone() takes all json_parse() takes, the same
+ * tokens, and its strings copy whole.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,6 +44,36 @@ round_trip(const struct json *j, size_t tok)
 	free(s);
 }
 
+/* The lenient parse: its strings copy whole, and it agrees with the strict one. */
+static void
+lone(const char *data, size_t size, const struct json *strict)
+{
+	struct json	 j;
+	const char	*why;
+	char		*s;
+	size_t		 i, raw, len;
+
+	if (json_parse_lone(&j, data, size, &why) != 0) {
+		if (strict != NULL || why == NULL || j.toks != NULL)
+			abort();
+		return;
+	}
+	if (strict != NULL && (strict->ntoks != j.ntoks || memcmp(strict->toks,
+	    j.toks, j.ntoks * sizeof(*j.toks)) != 0))
+		abort();
+	for (i = 0; i < j.ntoks; i++) {
+		if (j.toks[i].type != JSON_STRING)
+			continue;
+		raw = j.toks[i].end - j.toks[i].start;
+		if ((s = malloc(raw + 1)) == NULL)
+			abort();
+		if (json_string_copy(&j, i, s, raw + 1, &len) != 0 || len > raw)
+			abort();
+		free(s);
+	}
+	json_free(&j);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -53,8 +84,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (json_parse(&j, (const char *)data, size, &why) != 0) {
 		if (why == NULL || j.toks != NULL || j.erroff > size)
 			abort();
+		lone((const char *)data, size, NULL);
 		return 0;
 	}
+	lone((const char *)data, size, &j);
 	if (j.ntoks == 0 || j.toks[0].next != j.ntoks)
 		abort();
 	for (i = 0; i < j.ntoks; i++) {

@@ -1,8 +1,9 @@
 /*
  * libFuzzer target for box/sse.c and box/stream.c: the input is a
- * streamed body.  Every event keeps its bounds, the same input with
- * every line ended by LF gives the same events, and the stream's
- * verdict is a Message or an error that parse as JSON, or a reason.
+ * streamed body.  Every event keeps its bounds, the same input with its
+ * lines ended by LF, CRLF or CR alone gives the same events, and the
+ * stream's verdict is a Message or an error that parse as JSON, or a
+ * reason; a Message begun comes with any verdict.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,22 +17,37 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-/* CRLF and CR made LF. */
+/* Each line's end (CR, LF or CRLF) made end, of one or two bytes. */
 static char *
-lf_only(const char *in, size_t len, size_t *outlen)
+ends(const char *in, size_t len, const char *end, size_t *outlen)
 {
 	char	*out;
-	size_t	 i, n = 0;
+	size_t	 i, n = 0, e = strlen(end);
 
-	if ((out = malloc(len + 1)) == NULL)
+	if ((out = malloc(2 * len + 1)) == NULL)
 		abort();
 	for (i = 0; i < len; i++) {
-		if (in[i] == '\r' && i + 1 < len && in[i + 1] == '\n')
+		if (in[i] != '\r' && in[i] != '\n') {
+			out[n++] = in[i];
 			continue;
-		out[n++] = in[i] == '\r' ? '\n' : in[i];
+		}
+		if (in[i] == '\r' && i + 1 < len && in[i + 1] == '\n')
+			i++;
+		memcpy(out + n, end, e);
+		n += e;
 	}
 	*outlen = n;
 	return out;
+}
+
+static int
+event_same(const struct sse_event *a, const struct sse_event *b)
+{
+	return a->typelen == b->typelen &&
+	    memcmp(a->type, b->type, a->typelen) == 0 &&
+	    a->named == b->named && a->cut == b->cut &&
+	    a->datalen == b->datalen &&
+	    memcmp(a->data, b->data, a->datalen) == 0;
 }
 
 static void
@@ -49,10 +65,9 @@ events_same(const char *a, size_t alen, const char *b, size_t blen)
 		rb = sse_next(&sb, &eb, &wb);
 		if (ra != rb)
 			abort();
-		if (ra == 1 && (ea.datalen > MAX ||
-		    strlen(ea.type) > SSE_TYPE_MAX || ea.data[ea.datalen] != '\0' ||
-		    strcmp(ea.type, eb.type) != 0 || ea.datalen != eb.datalen ||
-		    memcmp(ea.data, eb.data, ea.datalen) != 0))
+		if (ra == 1 && (ea.datalen > MAX || ea.typelen > SSE_TYPE_MAX ||
+		    strlen(ea.type) > ea.typelen ||
+		    ea.data[ea.datalen] != '\0' || !event_same(&ea, &eb)))
 			abort();
 		if (ra == -1 && (wa == NULL || strcmp(wa, wb) != 0))
 			abort();
@@ -62,39 +77,52 @@ events_same(const char *a, size_t alen, const char *b, size_t blen)
 }
 
 static void
-verdict(const char *in, size_t len)
+parses(const char *s, size_t len)
 {
-	struct json		 j;
-	enum stream_verdict	 v;
-	const char		*jwhy;
-	char			*out, why[STREAM_WHY_MAX];
-	size_t			 outlen;
+	struct json	 j;
+	const char	*why;
 
-	why[0] = '\0';
-	v = stream_message(in, len, &out, &outlen, why, sizeof(why));
-	if (v == STREAM_BROKEN) {
-		if (out != NULL || why[0] == '\0')
-			abort();
-		return;
-	}
-	if (v != STREAM_MESSAGE && v != STREAM_ERROR)
-		abort();
-	if (json_parse(&j, out, outlen, &jwhy) == -1 ||
+	if (s == NULL || json_parse_lone(&j, s, len, &why) == -1 ||
 	    j.toks[0].type != JSON_OBJECT)
 		abort();
 	json_free(&j);
-	free(out);
+}
+
+static void
+verdict(const char *in, size_t len)
+{
+	struct stream_result	 sr;
+	enum stream_verdict	 v;
+
+	v = stream_message(in, len, &sr);
+	if (v == STREAM_BROKEN && (sr.error != NULL || sr.why[0] == '\0'))
+		abort();
+	if (v == STREAM_MESSAGE)
+		parses(sr.message, sr.messagelen);
+	else if (v == STREAM_ERROR)
+		parses(sr.error, sr.errorlen);
+	else if (v != STREAM_BROKEN)
+		abort();
+	if (sr.message != NULL)
+		parses(sr.message, sr.messagelen);
+	stream_result_free(&sr);
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const char *const endings[] = { "\n", "\r\n", "\r" };
 	const char	*in = (const char *)data;
-	char		*lf;
-	size_t		 lflen;
+	char		*lf, *other;
+	size_t		 lflen, otherlen, i;
 
-	lf = lf_only(in, size, &lflen);
+	lf = ends(in, size, "\n", &lflen);
 	events_same(in, size, lf, lflen);
+	for (i = 1; i < sizeof(endings) / sizeof(endings[0]); i++) {
+		other = ends(lf, lflen, endings[i], &otherlen);
+		events_same(lf, lflen, other, otherlen);
+		free(other);
+	}
 	free(lf);
 	verdict(in, size);
 	return 0;

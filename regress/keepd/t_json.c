@@ -210,6 +210,56 @@ ATF_TC_BODY(bad_escapes, tc)
 	refused("\"a\nb\"", "a control character in a string");
 }
 
+/* The string of json_parse_lone(text), as bytes in hex, or "!why". */
+static void
+lone_copy(const char *text, char *out, size_t outsz)
+{
+	struct json	 j;
+	const char	*why;
+	char		 s[64];
+	size_t		 len, i;
+
+	out[0] = '\0';
+	if (json_parse_lone(&j, text, strlen(text), &why) == -1) {
+		(void)snprintf(out, outsz, "!%s", why);
+		return;
+	}
+	ATF_REQUIRE(json_string_copy(&j, 0, s, sizeof(s), &len) == 0);
+	for (i = 0; i < len; i++)
+		(void)snprintf(out + 2 * i, outsz - 2 * i, "%02x",
+		    (unsigned char)s[i]);
+	json_free(&j);
+}
+
+/* A lone half is taken by json_parse_lone alone, and copied as WTF-8. */
+ATF_TC_WITHOUT_HEAD(lone_surrogates);
+ATF_TC_BODY(lone_surrogates, tc)
+{
+	static const struct {
+		const char	*text, *bytes;
+	} cases[] = {
+		{ "\"\\ud83d\\ude00\"", "f09f9880" },	/* the pair, joined */
+		{ "\"\\ud83d\"", "eda0bd" },
+		{ "\"\\ude00\"", "edb880" },
+		{ "\"\\ude00\\ud83d\"", "edb880eda0bd" },	/* low, high: two */
+		{ "\"\\ud800\\u0041\"", "eda08041" },	/* not joined to A */
+		{ "\"\\ud800abcdef\"", "eda080616263646566" },
+		{ "\"\\ud800\\ud800\\udc00\"", "eda080f0908080" },
+		{ "\"\\ud800\\u12g4\"", "!a bad escape in a string" },
+	};
+	char	 out[128];
+	size_t	 i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		lone_copy(cases[i].text, out, sizeof(out));
+		ATF_CHECK_MSG(strcmp(out, cases[i].bytes) == 0,
+		    "%s: %s, not %s", cases[i].text, out, cases[i].bytes);
+	}
+	/* The control: json_parse() refuses every half alone still. */
+	refused("\"\\ud83d\"", "a lone surrogate escape in a string");
+	ok("\"\\ud83d\\ude00\"");
+}
+
 ATF_TC_WITHOUT_HEAD(trailing);
 ATF_TC_BODY(trailing, tc)
 {
@@ -497,6 +547,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, depth);
 	ATF_TP_ADD_TC(tp, bad_utf8);
 	ATF_TP_ADD_TC(tp, bad_escapes);
+	ATF_TP_ADD_TC(tp, lone_surrogates);
 	ATF_TP_ADD_TC(tp, trailing);
 	ATF_TP_ADD_TC(tp, numbers);
 	ATF_TP_ADD_TC(tp, grammar);

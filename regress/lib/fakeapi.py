@@ -52,6 +52,19 @@ answered as above, before any event.  An ANSWER may also have:
                 text delta, an error event of that type, and the stream
                 ends, as the API sends one mid-stream
 
+and shapes at the stream's edges, each as the official SDKs read it
+(sandcastle-box(8), claude):
+  delta_units   n: the text's deltas of n UTF-16 units each, not of 4
+                characters, so that a character beyond U+FFFF may be
+                split between its halves, each escaped alone
+  line_end      every line's end: "\r\n" or "\r" (default "\n")
+  last_blank    false: message_stop without the blank line after it
+  event_suffix  added to each content_block_delta's event name ("\u0000x")
+  thinking      {"thinking", "signature"}: a thinking block first, its
+                signature given whole in content_block_start; with
+                signature_deltas, a list, each sent as a signature_delta
+  after_stop    an error type: an error event after message_stop
+
 The request's log, one JSON line each as testserver.py's LoggedHandler
 writes it (method, path, headers, body, conn) with when it came (at,
 seconds of the epoch), lets a test count the POSTs and time them.
@@ -73,6 +86,7 @@ ERRORS = {
     402: ("billing_error", "Your credit balance is too low to access the Anthropic API."),
     403: ("permission_error", "Your API key does not have permission to use the specified resource."),
     404: ("not_found_error", "Not found"),
+    409: ("conflict_error", "The resource is being changed by another request."),
     413: ("request_too_large", "Request exceeds the maximum allowed number of bytes."),
     429: ("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
     500: ("api_error", "Internal server error"),
@@ -132,13 +146,27 @@ def prompt_of(body):
         return None
 
 
-def sse(name, data):
-    return b"event: %s\ndata: %s\n\n" % (name.encode(), json.dumps(data).encode())
+def sse(name, data, a=None, blank=True):
+    a = a or {}
+    end = a.get("line_end", "\n").encode()
+    return b"event: %s%sdata: %s%s%s" % (name.encode(), end, json.dumps(data).encode(),
+                                         end, end if blank else b"")
 
 
-def deltas(text, n=4):
-    """The text in pieces of n characters, as the model writes it."""
-    return [text[i:i + n] for i in range(0, len(text), n)] or [""]
+def deltas(text, a):
+    """The text in pieces of 4 characters, as the model writes it, or of
+    delta_units UTF-16 units, a surrogate pair's halves apart."""
+    n = a.get("delta_units")
+    if not n:
+        return [text[i:i + 4] for i in range(0, len(text), 4)] or [""]
+    b = text.encode("utf-16-le", "surrogatepass")
+    return [b[i:i + 2 * n].decode("utf-16-le", "surrogatepass")
+            for i in range(0, len(b), 2 * n)] or [""]
+
+
+def error_event(etype, a):
+    msg = {e[0]: e[1] for e in ERRORS.values()}.get(etype, "Error")
+    return sse("error", {"type": "error", "error": {"type": etype, "message": msg}}, a)
 
 
 def message(body, a):
@@ -150,6 +178,8 @@ def message(body, a):
             "document_title": None, "start_char_index": 0, "end_char_index": 8}]
     stop = a.get("stop_reason", "end_turn")
     content = [block]
+    if a.get("thinking"):
+        content.insert(0, dict(a["thinking"], type="thinking"))
     if stop == "tool_use":
         content.append({"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex[:24],
                         "name": "lookup", "input": {}})
@@ -238,49 +268,59 @@ class Handler(LoggedHandler):
         self.end_headers()
         start = dict(m, content=[], stop_reason=None, stop_sequence=None,
                      usage=dict(m["usage"], output_tokens=1))
-        self.chunk(sse("message_start", {"type": "message_start", "message": start}))
+        self.chunk(sse("message_start", {"type": "message_start", "message": start}, a))
         end, ping = time.time() + a.get("delay", 0), a.get("ping", 0)
         while time.time() < end:
             time.sleep(max(0, min(ping, end - time.time()) if ping else end - time.time()))
             if ping and time.time() < end:
-                self.chunk(sse("ping", {"type": "ping"}))
+                self.chunk(sse("ping", {"type": "ping"}, a))
         for i, block in enumerate(m["content"]):
-            self.stream_block(i, block, a)
-            if a.get("stream_error"):
+            if self.stream_block(i, block, a):
                 return
         self.chunk(sse("message_delta", {
             "type": "message_delta",
             "delta": {"stop_reason": m.get("stop_reason"),
                       "stop_sequence": m["stop_sequence"]},
-            "usage": {"output_tokens": m["usage"]["output_tokens"]}}))
-        self.chunk(sse("message_stop", {"type": "message_stop"}))
+            "usage": {"output_tokens": m["usage"]["output_tokens"]}}, a))
+        self.chunk(sse("message_stop", {"type": "message_stop"}, a,
+                       a.get("last_blank", True)))
+        if a.get("after_stop"):
+            self.chunk(error_event(a["after_stop"], a))
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 
-    def stream_block(self, i, block, a):
+    def pieces(self, block, a):
+        """content_block_start's block, and the deltas of the rest."""
         if block["type"] == "text":
             first = dict(block, text="")
             if block.get("citations") is not None:
                 first["citations"] = []
-            pieces = [{"type": "text_delta", "text": t} for t in deltas(block["text"])]
-        else:
-            first = dict(block, input={})
-            pieces = [{"type": "input_json_delta",
-                       "partial_json": json.dumps(block["input"])}]
+            return first, [{"type": "text_delta", "text": t}
+                           for t in deltas(block["text"], a)]
+        if block["type"] == "thinking":
+            return dict(block, thinking=""), [
+                {"type": "thinking_delta", "thinking": t}
+                for t in deltas(block["thinking"], a)] + [
+                {"type": "signature_delta", "signature": s}
+                for s in a.get("signature_deltas", [])]
+        return dict(block, input={}), [{"type": "input_json_delta",
+                                        "partial_json": json.dumps(block["input"])}]
+
+    def stream_block(self, i, block, a):
+        """Block i's events; True when an error event ended the stream."""
+        first, pieces = self.pieces(block, a)
         self.chunk(sse("content_block_start", {"type": "content_block_start",
-                                               "index": i, "content_block": first}))
+                                               "index": i, "content_block": first}, a))
+        name = "content_block_delta" + a.get("event_suffix", "")
         for d in pieces:
-            self.chunk(sse("content_block_delta", {"type": "content_block_delta",
-                                                   "index": i, "delta": d}))
-            if a.get("stream_error"):
-                etype = a["stream_error"]
-                msg = {e[0]: e[1] for e in ERRORS.values()}.get(etype, "Error")
-                self.chunk(sse("error", {"type": "error",
-                                         "error": {"type": etype, "message": msg}}))
+            self.chunk(sse(name, {"type": "content_block_delta", "index": i, "delta": d}, a))
+            if a.get("stream_error") and block["type"] == "text":
+                self.chunk(error_event(a["stream_error"], a))
                 self.wfile.write(b"0\r\n\r\n")
                 self.wfile.flush()
-                return
-        self.chunk(sse("content_block_stop", {"type": "content_block_stop", "index": i}))
+                return True
+        self.chunk(sse("content_block_stop", {"type": "content_block_stop", "index": i}, a))
+        return False
 
     def refuse(self, status, message, rid):
         etype = ERRORS[status][0]

@@ -3,7 +3,10 @@
 # and gated as the test account, real claude boxes, and the API played by
 # regress/lib/fakeapi.py as the real one answers (the box's request is
 # streamed: an error status before any event, else the reply as events,
-# its shapes the API's own).  Each job ends as its row
+# its shapes the API's own, and those at a stream's edges that the
+# official SDKs read: no last blank line, an emoji split between two
+# deltas, CR or CRLF line ends, an event name with a NUL, a signature
+# given whole, an error after message_stop).  Each job ends as its row
 # of sandcastle-box(8) FAILURES says, its record keeps what the row says,
 # and each makes one POST to the API.
 
@@ -41,7 +44,12 @@ e529|{"status": 529}|released|api_down|^the API is overloaded \(529\)$|-
 e429|{"status": 429, "retry_after": 12}|released|rate|^rate limited \(429\), retry after 12 s$|-
 after-429|{}|succeeded|none||{"tag": "x"}
 e429-none|{"status": 429, "retry_after": null}|released|rate|^rate limited \(429\)$|-
-after-none|{}|succeeded|none||{"tag": "x"}'
+after-none|{}|succeeded|none||{"tag": "x"}
+no-last-blank|{"last_blank": false, "line_end": "\r\n"}|succeeded|none||{"tag": "x"}
+emoji-split|{"text": "{\"tag\": \"\ud83d\ude00\"}", "delta_units": 1, "line_end": "\r"}|succeeded|none||{"tag": "😀"}
+named|{"event_suffix": "\u0000x", "thinking": {"thinking": "Hm.", "signature": "c2ln"}, "signature_deltas": ["Qg=="]}|succeeded|none||{"tag": "x"}
+after-stop|{"after_stop": "overloaded_error"}|released|api_down|^the API is overloaded \(529\)$|-
+conflict|{"stream_error": "conflict_error"}|failed|api|^the API refused the request \(409 conflict_error\): The resource|-'
 
 # cases_files: the source's jobs and the API's scenario, from CASES.
 cases_files()
@@ -121,6 +129,12 @@ check_case()
 		meta notes "$1" usage | grep -q '"input_tokens": 3' ||
 		    atf_fail "$1: no usage: $(meta notes "$1" usage)"
 	fi
+	case $2 in
+	*stream_error*|*after_stop*)
+		# The model was reached: its usage is kept though the job is not.
+		meta notes "$1" usage | grep -q '"input_tokens": 3' ||
+		    atf_fail "$1: no usage: $(meta notes "$1" usage)";;
+	esac
 	grep -Eq "job source=notes job=$1 capability=claude status=$3 seconds=[0-9]+ error=$4 " \
 	    "$SC_ROOT/log/sandcastled.log" ||
 	    { sc_log sandcastled; atf_fail "$1: no log line with status=$3 error=$4"; }
@@ -131,7 +145,7 @@ check_case()
 atf_test_case answers cleanup
 answers_head()
 {
-	atf_set "descr" "Each answer the Messages API documents, from the fake API that answers as it does (the reply streamed, with pings or an overloaded_error mid-stream), ends a claude job as sandcastle-box(8) FAILURES says: succeeded, failed with the reply kept in output.json, failed with the API's message, or released; the record and the log say so, each job makes exactly one POST, the configured effort xhigh reaches the API, and a 429's retry-after of 12 s holds claude's next request back past its cooldown of 1 s (its control, a 429 without one, does not)"
+	atf_set "descr" "Each answer the Messages API documents, from the fake API that answers as it does (the reply streamed, with pings or an overloaded_error mid-stream, and the shapes at a stream's edges the official SDKs read: no last blank line, an emoji split between two deltas, CR and CRLF line ends, an event name with a NUL, a signature given whole, an error after message_stop, a conflict_error), ends a claude job as sandcastle-box(8) FAILURES says: succeeded, failed with the reply kept in output.json, failed with the API's message, or released; the record and the log say so, each job makes exactly one POST, the configured effort xhigh reaches the API, and a 429's retry-after of 12 s holds claude's next request back past its cooldown of 1 s (its control, a 429 without one, does not)"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "600"
@@ -153,7 +167,7 @@ answers_body()
 	keep_up
 	images
 	daemon_up
-	wait_status after-none 400
+	wait_status conflict 460
 	while IFS='|' read -r id answer st word err out; do
 		check_case "$id" "$answer" "$st" "$word" "$err" "$out"
 	done <<EOC
