@@ -338,7 +338,7 @@ configuration_cleanup()
 atf_test_case keep cleanup
 keep_head()
 {
-	atf_set "descr" "no keep: a FAIL line that says how to start it, and the lines that need no keep still come, no gate line; control: with keepd, ok, and a gate line naming gated where no unit is"
+	atf_set "descr" "no keep: a FAIL line that says how to start it by hand where no unit is, the lines that need no keep still come, no gate line; its command, run as printed, starts the keep: then ok, and a gate line whose command is gated's, with the folders check was given"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -347,7 +347,7 @@ keep_body()
 	good_setup
 	sc_stop keepd
 	cat > expout <<EOF
-FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock (No such file or directory); start it with keepd
+FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock (No such file or directory); start it in a terminal of its own: $(sc_bin keepd) -d -c $SC_CONFIG -s $SC_SECRETS
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
 $DATA_OK
 ok    secret claude: usable
@@ -374,12 +374,23 @@ EOF
 	# Without the keep, nothing runs: no line of the gate's network.
 	./ctl check > all 2>&1
 	grep -q '^[a-zA-Z]* *gate: ' all && { cat all; atf_fail "a gate line without the keep"; }
-	# Control: keepd answers.
-	start_keep
+	# Control: the line's command, run as printed (the folder of its
+	# terminal is the work folder), starts a keep that answers.
+	cmd=$(sed -n 's/^FAIL  keep: .*; start it in a terminal of its own: //p' all)
+	[ -n "$cmd" ] || { cat all; atf_fail "no command in the keep's line"; }
+	: > "$SC_ROOT/log/keepd.log"
+	setpriv --reuid="$SC_USER" --regid="$SC_USER" --init-groups \
+	    --inh-caps=-all -- env -i HOME="$SC_HOME" \
+	    XDG_RUNTIME_DIR="$SC_RUN" PATH=/usr/bin:/bin:/usr/sbin:/sbin \
+	    LC_ALL=C.UTF-8 sh -c "exec $cmd" > "$SC_ROOT/log/keepd.log" 2>&1 &
+	echo $! > "$SC_ROOT/log/keepd.pid"
+	sc_wait_file "$SC_RUN/sandcastle/keep.sock" 10 ||
+	    { sc_log keepd; atf_fail "$cmd: no keep.sock"; }
 	atf_check -s exit:0 -o save:out ./sections check
 	grep -qxF "$KEEP_OK" out || atf_fail "no ok line for the keep"
-	# No units here: the gate's line names gated, not a unit.
-	grep -qxF "warn  gate: no gate answers at $SC_RUN/sandcastle/gate.sock: No such file or directory; its network was not looked at; start it with gated" sections.all ||
+	# No units here: the gate's line names gated by hand, not a unit
+	# (t_check_sources.sh gate_network runs it, on a test network).
+	grep -qxF "warn  gate: no gate answers at $SC_RUN/sandcastle/gate.sock: No such file or directory; its network was not looked at; start it in a terminal of its own: $(sc_bin gated) -d -c $SC_CONFIG" sections.all ||
 	    { cat sections.all; atf_fail "no gate line naming gated"; }
 }
 keep_cleanup()
