@@ -259,6 +259,31 @@ flaw_reporting_body()
 	atf_check -o ignore grep -q 'sandcastle(7), REPORTING A FLAW' "$src/README.md"
 }
 
+atf_test_case prefix_removed
+prefix_removed_head()
+{
+	atf_set "descr" "the manual's --prefix NAME is refused with a line that names its place in sandcastle(7), and that place says what replaces it (an account of its own) and why one account cannot hold two; CHANGES says it; the control: the manual's --config DIR beside it is taken"
+	atf_set "require.config" "checkout prefix"
+}
+prefix_removed_body()
+{
+	src=$(sc_srcdir)
+	ctl=$(sc_bin sandcastlectl)
+	atf_check -s exit:1 -o empty -e inline:"sandcastlectl: --prefix was removed: a second installation runs as an account of its own (sandcastle(7), Run two installations side by side)\n" \
+	    "$ctl" --prefix two version
+	atf_check -s exit:0 -o match:'^build ' -e empty "$ctl" --config "$PWD" version
+	sed -n '/^\.Ss Run two installations side by side$/,/^\.S[sh] /p' \
+	    "$src/man/sandcastle.7" | tr '\n' ' ' > section
+	for l in '^\.Ss Run two installations side by side' 'useradd -m ' \
+	    'loginctl enable-linger ' 'Fl \\-prefix Ar name' 'is gone' \
+	    'removes the images of every other build'; do
+		grep -q -e "$l" section || atf_fail "sandcastle(7) Run two installations side by side lacks: $l"
+	done
+	sed -n '/^## \[Unreleased\]/,/^## \[[0-9]/p' "$src/CHANGES" |
+	    tr '\n' ' ' | grep -q -e '--prefix.* removed' ||
+	    atf_fail "CHANGES [Unreleased] does not say --prefix was removed"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case hacking
@@ -270,4 +295,5 @@ atf_init_test_cases()
 	atf_add_test_case binaries_counted
 	atf_add_test_case delegation_recipe
 	atf_add_test_case flaw_reporting
+	atf_add_test_case prefix_removed
 }
