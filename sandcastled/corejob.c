@@ -23,7 +23,11 @@
 #include "records.h"
 #include "schedule.h"
 
-/* sandcastle's own word for the outcome: what the box said is in the record. */
+/*
+ * sandcastle's own word for the outcome: what the box said is in the
+ * record.  The manual's line, which a log parser of it reads: msg=job,
+ * and error="" when there is none.
+ */
 static void
 corejob_log(const struct core *c, const struct job_outcome *o)
 {
@@ -32,10 +36,11 @@ corejob_log(const struct core *c, const struct job_outcome *o)
 
 	if (!o->box_started)
 		secs = (double)(core_now() - c->job_mono);
-	log_info("job source=%s job=%s capability=%s status=%s seconds=%.0f "
-	    "error=%s input_tokens=%llu output_tokens=%llu", j->source,
-	    j->id, j->cap >= 0 ? cap_name(j->cap) : "none",
-	    job_status_name(o->status), secs, job_word_name(o->word),
+	log_info("msg=job source=%s job=%s capability=%s status=%s "
+	    "seconds=%.0f error=%s input_tokens=%llu output_tokens=%llu",
+	    j->source, j->id, j->cap >= 0 ? cap_name(j->cap) : "none",
+	    job_status_name(o->status), secs,
+	    o->word == JW_NONE ? "\"\"" : job_word_name(o->word),
 	    (unsigned long long)o->usage.input_tokens,
 	    (unsigned long long)o->usage.output_tokens);
 }

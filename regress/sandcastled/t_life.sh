@@ -126,7 +126,7 @@ ocr_life_body()
 	is "succeeded" meta notes 1 status
 	is "sent" meta notes 1 result
 	atf_check -o match:"$OCR_TEXT" cat "$rec/output.json"
-	[ "$(grep -c 'job source=notes job=1 capability=ocr status=succeeded seconds=[0-9]* error=none input_tokens=0 output_tokens=0$' "$SC_ROOT/log/sandcastled.log")" -eq 1 ] ||
+	[ "$(grep -c 'msg=job source=notes job=1 capability=ocr status=succeeded seconds=[0-9]* error="" input_tokens=0 output_tokens=0$' "$SC_ROOT/log/sandcastled.log")" -eq 1 ] ||
 	    { sc_log sandcastled; atf_fail "not one log line for job 1"; }
 	# The GIF fails in its box.
 	wait_result notes gif-2 30
@@ -212,7 +212,7 @@ crash_body()
 	sc_scenario api.anthropic.com "$(api_reply 25)"
 	: > "$SC_ROOT/api.anthropic.com.requests"
 	is '{"output": {"tag": "x"}, "status": "succeeded"}' result notes fast-0
-	grep -q 'job source=notes job=fast-0 capability=claude status=succeeded seconds=[0-9]* error=none input_tokens=3 output_tokens=2$' "$SC_ROOT/log/sandcastled.log" ||
+	grep -q 'msg=job source=notes job=fast-0 capability=claude status=succeeded seconds=[0-9]* error="" input_tokens=3 output_tokens=2$' "$SC_ROOT/log/sandcastled.log" ||
 	    { sc_log sandcastled; atf_fail "no log line with the usage of fast-0"; }
 	is "claude-test-1" meta_usage notes fast-0 model
 	is 3 meta_usage notes fast-0 input_tokens
@@ -286,7 +286,7 @@ words_body()
 	source_config notes notes.example.com 30 claude
 	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
 	forged='FORGED-7 input_tokens=0 output_tokens=0
-job source=notes job=forged-1 capability=claude status=succeeded seconds=0 error=none input_tokens=0 output_tokens=0'
+msg=job source=notes job=forged-1 capability=claude status=succeeded seconds=0 error="" input_tokens=0 output_tokens=0'
 	sc_scenario api.anthropic.com "$(api_says 400 x "$forged")"
 	one_job forged-1
 	sc_secret notes "$TOKEN_NOTES"
@@ -298,11 +298,11 @@ job source=notes job=forged-1 capability=claude status=succeeded seconds=0 error
 	wait_result notes forged-1 30
 	[ "$(grep -c 'job source=notes job=forged-1' "$log")" -eq 1 ] ||
 	    { sc_log sandcastled; atf_fail "not one log line for forged-1"; }
-	grep -q '^.*job source=notes job=forged-1 capability=claude status=failed seconds=[0-9]* error=api input_tokens=0 output_tokens=0$' "$log" ||
+	grep -q '^.*msg=job source=notes job=forged-1 capability=claude status=failed seconds=[0-9]* error=api input_tokens=0 output_tokens=0$' "$log" ||
 	    { sc_log sandcastled; atf_fail "the log line of forged-1 has not the word api alone"; }
 	atf_check -s exit:1 grep -q 'FORGED-7' "$log"
 	is "failed" meta notes forged-1 status
-	has 'the API refused the request \(400 invalid_request_error\): FORGED-7 input_tokens=0 output_tokens=0 job source=notes job=forged-1 capability=claude status=succeeded' -- meta notes forged-1 error
+	has 'the API refused the request \(400 invalid_request_error\): FORGED-7 input_tokens=0 output_tokens=0 msg=job source=notes job=forged-1 capability=claude status=succeeded' -- meta notes forged-1 error
 	# Declined, then cut short: each reply kept in output.json.
 	sc_scenario api.anthropic.com "$(api_says 200 refusal 'I will not tag this.')"
 	one_job declined-2
