@@ -259,6 +259,48 @@ flaw_reporting_body()
 	atf_check -o ignore grep -q 'sandcastle(7), REPORTING A FLAW' "$src/README.md"
 }
 
+# pages SRC: the pages and the examples an operator reads.
+pages()
+{
+	ls "$1"/man/*.[1-9] "$1/README.md" "$1/examples/README" \
+	    "$1"/examples/*.* "$1"/examples/sources/*
+}
+
+atf_test_case pages_paths
+pages_paths_head()
+{
+	atf_set "descr" "every path of the tree a page, the README or an example names is there (or is made by a build or a run); the control: examples/notes/notes.py, which notes.yaml named, is found"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "python3"
+}
+pages_paths_body()
+{
+	src=$(sc_srcdir)
+	atf_check -o empty python3 "$src/regress/meta/pagepaths.py" "$src" \
+	    $(pages "$src")
+	printf '# (examples/notes/notes.py), beside examples/notes.py\n' > bad.yaml
+	atf_check -o inline:"bad.yaml:1: examples/notes/notes.py\n" \
+	    python3 "$src/regress/meta/pagepaths.py" "$src" bad.yaml
+}
+
+atf_test_case api_streamed
+api_streamed_head()
+{
+	atf_set "descr" "no page, example or source file says the Messages API is silent until its reply is whole: the box asks for it streamed; the control: keepd(8)'s sentence before, across its lines, is found"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "python3"
+}
+api_streamed_body()
+{
+	src=$(sc_srcdir)
+	atf_check -o empty python3 "$src/regress/meta/silent.py" \
+	    $(pages "$src") "$src"/common/*.[ch] "$src"/keepd/*.[ch] \
+	    "$src"/gated/*.[ch] "$src"/sandcastled/*.[ch] "$src"/box/*.[ch]
+	printf '.Pq Xr sandcastle.conf 5 ,\nsince the Messages API sends nothing until its reply is whole, which\nmay take minutes.\n' > bad.8
+	atf_check -o inline:"bad.8: nothing until its reply is whole\n" \
+	    python3 "$src/regress/meta/silent.py" bad.8
+}
+
 atf_test_case prefix_removed
 prefix_removed_head()
 {
@@ -295,5 +337,7 @@ atf_init_test_cases()
 	atf_add_test_case binaries_counted
 	atf_add_test_case delegation_recipe
 	atf_add_test_case flaw_reporting
+	atf_add_test_case pages_paths
+	atf_add_test_case api_streamed
 	atf_add_test_case prefix_removed
 }
