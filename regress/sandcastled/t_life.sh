@@ -674,10 +674,72 @@ keep_wait_cleanup()
 	sc_net_cleanup
 }
 
+# build: this build's id, as sandcastlectl version says it.
+build()
+{
+	sc_as_user "$(sc_bin sandcastlectl)" version | sed -n 's/^build  *//p'
+}
+
+atf_test_case image_missing cleanup
+image_missing_head()
+{
+	atf_set "descr" "I1: the ocr image gone (removed after an install), sandcastled -i as the unit runs it starts and says which image is missing; the ocr job is released with podman's reason and the claude job after it succeeds; check names ocr's image and sandcastlectl install; the control: the image back, the next ocr job succeeds"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+image_missing_body()
+{
+	life_up notes.example.com api.anthropic.com
+	img=$(render "$OCR_TEXT")
+	source_config notes notes.example.com 30 "ocr, claude"
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    "[{\"id\": \"ocr-1\", \"capability\": \"ocr\", \"input\": {\"image\": \"$img\"}},
+	      {\"id\": \"claude-2\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]"
+	# The API as it answers, models too, for check's proof of claude.
+	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls fakeapi.py
+	sc_secret notes "$TOKEN_NOTES"
+	sc_secret claude key-claude-life
+	keep_up
+	images
+	b=$(build)
+	sc_as_user podman rmi "sandcastle-ocr:$b" >/dev/null ||
+	    atf_fail "cannot remove the ocr image"
+	sc_start_in_host sandcastled -d -i -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_log sandcastled "the keep answers" 20 ||
+	    { sc_log sandcastled; atf_fail "sandcastled -i did not start"; }
+	grep -qxF "sandcastled: the image sandcastle-ocr:$b of this build is missing: ocr's jobs are released and it rests, the others run; run sandcastlectl install" \
+	    "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "no line naming the missing image"; }
+	wait_result notes ocr-1 60
+	wait_result notes claude-2 60
+	is '{"status": "released"}' result notes ocr-1
+	has 'podman says the image is missing: run sandcastlectl install' -- \
+	    meta notes ocr-1 error
+	is '{"output": {"tag": "x"}, "status": "succeeded"}' result notes claude-2
+	daemon_alive "with the ocr image missing"
+	sc_as_user_in_host "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" \
+	    -s "$SC_SECRETS" check > check.out 2>&1
+	grep -qxF "FAIL  capability ocr: the image sandcastle-ocr:$b of this build is missing; run sandcastlectl install" check.out ||
+	    { cat check.out; atf_fail "check does not name ocr's image and install"; }
+	grep -qxF "ok    capability claude: usable" check.out ||
+	    { cat check.out; atf_fail "check does not find claude usable"; }
+	# The control: the image back, ocr runs its next job.
+	images
+	one_job ocr-3 "$img"
+	wait_result notes ocr-3 60
+	has '"status": "succeeded"' "$OCR_TEXT" -- result notes ocr-3
+}
+image_missing_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case ocr_life
 	atf_add_test_case crash
+	atf_add_test_case image_missing
 	atf_add_test_case words
 	atf_add_test_case leftover
 	atf_add_test_case rate
