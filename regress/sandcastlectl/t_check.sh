@@ -519,6 +519,66 @@ data_dir_full_cleanup()
 	sc_cleanup
 }
 
+# box_limits CLAUDE OCR: the good fixture with each capability's box
+# block (YAML flow mappings).
+box_limits()
+{
+	cat > "$SC_CONFIG/config.yaml" <<EOF
+capabilities:
+  claude:
+    destination:
+      address: https://api.anthropic.com
+      secret: claude
+    model: claude-sonnet-4-5
+    box: $1
+  ocr:
+    languages: [eng]
+    box: $2
+EOF
+	chown "$SC_USER:$SC_USER" "$SC_CONFIG/config.yaml"
+}
+
+atf_test_case limits cleanup
+limits_head()
+{
+	atf_set "descr" "each box limit above its default is a warn line naming the key, the value and the default; a box.memory below 128MiB a warn that no box starts there, which the capability's proof shows (its box does not run); the controls: every limit at its default, and box.memory at 128MiB, give neither line, and the proof's box runs"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+limits_body()
+{
+	good_setup
+	sc_images
+	box_limits "{ memory: 1GiB, cpus: 2.5, pids: 65, tmp: 32MiB }" \
+	    "{ memory: 64MiB, cpus: 1, pids: 64, tmp: 64MiB }"
+	./ctl check > out 2>&1
+	cat out
+	cat > expected <<EOF
+warn  capability claude: box.memory 1GiB is above its default 256MiB: what the box then spends is outside the promise
+warn  capability claude: box.cpus 2.5 is above its default 1: what the box then spends is outside the promise
+warn  capability claude: box.pids 65 is above its default 64: what the box then spends is outside the promise
+warn  capability claude: box.tmp 32MiB is above its default 16MiB: what the box then spends is outside the promise
+warn  capability ocr: box.memory 64MiB is below 128MiB: a box cannot start below about 128MiB here (runc's own start needs it under the data rlimit)
+EOF
+	atf_check -o file:expected grep -e '^warn  capability [a-z]*: box\.' out
+	grep -q '^ok    capability ocr: ' out &&
+	    atf_fail "ocr's box ran in 64MiB: the warning is not true here"
+	# The controls: the defaults, and 128MiB, warn of nothing, and
+	# ocr's box runs.
+	box_limits "{ memory: 256MiB, cpus: 1, pids: 64, tmp: 16MiB }" \
+	    "{ memory: 128MiB, cpus: 1, pids: 64, tmp: 64MiB }"
+	./ctl check > out 2>&1
+	cat out
+	atf_check -s exit:1 grep -e '^warn  capability [a-z]*: box\.' out
+	grep -qxF "ok    capability ocr: usable (languages eng)" out ||
+	    atf_fail "ocr's box did not run in 128MiB"
+}
+limits_cleanup()
+{
+	sc_cleanup
+}
+
 # landlock_expect ABI KERNEL: the landlock lines of check for a build that
 # uses ABI on a kernel of KERNEL, written from the design, not the code.
 landlock_expect()
@@ -601,4 +661,5 @@ atf_init_test_cases()
 	atf_add_test_case holds
 	atf_add_test_case configuration
 	atf_add_test_case data_dir_full
+	atf_add_test_case limits
 }
