@@ -303,7 +303,7 @@ config_dests(struct config *cfg)
 		/* cfg's own memory: the row hands it back read-only. */
 		d = (struct destination *)cap_table[c].destination(cfg);
 		d->cap = c;
-		/* The API says nothing until its answer is whole. */
+		/* A streamed reply still takes minutes to be whole. */
 		d->call_seconds = cfg->caps[c].timeout;
 		cfg->dests[n++] = d;
 	}

@@ -31,6 +31,9 @@ void	check_line(struct check *, enum check_mark, const char *, ...)
 
 /* 1 when install wrote the unit (check_units.c): its advice is systemctl's. */
 int	check_unit_installed(const char *);
+/* The command that starts daemon by hand, with the folders check took. */
+const char *check_by_hand(const struct check *, const char *, int, char *,
+	    size_t);
 /* This build's id, hashed once a check: NULL with why. */
 const char *check_build(struct check *, char *, size_t);
 

@@ -134,15 +134,33 @@ gate_ask(pid_t pid, const struct barrier *b, char *out, size_t outsz)
 	return len > 2 ? 0 : -1;
 }
 
+/* What to do: systemctl's where install wrote the unit, else by hand. */
+static const char *
+gate_advice(const struct check *c, pid_t restart, char *buf, size_t bufsz)
+{
+	char	cmd[3 * PATH_MAX];
+
+	if (check_unit_installed(GATE_UNIT))
+		return restart ? GATE_RESTART : GATE_START;
+	check_by_hand(c, "gated", 0, cmd, sizeof(cmd));
+	if (restart)
+		(void)snprintf(buf, bufsz, "restart it: kill %ld, then start "
+		    "it again in a terminal of its own: %s", (long)restart,
+		    cmd);
+	else
+		(void)snprintf(buf, bufsz, "start it in a terminal of its "
+		    "own: %s", cmd);
+	return buf;
+}
+
 static void
 check_gate_network(struct check *c)
 {
 	struct barrier		 b;
 	char			 sock[PATH_MAX], why[PATH_MAX + 128];
-	char			 out[640];
+	char			 out[640], advice[4 * PATH_MAX];
 	pid_t			 pid;
 	size_t			 i;
-	int			 units = check_unit_installed(GATE_UNIT);
 
 	if (path_runtime_file(GATE_SOCK, sock, sizeof(sock)) == -1) {
 		if (c->keep)
@@ -156,8 +174,8 @@ check_gate_network(struct check *c)
 	if (gate_pid(sock, &pid, why, sizeof(why)) == -1) {
 		if (c->keep)
 			check_line(c, MARK_WARN, "gate: %s; its network was not "
-			    "looked at; %s", why, units ? GATE_START :
-			    "start it with gated");
+			    "looked at; %s", why,
+			    gate_advice(c, 0, advice, sizeof(advice)));
 		return;
 	}
 	memset(&b, 0, sizeof(b));
@@ -174,7 +192,7 @@ check_gate_network(struct check *c)
 		    "and this machine (%s route lookups)", out + 2);
 	else if (out[0] == 'F')
 		check_line(c, MARK_FAIL, "gate: its network lets through: %s; "
-		    "%s", out + 2, units ? GATE_RESTART : "restart gated");
+		    "%s", out + 2, gate_advice(c, pid, advice, sizeof(advice)));
 	else
 		check_line(c, MARK_FAIL, "gate: %s", out + 2);
 }

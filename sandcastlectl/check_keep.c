@@ -27,7 +27,7 @@ keep_hello(const char *path, uint32_t *ndest, const char **why)
 int
 check_keep(struct check *c)
 {
-	char		 path[PATH_MAX];
+	char		 path[PATH_MAX], cmd[3 * PATH_MAX];
 	const char	*why = NULL;
 	uint32_t	 n = 0;
 
@@ -45,6 +45,7 @@ check_keep(struct check *c)
 		    "its log: journalctl --user -u sandcastle-keep", path, why);
 	else
 		check_line(c, MARK_FAIL, "keep: the keep does not answer at "
-		    "%s (%s); start it with keepd", path, why);
+		    "%s (%s); start it in a terminal of its own: %s", path, why,
+		    check_by_hand(c, "keepd", 1, cmd, sizeof(cmd)));
 	return 0;
 }

@@ -2,8 +2,10 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "build.h"
+#include "paths.h"
 #include "check.h"
 #include "sandcastlectl.h"
 
@@ -48,4 +50,63 @@ check_build(struct check *c, char *why, size_t whysz)
 	}
 	/* build_id() writes the id only when it made it. */
 	return build_id(dir, c->build, why, whysz) == 0 ? c->build : NULL;
+}
+
+/* w appended to buf after a space, quoted for sh(1) when it needs it. */
+static void
+word_add(char *buf, size_t bufsz, const char *w)
+{
+	size_t	len = strlen(buf);
+	int	quote;
+
+	quote = w[strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_./:+,@%=~-")] != '\0';
+	if (len > 0 && len + 1 < bufsz)
+		buf[len++] = ' ';
+	if (quote && len + 1 < bufsz)
+		buf[len++] = '\'';
+	for (; *w != '\0' && len + 6 < bufsz; w++) {
+		if (*w == '\'') {
+			memcpy(buf + len, "'\\''", 4);
+			len += 4;
+		} else
+			buf[len++] = *w;
+	}
+	if (quote && len + 1 < bufsz)
+		buf[len++] = '\'';
+	buf[len] = '\0';
+}
+
+/*
+ * How an operator starts daemon by hand, in the foreground of a terminal
+ * of its own (-d): its path in the libexec folder beside this binary's
+ * bin/, and the folders this check was given when they are not the
+ * ones the daemon would take by itself.
+ */
+const char *
+check_by_hand(const struct check *c, const char *daemon, int secrets,
+    char *buf, size_t bufsz)
+{
+	char	dir[PATH_MAX], libexec[PATH_MAX], path[PATH_MAX + NAME_MAX];
+	char	dflt[PATH_MAX];
+
+	buf[0] = '\0';
+	if (self_bindir(dir, sizeof(dir)) == -1 ||
+	    build_libexecdir(dir, libexec, sizeof(libexec)) == -1)
+		(void)strlcpy(libexec, "~/.local/" BUILD_LIBEXEC,
+		    sizeof(libexec));
+	(void)snprintf(path, sizeof(path), "%s/%s", libexec, daemon);
+	word_add(buf, bufsz, path);
+	word_add(buf, bufsz, "-d");
+	if (path_config_dir(NULL, dflt, sizeof(dflt)) == -1 ||
+	    strcmp(dflt, c->env->confdir) != 0) {
+		word_add(buf, bufsz, "-c");
+		word_add(buf, bufsz, c->env->confdir);
+	}
+	if (secrets && (path_secrets_dir(NULL, dflt, sizeof(dflt)) == -1 ||
+	    strcmp(dflt, c->env->secdir) != 0)) {
+		word_add(buf, bufsz, "-s");
+		word_add(buf, bufsz, c->env->secdir);
+	}
+	return buf;
 }

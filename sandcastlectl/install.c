@@ -361,22 +361,26 @@ install_prune(enum cap_id cap, const char *id, const char *who, int wait)
 }
 
 int
-install_images(const struct config *conf, const char *bindir, const char *id)
+install_images(const struct config *conf, const char *bindir, const char *id,
+    char *tag, size_t tagsz)
 {
 	char	libexec[PATH_MAX];
-	int	rc = 0, c;
+	int	c;
 
+	(void)snprintf(tag, tagsz, "the libexec folder of %s", bindir);
 	if (build_libexecdir(bindir, libexec, sizeof(libexec)) == -1) {
 		warn("%s: its libexec folder", bindir);
 		return -1;
 	}
 	printf("install: build %s, binaries in %s and %s\n", id, bindir,
 	    libexec);
-	for (c = 0; c < CAP_COUNT && rc == 0; c++)
-		rc = install_build(c, bindir, id, conf);
-	if (rc == 0)
-		printf("install: images ready\n");
-	return rc;
+	for (c = 0; c < CAP_COUNT; c++)
+		if (install_build(c, bindir, id, conf) == -1) {
+			podman_image_name(c, id, tag, tagsz);
+			return -1;
+		}
+	printf("install: images ready\n");
+	return 0;
 }
 
 int
@@ -406,6 +410,7 @@ ctl_install_images(const struct parse_result *res, const struct ctl_env *env)
 {
 	struct config	*conf;
 	char		 bindir[PATH_MAX], id[BUILD_ID_LEN + 1], why[256];
+	char		 tag[PATH_MAX];
 	int		 rc;
 
 	if ((conf = ctl_config_load(env->confdir)) == NULL)
@@ -414,7 +419,7 @@ ctl_install_images(const struct parse_result *res, const struct ctl_env *env)
 		errx(1, "cannot find the folder of this binary");
 	if (build_id(bindir, id, why, sizeof(why)) == -1)
 		errx(1, "the build id: %s", why);
-	rc = install_images(conf, bindir, id);
+	rc = install_images(conf, bindir, id, tag, sizeof(tag));
 	config_free(conf);
 	/* The running pieces, if any, keep theirs: one in use stays. */
 	if (rc == 0)

@@ -378,6 +378,7 @@ ctl_install(const struct parse_result *res, const struct ctl_env *env)
 {
 	struct install	 in;
 	struct config	*conf;
+	char		 tag[PATH_MAX];
 	size_t		 i;
 	int		 rc = -1;
 
@@ -388,11 +389,12 @@ ctl_install(const struct parse_result *res, const struct ctl_env *env)
 	/* Read again: the images are made from what is there now. */
 	if ((conf = ctl_config_load(env->confdir)) == NULL)
 		goto done;
-	rc = install_images(conf, in.bindir, in.id);
+	rc = install_images(conf, in.bindir, in.id, tag, sizeof(tag));
 	config_free(conf);
 	if (rc == -1) {
-		(void)stopped("the images", "podman could not build or "
-		    "remove an image");
+		(void)stopped("the images", "%s could not be built; the "
+		    "images built before it stay, and nothing else was "
+		    "changed", tag);
 		goto done;
 	}
 	if ((rc = install_binaries(&in)) == -1 ||

@@ -43,6 +43,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "config",	required_argument,	NULL,	'c' },
 		{ "secrets",	required_argument,	NULL,	's' },
+		{ "prefix",	required_argument,	NULL,	'P' },
 		{ NULL,		0,			NULL,	0 }
 	};
 	const struct parse_result	*res;
@@ -59,6 +60,11 @@ main(int argc, char *argv[])
 		case 's':
 			sflag = optarg;
 			break;
+		case 'P':
+			/* The manual's: an operator may well type it. */
+			errx(1, "--prefix was removed: a second installation "
+			    "runs as an account of its own (sandcastle(7), Run "
+			    "two installations side by side)");
 		default:
 			usage();
 		}

@@ -27,7 +27,11 @@
 #include "records.h"
 #include "schedule.h"
 
-/* sandcastle's own word for the outcome: what the box said is in the record. */
+/*
+ * sandcastle's own word for the outcome: what the box said is in the
+ * record.  The manual's line, which a log parser of it reads: msg=job,
+ * and error="" when there is none.
+ */
 static void
 corejob_log(const struct core_job *j, const struct job_outcome *o)
 {
@@ -36,10 +40,11 @@ corejob_log(const struct core_job *j, const struct job_outcome *o)
 
 	if (!o->box_started)
 		secs = (double)(core_now() - j->mono);
-	log_info("job source=%s job=%s capability=%s status=%s seconds=%.0f "
-	    "error=%s input_tokens=%llu output_tokens=%llu", r->source,
-	    r->id, r->cap >= 0 ? cap_name(r->cap) : "none",
-	    job_status_name(o->status), secs, job_word_name(o->word),
+	log_info("msg=job source=%s job=%s capability=%s status=%s "
+	    "seconds=%.0f error=%s input_tokens=%llu output_tokens=%llu",
+	    r->source, r->id, r->cap >= 0 ? cap_name(r->cap) : "none",
+	    job_status_name(o->status), secs,
+	    o->word == JW_NONE ? "\"\"" : job_word_name(o->word),
 	    (unsigned long long)o->usage.input_tokens,
 	    (unsigned long long)o->usage.output_tokens);
 }

@@ -77,16 +77,18 @@ child(struct daemon_start *d)
 }
 
 /*
- * -i: no start of a build whose images install has not made.
- * EX_CONFIG, which the unit does not restart; podman not answering is
- * 1, which it does.
+ * -i: no start of a build none of whose images install has made (its
+ * binaries put in place first).  EX_CONFIG, which the unit does not
+ * restart; podman not answering is 1, which it does.  A capability
+ * whose image alone is missing rests: its jobs are released, as in
+ * BOXES, and the others run.
  */
 static void
 images_present(const struct config *conf)
 {
 	char	 dir[PATH_MAX], id[BUILD_ID_LEN + 1], why[PATH_MAX + 128];
-	char	 image[PODMAN_IMAGE_LEN + 1];
-	int	 c, r;
+	char	 image[CAP_COUNT][PODMAN_IMAGE_LEN + 1];
+	int	 c, r, missing[CAP_COUNT], nmissing = 0, nenabled = 0;
 
 	if (self_bindir(dir, sizeof(dir)) == -1)
 		err(EX_CONFIG, "the folder of this binary");
@@ -94,18 +96,30 @@ images_present(const struct config *conf)
 		errx(EX_CONFIG, "the build id: %s", why);
 	if (podman_init(why, sizeof(why)) == -1)
 		errx(1, "%s", why);
+	memset(missing, 0, sizeof(missing));
 	for (c = 0; c < CAP_COUNT; c++) {
 		if (!conf->caps[c].enabled)
 			continue;
-		podman_image_name(c, id, image, sizeof(image));
-		if ((r = podman_image_exists(image, why, sizeof(why))) == -1)
+		nenabled++;
+		podman_image_name(c, id, image[c], sizeof(image[c]));
+		if ((r = podman_image_exists(image[c], why, sizeof(why))) == -1)
 			errx(1, "%s", why);
-		if (r == 0)
+		if (r == 0) {
+			missing[c] = 1;
+			nmissing++;
+		}
+	}
+	for (c = 0; c < CAP_COUNT && nmissing == nenabled; c++)
+		if (missing[c])
 			errx(EX_CONFIG, "the image %s of this build is missing, "
 			    "so this build does not start: run sandcastlectl "
 			    "install, which makes its images before it starts "
-			    "it", image);
-	}
+			    "it", image[c]);
+	for (c = 0; c < CAP_COUNT; c++)
+		if (missing[c])
+			warnx("the image %s of this build is missing: %s's "
+			    "jobs are released and it rests, the others run; "
+			    "run sandcastlectl install", image[c], cap_name(c));
 }
 
 int

@@ -259,6 +259,73 @@ flaw_reporting_body()
 	atf_check -o ignore grep -q 'sandcastle(7), REPORTING A FLAW' "$src/README.md"
 }
 
+# pages SRC: the pages and the examples an operator reads.
+pages()
+{
+	ls "$1"/man/*.[1-9] "$1/README.md" "$1/examples/README" \
+	    "$1"/examples/*.* "$1"/examples/sources/*
+}
+
+atf_test_case pages_paths
+pages_paths_head()
+{
+	atf_set "descr" "every path of the tree a page, the README or an example names is there (or is made by a build or a run); the control: examples/notes/notes.py, which notes.yaml named, is found"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "python3"
+}
+pages_paths_body()
+{
+	src=$(sc_srcdir)
+	atf_check -o empty python3 "$src/regress/meta/pagepaths.py" "$src" \
+	    $(pages "$src")
+	printf '# (examples/notes/notes.py), beside examples/notes.py\n' > bad.yaml
+	atf_check -o inline:"bad.yaml:1: examples/notes/notes.py\n" \
+	    python3 "$src/regress/meta/pagepaths.py" "$src" bad.yaml
+}
+
+atf_test_case api_streamed
+api_streamed_head()
+{
+	atf_set "descr" "no page, example or source file says the Messages API is silent until its reply is whole: the box asks for it streamed; the control: keepd(8)'s sentence before, across its lines, is found"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "python3"
+}
+api_streamed_body()
+{
+	src=$(sc_srcdir)
+	atf_check -o empty python3 "$src/regress/meta/silent.py" \
+	    $(pages "$src") "$src"/common/*.[ch] "$src"/keepd/*.[ch] \
+	    "$src"/gated/*.[ch] "$src"/sandcastled/*.[ch] "$src"/box/*.[ch]
+	printf '.Pq Xr sandcastle.conf 5 ,\nsince the Messages API sends nothing until its reply is whole, which\nmay take minutes.\n' > bad.8
+	atf_check -o inline:"bad.8: nothing until its reply is whole\n" \
+	    python3 "$src/regress/meta/silent.py" bad.8
+}
+
+atf_test_case prefix_removed
+prefix_removed_head()
+{
+	atf_set "descr" "the manual's --prefix NAME is refused with a line that names its place in sandcastle(7), and that place says what replaces it (an account of its own) and why one account cannot hold two; CHANGES says it; the control: the manual's --config DIR beside it is taken"
+	atf_set "require.config" "checkout prefix"
+}
+prefix_removed_body()
+{
+	src=$(sc_srcdir)
+	ctl=$(sc_bin sandcastlectl)
+	atf_check -s exit:1 -o empty -e inline:"sandcastlectl: --prefix was removed: a second installation runs as an account of its own (sandcastle(7), Run two installations side by side)\n" \
+	    "$ctl" --prefix two version
+	atf_check -s exit:0 -o match:'^build ' -e empty "$ctl" --config "$PWD" version
+	sed -n '/^\.Ss Run two installations side by side$/,/^\.S[sh] /p' \
+	    "$src/man/sandcastle.7" | tr '\n' ' ' > section
+	for l in '^\.Ss Run two installations side by side' 'useradd -m ' \
+	    'loginctl enable-linger ' 'Fl \\-prefix Ar name' 'is gone' \
+	    'removes the images of every other build'; do
+		grep -q -e "$l" section || atf_fail "sandcastle(7) Run two installations side by side lacks: $l"
+	done
+	sed -n '/^## \[Unreleased\]/,/^## \[[0-9]/p' "$src/CHANGES" |
+	    tr '\n' ' ' | grep -q -e '--prefix.* removed' ||
+	    atf_fail "CHANGES [Unreleased] does not say --prefix was removed"
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case hacking
@@ -270,4 +337,7 @@ atf_init_test_cases()
 	atf_add_test_case binaries_counted
 	atf_add_test_case delegation_recipe
 	atf_add_test_case flaw_reporting
+	atf_add_test_case pages_paths
+	atf_add_test_case api_streamed
+	atf_add_test_case prefix_removed
 }

@@ -1125,7 +1125,7 @@ EOF
 atf_test_case advice
 advice_head()
 {
-	atf_set "descr" "I1: with the units installed, check's lines for a keep and a gate that do not answer name the unit to start and the journal to read (sandcastlectl(8)); the control: started again, check prints no FAIL"
+	atf_set "descr" "I1: with the units installed, check's lines for a keep and a gate that do not answer, and for a gate whose network lets a range through, name the unit's command and the journal to read (sandcastlectl(8)); each command, run as printed, mends its line: the keep answers, the gate answers, its network refuses every bogon again; the control: the target started again, check prints no FAIL"
 	atf_set "timeout" "600"
 }
 advice_body()
@@ -1135,13 +1135,43 @@ advice_body()
 	cat ctl.out
 	has ctl.out '^FAIL  keep: the keep does not answer at .*; start it: systemctl --user start sandcastle-keep; its log: journalctl --user -u sandcastle-keep$' ||
 	    fail "check's keep line does not name the unit and the journal"
-	grep -q 'start it with keepd' ctl.out &&
+	grep -q 'in a terminal of its own' ctl.out &&
 	    fail "check gives the advice of a machine without units"
 	seen "the target stopped: $(grep '^FAIL  keep:' ctl.out | sed 's/.*); //')"
+	advice_step '^FAIL  keep: ' '^ok    keep: ready at '
+	advice_step '^warn  gate: no gate answers at ' \
+	    '^ok    gate: its network refuses every bogon and this machine '
+	# A prohibit route gone from the gate's namespace, as root.
+	gate=$(op_do systemctl --user show -p MainPID --value sandcastle-gate)
+	[ "${gate:-0}" -gt 0 ] || fail "the gate's unit has no main process"
+	nsenter -t "$gate" -n ip route del prohibit 172.16.0.0/12 ||
+	    fail "the gate's route to 172.16.0.0/12 could not be removed"
+	advice_step '^FAIL  gate: its network lets through: 172\.16\.0\.0 ' \
+	    '^ok    gate: its network refuses every bogon and this machine '
 	op_do systemctl --user start sandcastle.target || fail "starting the target"
 	wait_for 120 active sandcastle || fail "sandcastle did not start again"
 	scans_start
 	check_clean
+}
+
+# advice_step LINE OK: check's line matching LINE names a unit's command
+# ("start it: CMD; its log: ..." or "restart it: CMD"), run as printed;
+# then check has a line matching OK.
+advice_step()
+{
+	ctl check
+	line=$(grep -E -e "$1" ctl.out | head -n 1)
+	[ -n "$line" ] || { cat ctl.out; fail "check has no line: $1"; }
+	step=$(printf '%s\n' "$line" |
+	    sed -n 's/.*; \(re\)\{0,1\}start it: \(systemctl --user [a-z]* sandcastle-[a-z]*\)\(; its log: .*\)\{0,1\}$/\2/p')
+	[ -n "$step" ] || fail "no unit's command in: $line"
+	op_login "$step" > step.out 2>&1 || { cat step.out; fail "$step failed"; }
+	_t=$(( $(date +%s) + 60 ))
+	until ctl check; has ctl.out "$2"; do
+		[ "$(date +%s)" -lt "$_t" ] || { cat ctl.out; fail "after $step, no line: $2"; }
+		sleep 2
+	done
+	seen "$(printf '%s\n' "$line" | cut -c 1-60)...: $step, then $(grep -E -e "$2" ctl.out | cut -c 1-40)..."
 }
 
 atf_init_test_cases()

@@ -338,7 +338,7 @@ configuration_cleanup()
 atf_test_case keep cleanup
 keep_head()
 {
-	atf_set "descr" "no keep: a FAIL line that says how to start it, and the lines that need no keep still come, no gate line; control: with keepd, ok, and a gate line naming gated where no unit is"
+	atf_set "descr" "no keep: a FAIL line that says how to start it by hand where no unit is, the lines that need no keep still come, no gate line; its command, run as printed, starts the keep: then ok, and a gate line whose command is gated's, with the folders check was given"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -347,7 +347,7 @@ keep_body()
 	good_setup
 	sc_stop keepd
 	cat > expout <<EOF
-FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock (No such file or directory); start it with keepd
+FAIL  keep: the keep does not answer at $SC_RUN/sandcastle/keep.sock (No such file or directory); start it in a terminal of its own: $(sc_bin keepd) -d -c $SC_CONFIG -s $SC_SECRETS
 ok    configuration: $SC_CONFIG: 2 source(s) (notes, recipes); capabilities claude, ocr
 $DATA_OK
 ok    secret claude: usable
@@ -374,12 +374,23 @@ EOF
 	# Without the keep, nothing runs: no line of the gate's network.
 	./ctl check > all 2>&1
 	grep -q '^[a-zA-Z]* *gate: ' all && { cat all; atf_fail "a gate line without the keep"; }
-	# Control: keepd answers.
-	start_keep
+	# Control: the line's command, run as printed (the folder of its
+	# terminal is the work folder), starts a keep that answers.
+	cmd=$(sed -n 's/^FAIL  keep: .*; start it in a terminal of its own: //p' all)
+	[ -n "$cmd" ] || { cat all; atf_fail "no command in the keep's line"; }
+	: > "$SC_ROOT/log/keepd.log"
+	setpriv --reuid="$SC_USER" --regid="$SC_USER" --init-groups \
+	    --inh-caps=-all -- env -i HOME="$SC_HOME" \
+	    XDG_RUNTIME_DIR="$SC_RUN" PATH=/usr/bin:/bin:/usr/sbin:/sbin \
+	    LC_ALL=C.UTF-8 sh -c "exec $cmd" > "$SC_ROOT/log/keepd.log" 2>&1 &
+	echo $! > "$SC_ROOT/log/keepd.pid"
+	sc_wait_file "$SC_RUN/sandcastle/keep.sock" 10 ||
+	    { sc_log keepd; atf_fail "$cmd: no keep.sock"; }
 	atf_check -s exit:0 -o save:out ./sections check
 	grep -qxF "$KEEP_OK" out || atf_fail "no ok line for the keep"
-	# No units here: the gate's line names gated, not a unit.
-	grep -qxF "warn  gate: no gate answers at $SC_RUN/sandcastle/gate.sock: No such file or directory; its network was not looked at; start it with gated" sections.all ||
+	# No units here: the gate's line names gated by hand, not a unit
+	# (t_check_sources.sh gate_network runs it, on a test network).
+	grep -qxF "warn  gate: no gate answers at $SC_RUN/sandcastle/gate.sock: No such file or directory; its network was not looked at; start it in a terminal of its own: $(sc_bin gated) -d -c $SC_CONFIG" sections.all ||
 	    { cat sections.all; atf_fail "no gate line naming gated"; }
 }
 keep_cleanup()
@@ -508,6 +519,66 @@ data_dir_full_cleanup()
 	sc_cleanup
 }
 
+# box_limits CLAUDE OCR: the good fixture with each capability's box
+# block (YAML flow mappings).
+box_limits()
+{
+	cat > "$SC_CONFIG/config.yaml" <<EOF
+capabilities:
+  claude:
+    destination:
+      address: https://api.anthropic.com
+      secret: claude
+    model: claude-sonnet-4-5
+    box: $1
+  ocr:
+    languages: [eng]
+    box: $2
+EOF
+	chown "$SC_USER:$SC_USER" "$SC_CONFIG/config.yaml"
+}
+
+atf_test_case limits cleanup
+limits_head()
+{
+	atf_set "descr" "each box limit above its default is a warn line naming the key, the value and the default; a box.memory below 128MiB a warn that no box starts there, which the capability's proof shows (its box does not run); the controls: every limit at its default, and box.memory at 128MiB, give neither line, and the proof's box runs"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+limits_body()
+{
+	good_setup
+	sc_images
+	box_limits "{ memory: 1GiB, cpus: 2.5, pids: 65, tmp: 32MiB }" \
+	    "{ memory: 64MiB, cpus: 1, pids: 64, tmp: 64MiB }"
+	./ctl check > out 2>&1
+	cat out
+	cat > expected <<EOF
+warn  capability claude: box.memory 1GiB is above its default 256MiB: what the box then spends is outside the promise
+warn  capability claude: box.cpus 2.5 is above its default 1: what the box then spends is outside the promise
+warn  capability claude: box.pids 65 is above its default 64: what the box then spends is outside the promise
+warn  capability claude: box.tmp 32MiB is above its default 16MiB: what the box then spends is outside the promise
+warn  capability ocr: box.memory 64MiB is below 128MiB: a box cannot start below about 128MiB here (runc's own start needs it under the data rlimit)
+EOF
+	atf_check -o file:expected grep -e '^warn  capability [a-z]*: box\.' out
+	grep -q '^ok    capability ocr: ' out &&
+	    atf_fail "ocr's box ran in 64MiB: the warning is not true here"
+	# The controls: the defaults, and 128MiB, warn of nothing, and
+	# ocr's box runs.
+	box_limits "{ memory: 256MiB, cpus: 1, pids: 64, tmp: 16MiB }" \
+	    "{ memory: 128MiB, cpus: 1, pids: 64, tmp: 64MiB }"
+	./ctl check > out 2>&1
+	cat out
+	atf_check -s exit:1 grep -e '^warn  capability [a-z]*: box\.' out
+	grep -qxF "ok    capability ocr: usable (languages eng)" out ||
+	    atf_fail "ocr's box did not run in 128MiB"
+}
+limits_cleanup()
+{
+	sc_cleanup
+}
+
 # landlock_expect ABI KERNEL: the landlock lines of check for a build that
 # uses ABI on a kernel of KERNEL, written from the design, not the code.
 landlock_expect()
@@ -590,4 +661,5 @@ atf_init_test_cases()
 	atf_add_test_case holds
 	atf_add_test_case configuration
 	atf_add_test_case data_dir_full
+	atf_add_test_case limits
 }

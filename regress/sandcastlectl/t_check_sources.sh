@@ -196,7 +196,7 @@ no_keep_cleanup()
 atf_test_case gate_network cleanup
 gate_network_head()
 {
-	atf_set "descr" "N6: check holds the running gate's network to the route lookups: ok as the gate made it; a prohibit route removed after start, and the home /24 copied in, each FAIL naming the address and the route that won; control: restored, ok again"
+	atf_set "descr" "N6: check holds the running gate's network to the route lookups: ok as the gate made it; a prohibit route removed after start, and the home /24 copied in, each FAIL naming the address and the route that won; control: restored, ok again; the FAIL's step by hand, its kill and its command run as printed, gives a gate whose network is whole; no gate: a warn whose command, run as printed, starts one"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 	atf_set "timeout" "300"
@@ -229,20 +229,43 @@ EOS
 	gate=$(sc_pid gated)
 	run_check
 	has_prefix "ok    gate: its network refuses every bogon and this machine ("
+	by_hand="$(sc_bin gated) -d -c $SC_CONFIG"
 	nsenter -t "$gate" -n ip route del prohibit 172.16.0.0/12
 	run_check
-	has_line "FAIL  gate: its network lets through: 172.16.0.0 (the first of 172.16.0.0/12) is answered by default via 169.254.77.1 dev egress, not prohibit; restart gated"
+	has_line "FAIL  gate: its network lets through: 172.16.0.0 (the first of 172.16.0.0/12) is answered by default via 169.254.77.1 dev egress, not prohibit; restart it: kill $gate, then start it again in a terminal of its own: $by_hand"
 	[ "$(cat check.status)" = 1 ] || atf_fail "check did not exit 1"
 	nsenter -t "$gate" -n ip route add prohibit 172.16.0.0/12
 	run_check
 	has_prefix "ok    gate: its network refuses every bogon and this machine ("
 	nsenter -t "$gate" -n ip route add 192.168.1.0/24 dev egress
 	run_check
-	has_line "FAIL  gate: its network lets through: $SC_HOME_ADDR (this machine's address) is answered by 192.168.1.0/24 dev egress, not prohibit; restart gated"
+	has_line "FAIL  gate: its network lets through: $SC_HOME_ADDR (this machine's address) is answered by 192.168.1.0/24 dev egress, not prohibit; restart it: kill $gate, then start it again in a terminal of its own: $by_hand"
 	nsenter -t "$gate" -n ip route del 192.168.1.0/24 dev egress
 	nsenter -t "$gate" -n ip route del "$SC_NAS/32"
 	run_check
-	has_line "FAIL  gate: its network lets through: $SC_NAS (the internal exception of files) is answered by prohibit, not by its /32 through 169.254.77.1; restart gated"
+	has_line "FAIL  gate: its network lets through: $SC_NAS (the internal exception of files) is answered by prohibit, not by its /32 through 169.254.77.1; restart it: kill $gate, then start it again in a terminal of its own: $by_hand"
+	# The step, as printed: the kill as the account, and once that gate
+	# has ended (its terminal free again: this shell started it), the
+	# command.
+	stop=$(sed -n 's/^FAIL  gate: .*; restart it: \(kill [0-9]*\), then .*/\1/p' check.out)
+	[ "$stop" = "kill $gate" ] || atf_fail "no kill of the gate in: $(cat check.out)"
+	sc_as_user_in_host sh -c "$stop" || atf_fail "$stop"
+	wait "$gate"
+	sc_hint_run check.out gated "FAIL  gate: its network lets through: $SC_NAS "
+	sc_wait_log gated "serving " 15 ||
+	    { sc_log gated; atf_fail "$(cat gated.cmd): the gate does not serve"; }
+	gate=$(sc_pid gated)
+	run_check
+	has_prefix "ok    gate: its network refuses every bogon and this machine ("
+	# No gate: its line's command, run as printed, starts one.
+	sc_stop gated
+	run_check
+	has_line "warn  gate: no gate answers at $SC_RUN/sandcastle/gate.sock: No such file or directory; its network was not looked at; start it in a terminal of its own: $by_hand"
+	sc_hint_run check.out gated "warn  gate: no gate answers at "
+	sc_wait_log gated "serving " 15 ||
+	    { sc_log gated; atf_fail "$(cat gated.cmd): the gate does not serve"; }
+	run_check
+	has_prefix "ok    gate: its network refuses every bogon and this machine ("
 }
 gate_network_cleanup()
 {

@@ -470,10 +470,80 @@ hints_cleanup()
 	sc_cleanup
 }
 
+atf_test_case halfway cleanup
+halfway_head()
+{
+	atf_set "descr" "I1: install stops at the step that fails, says which on standard error, and leaves what sandcastlectl(8) says: an image podman cannot build stops it at the images, with nothing of the account changed; a units folder it cannot write stops it at the units, the binaries in place and nothing asked of systemd; the control: the cause gone, install again goes through to its check"
+	atf_set "require.user" "root"
+	atf_set "timeout" "600"
+}
+halfway_body()
+{
+	in_setup
+	in_mkwrap
+	bin=$SC_HOME/.local/bin
+	libexec=$SC_HOME/.local/libexec/sandcastle
+	units=$SC_HOME/.config/systemd/user
+	again="; nothing was undone: fix it and run sandcastlectl install again"
+	build=$(./ctl version | awk '$1 == "build" { print $2 }')
+	# podman build fails for the ocr image: install stops at the
+	# images, before the binaries, the units or systemd.
+	: > "$SC_ROOT/answer/podman-build"
+	echo "sandcastle-ocr:$build" > "$SC_ROOT/answer/podman-build-fail"
+	in_state > before
+	atf_check -s exit:1 -o save:out -e save:err ./cgtree "$ALL" ./ctl install
+	cat out err
+	in_steps out '^install: the configuration is valid$' \
+	    "^install: building sandcastle-ocr:$build\$"
+	grep -q -e '^install: images ready$' -e '^install: the binaries' out &&
+	    atf_fail "install went past the images"
+	in_steps err "^sandcastlectl: podman build of sandcastle-ocr:$build failed\$" \
+	    "^install: stopped at the images: sandcastle-ocr:$build could not be built; the images built before it stay, and nothing else was changed$again\$"
+	in_state > after
+	diff before after || atf_fail "a failed image changed the account"
+	# The units folder not the account's to write: install stops at the
+	# units, after the binaries, and asks nothing of systemd.
+	rm "$SC_ROOT/answer/podman-build-fail"
+	mkdir -p "$units"
+	chown -R "$SC_USER:$SC_USER" "$SC_HOME/.config/systemd"
+	chown root:root "$units"
+	: > "$SC_ROOT/log/calls"
+	atf_check -s exit:1 -o save:out -e save:err ./cgtree "$ALL" ./ctl install
+	cat out err
+	in_steps out '^install: images ready$' \
+	    "^install: the binaries are in $bin and $libexec, each put there by a rename\$"
+	grep -q '^install: the units are written' out &&
+	    atf_fail "install said it wrote the units"
+	atf_check -o match:"^install: stopped at the units: $units/\\..*: Permission denied$again\$" \
+	    cat err
+	for b in sandcastled sandcastlectl keepd gated; do
+		cmp "$(sc_bin "$b")" "$(sc_bin_in "$SC_HOME/.local" "$b")" ||
+		    atf_fail "$b is not in place, as install said"
+	done
+	[ -z "$(ls -A "$units")" ] || atf_fail "a unit was written: $(ls -A "$units")"
+	grep '^systemctl --user \(daemon-reload\|enable\|restart\)' \
+	    "$SC_ROOT/log/calls" && atf_fail "install asked systemd after the units"
+	# The control: the folder the account's, install goes through.
+	chown "$SC_USER:$SC_USER" "$units"
+	atf_check -s ignore -o save:out -e save:err ./cgtree "$ALL" ./ctl install
+	cat out err
+	in_steps out "^install: the units are written in $units\$" \
+	    '^install: sandcastle.target is restarted$' \
+	    '^install: running sandcastlectl check$'
+	atf_check -s exit:1 grep -q 'stopped at' err
+}
+halfway_cleanup()
+{
+	sc_load && [ -f "$SC_ROOT/log/keepd.pid" ] &&
+	    kill "$(cat "$SC_ROOT/log/keepd.pid")" 2>/dev/null
+	sc_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case lacks
 	atf_add_test_case full
 	atf_add_test_case foreign
 	atf_add_test_case hints
+	atf_add_test_case halfway
 }

@@ -188,7 +188,7 @@ drift_cleanup()
 atf_test_case advice cleanup
 advice_head()
 {
-	atf_set "descr" "where install wrote the units, the keep's and the gate's lines say systemctl --user start and the journal to read; no keep, no gate line; control: without the units, keepd and gated"
+	atf_set "descr" "where install wrote the units, the keep's and the gate's lines say systemctl --user start and the journal to read; no keep, no gate line; control: without the units, the commands that start keepd and gated by hand"
 	atf_set "require.user" "root"
 	atf_set "timeout" "120"
 }
@@ -212,17 +212,17 @@ advice_body()
 	    atf_fail "no keep line of the units"
 	# Nothing runs: the keep's line says what to start, the gate's none.
 	grep -q '^[a-zA-Z]* *gate: ' check.out && atf_fail "a gate line without the keep"
-	# Control: without the units, the daemons' own names.
+	# Control: without the units, the daemons' own commands.
 	rm -f "$units"/sandcastle*.service "$units"/sandcastle.target
 	./ctl check > check.out 2>&1
 	cat check.out
-	grep -qxF "FAIL  keep: the keep does not answer at $keep (No such file or directory); start it with keepd" check.out ||
+	grep -qxF "FAIL  keep: the keep does not answer at $keep (No such file or directory); start it in a terminal of its own: $(sc_bin keepd) -d -c $SC_CONFIG -s $SC_SECRETS" check.out ||
 	    atf_fail "no keep line without the units"
 	sc_start keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
 	sc_wait_file "$keep" 10 || { sc_log keepd; atf_fail "keepd does not serve"; }
 	./ctl check > check.out 2>&1
 	cat check.out
-	grep -qxF "warn  gate: no gate answers at $gate: No such file or directory; its network was not looked at; start it with gated" check.out ||
+	grep -qxF "warn  gate: no gate answers at $gate: No such file or directory; its network was not looked at; start it in a terminal of its own: $(sc_bin gated) -d -c $SC_CONFIG" check.out ||
 	    atf_fail "no gate line without the units"
 }
 advice_cleanup()

@@ -19,14 +19,14 @@ SCHEMA='{"type": "object", "properties": {"tag": {"type": "string"}}, "required"
 
 # The jobs, in the order the source hands them out, one a line: the id
 # (the prompt too, by which the API picks the answer), the API's answer
-# (fakeapi.py), the job's status, the log's word, the record's error
-# (grep -E, "" for none) and its output.json ("-" for none).  The 429
-# with retry-after 12 is timed by the job after it, and the 429 without
-# one, its control, by the job after that.
-CASES='ok|{"delay": 0.5}|succeeded|none||{"tag": "x"}
-pings|{"delay": 2, "ping": 0.5, "citations": true}|succeeded|none||{"tag": "x"}
+# (fakeapi.py), the job's status, the log's word ("" for none), the
+# record's error (grep -E, "" for none) and its output.json ("-" for
+# none).  The 429 with retry-after 12 is timed by the job after it, and
+# the 429 without one, its control, by the job after that.
+CASES='ok|{"delay": 0.5}|succeeded|""||{"tag": "x"}
+pings|{"delay": 2, "ping": 0.5, "citations": true}|succeeded|""||{"tag": "x"}
 midstream|{"stream_error": "overloaded_error"}|released|api_down|^the API is overloaded \(529\)$|-
-stop-sequence|{"stop_reason": "stop_sequence"}|succeeded|none||{"tag": "x"}
+stop-sequence|{"stop_reason": "stop_sequence"}|succeeded|""||{"tag": "x"}
 max-tokens|{"stop_reason": "max_tokens", "text": "{\"tag\": \"x"}|failed|max_tokens|^the reply was cut at max_tokens \(1024\)$|"{\"tag\": \"x"
 refusal|{"stop_reason": "refusal", "text": "I will not tag this."}|failed|declined|^the model declined$|"I will not tag this."
 context|{"stop_reason": "model_context_window_exceeded", "text": "{\"tag\": \"x"}|failed|context_window|^the reply was cut at the model.s context window|"{\"tag\": \"x"
@@ -42,12 +42,12 @@ e404|{"status": 404, "message": "model: claude-test-1"}|released|model|^the mode
 e500|{"status": 500}|released|api_down|^the API failed \(500 api_error\)$|-
 e529|{"status": 529}|released|api_down|^the API is overloaded \(529\)$|-
 e429|{"status": 429, "retry_after": 12}|released|rate|^rate limited \(429\), retry after 12 s$|-
-after-429|{}|succeeded|none||{"tag": "x"}
+after-429|{}|succeeded|""||{"tag": "x"}
 e429-none|{"status": 429, "retry_after": null}|released|rate|^rate limited \(429\)$|-
-after-none|{}|succeeded|none||{"tag": "x"}
-no-last-blank|{"last_blank": false, "line_end": "\r\n"}|succeeded|none||{"tag": "x"}
-emoji-split|{"text": "{\"tag\": \"\ud83d\ude00\"}", "delta_units": 1, "line_end": "\r"}|succeeded|none||{"tag": "😀"}
-named|{"event_suffix": "\u0000x", "thinking": {"thinking": "Hm.", "signature": "c2ln"}, "signature_deltas": ["Qg=="]}|succeeded|none||{"tag": "x"}
+after-none|{}|succeeded|""||{"tag": "x"}
+no-last-blank|{"last_blank": false, "line_end": "\r\n"}|succeeded|""||{"tag": "x"}
+emoji-split|{"text": "{\"tag\": \"\ud83d\ude00\"}", "delta_units": 1, "line_end": "\r"}|succeeded|""||{"tag": "😀"}
+named|{"event_suffix": "\u0000x", "thinking": {"thinking": "Hm.", "signature": "c2ln"}, "signature_deltas": ["Qg=="]}|succeeded|""||{"tag": "x"}
 after-stop|{"after_stop": "overloaded_error"}|released|api_down|^the API is overloaded \(529\)$|-
 conflict|{"stream_error": "conflict_error"}|failed|api|^the API refused the request \(409 conflict_error\): The resource|-'
 

@@ -126,7 +126,7 @@ ocr_life_body()
 	is "succeeded" meta notes 1 status
 	is "sent" meta notes 1 result
 	atf_check -o match:"$OCR_TEXT" cat "$rec/output.json"
-	[ "$(grep -c 'job source=notes job=1 capability=ocr status=succeeded seconds=[0-9]* error=none input_tokens=0 output_tokens=0$' "$SC_ROOT/log/sandcastled.log")" -eq 1 ] ||
+	[ "$(grep -c 'msg=job source=notes job=1 capability=ocr status=succeeded seconds=[0-9]* error="" input_tokens=0 output_tokens=0$' "$SC_ROOT/log/sandcastled.log")" -eq 1 ] ||
 	    { sc_log sandcastled; atf_fail "not one log line for job 1"; }
 	# The GIF fails in its box.
 	wait_result notes gif-2 30
@@ -212,7 +212,7 @@ crash_body()
 	sc_scenario api.anthropic.com "$(api_reply 25)"
 	: > "$SC_ROOT/api.anthropic.com.requests"
 	is '{"output": {"tag": "x"}, "status": "succeeded"}' result notes fast-0
-	grep -q 'job source=notes job=fast-0 capability=claude status=succeeded seconds=[0-9]* error=none input_tokens=3 output_tokens=2$' "$SC_ROOT/log/sandcastled.log" ||
+	grep -q 'msg=job source=notes job=fast-0 capability=claude status=succeeded seconds=[0-9]* error="" input_tokens=3 output_tokens=2$' "$SC_ROOT/log/sandcastled.log" ||
 	    { sc_log sandcastled; atf_fail "no log line with the usage of fast-0"; }
 	is "claude-test-1" meta_usage notes fast-0 model
 	is 3 meta_usage notes fast-0 input_tokens
@@ -286,7 +286,7 @@ words_body()
 	source_config notes notes.example.com 30 claude
 	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls
 	forged='FORGED-7 input_tokens=0 output_tokens=0
-job source=notes job=forged-1 capability=claude status=succeeded seconds=0 error=none input_tokens=0 output_tokens=0'
+msg=job source=notes job=forged-1 capability=claude status=succeeded seconds=0 error="" input_tokens=0 output_tokens=0'
 	sc_scenario api.anthropic.com "$(api_says 400 x "$forged")"
 	one_job forged-1
 	sc_secret notes "$TOKEN_NOTES"
@@ -298,11 +298,11 @@ job source=notes job=forged-1 capability=claude status=succeeded seconds=0 error
 	wait_result notes forged-1 30
 	[ "$(grep -c 'job source=notes job=forged-1' "$log")" -eq 1 ] ||
 	    { sc_log sandcastled; atf_fail "not one log line for forged-1"; }
-	grep -q '^.*job source=notes job=forged-1 capability=claude status=failed seconds=[0-9]* error=api input_tokens=0 output_tokens=0$' "$log" ||
+	grep -q '^.*msg=job source=notes job=forged-1 capability=claude status=failed seconds=[0-9]* error=api input_tokens=0 output_tokens=0$' "$log" ||
 	    { sc_log sandcastled; atf_fail "the log line of forged-1 has not the word api alone"; }
 	atf_check -s exit:1 grep -q 'FORGED-7' "$log"
 	is "failed" meta notes forged-1 status
-	has 'the API refused the request \(400 invalid_request_error\): FORGED-7 input_tokens=0 output_tokens=0 job source=notes job=forged-1 capability=claude status=succeeded' -- meta notes forged-1 error
+	has 'the API refused the request \(400 invalid_request_error\): FORGED-7 input_tokens=0 output_tokens=0 msg=job source=notes job=forged-1 capability=claude status=succeeded' -- meta notes forged-1 error
 	# Declined, then cut short: each reply kept in output.json.
 	sc_scenario api.anthropic.com "$(api_says 200 refusal 'I will not tag this.')"
 	one_job declined-2
@@ -674,10 +674,72 @@ keep_wait_cleanup()
 	sc_net_cleanup
 }
 
+# build: this build's id, as sandcastlectl version says it.
+build()
+{
+	sc_as_user "$(sc_bin sandcastlectl)" version | sed -n 's/^build  *//p'
+}
+
+atf_test_case image_missing cleanup
+image_missing_head()
+{
+	atf_set "descr" "I1: the ocr image gone (removed after an install), sandcastled -i as the unit runs it starts and says which image is missing; the ocr job is released with podman's reason and the claude job after it succeeds; check names ocr's image and sandcastlectl install; the control: the image back, the next ocr job succeeds"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "300"
+}
+image_missing_body()
+{
+	life_up notes.example.com api.anthropic.com
+	img=$(render "$OCR_TEXT")
+	source_config notes notes.example.com 30 "ocr, claude"
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN_NOTES" \
+	    "[{\"id\": \"ocr-1\", \"capability\": \"ocr\", \"input\": {\"image\": \"$img\"}},
+	      {\"id\": \"claude-2\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]"
+	# The API as it answers, models too, for check's proof of claude.
+	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls fakeapi.py
+	sc_secret notes "$TOKEN_NOTES"
+	sc_secret claude key-claude-life
+	keep_up
+	images
+	b=$(build)
+	sc_as_user podman rmi "sandcastle-ocr:$b" >/dev/null ||
+	    atf_fail "cannot remove the ocr image"
+	sc_start_in_host sandcastled -d -i -c "$SC_CONFIG" -s "$SC_SECRETS"
+	sc_wait_log sandcastled "the keep answers" 20 ||
+	    { sc_log sandcastled; atf_fail "sandcastled -i did not start"; }
+	grep -qxF "sandcastled: the image sandcastle-ocr:$b of this build is missing: ocr's jobs are released and it rests, the others run; run sandcastlectl install" \
+	    "$SC_ROOT/log/sandcastled.log" ||
+	    { sc_log sandcastled; atf_fail "no line naming the missing image"; }
+	wait_result notes ocr-1 60
+	wait_result notes claude-2 60
+	is '{"status": "released"}' result notes ocr-1
+	has 'podman says the image is missing: run sandcastlectl install' -- \
+	    meta notes ocr-1 error
+	is '{"output": {"tag": "x"}, "status": "succeeded"}' result notes claude-2
+	daemon_alive "with the ocr image missing"
+	sc_as_user_in_host "$(sc_bin sandcastlectl)" -c "$SC_CONFIG" \
+	    -s "$SC_SECRETS" check > check.out 2>&1
+	grep -qxF "FAIL  capability ocr: the image sandcastle-ocr:$b of this build is missing; run sandcastlectl install" check.out ||
+	    { cat check.out; atf_fail "check does not name ocr's image and install"; }
+	grep -qxF "ok    capability claude: usable" check.out ||
+	    { cat check.out; atf_fail "check does not find claude usable"; }
+	# The control: the image back, ocr runs its next job.
+	images
+	one_job ocr-3 "$img"
+	wait_result notes ocr-3 60
+	has '"status": "succeeded"' "$OCR_TEXT" -- result notes ocr-3
+}
+image_missing_cleanup()
+{
+	sc_net_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case ocr_life
 	atf_add_test_case crash
+	atf_add_test_case image_missing
 	atf_add_test_case words
 	atf_add_test_case leftover
 	atf_add_test_case rate
