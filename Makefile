@@ -119,7 +119,7 @@ MANS = $(wildcard man/*.[1-9])
 TESTPREFIX ?= /var/tmp/sandcastle-regress
 
 .PHONY: FORCE all units clean deps test run-tests run-units fuzz fuzzers install demo bench check-man \
-	reference dist
+	reference dist deb
 all: $(PROGS)
 
 # The gate without its address check, for the test of the second barrier
@@ -317,6 +317,16 @@ dist:
 	git archive --format=tar --prefix=$(DIST)/ HEAD | gzip -n -9 > $(DISTDIR)/$(DIST).tar.gz.tmp
 	mv $(DISTDIR)/$(DIST).tar.gz.tmp $(DISTDIR)/$(DIST).tar.gz
 	cd $(DISTDIR) && sha256sum $(DIST).tar.gz > $(DIST).tar.gz.sha256
+
+# make deb: sandcastle_VERSION-1_amd64.deb for each release of
+# DEB_RELEASES, from make dist's tarball, by dpkg-buildpackage in a
+# clean root of the release, then its lintian: in deb/<release>/
+# (regress/release/deb.sh).  As root.
+DEB_RELEASES ?= bookworm trixie
+deb: dist
+	for r in $(DEB_RELEASES); do \
+		sh regress/release/deb.sh $$r $(DISTDIR)/$(DIST).tar.gz || exit 1; \
+	done
 
 # make demo: a first job end to end on this machine (as root: it makes
 # the test account and networks of its own), then its record.  Like
