@@ -19,6 +19,12 @@ RELEASE_KEEP=${DEB_KEEP:-0}
 export RELEASE_ROOT RELEASE_KEEP
 say() { echo "deb $RELEASE: $*"; }
 t=$(date +%s)
+# One build at a time in a root, from its copy to its outputs (in.sh's
+# lock is held only while it runs): make deb, make reference's package
+# row and debcheck.sh's earlier package may ask for the same root.
+mkdir -p "${RELEASE_ROOTS:-/var/tmp/sandcastle-roots}"
+exec 7> "${RELEASE_ROOTS:-/var/tmp/sandcastle-roots}/$RELEASE_ROOT.deb.lock"
+flock 7
 
 root=$(sh "$TOP/regress/release/root.sh" "$RELEASE")
 dir=$(tar -tzf "$TARBALL" | head -n 1 | cut -d/ -f1)
