@@ -1148,10 +1148,12 @@ atf_test_case package
 package_head()
 {
 	atf_set "descr" "I1: the Debian package of this build, installed with apt offline over the source install (its Depends are in the image) and lintian's word on it clean: the operator's /usr/bin/sandcastlectl install runs the units on the package's binaries where they are and removes the copies in ~/.local, and a first job runs; uninstall leaves nothing of the package's in the account, apt purge removes the package, and the configuration, the secrets and the records are as they were"
-	atf_set "timeout" "1200"
+	atf_set "timeout" "1800"
 }
 package_body()
 {
+	# run.sh builds it while the cases before this one run.
+	wait_for 900 test -f "$IN/deb/done" || fail "the package was not built in time"
 	deb=$(ls "$IN"/deb/sandcastle_*_amd64.deb 2>/dev/null | head -n 1)
 	[ -n "$deb" ] || fail "no package on the share: $(cat "$IN/deb/why" 2>/dev/null)"
 	[ -s "$IN/deb/lintian.log" ] && fail "lintian: $(head -n 3 "$IN/deb/lintian.log" | tr '\n' ';')"
