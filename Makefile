@@ -10,7 +10,13 @@ MANDIR	?= $(PREFIX)/share/man
 CC	?= cc
 CLANG	?= clang
 CFLAGS	?= -O2 -g
-COMMIT	:= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+# The version every program prints: the newest version of CHANGES
+# (regress/meta/t_release.sh holds the two).  The commit is git's in a
+# checkout; in make dist's tarball, which has no .git, the file COMMIT,
+# which git archive wrote it into.
+VERSION	= 1.0.0
+COMMIT	:= $(or $(if $(wildcard .git),$(shell git rev-parse HEAD 2>/dev/null)),\
+	$(shell sed -n '/^[0-9a-f]\{40\}$$/p' COMMIT 2>/dev/null),unknown)
 
 WARNFLAGS = -std=c11 -Wall -Wextra -Werror -Wformat=2 -Wshadow \
 	-Wmissing-prototypes -Wstrict-prototypes -Wpointer-arith \
@@ -113,7 +119,7 @@ MANS = $(wildcard man/*.[1-9])
 TESTPREFIX ?= /var/tmp/sandcastle-regress
 
 .PHONY: FORCE all units clean deps test run-tests run-units fuzz fuzzers install demo bench check-man \
-	reference
+	reference dist deb
 all: $(PROGS)
 
 # The gate without its address check, for the test of the second barrier
@@ -181,8 +187,9 @@ sandcastlectl/unitdata.h: $(UNIT_FILES) Makefile
 	    printf '},\n'; done; } > $@.tmp && mv $@.tmp $@
 sandcastlectl/units.o: sandcastlectl/unitdata.h
 
-# The commit goes into build.o alone, made anew each time.
-common/build.o common/build.evp.o: ALL_CPPFLAGS += -DSANDCASTLE_COMMIT='"$(COMMIT)"'
+# The version and the commit go into build.o alone, made anew each time.
+common/build.o common/build.evp.o common/build.san.o: ALL_CPPFLAGS += \
+	-DSANDCASTLE_VERSION='"$(VERSION)"' -DSANDCASTLE_COMMIT='"$(COMMIT)"'
 common/build.o common/build.evp.o: FORCE
 common/build.evp.o: common/build.c $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) -DBUILD_EVP $(ALL_CFLAGS) -c -o $@ $<
@@ -299,6 +306,29 @@ install: all
 		s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
 	done
 
+# make dist: sandcastle-VERSION.tar.gz of HEAD's tracked files, in
+# DISTDIR, the same bytes each time: git archive writes the names
+# sorted, owner and group 0 and every time the commit's, and COMMIT's
+# commit (.gitattributes); gzip -n leaves out a name and a time.  Its
+# SHA-256 beside it.
+DIST = sandcastle-$(VERSION)
+DISTDIR ?= .
+dist:
+	@git diff --quiet HEAD -- || echo "dist: the work tree has changes that are not committed: the tarball is HEAD's alone" >&2
+	git archive --format=tar --prefix=$(DIST)/ HEAD | gzip -n -9 > $(DISTDIR)/$(DIST).tar.gz.tmp
+	mv $(DISTDIR)/$(DIST).tar.gz.tmp $(DISTDIR)/$(DIST).tar.gz
+	cd $(DISTDIR) && sha256sum $(DIST).tar.gz > $(DIST).tar.gz.sha256
+
+# make deb: sandcastle_VERSION-1_amd64.deb for each release of
+# DEB_RELEASES, from make dist's tarball, by dpkg-buildpackage in a
+# clean root of the release, then its lintian: in deb/<release>/
+# (regress/release/deb.sh).  As root.
+DEB_RELEASES ?= bookworm trixie
+deb: dist
+	for r in $(DEB_RELEASES); do \
+		sh regress/release/deb.sh $$r $(DISTDIR)/$(DIST).tar.gz || exit 1; \
+	done
+
 # make demo: a first job end to end on this machine (as root: it makes
 # the test account and networks of its own), then its record.  Like
 # make test, it installs the Debian packages it lacks first.
@@ -361,5 +391,6 @@ clean:
 	    $(RENDER_IMAGE) $(WAITFOR) common/libcommon.a common/libcommon.san.a */*.o \
 	    regress/lib/*.o $(UNITS) \
 	    sandcastlectl/unitdata.h \
-	    $(addsuffix .san,$(UNITS)) $(ABI1_UNITS) $(FUZZERS)
+	    $(addsuffix .san,$(UNITS)) $(ABI1_UNITS) $(FUZZERS) \
+	    $(DIST).tar.gz $(DIST).tar.gz.sha256
 	rm -rf regress/fuzz/corpus.tmp

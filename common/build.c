@@ -32,6 +32,9 @@
 #ifndef SANDCASTLE_COMMIT
 #define SANDCASTLE_COMMIT	"unknown"
 #endif
+#ifndef SANDCASTLE_VERSION
+#define SANDCASTLE_VERSION	"unknown"
+#endif
 
 /*
  * In this order, always, then each box in cap_table's: the id depends on
@@ -166,6 +169,29 @@ const char *
 build_commit(void)
 {
 	return SANDCASTLE_COMMIT[0] != '\0' ? SANDCASTLE_COMMIT : "unknown";
+}
+
+const char *
+build_version(void)
+{
+	return SANDCASTLE_VERSION;
+}
+
+/* keepd and gated run from libexec/sandcastle: the build's bin/ is beside it. */
+void
+build_print(const char *name)
+{
+	char	dir[4096], id[BUILD_ID_LEN + 1], why[4096 + 64];
+	size_t	n, m = strlen("/" BUILD_LIBEXEC);
+	int	r;
+
+	if ((r = self_bindir(dir, sizeof(dir))) == 0 && (n = strlen(dir)) > m &&
+	    strcmp(dir + n - m, "/" BUILD_LIBEXEC) == 0)
+		(void)strlcpy(dir + n - m, "/bin", sizeof(dir) - (n - m));
+	if (r == -1 || build_id(dir, id, why, sizeof(why)) == -1)
+		(void)strlcpy(id, "unknown", sizeof(id));
+	printf("%s %s (build %s, commit %s)\n", name, build_version(), id,
+	    build_commit());
 }
 
 /*

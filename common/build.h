@@ -1,4 +1,4 @@
-/* This build: its commit, and the id that names its box images. */
+/* This build: its version, its commit, and the id that names its box images. */
 #ifndef SANDCASTLE_BUILD_H
 #define SANDCASTLE_BUILD_H
 
@@ -24,6 +24,9 @@ int		 build_libexecdir(const char *bindir, char *buf, size_t bufsz);
 int		 build_path(const char *bindir, size_t i, char *buf,
 		    size_t bufsz);
 const char	*build_commit(void);	/* "unknown" outside a git checkout */
+const char	*build_version(void);	/* the Makefile's VERSION */
+/* -V's line: "name version (build id, commit sha)", on stdout. */
+void		 build_print(const char *name);
 int		 self_bindir(char *buf, size_t bufsz);	/* folder of /proc/self/exe */
 
 #endif

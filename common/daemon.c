@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "config.h"
 #include "daemon.h"
 #include "heapown.h"
@@ -40,7 +41,7 @@ flags(struct daemon_start *d, int argc, char *argv[], const char **confflag,
 	char	 optstr[64];
 	int	 ch;
 
-	(void)snprintf(optstr, sizeof(optstr), "c:dnv%s%s",
+	(void)snprintf(optstr, sizeof(optstr), "c:dnVv%s%s",
 	    d->secrets ? "s:" : "", d->flags != NULL ? d->flags : "");
 	while ((ch = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
 		switch (ch) {
@@ -58,6 +59,9 @@ flags(struct daemon_start *d, int argc, char *argv[], const char **confflag,
 				usage(d);
 			*secretsflag = optarg;
 			break;
+		case 'V':
+			build_print(d->name);
+			exit(0);
 		case 'v':
 			d->verbose++;
 			break;

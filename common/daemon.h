@@ -14,7 +14,7 @@ struct config;
 struct daemon_start {
 	const char	*name;		/* the program, its log's tag */
 	const char	*usage;		/* its flags, as usage: shows them */
-	const char	*flags;		/* its own flags for getopt, beside c:dnv */
+	const char	*flags;		/* its own flags for getopt, beside c:dnVv */
 	int		 secrets;	/* takes -s dir */
 	/* one of its own flags; -1 is a usage error */
 	int		(*flag)(struct daemon_start *, int, const char *);

@@ -151,7 +151,7 @@ int
 main(int argc, char *argv[])
 {
 	struct daemon_start	 d = { .name = "gated",
-				    .usage = "[-dnv] [-c dir]" };
+				    .usage = "[-dnVv] [-c dir]" };
 	struct config		*conf;
 	int			 ready = -1;
 

@@ -72,7 +72,7 @@ int
 main(int argc, char *argv[])
 {
 	struct daemon_start	 d = { .name = "keepd",
-				    .usage = "[-dnv] [-c dir] [-s dir]",
+				    .usage = "[-dnVv] [-c dir] [-s dir]",
 				    .secrets = 1 };
 	struct config		*conf;
 

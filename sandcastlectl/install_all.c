@@ -35,6 +35,7 @@ struct install {
 	char			 bindir[PATH_MAX];	/* where this runs from */
 	char			 dst[2][PATH_MAX];	/* ~/.local/bin, libexec */
 	int			 here;			/* bindir is dst[0] */
+	int			 packaged;		/* the Debian package's */
 	char			 id[BUILD_ID_LEN + 1];
 	char			*units[UNIT_COUNT];	/* as written */
 };
@@ -138,14 +139,15 @@ install_dirs(struct install *in, char *why, size_t whysz)
 {
 	char	a[PATH_MAX], b[PATH_MAX];
 
+	in->packaged = units_packaged();
 	if (units_bindir(in->dst[0], sizeof(in->dst[0])) == -1) {
 		(void)snprintf(why, whysz, "~/.local/bin: %s", path_why());
 		return -1;
 	}
 	if (build_libexecdir(in->dst[0], in->dst[1], sizeof(in->dst[1])) ==
 	    -1) {
-		(void)snprintf(why, whysz, "~/.local/%s: %s", BUILD_LIBEXEC,
-		    strerror(errno));
+		(void)snprintf(why, whysz, "%s's %s: %s", in->dst[0],
+		    BUILD_LIBEXEC, strerror(errno));
 		return -1;
 	}
 	in->here = realpath(in->bindir, a) != NULL &&
@@ -220,6 +222,11 @@ install_binaries(const struct install *in)
 	const char	*bin;
 	size_t		 i;
 
+	if (in->packaged) {
+		printf("install: the binaries are the package's, in %s and %s: "
+		    "the units run them there\n", in->dst[0], in->dst[1]);
+		return 0;
+	}
 	if (in->here) {
 		printf("install: the binaries already run from %s\n",
 		    in->dst[0]);
@@ -245,29 +252,38 @@ install_binaries(const struct install *in)
 }
 
 /*
- * An earlier install put keepd, gated and the boxes in ~/.local/bin:
- * each there that carries sandcastle's note goes, once the units run
- * the new ones.
+ * An earlier install put keepd, gated and the boxes in ~/.local/bin;
+ * under the package's units, every binary an install copied to
+ * ~/.local, which would hide the package's in PATH.  Each there that
+ * carries sandcastle's note goes, once the units run the new ones.
  */
 static void
 install_old(const struct install *in)
 {
-	char		 path[PATH_MAX], why[PATH_MAX + 256];
+	char		 dir[2][PATH_MAX], path[PATH_MAX], why[PATH_MAX + 256];
 	const char	*bin;
-	size_t		 i;
+	size_t		 i, k;
 
-	for (i = 0; (bin = build_binary(i)) != NULL; i++) {
-		if (!build_libexec(i) || (size_t)snprintf(path, sizeof(path),
-		    "%s/%s", in->dst[0], bin) >= sizeof(path) ||
-		    install_owned(path, why, sizeof(why)) != 1)
-			continue;
-		if (unlink(path) == -1)
-			printf("install: %s, of an earlier install, stays: "
-			    "%s\n", path, strerror(errno));
-		else
-			printf("install: removed %s, of an earlier install\n",
-			    path);
-	}
+	if (units_localbin(dir[0], sizeof(dir[0])) == -1 ||
+	    build_libexecdir(dir[0], dir[1], sizeof(dir[1])) == -1)
+		return;
+	for (i = 0; (bin = build_binary(i)) != NULL; i++)
+		for (k = 0; k < 2; k++) {
+			if (!in->packaged && (k == 1 || !build_libexec(i)))
+				continue;
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s",
+			    dir[k], bin) >= sizeof(path) ||
+			    install_owned(path, why, sizeof(why)) != 1)
+				continue;
+			if (unlink(path) == -1)
+				printf("install: %s, of an earlier install, "
+				    "stays: %s\n", path, strerror(errno));
+			else
+				printf("install: removed %s, of an earlier "
+				    "install\n", path);
+		}
+	if (in->packaged)
+		(void)rmdir(dir[1]);
 }
 
 /* The four units, and nothing else: a drop-in (<unit>.d/) stays as it is. */

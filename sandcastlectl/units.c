@@ -45,7 +45,7 @@ units_dir(char *buf, size_t bufsz)
 }
 
 int
-units_bindir(char *buf, size_t bufsz)
+units_localbin(char *buf, size_t bufsz)
 {
 	char	tmp[PATH_MAX];
 
@@ -53,6 +53,24 @@ units_bindir(char *buf, size_t bufsz)
 	    strlcpy(buf, tmp, bufsz) >= bufsz)
 		return -1;
 	return 0;
+}
+
+int
+units_packaged(void)
+{
+	char	self[PATH_MAX];
+
+	return self_bindir(self, sizeof(self)) == 0 &&
+	    strcmp(self, UNITS_PACKAGE_BINDIR) == 0;
+}
+
+/* dpkg alone replaces the package's binaries: the units run them there. */
+int
+units_bindir(char *buf, size_t bufsz)
+{
+	if (!units_packaged())
+		return units_localbin(buf, bufsz);
+	return strlcpy(buf, UNITS_PACKAGE_BINDIR, bufsz) < bufsz ? 0 : -1;
 }
 
 int
@@ -103,7 +121,7 @@ unit_render(const struct unit_text *u, const char *build,
 		return NULL;
 	}
 	if (build_libexecdir(bindir, libexecdir, sizeof(libexecdir)) == -1) {
-		(void)snprintf(why, whysz, "~/.local/%s: %s", BUILD_LIBEXEC,
+		(void)snprintf(why, whysz, "%s's %s: %s", bindir, BUILD_LIBEXEC,
 		    strerror(errno));
 		return NULL;
 	}

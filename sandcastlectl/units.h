@@ -27,11 +27,18 @@ struct ctl_env;
 
 extern const struct unit_text unit_texts[UNIT_COUNT];
 
+/* The Debian package's bin/: a sandcastlectl there is the package's. */
+#define UNITS_PACKAGE_BINDIR	"/usr/bin"
+
 /*
- * ${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user, $HOME/.local/bin and
- * $HOME/.local/libexec/sandcastle.
+ * ${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user; $HOME/.local/bin; 1
+ * when this sandcastlectl runs from UNITS_PACKAGE_BINDIR; the folders
+ * the units run the binaries from: that one and its libexec/sandcastle
+ * when so, else $HOME/.local/bin and $HOME/.local/libexec/sandcastle.
  */
 int	 units_dir(char *, size_t);
+int	 units_localbin(char *, size_t);
+int	 units_packaged(void);
 int	 units_bindir(char *, size_t);
 int	 units_libexecdir(char *, size_t);
 /* The unit as install writes it for this build, malloc'd; NULL and why. */

@@ -1,6 +1,7 @@
 /*
- * sandcastlectl version: the build id of the binaries installed beside
- * this one (the tag of this build's box images) and the commit.
+ * sandcastlectl version: the version, the build id of the binaries
+ * installed beside this one (the tag of this build's box images) and
+ * the commit.
  */
 #include <err.h>
 #include <limits.h>
@@ -14,6 +15,7 @@ ctl_version(const struct parse_result *res, const struct ctl_env *env)
 {
 	char	bindir[PATH_MAX], id[BUILD_ID_LEN + 1], why[PATH_MAX + 64];
 
+	printf("version %s\n", build_version());
 	if (self_bindir(bindir, sizeof(bindir)) == -1)
 		err(1, "build: /proc/self/exe");
 	if (build_id(bindir, id, why, sizeof(why)) == -1) {

@@ -126,7 +126,7 @@ int
 main(int argc, char *argv[])
 {
 	struct daemon_start	 d = { .name = "sandcastled",
-				    .usage = "[-1dinv] [-c dir] [-s dir]",
+				    .usage = "[-1dinVv] [-c dir] [-s dir]",
 				    .flags = "1D:iP:", .secrets = 1,
 				    .flag = flag, .before_config = child };
 	struct config		*conf;

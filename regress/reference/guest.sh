@@ -12,7 +12,7 @@
 set -u
 
 ORDER="install units security first_job a1 a3 cgroup a2 a4 restart upgrade
-upgrade_window hints @reboot boot reinstall traffic delegation advice"
+upgrade_window hints @reboot boot reinstall traffic delegation advice package"
 
 IN=/share/in
 OUT=/share/out

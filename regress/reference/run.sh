@@ -12,7 +12,8 @@
 # release (regress/release/root.sh, then make deps and make install in
 # it at this machine's speed).  Then the hostile box, and the guest of
 # RELEASE (image.sh, cached under REFCACHE by release and package list);
-# puts the builds on a 9p share; boots the guest with no network, under
+# its Debian package for the package row (regress/release/deb.sh); puts
+# the builds on a 9p share; boots the guest with no network, under
 # TCG, as many times as the suite reboots it; and writes the Test-runs
 # record of the run (sandcastle-tests(7), TEST RUNS) to REFRECORD, then "N
 # passed, N failed".  It exits 1 when a row failed.
@@ -110,6 +111,35 @@ find "$SHARE/in/examples" -name __pycache__ -prune -exec rm -rf {} +
 [ -n "${REFERENCE_CASES:-}" ] && echo "$REFERENCE_CASES" > "$SHARE/in/order"
 chmod -R a+rX "$SHARE/in"
 part builds "$t"
+
+# The package row's, made while the guest runs the cases before it
+# (the share shows the guest each file as it comes): make dist's tarball
+# of HEAD, its Debian package for RELEASE and the release's lintian on
+# it (regress/release/deb.sh, in a root of the release kept between
+# runs), then deb/done, which the row waits for.
+package()
+{
+	_t=$(date +%s)
+	rm -rf "$RUN/deb"
+	mkdir -p "$RUN/deb" "$SHARE/in/deb"
+	make -s -C "$TOP" dist DISTDIR="$RUN/deb" > "$RUN.deb.log" 2>&1 &&
+	    DEB_KEEP=1 sh "$TOP/regress/release/deb.sh" "$RELEASE" \
+	    "$(ls "$RUN"/deb/sandcastle-*.tar.gz)" "$RUN/deb" >> "$RUN.deb.log" 2>&1
+	grep "^deb $RELEASE: " "$RUN.deb.log" | sed 's/^deb /reference /'
+	cp "$RUN/deb/$RELEASE"/sandcastle_*_amd64.deb "$SHARE/in/deb/" 2>/dev/null ||
+	    tail -n 20 "$RUN.deb.log" > "$SHARE/in/deb/why"
+	[ -f "$RUN/deb/$RELEASE/lintian.log" ] &&
+	    grep -v '^running with root privileges' "$RUN/deb/$RELEASE/lintian.log" \
+	    > "$SHARE/in/deb/lintian.log"
+	echo "$(( $(date +%s) - _t ))" > "$SHARE/in/deb/done"
+	chmod -R a+rX "$SHARE/in/deb"
+	say "package: $(cat "$SHARE/in/deb/done") s, beside the guest"
+}
+pkg=
+if echo "${REFERENCE_CASES:-package}" | grep -qw package; then
+	package &
+	pkg=$!
+fi
 
 t=$(date +%s)
 # One build of a release's image at a time (CI makes them ahead).
@@ -234,6 +264,9 @@ while [ "$n" -lt "$MAX_BOOTS" ]; do
 	fi
 done
 
+[ -n "$pkg" ] && wait "$pkg"
+[ -f "$SHARE/in/deb/done" ] && TIMES="${TIMES}package, beside the guest=$(cat "$SHARE/in/deb/done")
+"
 sh "$HERE/record.sh" "$SHARE/out" "$COMMIT" "$TIMES" "$(( $(date +%s) - T0 ))" \
     "$TOP" > "$RECORD.tmp" && mv "$RECORD.tmp" "$RECORD"
 cat "$RECORD"

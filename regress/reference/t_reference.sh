@@ -1174,6 +1174,85 @@ advice_step()
 	seen "$(printf '%s\n' "$line" | cut -c 1-60)...: $step, then $(grep -E -e "$2" ctl.out | cut -c 1-40)..."
 }
 
+atf_test_case package
+package_head()
+{
+	atf_set "descr" "I1: the Debian package of this build, installed with apt offline over the source install (its Depends are in the image) and lintian's word on it clean: the operator's /usr/bin/sandcastlectl install runs the units on the package's binaries where they are and removes the copies in ~/.local, and a first job runs; uninstall leaves nothing of the package's in the account, apt purge removes the package, and the configuration, the secrets and the records are as they were"
+	atf_set "timeout" "1800"
+}
+package_body()
+{
+	# run.sh builds it while the cases before this one run.
+	wait_for 900 test -f "$IN/deb/done" || fail "the package was not built in time"
+	deb=$(ls "$IN"/deb/sandcastle_*_amd64.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || fail "no package on the share: $(cat "$IN/deb/why" 2>/dev/null)"
+	[ -s "$IN/deb/lintian.log" ] && fail "lintian: $(head -n 3 "$IN/deb/lintian.log" | tr '\n' ';')"
+	[ -f "$IN/deb/lintian.log" ] || fail "lintian did not run on the package"
+	op_files .config/sandcastle .local/share/sandcastle/secrets > conf.before
+	t0=$(date +%s)
+	apt-get install -y --no-install-recommends "$deb" > apt.out 2>&1 ||
+	    { cat apt.out; fail "apt-get install $deb"; }
+	seen "apt-get install ${deb##*/}, offline: $(( $(date +%s) - t0 )) s; $(op_do /usr/bin/sandcastlectl version | head -n 1); lintian: nothing to say"
+	# The source runs, so that install's check has no FAIL.
+	scans_start
+	t0=$(date +%s)
+	stamped install.out "/usr/bin/sandcastlectl install"
+	st=$?
+	cat install.out
+	[ "$st" -eq 0 ] || fail "install exited $st"
+	in_order install.out '^install: images ready$' \
+	    "^install: the binaries are the package's, in /usr/bin and /usr/libexec/sandcastle: the units run them there\$" \
+	    '^install: sandcastle.target is restarted$' \
+	    "^install: removed $OPHOME/.local/bin/sandcastlectl, of an earlier install\$" \
+	    "^install: removed $OPHOME/.local/libexec/sandcastle/keepd, of an earlier install\$" \
+	    '^install: running sandcastlectl check$'
+	grep '^FAIL' install.out && fail "check has a FAIL line"
+	grep -q '^ExecStart=/usr/libexec/sandcastle/keepd ' "$UNITS/sandcastle-keep.service" &&
+	    grep -q '^ExecStart=/usr/bin/sandcastled ' "$UNITS/sandcastle.service" ||
+	    fail "the units do not run the package's binaries: $(grep -h '^ExecStart=' "$UNITS"/*.service | tr '\n' ';')"
+	left=$(ls "$OPHOME/.local/bin" "$OPHOME/.local/libexec/sandcastle" 2>/dev/null | grep -E '^(sandcastle|keepd|gated)')
+	[ -z "$left" ] || fail "left in ~/.local: $left"
+	[ "$(op_login 'command -v sandcastlectl')" = /usr/bin/sandcastlectl ] ||
+	    fail "sandcastlectl in PATH is $(op_login 'command -v sandcastlectl')"
+	seen "install from /usr/bin: $(( $(date +%s) - t0 )) s, exit 0, images: $(image_times install.out); the units run /usr/bin and /usr/libexec/sandcastle, ~/.local holds no binary of sandcastle's"
+	scans_start
+	op_login "systemctl --user restart sandcastle" || fail "restart sandcastle"
+	r=$(scans_result 300) || { cat "$OPHOME/scans.log"; fail "no result of the first job under the package"; }
+	case $r in *'reads "HELLO WORLD'*) ;; *) fail "the first job: $r" ;; esac
+	seen "the first job under the package: $r"
+	scans_stop
+	ctl uninstall || { cat ctl.out; fail "uninstall"; }
+	for u in sandcastle.target sandcastle-gate.service \
+	    sandcastle-keep.service sandcastle.service; do
+		[ -e "$UNITS/$u" ] && fail "$u stayed"
+	done
+	# Nothing of the package's: no file of the account is one of its binaries.
+	for f in $(dpkg -L sandcastle | grep -E '^/usr/(bin|libexec)/.*(sandcastle|keepd|gated)'); do
+		[ -f "$f" ] && sha256sum < "$f"
+	done | sort -u > package.sums
+	find "$OPHOME" -type f -size +100k -exec sha256sum {} + 2>/dev/null |
+	    awk '{ print $1 "  -" }' | sort -u | comm -12 - package.sums > same
+	[ -s same ] && fail "the account holds $(wc -l < same) of the package's binaries after uninstall"
+	op_files .config/sandcastle .local/share/sandcastle > files.uninstalled
+	t0=$(date +%s)
+	apt-get purge -y sandcastle > purge.out 2>&1 || { cat purge.out; fail "apt-get purge"; }
+	dpkg-query -W sandcastle > /dev/null 2>&1 && fail "the package is still known to dpkg"
+	[ -e /usr/bin/sandcastlectl ] || [ -e /usr/libexec/sandcastle ] && fail "the purge left the package's files"
+	op_files .config/sandcastle .local/share/sandcastle | diff files.uninstalled - ||
+	    fail "apt purge changed the configuration, the secrets or the records"
+	op_files .config/sandcastle .local/share/sandcastle/secrets | diff conf.before - ||
+	    fail "the configuration or the secrets changed since before apt install"
+	seen "uninstall: the units and the images gone, no binary of the package's in the account; apt purge: $(( $(date +%s) - t0 )) s; the $(wc -l < files.uninstalled) files of the configuration, the secrets and the records as they were, those of the configuration and the secrets as before apt install"
+}
+
+# op_files DIR...: the files of the operator's DIRs (below the home), a
+# line each: path, mode, size, time and SHA-256.
+op_files()
+{
+	(cd "$OPHOME" && find "$@" -type f \
+	    -printf '%p %m %s %T@ ' -exec sha256sum {} \; | awk '{ print $1, $2, $3, $4, $5 }' | sort)
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case install
@@ -1194,4 +1273,5 @@ atf_init_test_cases()
 	atf_add_test_case traffic
 	atf_add_test_case delegation
 	atf_add_test_case advice
+	atf_add_test_case package
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # units.sh RELEASE [PHASE]: what a new user of RELEASE meets first, in a
-# fresh root of it (root.sh): a clean clone of this checkout's HEAD, make
-# deps, make -j2 all units, then make test's unit programs (make
-# run-units).  Ends with their "N passed, N failed", and exits 1 on a
+# fresh root of it (root.sh): make dist's tarball of this checkout's
+# HEAD, unpacked alone (no .git: the version and the commit come from
+# the tarball), make deps, make -j2 all units, then make test's unit
+# programs (make run-units).  Ends with their "N passed, N failed", and exits 1 on a
 # failure.  As root.
 #
 # PHASE build does the root, the clone, deps and the build alone; PHASE
@@ -23,12 +24,18 @@ export RELEASE_ROOT
 LOG=$TOP/regress/units-$RELEASE.log
 t=$(date +%s)
 if [ "$PHASE" != run ]; then
-	sh "$TOP/regress/release/root.sh" "$RELEASE" > /dev/null ||
+	root=$(sh "$TOP/regress/release/root.sh" "$RELEASE") ||
 	    { echo "0 passed, 1 failed"; exit 1; }
 	echo "release $RELEASE: the root in $(( $(date +%s) - t )) s"
 	t=$(date +%s)
-	RELEASE_SRC=clone sh "$TOP/regress/release/in.sh" "$RELEASE" \
-	    'make deps > /var/tmp/deps.log 2>&1 || { tail -n 20 /var/tmp/deps.log; exit 1; }
+	rm -rf "$root/src" "$root/dist"
+	mkdir -p "$root/src" "$root/dist"
+	make -s -C "$TOP" dist DISTDIR="$root/dist" > /dev/null 2>&1 &&
+	    tar -xzf "$root"/dist/sandcastle-*.tar.gz -C "$root/src" --strip-components=1 ||
+	    { echo "release $RELEASE: make dist failed"; echo "0 passed, 1 failed"; exit 1; }
+	RELEASE_SRC=keep sh "$TOP/regress/release/in.sh" "$RELEASE" \
+	    '[ ! -e .git ] || { echo "release: the tarball holds .git"; exit 1; }
+	    make deps > /var/tmp/deps.log 2>&1 || { tail -n 20 /var/tmp/deps.log; exit 1; }
 	    echo "release: make deps in $(( $(date +%s) - '"$t"' )) s"
 	    make -j2 all units > /var/tmp/build.log 2>&1 || { tail -n 40 /var/tmp/build.log; exit 1; }
 	    echo "release: make -j2 all units in $(( $(date +%s) - '"$t"' )) s from the start"

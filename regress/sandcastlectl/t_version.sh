@@ -1,6 +1,7 @@
 #! /usr/bin/env atf-sh
-# sandcastlectl version: a build id over the installed binaries
-# that changes when any of them does, and the commit.
+# sandcastlectl version: the version, a build id over the installed
+# binaries that changes when any of them does, and the commit; the
+# daemons' -V the same.
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
 
@@ -50,14 +51,15 @@ digest_of()
 atf_test_case version
 version_head()
 {
-	atf_set "descr" "version prints a 12-hex build and the commit, in two lines"
+	atf_set "descr" "version prints the version, a 12-hex build and the commit, in three lines"
 	atf_set "require.config" "prefix"
 }
 version_body()
 {
 	bin=$(sc_bin sandcastlectl)
 	atf_check -o save:out -e empty "$bin" version
-	[ "$(wc -l < out)" -eq 2 ] || atf_fail "not two lines"
+	[ "$(wc -l < out)" -eq 3 ] || atf_fail "not three lines"
+	atf_check -o ignore grep -Ex 'version [0-9]+\.[0-9]+\.[0-9]+' out
 	atf_check -o ignore grep -Ex 'build   [0-9a-f]{12}' out
 	atf_check -o ignore grep -Ex 'commit  ([0-9a-f]{40}|unknown)' out
 	# The same binaries give the same id.
@@ -121,9 +123,29 @@ build_changes_body()
 	    copy/bin/sandcastlectl version
 }
 
+atf_test_case daemons
+daemons_head()
+{
+	atf_set "descr" "sandcastled, keepd and gated -V each print their name, the version, the build and the commit sandcastlectl version prints, and exit 0; control: a binary changed gives its -V another build"
+	atf_set "require.config" "prefix"
+}
+daemons_body()
+{
+	"$(sc_bin sandcastlectl)" version > v || atf_fail "sandcastlectl version"
+	want=$(awk '{ v[$1] = $2 } END { printf "%s (build %s, commit %s)", v["version"], v["build"], v["commit"] }' v)
+	for d in sandcastled keepd gated; do
+		atf_check -o inline:"$d $want\n" -e empty "$(sc_bin "$d")" -V
+	done
+	copy_bins copy
+	printf 'x' >> "$(at copy sandcastle-box-ocr)"
+	atf_check -o not-inline:"gated $want\n" -o match:"^gated [^ ]+ \(build [0-9a-f]{12}, " \
+	    "$(at copy gated)" -V
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case version
+	atf_add_test_case daemons
 	atf_add_test_case build_digest
 	atf_add_test_case build_changes
 }
