@@ -201,7 +201,7 @@ jobread_call(struct job_ctx *x, struct msgchan *chan, const struct msg *m,
 	const char		*kwhy = "no keep is configured";
 	int			 r;
 
-	if (x->keep == NULL || !cap_table[x->cap].request || ++*calls > 1) {
+	if (x->keep == NULL || !cap_table[x->cap]->request || ++*calls > 1) {
 		(void)snprintf(why, whysz, "a request the box may not make");
 		return -1;
 	}
