@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 #include "box.h"
-#include "capreq.h"
+#include "cap_claude.h"
 
 #define CLAUDE_MODEL_MAX	128
-#define CLAUDE_API_VERSION	CAPREQ_ANTHROPIC_VERSION
+#define CLAUDE_API_VERSION	CLAUDE_ANTHROPIC_VERSION
 #define CLAUDE_MESSAGE_MAX	200	/* bytes of the API's message kept */
 
 struct claude_settings {

@@ -113,7 +113,7 @@ main(int argc, char *argv[])
 	env.build = read_build(id, why, sizeof(why));
 	env.build_why = why;
 	if (bc->load != NULL)
-		bc->load(&env, cap_table[bc->cap].loads);
+		bc->load(&env, cap_table[bc->cap]->loads);
 	/* Unveil, then pledge: the ruleset's calls are not the filter's. */
 	if (box_landlock(NULL) == -1)
 		return 1;

@@ -9,9 +9,9 @@
 
 #include <stddef.h>
 
+#include "cap_ocr.h"
 #include "image.h"
 #include "json.h"
-#include "outcome.h"
 
 #define TESS_LANG_MAX	32	/* bytes of a language's name */
 #define TESS_LANGS_MAX	16

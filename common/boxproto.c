@@ -375,7 +375,7 @@ proto_seq_next(struct proto_seq *s, enum proto_type t, const char **why)
 			    "from the box now";
 		else if (s->state == PS_LAST)
 			*why = "a second request: a job makes one at most";
-		else if (!cap_table[s->cap].request)
+		else if (!cap_table[s->cap]->request)
 			*why = "a request from a capability that makes none";
 		else
 			s->state = PS_ANSWER;

@@ -113,7 +113,7 @@ build_binary(size_t i)
 {
 	if (i < NBINS)
 		return build_bins[i].name;
-	return i - NBINS < CAP_COUNT ? cap_table[i - NBINS].box : NULL;
+	return i - NBINS < CAP_COUNT ? cap_table[i - NBINS]->box : NULL;
 }
 
 int

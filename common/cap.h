@@ -1,7 +1,7 @@
 /*
- * The capabilities, one row each (cap.c): all sandcastle's processes
- * know of one outside its box; nothing else names a capability.
- * HACKING lists what a new one takes.
+ * The capabilities, one row each, each row in its own file
+ * (cap_<name>.c): all sandcastle's processes know of one outside its
+ * box.  CAP_ROWS is the one list of them; HACKING says what a new one takes.
  */
 #ifndef SANDCASTLE_CAP_H
 #define SANDCASTLE_CAP_H
@@ -12,11 +12,15 @@
 
 #include "outcome.h"
 
+/* CAP_ROW(id, name): its enum cap_id CAP_<id>, its row cap_<name>. */
+#define CAP_ROWS	CAP_ROW(CLAUDE, claude) CAP_ROW(OCR, ocr)
+
+#define CAP_ROW(id, name)	CAP_##id,
 enum cap_id {
-	CAP_CLAUDE,
-	CAP_OCR,
+	CAP_ROWS
 	CAP_COUNT
 };
+#undef CAP_ROW
 #define CAP_BIT(c)	(1U << (c))
 
 struct capreq;
@@ -60,6 +64,10 @@ struct cap_image {
 	void	*arg;
 };
 
+/* Capability c's own i-th word (outcome.h), and its place in its names. */
+#define JW_CAP_WORD(c, i)	(JW_CAP + (c) * JW_CAP_WORDS + (i))
+#define JW_CAP_INDEX(w)		(((w) - JW_CAP) % JW_CAP_WORDS)
+
 /* A failure word its box may send, and whether the job is then released. */
 struct cap_word {
 	enum job_word	 word;
@@ -101,6 +109,9 @@ struct cap_row {
 	const char *const *loads;
 	/* Its box's failure words beside cap_box_words, up to JW_NONE. */
 	const struct cap_word *words;
+	/* Its own words' names, by JW_CAP_INDEX (sandcastled(8), BOXES). */
+	const char *const *names;
+	size_t		 nnames;
 	/* Its destination's secret, and the headers beyond cap_headers. */
 	struct cap_credential credential;
 	const char *const *headers;
@@ -118,13 +129,19 @@ extern const struct cap_word cap_box_words[];
 /* The headers a request to any destination may carry, NULL-ended. */
 extern const char *const cap_headers[];
 
-extern const struct cap_row cap_table[CAP_COUNT];
+#define CAP_ROW(id, name)	extern const struct cap_row cap_##name;
+CAP_ROWS
+#undef CAP_ROW
+extern const struct cap_row *const cap_table[CAP_COUNT];
 
 const char	*cap_name(enum cap_id);
 int		 cap_from_name(const char *);	/* -1 when unknown */
 const struct box_limits *cap_default_box(enum cap_id);
-/* "claude or ocr": the names, for an error that lists them. */
+/* "a, b or c": the names, for an error that lists them. */
 const char	*cap_names(void);
+/* A capability's own word's name, NULL when no row has it. */
+const char	*cap_word_name(int);
+int		 cap_word_of_name(const char *);	/* -1 when none */
 
 /*
  * 0 when it is the request its box sends under conf; -1 and what

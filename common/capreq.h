@@ -9,7 +9,6 @@
 
 #include <stddef.h>
 
-struct config;
 struct json;
 
 /* The roles a request may be of: a job's, a check's, or either. */
@@ -17,8 +16,7 @@ struct json;
 #define CAPREQ_CHECK	0x2
 #define CAPREQ_ANY	(CAPREQ_RUN | CAPREQ_CHECK)
 
-/* The Messages API's version, which claude's box says in each request. */
-#define CAPREQ_ANTHROPIC_VERSION	"2023-06-01"
+#define CAPREQ_QUOTE_MAX	64	/* bytes of a box's words quoted */
 
 /* The request's values in one parsed document: 0 when one is absent. */
 struct capreq {
@@ -31,8 +29,13 @@ struct capreq {
 
 /* The request's values of the object obj: a box's line or an envelope. */
 void	 capreq_of(struct capreq *, const struct json *, size_t obj);
-/* claude's check: its row's request_check. */
-int	 capreq_claude(const struct config *, unsigned int roles,
-	    const struct capreq *, char *why, size_t whysz);
+/* tok's value, printable, into buf (CAPREQ_QUOTE_MAX + 1 bytes). */
+const char *capreq_quote(const struct json *, size_t tok, char *buf,
+	    size_t bufsz);
+/* 1 when tok is the string s; tok -1 or 0 is none. */
+int	 capreq_string_is(const struct json *, long tok, const char *s);
+/* 0 when obj is an object of exactly keys (NULL-ended); else -1 and why. */
+int	 capreq_keys(const struct json *, size_t obj, const char *const *keys,
+	    const char *what, char *why, size_t whysz);
 
 #endif

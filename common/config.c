@@ -49,16 +49,16 @@ conf_capabilities(struct yfile *yf, struct ynode *n, struct config *cfg)
 	if (ymap(yf, n, "{ ocr: { languages: [eng] } }") == -1)
 		return;
 	for (i = 0; i < CAP_COUNT; i++)
-		keys[i] = cap_table[i].name;
+		keys[i] = cap_table[i]->name;
 	ymap_known(yf, n, keys);
 	if (n->nkids == 0)
 		yerr(yf, n, "is empty: enable at least one capability, as "
 		    "capabilities: { ocr: {} }");
 	for (i = 0; i < CAP_COUNT; i++) {
-		if ((c = yget(n, cap_table[i].name)) == NULL)
+		if ((c = yget(n, cap_table[i]->name)) == NULL)
 			continue;
 		cfg->caps[i].enabled = 1;
-		cap_table[i].parse(yf, c, cfg);
+		cap_table[i]->parse(yf, c, cfg);
 	}
 }
 
@@ -70,7 +70,7 @@ conf_cap_jobs(struct yfile *yf, struct ynode *n, struct config *cfg)
 	int		 i;
 
 	for (i = 0; i < CAP_COUNT; i++) {
-		c = n != NULL && n->type == YNODE_MAP ? yget(n, cap_table[i].name) :
+		c = n != NULL && n->type == YNODE_MAP ? yget(n, cap_table[i]->name) :
 		    NULL;
 		conf_jobs(yf, c != NULL && c->type == YNODE_MAP ? yget(c, "jobs") :
 		    NULL, cfg->jobs, &cfg->caps[i].jobs);
@@ -168,7 +168,7 @@ conf_source_name(struct yfile *yf, struct ynode *n, const char *stem,
 	if (n == NULL || conf_name(yf, n, src->name, sizeof(src->name)) == -1)
 		return;
 	if (cap_from_name(src->name) != -1 &&
-	    cap_table[cap_from_name(src->name)].destination != NULL)
+	    cap_table[cap_from_name(src->name)]->destination != NULL)
 		yerr_value(yf, n, "is the name of %s's destination: "
 		    "choose another name, and name the file after it",
 		    src->name);
@@ -256,8 +256,8 @@ config_new(const char *dir)
 	cfg->retention_days = 30;
 	cfg->jobs = 1;
 	for (c = 0; c < CAP_COUNT; c++) {
-		cfg->caps[c] = cap_table[c].defaults;
-		cap_table[c].init(cfg);
+		cfg->caps[c] = cap_table[c]->defaults;
+		cap_table[c]->init(cfg);
 	}
 	TAILQ_INIT(&cfg->sources);
 	return cfg;
@@ -276,7 +276,7 @@ config_free(struct config *cfg)
 		source_free(src);
 	}
 	for (c = 0; c < CAP_COUNT; c++)
-		cap_table[c].free(cfg);
+		cap_table[c]->free(cfg);
 	free(cfg->dests);
 	free(cfg->files);
 	free(cfg->data_dir);
@@ -298,10 +298,10 @@ config_dests(struct config *cfg)
 	if (cfg->dests == NULL)
 		fatal("configuration");
 	for (c = 0; c < CAP_COUNT; c++) {
-		if (!cfg->caps[c].enabled || cap_table[c].destination == NULL)
+		if (!cfg->caps[c].enabled || cap_table[c]->destination == NULL)
 			continue;
 		/* cfg's own memory: the row hands it back read-only. */
-		d = (struct destination *)cap_table[c].destination(cfg);
+		d = (struct destination *)cap_table[c]->destination(cfg);
 		d->cap = c;
 		/* A streamed reply still takes minutes to be whole. */
 		d->call_seconds = cfg->caps[c].timeout;
@@ -343,8 +343,8 @@ config_destination(const struct config *cfg, const char *name)
 	int			 c;
 
 	c = cap_from_name(name);
-	if (c != -1 && cap_table[c].destination != NULL)
-		return cfg->caps[c].enabled ? cap_table[c].destination(cfg) :
+	if (c != -1 && cap_table[c]->destination != NULL)
+		return cfg->caps[c].enabled ? cap_table[c]->destination(cfg) :
 		    NULL;
 	TAILQ_FOREACH(src, &cfg->sources, entry)
 		if (strcmp(src->name, name) == 0)

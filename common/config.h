@@ -16,21 +16,6 @@
 #include "values.h"
 #include "yamltree.h"
 
-struct claude_conf {
-	struct destination dest;
-	char		*model;
-	uint32_t	 max_tokens;
-	char		*effort;		/* low, medium, high, xhigh or max */
-	char		*system_prompt;
-};
-
-struct ocr_conf {
-	char		**languages;
-	size_t		  nlanguages;
-	uint64_t	  max_pixels;
-	uint32_t	  max_edge;
-};
-
 struct source {
 	TAILQ_ENTRY(source) entry;
 	char		 name[NAME_LEN + 1];
@@ -56,8 +41,7 @@ struct config {
 	uint32_t	 retention_days;
 	uint32_t	 jobs;			/* boxes at once, at most */
 	struct capability caps[CAP_COUNT];
-	struct claude_conf claude;
-	struct ocr_conf	 ocr;
+	void		*capconf[CAP_COUNT];	/* each one's, its row's */
 	struct sourcelist sources;
 	size_t		 nsources;
 	/*

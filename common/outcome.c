@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cap.h"
 #include "log.h"
 #include "msg.h"
 #include "outcome.h"
@@ -16,10 +17,6 @@ static const char *const job_words[JW_COUNT] = {
 	[JW_CAPABILITY] = "capability",
 	[JW_BOX] = "box",
 	[JW_PROTOCOL] = "protocol",
-	[JW_SCHEMA] = "schema",
-	[JW_DECLINED] = "declined",
-	[JW_MAX_TOKENS] = "max_tokens",
-	[JW_API] = "api",
 	[JW_TIME] = "time",
 	[JW_OUTPUT] = "output",
 	[JW_FILTER] = "filter",
@@ -28,21 +25,12 @@ static const char *const job_words[JW_COUNT] = {
 	[JW_PODMAN] = "podman",
 	[JW_BUILD] = "build",
 	[JW_LEFTOVER] = "leftover",
-	[JW_KEY] = "key",
-	[JW_CREDIT] = "credit",
-	[JW_RATE] = "rate",
-	[JW_MODEL] = "model",
-	[JW_API_DOWN] = "api_down",
 	[JW_UNREACHABLE] = "unreachable",
-	[JW_LANGUAGES] = "languages",
 	[JW_RELEASED] = "released",
 	[JW_RECORD] = "record",
 	[JW_STOPPED] = "stopped",
 	[JW_LAUNCHER] = "launcher",
-	[JW_CONTEXT] = "context_window",
-	[JW_STOP_REASON] = "stop_reason",
 };
-
 
 static size_t
 outcome_len(const char *s)
@@ -112,7 +100,8 @@ outcome_take(const struct msg *m, struct job_outcome *o, void *extra,
 	memcpy(&w, m->data, sizeof(w));
 	if ((uint64_t)sizeof(w) + extralen + w.output_len + w.reply_len +
 	    w.record_len != m->len || w.status > JOB_RELEASED ||
-	    w.word >= JW_COUNT || w.stderr_len > JOB_STDERR_MAX ||
+	    (w.word >= JW_COUNT && cap_word_name(w.word) == NULL) ||
+	    w.stderr_len > JOB_STDERR_MAX ||
 	    w.rest > JOB_REST_MAX ||
 	    memchr(w.error, '\0', sizeof(w.error)) == NULL ||
 	    memchr(w.usage.model, '\0', sizeof(w.usage.model)) == NULL)
@@ -152,9 +141,14 @@ job_outcome_free(struct job_outcome *o)
 const char *
 job_word_name(enum job_word w)
 {
-	return (unsigned int)w < JW_COUNT ? job_words[w] : "unknown";
+	const char	*name;
+
+	if ((unsigned int)w < JW_COUNT)
+		return job_words[w];
+	return (name = cap_word_name(w)) != NULL ? name : "unknown";
 }
 
+/* Any job's word first, then the first row's that has the name. */
 int
 job_word_of_name(const char *name)
 {
@@ -163,5 +157,5 @@ job_word_of_name(const char *name)
 	for (w = 0; w < JW_COUNT; w++)
 		if (strcmp(name, job_words[w]) == 0)
 			return w;
-	return -1;
+	return cap_word_of_name(name);
 }

@@ -19,17 +19,17 @@ enum job_status {
 	JOB_RELEASED		/* the capability could not be used: it rests */
 };
 
-/* The only account of a job the log gets; the box's words go to the record. */
+/*
+ * The only account of a job the log gets; the box's words go to the
+ * record.  Any job's words here; a capability's own are its row's, from
+ * JW_CAP (cap.h, JW_CAP_WORD).
+ */
 enum job_word {
 	JW_NONE,		/* succeeded */
 	JW_INPUT,		/* the input refused before any box */
 	JW_CAPABILITY,		/* a capability the source may not use */
 	JW_BOX,			/* the box failed the job */
 	JW_PROTOCOL,		/* the box broke the protocol */
-	JW_SCHEMA,		/* the reply not JSON, or not of the schema */
-	JW_DECLINED,		/* the model declined */
-	JW_MAX_TOKENS,		/* the reply cut at max_tokens */
-	JW_API,			/* the API refused the request */
 	JW_TIME,		/* the box ran past its time */
 	JW_OUTPUT,		/* the box wrote too much or a line too long */
 	JW_FILTER,		/* the box broke its filter (SIGSYS) */
@@ -38,21 +38,16 @@ enum job_word {
 	JW_PODMAN,		/* podman missing, or it could not make the box */
 	JW_BUILD,		/* a box of another build */
 	JW_LEFTOVER,		/* a box that would not go stops every box */
-	JW_KEY,			/* the key rejected */
-	JW_CREDIT,		/* the credit exhausted */
-	JW_RATE,		/* rate limited */
-	JW_MODEL,		/* the model not available to the key */
-	JW_API_DOWN,		/* the API failing or overloaded */
-	JW_UNREACHABLE,		/* the keep or the API not reached */
-	JW_LANGUAGES,		/* the image lacks a configured language */
+	JW_UNREACHABLE,		/* the keep or its destination not reached */
 	JW_RELEASED,		/* released for another reason */
 	JW_RECORD,		/* the job could not be noted */
 	JW_STOPPED,		/* sandcastled stopped, or a child ended */
 	JW_LAUNCHER,		/* another sandcastled's launcher holds the boxes */
-	JW_CONTEXT,		/* the reply cut at the context window */
-	JW_STOP_REASON,		/* another stop_reason a job cannot use */
-	JW_COUNT
+	JW_COUNT,
+	JW_CAP = 64,
+	JW_CAP_END = 1024
 };
+#define JW_CAP_WORDS	32	/* a capability's own words, at most */
 
 /* meta.json's "usage": only when the job reached a model (has). */
 struct job_usage {

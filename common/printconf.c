@@ -44,8 +44,8 @@ config_print(FILE *fp, const struct config *cfg)
 	for (c = 0; c < CAP_COUNT; c++) {
 		if (!cfg->caps[c].enabled)
 			continue;
-		fprintf(fp, "  %s:\n", cap_table[c].name);
-		cap_table[c].print(fp, cfg);
+		fprintf(fp, "  %s:\n", cap_table[c]->name);
+		cap_table[c]->print(fp, cfg);
 		print_cap(fp, &cfg->caps[c]);
 	}
 	fprintf(fp, "sources:\n");

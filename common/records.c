@@ -291,7 +291,7 @@ static int
 records_keeps_input(int cap)
 {
 	return cap >= 0 && cap < CAP_COUNT &&
-	    cap_table[cap].keeps == CAP_KEEPS_INPUT;
+	    cap_table[cap]->keeps == CAP_KEEPS_INPUT;
 }
 
 /* Not kept as sent: the input's size and SHA-256 only, never its bytes. */

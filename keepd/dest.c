@@ -51,9 +51,9 @@ dest_add(const struct destination *d)
 
 	k->d = d;
 	/* A capability's API takes its key as its row says; a source, Bearer. */
-	k->auth = d->cap != -1 ? &cap_table[d->cap].credential : &http_bearer;
-	k->headers = d->cap != -1 && cap_table[d->cap].headers != NULL ?
-	    cap_table[d->cap].headers : none;
+	k->auth = d->cap != -1 ? &cap_table[d->cap]->credential : &http_bearer;
+	k->headers = d->cap != -1 && cap_table[d->cap]->headers != NULL ?
+	    cap_table[d->cap]->headers : none;
 	if (k->auth->header == NULL)
 		fatalx("destination %s: capability %s writes no secret",
 		    d->name, cap_name(d->cap));

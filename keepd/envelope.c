@@ -377,9 +377,9 @@ env_header_kind(struct env_ctx *c, char *name, size_t len)
 				return env_fail(c, "header %s: refused: the "
 				    "keep adds the secret itself", q);
 		for (i = 0; i < CAP_COUNT; i++)
-			if (cap_table[i].credential.header != NULL &&
+			if (cap_table[i]->credential.header != NULL &&
 			    strcasecmp(name,
-			    cap_table[i].credential.header) == 0)
+			    cap_table[i]->credential.header) == 0)
 				return env_fail(c, "header %s: refused: the "
 				    "keep adds the secret itself", q);
 	}

@@ -194,7 +194,7 @@ check_keep_fn(const char *env, size_t len, unsigned int seconds,
 static void
 prove(struct check *c, enum cap_id cap)
 {
-	const struct cap_row	*row = &cap_table[cap];
+	const struct cap_row	*row = cap_table[cap];
 	struct proof		*p = &proofs[cap];
 	struct job_outcome	 o;
 	char			 path[PATH_MAX];

@@ -189,7 +189,7 @@ install_context(const char *ctx, enum cap_id cap, const char *bindir,
 	if (build_libexecdir(bindir, libexec, sizeof(libexec)) == -1 ||
 	    snprintf(root, sizeof(root), "%s/root", ctx) >= (int)sizeof(root) ||
 	    snprintf(lib, sizeof(lib), "%s/lib", ctx) >= (int)sizeof(lib) ||
-	    snprintf(bin, sizeof(bin), "%s/%s", libexec, cap_table[cap].box) >=
+	    snprintf(bin, sizeof(bin), "%s/%s", libexec, cap_table[cap]->box) >=
 	    (int)sizeof(bin))
 		return -1;
 	if (mkdir(lib, 0755) == -1) {
@@ -211,7 +211,7 @@ install_context(const char *ctx, enum cap_id cap, const char *bindir,
 	    install_write(ctx, "Containerfile", containerfile) == -1)
 		return -1;
 	img.arg = root;
-	if (cap_table[cap].image != NULL && cap_table[cap].image(conf,
+	if (cap_table[cap]->image != NULL && cap_table[cap]->image(conf,
 	    &img) == -1)
 		return -1;
 	return 0;

@@ -22,7 +22,7 @@ destrule_allowed(const struct config *conf, const char *dest, int launcher)
 
 	if (launcher)
 		return (c = cap_from_name(dest)) != -1 &&
-		    cap_table[c].destination != NULL && conf->caps[c].enabled;
+		    cap_table[c]->destination != NULL && conf->caps[c].enabled;
 	TAILQ_FOREACH(src, &conf->sources, entry)
 		if (strcmp(dest, src->dest.name) == 0)
 			return 1;

@@ -180,7 +180,7 @@ job_line(const struct config *conf, enum cap_id cap, enum job_mode mode,
 	json_write_close(&w);
 	json_write_key(&w, "settings");
 	json_write_object(&w);
-	cap_table[cap].settings(&w, conf);
+	cap_table[cap]->settings(&w, conf);
 	json_write_close(&w);
 	json_write_close(&w);
 	if ((head = json_writer_finish(&w, &hlen)) == NULL)
@@ -377,7 +377,7 @@ job_answer_line(const struct keepcli_answer *a, int ok, const char *why,
 static void
 job_no_answer(struct job_ctx *x, unsigned int secs)
 {
-	const char	*api = cap_table[x->cap].api;
+	const char	*api = cap_table[x->cap]->api;
 	char		 call[32], box[32];
 
 	duration_fmt(secs, call, sizeof(call));

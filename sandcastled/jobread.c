@@ -222,7 +222,7 @@ jobread_call(void *arg, struct msg *m)
 	const char		*kwhy = "no keep is configured";
 	int			 r;
 
-	if (x->keep == NULL || !cap_table[x->cap].request || ++s->calls > 1) {
+	if (x->keep == NULL || !cap_table[x->cap]->request || ++s->calls > 1) {
 		(void)snprintf(s->why, sizeof(s->why), "a request the box may "
 		    "not make");
 		s->result = -1;

@@ -3,15 +3,22 @@
  * (cap.h): the line is hostile, so a word the row lacks, or one sent
  * with the other release, is the box's own fault (sandcastle-box(8)).
  */
+#include <string.h>
+
 #include "cap.h"
 #include "word.h"
 
+/* By name, since two rows may each have a word of the same name. */
 static int
-word_in(const struct cap_word *w, int word, int release)
+word_in(const struct cap_word *w, const char *name, int release,
+    enum job_word *word)
 {
 	for (; w != NULL && w->word != JW_NONE; w++)
-		if ((int)w->word == word && w->release == (release != 0))
+		if (strcmp(job_word_name(w->word), name) == 0 &&
+		    w->release == (release != 0)) {
+			*word = w->word;
 			return 1;
+		}
 	return 0;
 }
 
@@ -19,13 +26,9 @@ int
 job_word_of_box(enum cap_id cap, const char *name, int release,
     enum job_word *word)
 {
-	int	 w;
-
 	if ((unsigned int)cap >= CAP_COUNT ||
-	    (w = job_word_of_name(name)) == -1 ||
-	    (!word_in(cap_box_words, w, release) &&
-	    !word_in(cap_table[cap].words, w, release)))
+	    (!word_in(cap_box_words, name, release, word) &&
+	    !word_in(cap_table[cap]->words, name, release, word)))
 		return -1;
-	*word = w;
 	return 0;
 }

@@ -28,10 +28,10 @@ conf_claude(const char *system)
 
 	ATF_REQUIRE((conf = config_new("/nonexistent")) != NULL);
 	conf->caps[CAP_CLAUDE].enabled = 1;
-	conf->claude.model = strdup("claude-test-1");
-	conf->claude.max_tokens = 100;
-	free(conf->claude.system_prompt);
-	conf->claude.system_prompt = strdup(system);
+	claude_conf(conf)->model = strdup("claude-test-1");
+	claude_conf(conf)->max_tokens = 100;
+	free(claude_conf(conf)->system_prompt);
+	claude_conf(conf)->system_prompt = strdup(system);
 	return conf;
 }
 
@@ -59,7 +59,7 @@ box_request(const struct config *conf, int check)
 	json_write_raw(&w, "{\"max_input\":4096,\"max_output\":4096}", 36);
 	json_write_key(&w, "settings");
 	json_write_object(&w);
-	cap_table[CAP_CLAUDE].settings(&w, conf);
+	cap_table[CAP_CLAUDE]->settings(&w, conf);
 	json_write_close(&w);
 	if (!check) {
 		json_write_key(&w, "input");
@@ -266,10 +266,10 @@ ATF_TC_BODY(rows, tc)
 	    "%s", why);
 	ATF_CHECK(capreq_check(conf, CAP_CLAUDE, CAPREQ_ANY, &r, why,
 	    sizeof(why)) == 0);
-	ATF_CHECK(cap_table[CAP_CLAUDE].request &&
-	    cap_table[CAP_CLAUDE].request_check != NULL);
-	ATF_CHECK(!cap_table[CAP_OCR].request &&
-	    cap_table[CAP_OCR].request_check == NULL);
+	ATF_CHECK(cap_table[CAP_CLAUDE]->request &&
+	    cap_table[CAP_CLAUDE]->request_check != NULL);
+	ATF_CHECK(!cap_table[CAP_OCR]->request &&
+	    cap_table[CAP_OCR]->request_check == NULL);
 	proto_msg_free(&m);
 	free(real);
 	config_free(conf);

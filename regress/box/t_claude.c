@@ -129,7 +129,7 @@ row_word(const struct box_outcome *o)
 {
 	const struct cap_word	*w;
 
-	for (w = cap_table[CAP_CLAUDE].words; w->word != JW_NONE; w++)
+	for (w = cap_table[CAP_CLAUDE]->words; w->word != JW_NONE; w++)
 		if (w->word == o->word && w->release == o->release)
 			return 1;
 	for (w = cap_box_words; w->word != JW_NONE; w++)

@@ -62,7 +62,8 @@ outcome(struct msg *m)
 
 	if (outcome_take(m, &o, &extra, sizeof(extra)) == -1)
 		return;
-	if (o.status > JOB_RELEASED || o.word >= JW_COUNT ||
+	if (o.status > JOB_RELEASED ||
+	    strcmp(job_word_name(o.word), "unknown") == 0 ||
 	    o.stderr_len > JOB_STDERR_MAX || o.rest > JOB_REST_MAX ||
 	    strlen(o.error) >= JOB_ERROR_MAX)
 		abort();

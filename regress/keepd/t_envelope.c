@@ -24,7 +24,7 @@ known(const char *name, void *arg)
 		return none;
 	if ((c = cap_from_name(name)) == -1)
 		return NULL;
-	return cap_table[c].headers != NULL ? cap_table[c].headers : none;
+	return cap_table[c]->headers != NULL ? cap_table[c]->headers : none;
 }
 
 static const char *

@@ -633,7 +633,7 @@ ATF_TC_BODY(request, tc)
 	memset(&env, 0, sizeof(env));
 	env.method = ENVELOPE_GET;
 	(void)strlcpy(env.path, "/v1/models", sizeof(env.path));
-	ATF_REQUIRE(http_request_build(&d, &env, &cap_table[CAP_CLAUDE].credential, "k-1", 3,
+	ATF_REQUIRE(http_request_build(&d, &env, &cap_table[CAP_CLAUDE]->credential, "k-1", 3,
 	    &req, &len, &why) == 0);
 	want = "GET /v1/models HTTP/1.1\r\n"
 	    "Host: api.anthropic.com:8443\r\n"

@@ -25,6 +25,8 @@
 #include <atf-c.h>
 
 #include "boxproto.h"
+#include "cap_claude.h"
+#include "cap_ocr.h"
 #include "contract.h"
 #include "keepbody.h"
 #include "../../sandcastled/job.h"
@@ -104,7 +106,7 @@ setup(const char *with_build)
 	    sizeof(why)) == 0, "%s", why);
 	REQUIRE((conf = config_new("/nonexistent")) != NULL, "%s", "config");
 	conf->caps[CAP_CLAUDE].enabled = conf->caps[CAP_OCR].enabled = 1;
-	conf->claude.model = strdup("claude-test-1");
+	claude_conf(conf)->model = strdup("claude-test-1");
 	return conf;
 }
 
@@ -943,8 +945,8 @@ body_pinned(void)
 	char			 tbuild[BUILD_ID_LEN + 1], why[256];
 	size_t			 i;
 
-	free(conf->claude.system_prompt);
-	conf->claude.system_prompt = strdup("Be brief.");
+	free(claude_conf(conf)->system_prompt);
+	claude_conf(conf)->system_prompt = strdup("Be brief.");
 	test_image("sandcastle-box-test", "claude", tbuild);
 	REQUIRE(job_init(tbuild, why, sizeof(why)) == 0, "%s", why);
 	/* The control: the same build's own request, unmarked, succeeds. */
@@ -1260,7 +1262,7 @@ ATF_TC_BODY(words, tc)
 	};
 	enum job_word	 w;
 	size_t		 i;
-	int		 r;
+	int		 r, c;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		w = JW_COUNT;
@@ -1277,6 +1279,23 @@ ATF_TC_BODY(words, tc)
 		ATF_CHECK_EQ(job_word_of_name(job_word_name(i)), (int)i);
 	}
 	ATF_CHECK_STREQ(job_word_name(JW_COUNT), "unknown");
+	/* A capability's own words: its row's names, each of one row. */
+	for (c = 0; c < CAP_COUNT; c++) {
+		for (i = 0; i < cap_table[c]->nnames; i++) {
+			w = JW_CAP_WORD(c, (int)i);
+			ATF_REQUIRE(cap_table[c]->names[i] != NULL);
+			ATF_CHECK_STREQ(job_word_name(w),
+			    cap_table[c]->names[i]);
+			ATF_CHECK(strspn(job_word_name(w),
+			    "abcdefghijklmnopqrstuvwxyz_") ==
+			    strlen(job_word_name(w)));
+			ATF_CHECK_EQ(job_word_of_name(job_word_name(w)),
+			    (int)w);
+		}
+		ATF_CHECK_STREQ(job_word_name(JW_CAP_WORD(c,
+		    (int)cap_table[c]->nnames)), "unknown");
+	}
+	ATF_CHECK_STREQ(job_word_name(JW_CAP_WORD(CAP_COUNT, 0)), "unknown");
 }
 
 /*

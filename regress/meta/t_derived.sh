@@ -65,10 +65,11 @@ cap_missing()
 		for v in BOX_SRCS_$c; do
 			[ -n "$(make_var $v)" ] || echo "Makefile $v"
 		done
-		grep -q "CAP_$(echo $c | tr a-z A-Z)\b" "$src/common/cap.h" ||
-		    echo "common/cap.h CAP_$(echo $c | tr a-z A-Z)"
-		grep -q "^	\[CAP_$(echo $c | tr a-z A-Z)\]" "$src/common/cap.c" ||
-		    echo "common/cap.c its row"
+		_id=$(echo $c | tr a-z A-Z)
+		grep -q "CAP_ROW($_id, $c)" "$src/common/cap.h" ||
+		    echo "common/cap.h CAP_ROW($_id, $c)"
+		grep -qs "^const struct cap_row cap_$c = {" \
+		    "$src/common/cap_$c.c" || echo "common/cap_$c.c its row"
 		grep -q "^/box/sandcastle-box-$c\$" "$src/.gitignore" ||
 		    echo ".gitignore /box/sandcastle-box-$c"
 		grep -q "sandcastle-box-$c\b" "$src/README.md" ||
@@ -103,14 +104,15 @@ capability_files_body()
 }
 
 # cap_files SRC CAPS: the programs' files HACKING lets name a capability:
-# its row (cap.c, cap.h), its request's check (capreq.c), its settings'
-# struct (config.h), config.c's examples in its errors, and each of its
-# box's files (BOX_SRCS_<capability>, with their headers).
+# the list of the rows (cap.h's CAP_ROWS), its own file and header
+# (common/cap_<capability>.[ch]), and each of its box's files
+# (BOX_SRCS_<capability>, with their headers).  config.c's strings may
+# too, as its errors' examples, but not its code (cap_named).
 cap_files()
 {
-	echo common/cap.c common/cap.h common/capreq.c common/capreq.h \
-	    common/config.h common/config.c
+	echo common/cap.h common/config.c
 	for c in $2; do
+		echo "common/cap_$c.c" "common/cap_$c.h"
 		for f in $(make_var BOX_SRCS_$c); do
 			echo "$f" "${f%.c}.h"
 		done
@@ -118,15 +120,18 @@ cap_files()
 }
 
 # cap_named SRC CAPS: each line of the programs' code (comments left
-# out) outside cap_files that names a capability, its CAP_ id, or a
-# constant of its row in cap.c (its headers, its credential's header, its
-# image's paths), as file:line:text.
+# out; config.c's strings too) outside cap_files that names a capability,
+# alone or in a name (CAP_OCR, claude_conf), or a constant of its row in
+# its common/cap_<capability>.c
+# (its headers, its credential's header, its image's paths), as
+# file:line:text.
 cap_named()
 {
-	_consts=$(grep -E '^static const char \*const [a-z]+_(headers|loads)\[\]|\.credential = |^#define [A-Z_]+[[:space:]]+"/' \
-	    "$1/common/cap.c" | grep -o '"[^"]*"' | tr -d '"' | grep -v '^$' |
+	_consts=$(for c in $2; do cat "$1/common/cap_$c.c"; done |
+	    grep -E '^static const char \*const [a-z]+_(headers|loads)\[\]|\.credential = |^#define [A-Z_]+[[:space:]]+"/' |
+	    grep -o '"[^"]*"' | tr -d '"' | grep -v '^$' |
 	    sed 's/[.]/[.]/g' | paste -sd'|' -)
-	_pat="\\b($(echo $2 | tr ' ' '|'))\\b|CAP_($(echo $2 | tr 'a-z ' 'A-Z|'))\\b"
+	_pat="(^|[^[:alnum:]])($(echo $2 | tr ' ' '|'))([^[:alnum:]]|\$)"
 	[ -n "$_consts" ] && _pat="$_pat|$_consts"
 	cap_files "$1" "$2" | tr ' ' '\n' | sort -u > allowed
 	(cd "$1" && ls common/*.[ch] sandcastled/*.[ch] keepd/*.[ch] \
@@ -135,12 +140,15 @@ cap_named()
 		cc -fpreprocessed -dD -E -P "$1/$_f" 2>/dev/null |
 		    grep -n -i -E "$_pat" | sed "s|^|$_f:|"
 	done
+	cc -fpreprocessed -dD -E -P "$1/common/config.c" 2>/dev/null |
+	    sed 's/"\([^"\\]\|\\.\)*"/""/g' | grep -n -i -E "$_pat" |
+	    sed "s|^|common/config.c:|"
 }
 
 atf_test_case capability_named
 capability_named_head()
 {
-	atf_set "descr" "no program's code names a capability of BOX_CAPS, its CAP_ id or its row's constants (headers, credential, image paths) outside its row and the files HACKING lists; a stray mention in a copy of the launcher is found (the control)"
+	atf_set "descr" "no program's code names a capability of BOX_CAPS, its CAP_ id or its row's constants (headers, credential, image paths) outside cap.h's list of the rows, its own common/cap_<capability>.[ch], its box's files and config.c's strings; stray mentions in a copy of the launcher, cap.c, config.h, outcome.h, capreq.c and config.c's code are found, and one in config.c's strings is not (the control)"
 	atf_set "require.config" "checkout"
 	atf_set "require.progs" "cc"
 }
@@ -151,19 +159,27 @@ capability_named_body()
 	[ -n "$caps" ] || atf_fail "the Makefile has no BOX_CAPS"
 	cap_named "$src" "$caps" > named
 	atf_check -o empty cat named
-	# The control: a copy of the tree whose launcher names a capability
-	# and one of the row's constants, each found on its line.
+	# The control: a copy of the tree where a capability and one of the
+	# row's constants are named where they may not be, each found on its
+	# line, and one in config.c's strings, which may be, not found.
 	mkdir copy
 	for d in common sandcastled keepd gated sandcastlectl box; do
 		cp -R "$src/$d" copy/
 	done
+	c=${caps%% *}
+	C=$(echo "$c" | tr a-z A-Z)
 	printf 'static const char *stray = "%s";\nstatic const char *hdr = "anthropic-version";\n' \
-	    "${caps%% *}" >> copy/sandcastled/launcher.c
-	cap_named "$PWD/copy" "$caps" > named
-	[ "$(grep -c '^sandcastled/launcher.c:' named)" -eq 2 ] ||
-	    { cat named; atf_fail "the stray mentions were not both found"; }
-	[ "$(wc -l < named)" -eq 2 ] ||
-	    { cat named; atf_fail "more than the stray mentions found"; }
+	    "$c" >> copy/sandcastled/launcher.c
+	printf 'static const int stray = CAP_%s;\n' "$C" >> copy/common/cap.c
+	printf 'struct %s_conf;\n' "$c" >> copy/common/config.h
+	printf '#define JW_STRAY JW_%s(0)\n' "$C" >> copy/common/outcome.h
+	printf 'static int stray(void) { return CAP_%s; }\n' "$C" >> copy/common/capreq.c
+	printf 'static const char *ok = "as %s";\nstatic int stray = CAP_%s;\n' \
+	    "$c" "$C" >> copy/common/config.c
+	cap_named "$PWD/copy" "$caps" | cut -d: -f1 | sort | uniq -c |
+	    awk '{ print $2, $1 }' > named
+	atf_check -o inline:"common/cap.c 1\ncommon/capreq.c 1\ncommon/config.c 1\ncommon/config.h 1\ncommon/outcome.h 1\nsandcastled/launcher.c 2\n" \
+	    cat named
 }
 
 atf_init_test_cases()

@@ -19,6 +19,7 @@
 
 #include <atf-c.h>
 
+#include "cap_claude.h"
 #include "config.h"
 #include "keepbody.h"
 #include "keepcli.h"
@@ -56,9 +57,9 @@ conf_with(const char *source, int claude)
 	conf->nsources = 1;
 	conf->caps[CAP_CLAUDE].enabled = claude;
 	conf->caps[CAP_OCR].enabled = 1;
-	conf->claude.model = strdup("claude-test-1");
-	free(conf->claude.system_prompt);
-	conf->claude.system_prompt = strdup("");
+	claude_conf(conf)->model = strdup("claude-test-1");
+	free(claude_conf(conf)->system_prompt);
+	claude_conf(conf)->system_prompt = strdup("");
 	return conf;
 }
 
