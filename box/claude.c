@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "claude.h"
+#include "httpjson.h"
 #include "schema.h"
 #include "stream.h"
 
@@ -123,27 +124,6 @@ claude_request(const struct box_job *job, const struct claude_settings *cs,
 }
 
 static void
-write_head(struct json_writer *w, const char *method, const char *path)
-{
-	json_write_object(w);
-	json_write_key(w, "type");
-	json_write_string(w, "request");
-	json_write_key(w, "method");
-	json_write_string(w, method);
-	json_write_key(w, "path");
-	json_write_string(w, path);
-	json_write_key(w, "headers");
-	json_write_object(w);
-	if (strcmp(method, "POST") == 0) {
-		json_write_key(w, "content-type");
-		json_write_string(w, "application/json");
-	}
-	json_write_key(w, "anthropic-version");
-	json_write_string(w, CLAUDE_API_VERSION);
-	json_write_close(w);
-}
-
-static void
 write_raw(struct json_writer *w, const struct json *j, size_t tok)
 {
 	const char	*raw;
@@ -151,6 +131,48 @@ write_raw(struct json_writer *w, const struct json *j, size_t tok)
 
 	raw = json_raw(j, tok, &n);
 	json_write_raw(w, raw, n);
+}
+
+/* The job's prompt and schema, or -1 and the job failed. */
+static int
+request_input(const struct box_job *job, long *prompt, long *schema,
+    struct box_outcome *o)
+{
+	const struct json	*j = job->j;
+
+	*prompt = json_find(j, job->input, "prompt");
+	*schema = json_find(j, job->input, "schema");
+	if (*prompt == -1 || j->toks[*prompt].type != JSON_STRING) {
+		box_fail(o, JW_BOX, 0,
+		    "input: prompt is missing or not a string");
+		return -1;
+	}
+	if (*schema == -1 || j->toks[*schema].type != JSON_OBJECT) {
+		box_fail(o, JW_BOX, 0,
+		    "input: schema is missing or not an object");
+		return -1;
+	}
+	if (j->toks[*prompt].end - j->toks[*prompt].start > job->max_input) {
+		box_fail(o, JW_BOX, 0,
+		    "input: prompt is more than max_input %llu "
+		    "bytes", (unsigned long long)job->max_input);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+request_format(struct json_writer *w, const struct json *j, long schema)
+{
+	json_write_key(w, "output_config");
+	json_write_object(w);
+	json_write_key(w, "format");
+	json_write_object(w);
+	json_write_key(w, "type");
+	json_write_string(w, "json_schema");
+	json_write_key(w, "schema");
+	write_raw(w, j, schema);
+	json_write_close(w);
 }
 
 static char *
@@ -161,26 +183,11 @@ request_run(const struct box_job *job, const struct claude_settings *cs,
 	const struct json	*j = job->j;
 	long			 prompt, schema;
 
-	prompt = json_find(j, job->input, "prompt");
-	schema = json_find(j, job->input, "schema");
-	if (prompt == -1 || j->toks[prompt].type != JSON_STRING) {
-		box_fail(o, JW_BOX, 0,
-		    "input: prompt is missing or not a string");
+	if (request_input(job, &prompt, &schema, o) == -1)
 		return NULL;
-	}
-	if (schema == -1 || j->toks[schema].type != JSON_OBJECT) {
-		box_fail(o, JW_BOX, 0,
-		    "input: schema is missing or not an object");
-		return NULL;
-	}
-	if (j->toks[prompt].end - j->toks[prompt].start > job->max_input) {
-		box_fail(o, JW_BOX, 0,
-		    "input: prompt is more than max_input %llu "
-		    "bytes", (unsigned long long)job->max_input);
-		return NULL;
-	}
 	json_writer_init(&w);
-	write_head(&w, "POST", "/v1/messages");
+	http_json_head(&w, "type", "request", "POST", "/v1/messages",
+	    "anthropic-version", CLAUDE_API_VERSION);
 	json_write_key(&w, "body");
 	json_write_object(&w);
 	json_write_key(&w, "model");
@@ -203,15 +210,7 @@ request_run(const struct box_job *job, const struct claude_settings *cs,
 	write_raw(&w, j, prompt);
 	json_write_close(&w);
 	json_write_close(&w);
-	json_write_key(&w, "output_config");
-	json_write_object(&w);
-	json_write_key(&w, "format");
-	json_write_object(&w);
-	json_write_key(&w, "type");
-	json_write_string(&w, "json_schema");
-	json_write_key(&w, "schema");
-	write_raw(&w, j, schema);
-	json_write_close(&w);
+	request_format(&w, j, schema);
 	json_write_key(&w, "effort");
 	json_write_string(&w, cs->effort);
 	json_write_close(&w);
@@ -228,7 +227,8 @@ request_check(const struct claude_settings *cs, size_t *len)
 
 	(void)snprintf(path, sizeof(path), "/v1/models/%s", cs->model);
 	json_writer_init(&w);
-	write_head(&w, "GET", path);
+	http_json_head(&w, "type", "request", "GET", path,
+	    "anthropic-version", CLAUDE_API_VERSION);
 	json_write_close(&w);
 	return json_writer_finish(&w, len);
 }
@@ -484,11 +484,32 @@ reply_stop(const struct json *j, size_t body, char *stop, size_t stopsz)
 		(void)strlcpy(stop, "?", stopsz);
 }
 
+/* How a reply that stopped other than whole fails, by its stop_reason. */
+static const struct {
+	const char	*stop;
+	enum job_word	 word;
+	const char	*why;
+} stops[] = {
+	{ "refusal", JW_DECLINED, "the model declined" },
+	{ "model_context_window_exceeded", JW_CONTEXT, "the reply was cut at "
+	    "the model's context window (model_context_window_exceeded)" },
+	{ "pause_turn", JW_STOP_REASON, "the model stopped with stop_reason "
+	    "pause_turn: its turn would go on only in a second request, and "
+	    "a job makes one" },
+	{ "tool_use", JW_STOP_REASON, "the model stopped with stop_reason "
+	    "tool_use: the request offers no tool" },
+	{ "", JW_STOP_REASON, "the model stopped without a stop_reason: the "
+	    "reply cannot be known whole" },
+	{ "?", JW_STOP_REASON, "the model stopped with a stop_reason that is "
+	    "not a word" },
+};
+
 static void
 answer_reply(const struct box_job *job, const struct claude_settings *cs,
     const struct json *j, size_t body, struct box_outcome *o)
 {
 	char	 stop[40];
+	size_t	 i;
 
 	if (j->toks[body].type != JSON_OBJECT ||
 	    json_find(j, body, "content") == -1) {
@@ -503,38 +524,16 @@ answer_reply(const struct box_job *job, const struct claude_settings *cs,
 		reply_text(job, j, body, o);
 		return;
 	}
-	/*
-	 * The API answered and billed: the job fails with what the model
-	 * wrote, for the record.  Released, it would be asked again, and
-	 * the same prompt would most likely stop the same way.
-	 */
-	if (strcmp(stop, "refusal") == 0)
-		box_fail(o, JW_DECLINED, 0, "the model declined");
+	/* Billed: failed with what the model wrote; asked again, it would stop so. */
+	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		if (strcmp(stop, stops[i].stop) == 0)
+			break;
+	if (i < sizeof(stops) / sizeof(stops[0]))
+		box_fail(o, stops[i].word, 0, "%s", stops[i].why);
 	else if (strcmp(stop, "max_tokens") == 0)
 		box_fail(o, JW_MAX_TOKENS, 0,
 		    "the reply was cut at max_tokens (%lld)",
 		    (long long)cs->max_tokens);
-	else if (strcmp(stop, "model_context_window_exceeded") == 0)
-		box_fail(o, JW_CONTEXT, 0,
-		    "the reply was cut at the model's context "
-		    "window (model_context_window_exceeded)");
-	else if (strcmp(stop, "pause_turn") == 0)
-		box_fail(o, JW_STOP_REASON, 0,
-		    "the model stopped with stop_reason pause_turn: "
-		    "its turn would go on only in a second request, and a job "
-		    "makes one");
-	else if (strcmp(stop, "tool_use") == 0)
-		box_fail(o, JW_STOP_REASON, 0,
-		    "the model stopped with stop_reason tool_use: "
-		    "the request offers no tool");
-	else if (stop[0] == '\0')
-		box_fail(o, JW_STOP_REASON, 0,
-		    "the model stopped without a stop_reason: the "
-		    "reply cannot be known whole");
-	else if (strcmp(stop, "?") == 0)
-		box_fail(o, JW_STOP_REASON, 0,
-		    "the model stopped with a stop_reason that is "
-		    "not a word");
 	else
 		box_fail(o, JW_STOP_REASON, 0,
 		    "the model stopped with stop_reason %s", stop);

@@ -1,7 +1,4 @@
-/*
- * All of a buffer written, or read, through EINTR and short counts, as
- * OpenSSH's atomicio() does.
- */
+/* All of a buffer written or read, as OpenSSH's atomicio() does. */
 #ifndef SANDCASTLE_ATOMICIO_H
 #define SANDCASTLE_ATOMICIO_H
 

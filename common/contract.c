@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "contract.h"
+#include "httpjson.h"
 #include "json.h"
 #include "keep.h"
 #include "log.h"
@@ -86,22 +87,8 @@ envelope_head(struct json_writer *w, const char *source, const char *method,
     const char *path)
 {
 	json_writer_init(w);
-	json_write_object(w);
-	json_write_key(w, "destination");
-	json_write_string(w, source);
-	json_write_key(w, "method");
-	json_write_string(w, method);
-	json_write_key(w, "path");
-	json_write_string(w, path);
-	json_write_key(w, "headers");
-	json_write_object(w);
-	if (strcmp(method, "POST") == 0) {
-		json_write_key(w, "content-type");
-		json_write_string(w, "application/json");
-	}
-	json_write_key(w, "accept");
-	json_write_string(w, "application/json");
-	json_write_close(w);
+	http_json_head(w, "destination", source, method, path, "accept",
+	    "application/json");
 }
 
 static char *

@@ -842,16 +842,29 @@ time_cmp(const void *a, const void *b)
  * meta.json is renamed in when the job starts: a folder last changed
  * before since holds no later start, and is not read.
  */
+/* A job's folder written at since or later: a start it may hold. */
+static int
+changed_since(int sfd, const char *id, time_t since)
+{
+	struct stat	 st;
+	int		 jfd, r;
+
+	if ((jfd = openat(sfd, id, DIRFLAGS)) == -1)
+		return 0;
+	r = fstat(jfd, &st) == 0 && st.st_mtime >= since;
+	(void)close(jfd);
+	return r;
+}
+
 int
 records_starts(int dfd, const char *source, time_t since, time_t now,
     time_t **starts, size_t *n, size_t *unreadable, char *why, size_t whysz)
 {
 	struct records_meta	 m;
 	struct names		 ids;
-	struct stat		 st;
 	time_t			*v = NULL, *nv;
 	size_t			 i, nv_len = 0;
-	int			 sfd, jfd;
+	int			 sfd;
 
 	*starts = NULL;
 	*n = 0;
@@ -868,13 +881,8 @@ records_starts(int dfd, const char *source, time_t since, time_t now,
 		    strerror(errno));
 	}
 	for (i = 0; i < ids.n; i++) {
-		if ((jfd = openat(sfd, ids.v[i], DIRFLAGS)) == -1)
+		if (!changed_since(sfd, ids.v[i], since))
 			continue;
-		if (fstat(jfd, &st) == -1 || st.st_mtime < since) {
-			(void)close(jfd);
-			continue;
-		}
-		(void)close(jfd);
 		if (records_read(dfd, source, ids.v[i], &m, NULL, 0) == -1 ||
 		    strcmp(m.source, source) != 0) {
 			(*unreadable)++;

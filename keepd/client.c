@@ -188,6 +188,34 @@ client_what(struct client *c, const struct envelope *env)
 	    envelope_method_name(env->method), env->path);
 }
 
+/* The request's process started with its secret, or refused: -1. */
+static int
+client_fetch(struct client *c, const struct keep_dest *kd, const char *data,
+    size_t len)
+{
+	struct secret	 s;
+	char		 why[ENVELOPE_WHY_MAX], rule[128];
+
+	/* Read for every request: a replaced secret counts from the next. */
+	if (secret_read(client_secretsfd, kd->d->secret, &s, rule,
+	    sizeof(rule)) == -1) {
+		(void)snprintf(why, sizeof(why), "unusable secret: %s",
+		    kd->d->secret);
+		log_info("%s refused: %s (its file %s)", c->what, why, rule);
+		client_refuse(c, KEEP_R_SECRET, why);
+		return -1;
+	}
+	c->f = fetcher_start(kd, data, len, &s);
+	secret_free(&s);
+	if (c->f == NULL) {
+		log_warn("%s refused: cannot start its process", c->what);
+		client_refuse(c, KEEP_R_INTERNAL, "the keep cannot start a "
+		    "process for the request: try again");
+		return -1;
+	}
+	return 0;
+}
+
 static void
 client_request(void *arg, struct msg *m)
 {
@@ -197,8 +225,7 @@ client_request(void *arg, struct msg *m)
 	const struct keep_dest	*kd;
 	const char		*data;
 	size_t			 len;
-	struct secret		 s;
-	char			 why[ENVELOPE_WHY_MAX], rule[128];
+	char			 why[ENVELOPE_WHY_MAX];
 
 	c->id = m->id;
 	if (!c->hello) {
@@ -220,23 +247,8 @@ client_request(void *arg, struct msg *m)
 	}
 	client_what(c, &env);
 	kd = dest_find(env.destination);
-	/* Read for every request: a replaced secret counts from the next. */
-	if (secret_read(client_secretsfd, kd->d->secret, &s, rule,
-	    sizeof(rule)) == -1) {
-		(void)snprintf(why, sizeof(why), "unusable secret: %s",
-		    kd->d->secret);
-		log_info("%s refused: %s (its file %s)", c->what, why, rule);
-		client_refuse(c, KEEP_R_SECRET, why);
+	if (client_fetch(c, kd, data, len) == -1)
 		return;
-	}
-	c->f = fetcher_start(kd, data, len, &s);
-	secret_free(&s);
-	if (c->f == NULL) {
-		log_warn("%s refused: cannot start its process", c->what);
-		client_refuse(c, KEEP_R_INTERNAL, "the keep cannot start a "
-		    "process for the request: try again");
-		return;
-	}
 	c->seconds = kd->d->call_seconds;
 	if (req.seconds != 0 && req.seconds < c->seconds)
 		c->seconds = req.seconds;

@@ -180,62 +180,76 @@ dropin_conf(const struct dirent *de)
 	    strcmp(de->d_name + len - 5, ".conf") == 0;
 }
 
+/* systemd's folders of user units, in its order (systemd.unit(5)). */
+static size_t
+unit_roots(char roots[][PATH_MAX])
+{
+	const char	*home = getenv("HOME"), *x, *run;
+	size_t		 n = 0;
+
+	(void)units_dir(roots[n++], PATH_MAX);
+	x = getenv("XDG_CONFIG_HOME");
+	if (x != NULL && x[0] == '/')
+		(void)snprintf(roots[n++], PATH_MAX, "%s/systemd/"
+		    "user.control", x);
+	else if (home != NULL)
+		(void)snprintf(roots[n++], PATH_MAX, "%s/.config/systemd/"
+		    "user.control", home);
+	if ((run = getenv("XDG_RUNTIME_DIR")) != NULL && run[0] == '/') {
+		(void)snprintf(roots[n++], PATH_MAX, "%s/systemd/"
+		    "user.control", run);
+		(void)snprintf(roots[n++], PATH_MAX, "%s/systemd/user", run);
+	}
+	(void)strlcpy(roots[n++], "/etc/systemd/user", PATH_MAX);
+	(void)strlcpy(roots[n++], "/run/systemd/user", PATH_MAX);
+	if (home != NULL)
+		(void)snprintf(roots[n++], PATH_MAX, "%s/.local/share/"
+		    "systemd/user", home);
+	(void)strlcpy(roots[n++], "/usr/local/lib/systemd/user", PATH_MAX);
+	(void)strlcpy(roots[n++], "/usr/lib/systemd/user", PATH_MAX);
+	return n;
+}
+
+/* Each *.conf of dir, in the order systemd reads them. */
+static void
+dropins_in(struct check *c, const char *dir, const char *unit,
+    const struct dropin *mine)
+{
+	char		 path[3 * PATH_MAX];
+	struct dirent	**list;
+	int		 n, i;
+
+	if ((n = scandir(dir, &list, dropin_conf, alphasort)) == -1)
+		return;
+	for (i = 0; i < n; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+		    list[i]->d_name) < sizeof(path))
+			dropin_file(c, path, unit, mine);
+		free(list[i]);
+	}
+	free(list);
+}
+
 static void
 dropins_of(struct check *c, const char *unit, const char *text)
 {
-	const char	*home = getenv("HOME"), *x, *run;
 	char		 roots[10][PATH_MAX], names[8][NAME_MAX + 1];
-	char		 dir[2 * PATH_MAX], path[3 * PATH_MAX], why[256];
-	struct dirent	**list;
+	char		 dir[2 * PATH_MAX], why[256];
 	struct dropin	 mine;
-	size_t		 nroots = 0, nnames, r, k;
-	int		 n, i;
+	size_t		 nroots, nnames, r, k;
 
 	if (dropin_parse(text, strlen(text), &mine, why, sizeof(why)) == -1) {
 		check_line(c, MARK_FAIL, "units: %s as this build writes it: "
 		    "%s", unit, why);
 		return;
 	}
-	(void)units_dir(roots[nroots++], PATH_MAX);
-	x = getenv("XDG_CONFIG_HOME");
-	if (x != NULL && x[0] == '/')
-		(void)snprintf(roots[nroots++], PATH_MAX, "%s/systemd/"
-		    "user.control", x);
-	else if (home != NULL)
-		(void)snprintf(roots[nroots++], PATH_MAX, "%s/.config/systemd/"
-		    "user.control", home);
-	if ((run = getenv("XDG_RUNTIME_DIR")) != NULL && run[0] == '/') {
-		(void)snprintf(roots[nroots++], PATH_MAX, "%s/systemd/"
-		    "user.control", run);
-		(void)snprintf(roots[nroots++], PATH_MAX, "%s/systemd/user",
-		    run);
-	}
-	(void)strlcpy(roots[nroots++], "/etc/systemd/user", PATH_MAX);
-	(void)strlcpy(roots[nroots++], "/run/systemd/user", PATH_MAX);
-	if (home != NULL)
-		(void)snprintf(roots[nroots++], PATH_MAX, "%s/.local/share/"
-		    "systemd/user", home);
-	(void)strlcpy(roots[nroots++], "/usr/local/lib/systemd/user",
-	    PATH_MAX);
-	(void)strlcpy(roots[nroots++], "/usr/lib/systemd/user", PATH_MAX);
+	nroots = unit_roots(roots);
 	dropin_dirs(unit, names, &nnames);
 	for (r = 0; r < nroots; r++)
-		for (k = 0; k < nnames; k++) {
+		for (k = 0; k < nnames; k++)
 			if ((size_t)snprintf(dir, sizeof(dir), "%s/%s",
-			    roots[r], names[k]) >= sizeof(dir))
-				continue;
-			if ((n = scandir(dir, &list, dropin_conf,
-			    alphasort)) == -1)
-				continue;
-			for (i = 0; i < n; i++) {
-				if ((size_t)snprintf(path, sizeof(path),
-				    "%s/%s", dir, list[i]->d_name) <
-				    sizeof(path))
-					dropin_file(c, path, unit, &mine);
-				free(list[i]);
-			}
-			free(list);
-		}
+			    roots[r], names[k]) < sizeof(dir))
+				dropins_in(c, dir, unit, &mine);
 	dropin_free(&mine);
 }
 

@@ -112,35 +112,57 @@ dropin_line(struct dropin *d, char *section, char *l, int lineno, char *why,
 	return 0;
 }
 
+/* The end of the line at start, or -1 at a control character in it. */
+static int
+line_end(const char *buf, size_t len, size_t start, int lineno, size_t *end,
+    char *why, size_t whysz)
+{
+	size_t	 i;
+
+	for (i = start; i < len && buf[i] != '\n'; i++)
+		if (buf[i] == '\0' || (iscntrl((unsigned char)buf[i]) &&
+		    buf[i] != '\t' && buf[i] != '\r'))
+			return dropin_fail(why, whysz, lineno,
+			    "a control character (0x%02x)",
+			    (unsigned char)buf[i]);
+	*end = i;
+	return 0;
+}
+
+static int
+dropin_alloc(struct dropin *d, size_t len, char **logical, char **raw)
+{
+	d->entries = calloc(DROPIN_MAX_ENTRIES, sizeof(*d->entries));
+	*logical = malloc(len + 1);
+	*raw = malloc(len + 1);
+	if (d->entries != NULL && *logical != NULL && *raw != NULL)
+		return 0;
+	free(d->entries);
+	d->entries = NULL;
+	free(*logical);
+	free(*raw);
+	return -1;
+}
+
 int
 dropin_parse(const char *buf, size_t len, struct dropin *d, char *why,
     size_t whysz)
 {
 	char	 section[DROPIN_MAX_NAME] = "", *logical, *raw, *t;
-	size_t	 i, start, llen = 0, rlen;
+	size_t	 i = 0, start, llen = 0, rlen;
 	int	 lineno = 0, first = 0, rc = 0, cont = 0;
 
 	memset(d, 0, sizeof(*d));
 	if (len > DROPIN_MAX_SIZE)
 		return dropin_fail(why, whysz, 0, "more than %d bytes",
 		    DROPIN_MAX_SIZE);
-	if ((d->entries = calloc(DROPIN_MAX_ENTRIES, sizeof(*d->entries))) ==
-	    NULL || (logical = malloc(len + 1)) == NULL ||
-	    (raw = malloc(len + 1)) == NULL) {
-		free(d->entries);
-		d->entries = NULL;
+	if (dropin_alloc(d, len, &logical, &raw) == -1) {
 		(void)snprintf(why, whysz, "out of memory");
 		return -1;
 	}
 	for (start = 0; rc == 0 && start < len; start = i + 1) {
-		for (i = start; i < len && buf[i] != '\n'; i++)
-			if (buf[i] == '\0' || (iscntrl((unsigned char)buf[i]) &&
-			    buf[i] != '\t' && buf[i] != '\r'))
-				rc = dropin_fail(why, whysz, lineno + 1,
-				    "a control character (0x%02x)",
-				    (unsigned char)buf[i]);
-		lineno++;
-		if (rc != 0)
+		if ((rc = line_end(buf, len, start, ++lineno, &i, why,
+		    whysz)) != 0)
 			break;
 		rlen = i - start;
 		memcpy(raw, buf + start, rlen);

@@ -105,13 +105,36 @@ unit_path_ok(const char *path, char *why, size_t whysz)
 	return 1;
 }
 
+/* text with each @NAME@ of the unit's folders put in from vals. */
+static void
+unit_subst(FILE *f, const char *text, const char *const vals[4])
+{
+	static const char *const names[] = { "@BINDIR@", "@LIBEXECDIR@",
+	    "@CONFDIR@", "@SECDIR@" };
+	const char	*p, *at;
+	size_t		 i;
+
+	for (p = text; (at = strchr(p, '@')) != NULL; ) {
+		fwrite(p, 1, at - p, f);
+		for (i = 0; i < 4; i++)
+			if (strncmp(at, names[i], strlen(names[i])) == 0)
+				break;
+		if (i < 4) {
+			fputs(vals[i], f);
+			p = at + strlen(names[i]);
+		} else {
+			fputc('@', f);
+			p = at + 1;
+		}
+	}
+	fputs(p, f);
+}
+
 char *
 unit_render(const struct unit_text *u, const char *build,
     const struct ctl_env *env, char *why, size_t whysz)
 {
-	static const char *const names[] = { "@BINDIR@", "@LIBEXECDIR@",
-	    "@CONFDIR@", "@SECDIR@" };
-	const char	*vals[4], *p, *at;
+	const char	*vals[4];
 	char		 bindir[PATH_MAX], libexecdir[PATH_MAX], *out = NULL;
 	size_t		 len, i;
 	FILE		*f;
@@ -139,20 +162,7 @@ unit_render(const struct unit_text *u, const char *build,
 	fprintf(f, "%s%s, written by sandcastlectl install: change this "
 	    "unit with a drop-in in %s.d/, never here\n", UNIT_MARKER, build,
 	    u->name);
-	for (p = u->text; (at = strchr(p, '@')) != NULL; ) {
-		fwrite(p, 1, at - p, f);
-		for (i = 0; i < 4; i++)
-			if (strncmp(at, names[i], strlen(names[i])) == 0)
-				break;
-		if (i < 4) {
-			fputs(vals[i], f);
-			p = at + strlen(names[i]);
-		} else {
-			fputc('@', f);
-			p = at + 1;
-		}
-	}
-	fputs(p, f);
+	unit_subst(f, u->text, vals);
 	if (fclose(f) == EOF) {
 		free(out);
 		(void)snprintf(why, whysz, "%s", strerror(errno));

@@ -153,6 +153,28 @@ job_hello(struct job_ctx *x)
 	return x->decided ? -1 : 0;
 }
 
+/* {...} becomes {...,"input":<input>}, the input on the line's one line. */
+static char *
+line_with_input(const char *head, size_t hlen, const char *input,
+    size_t inputlen, size_t *len)
+{
+	char	*line;
+	size_t	 i;
+
+	if ((line = malloc(hlen + inputlen + 16)) == NULL)
+		return NULL;
+	memcpy(line, head, hlen - 1);
+	memcpy(line + hlen - 1, ",\"input\":", 9);
+	memcpy(line + hlen + 8, input, inputlen);
+	for (i = hlen + 8; i < hlen + 8 + inputlen; i++)
+		if (line[i] == '\n' || line[i] == '\r')
+			line[i] = ' ';
+	line[hlen + 8 + inputlen] = '}';
+	*len = hlen + 9 + inputlen;
+	line[*len] = '\0';
+	return line;
+}
+
 /* The job line; the input's bytes go in as they came, at the end. */
 char *
 job_line(const struct config *conf, enum cap_id cap, enum job_mode mode,
@@ -161,7 +183,7 @@ job_line(const struct config *conf, enum cap_id cap, enum job_mode mode,
 	const struct capability	*c = &conf->caps[cap];
 	struct json_writer	 w;
 	char			*head, *line;
-	size_t			 hlen, i;
+	size_t			 hlen;
 
 	json_writer_init(&w);
 	json_write_object(&w);
@@ -189,20 +211,7 @@ job_line(const struct config *conf, enum cap_id cap, enum job_mode mode,
 		*len = hlen;
 		return head;
 	}
-	/* {...} becomes {...,"input":<input>} */
-	if ((line = malloc(hlen + inputlen + 16)) == NULL) {
-		free(head);
-		return NULL;
-	}
-	memcpy(line, head, hlen - 1);
-	memcpy(line + hlen - 1, ",\"input\":", 9);
-	memcpy(line + hlen + 8, input, inputlen);
-	for (i = hlen + 8; i < hlen + 8 + inputlen; i++)
-		if (line[i] == '\n' || line[i] == '\r')
-			line[i] = ' ';
-	line[hlen + 8 + inputlen] = '}';
-	*len = hlen + 9 + inputlen;
-	line[*len] = '\0';
+	line = line_with_input(head, hlen, input, inputlen, len);
 	free(head);
 	return line;
 }
