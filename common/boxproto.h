@@ -1,9 +1,4 @@
-/*
- * The box's protocol: strict JSON lines between the launcher and
- * sandcastle-box(8) (PROTOCOL is the reference).  Every line has "type"
- * and exactly its type's fields, else the exchange ends; each type's
- * bound is proto_line_max()'s.
- */
+/* The box's protocol: strict JSON lines (sandcastle-box(8), PROTOCOL). */
 #ifndef SANDCASTLE_BOX_PROTO_H
 #define SANDCASTLE_BOX_PROTO_H
 
@@ -21,10 +16,10 @@
 #define PROTO_ANSWER_MAX	(KEEP_MAXBODY + PROTO_SLACK)
 /* The launcher makes the keep's envelope of it, a few bytes longer. */
 #define PROTO_REQUEST_MAX	(KEEP_MAXENVELOPE - 1024)
-#define PROTO_ERROR_MAX		512	/* bytes of a failure's error */
+#define PROTO_ERROR_MAX		512
 #define PROTO_WHY_MAX		256
 #define PROTO_BUILD_FILE	"/sandcastle/build"
-#define PROTO_WORD_MAX		32	/* bytes of a failure's word */
+#define PROTO_WORD_MAX		32
 
 enum proto_type {
 	PROTO_HELLO = 1,
@@ -66,21 +61,20 @@ struct proto_msg {
 	enum proto_type	 type;
 	struct json	 j;			/* over the caller's line */
 	size_t		 f[PF_NFIELDS];		/* a field's value, 0 when absent */
-	/* Read from the fields that have a fixed meaning. */
 	int		 check;			/* job: mode check */
-	uint64_t	 max_input, max_output;	/* job: limits */
-	int64_t		 status, retry_after;	/* answer */
-	int		 release;		/* failure */
-	char		 word[PROTO_WORD_MAX + 1];	/* failure */
+	uint64_t	 max_input, max_output;
+	int64_t		 status, retry_after;
+	int		 release;
+	char		 word[PROTO_WORD_MAX + 1];
 };
 
 /* Who may say what, and when: the order of the exchange. */
 enum proto_state {
-	PS_HELLO,		/* the box's hello is next */
-	PS_JOB,			/* the launcher's job */
-	PS_WORK,		/* the box's request or its last line */
-	PS_ANSWER,		/* the launcher's answer */
-	PS_LAST,		/* the box's last line */
+	PS_HELLO,
+	PS_JOB,
+	PS_WORK,
+	PS_ANSWER,
+	PS_LAST,
 	PS_DONE
 };
 
@@ -99,31 +93,22 @@ struct proto_reader {
 };
 
 const char	*proto_type_name(enum proto_type);
-/* The most bytes of a line of the type, from the types' table (boxproto.c). */
 size_t		 proto_line_max(enum proto_type, const struct proto_msg *job);
 
-/*
- * 0 and m filled, or -1 and why naming the field and the rule.  m->j
- * points into line, which must outlive m; proto_msg_free() it after.
- */
+/* -1 and why naming the field and rule; m->j points into line, kept alive. */
 int		 proto_parse(struct proto_msg *m, const char *line, size_t len,
 		    char *why, size_t whysz);
 void		 proto_msg_free(struct proto_msg *);
 
 void		 proto_seq_init(struct proto_seq *, enum cap_id);
-/* 0 when a line of this type may come now, -1 and why otherwise. */
 int		 proto_seq_next(struct proto_seq *, enum proto_type,
 		    const char **why);
 
 void		 proto_reader_init(struct proto_reader *, int fd);
 void		 proto_reader_free(struct proto_reader *);
-/*
- * 1 and the line (its newline made a NUL), valid until the next call;
- * 0 at the end; -1 and why (too long, no final newline, read(2)).
- */
+/* 1 and the line (its newline a NUL) until the next call, 0 at the end, -1. */
 int		 proto_read_line(struct proto_reader *, size_t max, char **line,
 		    size_t *len, const char **why);
-/* Writes text and "\n", at most max bytes in all: 0, or -1 and why. */
 int		 proto_write_line(int fd, const char *text, size_t len,
 		    size_t max, const char **why);
 

@@ -1,13 +1,7 @@
 /*
- * The build id: one SHA-256 over the installed binaries, so that any
- * change to any of them makes new box images and refuses old ones.
- * sandcastlectl's copy (BUILD_EVP) hashes with libcrypto, on the CPU's
- * SHA instructions where it has them: 3 ms for the 4.4 MB of binaries
- * where libmd's takes 20, on each check, version and install.  The
- * daemons hash once at their start and keep libmd: libcrypto's
- * relocations would cost each of sandcastled's processes some 370 KiB
- * at rest.  Both give the same digest; the id tags the images one makes
- * and the other runs, so the suite's every box proves it.
+ * The build id: one SHA-256 over the installed binaries.  sandcastlectl's
+ * copy (BUILD_EVP) uses libcrypto's SHA instructions, 3 ms where libmd takes
+ * 20; the daemons keep libmd, as libcrypto's relocations cost 370 KiB each.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -36,10 +30,7 @@
 #define SANDCASTLE_VERSION	"unknown"
 #endif
 
-/*
- * In this order, always, then each box in cap_table's: the id depends on
- * it.  What an operator runs is in bin/; the rest in libexec/sandcastle/.
- */
+/* In this order, then each box in cap_table's: the id depends on it. */
 static const struct {
 	const char	*name;
 	int		 libexec;
@@ -194,10 +185,7 @@ build_print(const char *name)
 	    build_commit());
 }
 
-/*
- * Name and length before the bytes: no two sets of files hash alike by
- * moving bytes from one file to the next.
- */
+/* Name and length before the bytes: no two sets of files hash alike. */
 static int
 build_hash_file(hash_ctx *ctx, int fd, const char *name)
 {

@@ -6,10 +6,7 @@
 
 #define BUILD_ID_LEN	12		/* hex digits */
 
-/*
- * Over the binaries of bindir and of its libexec folder: 0 and id (12
- * hex digits), or -1 with why naming the binary.
- */
+/* Over the binaries of bindir and of its libexec folder. */
 int		 build_id(const char *bindir, char id[BUILD_ID_LEN + 1],
 		    char *why, size_t whysz);
 /* Beside bin/, for the programs an operator never runs. */
@@ -17,14 +14,12 @@ int		 build_id(const char *bindir, char id[BUILD_ID_LEN + 1],
 
 /* The installed binaries in the id's order: the i-th, NULL past the last. */
 const char	*build_binary(size_t i);
-int		 build_libexec(size_t i);	/* 1: the i-th is in libexec */
-/* The folder BUILD_LIBEXEC beside bindir; -1 and errno. */
+int		 build_libexec(size_t i);
 int		 build_libexecdir(const char *bindir, char *buf, size_t bufsz);
-/* Where the i-th binary of the build whose bin/ is bindir is; -1 and errno. */
 int		 build_path(const char *bindir, size_t i, char *buf,
 		    size_t bufsz);
 const char	*build_commit(void);	/* "unknown" outside a git checkout */
-const char	*build_version(void);	/* the Makefile's VERSION */
+const char	*build_version(void);
 /* -V's line: "name version (build id, commit sha)", on stdout. */
 void		 build_print(const char *name);
 int		 self_bindir(char *buf, size_t bufsz);	/* folder of /proc/self/exe */

@@ -1,7 +1,4 @@
-/*
- * The table of the capabilities' rows, CAP_ROWS's, each row in its own
- * file, and what is said of any of them: names, words, a request's check.
- */
+/* The capabilities' table, and what is said of any of them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -93,7 +90,6 @@ cap_word_of_name(const char *name)
 	return -1;
 }
 
-/* A box's request held to its capability's row (capreq.h). */
 int
 capreq_check(const struct config *conf, enum cap_id cap, unsigned int roles,
     const struct capreq *r, char *why, size_t whysz)

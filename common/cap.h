@@ -1,8 +1,4 @@
-/*
- * The capabilities, one row each, each row in its own file
- * (cap_<name>.c): all sandcastle's processes know of one outside its
- * box.  CAP_ROWS is the one list of them; HACKING says what a new one takes.
- */
+/* The capabilities, one row each in its own cap_<name>.c (HACKING). */
 #ifndef SANDCASTLE_CAP_H
 #define SANDCASTLE_CAP_H
 
@@ -40,7 +36,6 @@ struct box_limits {
 /* jobs: boxes at once, in all and of a source or a capability. */
 #define JOBS_MAX	32
 
-/* The limits every capability has, in config.yaml beside its settings. */
 struct capability {
 	int		 enabled;	/* its block is in config.yaml */
 	uint64_t	 max_input;	/* bytes */
@@ -51,9 +46,8 @@ struct capability {
 	uint32_t	 jobs;		/* its boxes at once; 0: as the jobs key */
 };
 
-/* What a job's input.json keeps of its input. */
 enum cap_keeps {
-	CAP_KEEPS_INPUT,	/* the input as the source sent it */
+	CAP_KEEPS_INPUT,
 	CAP_KEEPS_DIGEST	/* the box's record, else size and SHA-256 */
 };
 
@@ -99,7 +93,6 @@ struct cap_row {
 	int		(*request_check)(const struct config *,
 			    unsigned int roles, const struct capreq *,
 			    char *why, size_t whysz);
-	/* The job line's "settings" object, for the box. */
 	void		(*settings)(struct json_writer *,
 			    const struct config *);
 	/* NULL, or what its image holds beyond the box; -1 when it cannot. */
@@ -115,10 +108,7 @@ struct cap_row {
 	/* Its destination's secret, and the headers beyond cap_headers. */
 	struct cap_credential credential;
 	const char *const *headers;
-	/*
-	 * check's words after "capability <name>: " for its check box's
-	 * outcome; 0 when usable, -1 when not.
-	 */
+	/* check's words after "capability <name>: "; 0 usable, -1 not. */
 	int		(*proved)(const struct config *,
 			    const struct job_outcome *, char *buf,
 			    size_t bufsz);
@@ -135,18 +125,13 @@ CAP_ROWS
 extern const struct cap_row *const cap_table[CAP_COUNT];
 
 const char	*cap_name(enum cap_id);
-int		 cap_from_name(const char *);	/* -1 when unknown */
+int		 cap_from_name(const char *);
 const struct box_limits *cap_default_box(enum cap_id);
-/* "a, b or c": the names, for an error that lists them. */
 const char	*cap_names(void);
-/* A capability's own word's name, NULL when no row has it. */
 const char	*cap_word_name(int);
-int		 cap_word_of_name(const char *);	/* -1 when none */
+int		 cap_word_of_name(const char *);
 
-/*
- * 0 when it is the request its box sends under conf; -1 and what
- * differed (printable, the box's words cut short).
- */
+/* 0 when it is the request its box sends; -1 and what differed, printable. */
 int		 capreq_check(const struct config *, enum cap_id,
 		    unsigned int roles, const struct capreq *, char *why,
 		    size_t whysz);

@@ -1,8 +1,4 @@
-/*
- * claude: one Messages API request through the keep, to the destination
- * of its own; input.json keeps the input as sent.  Its row: its settings,
- * its request's check (the one box/claude.c sends), its words, its proof.
- */
+/* claude: a Messages API request through the keep; input.json keeps it all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,7 +224,6 @@ static const struct cap_word claude_words[] = {
 
 static const char *const claude_headers[] = { "anthropic-version", NULL };
 
-/* The request its box sends, held to the settings (capreq.h). */
 static int
 claude_request(const struct config *conf, unsigned int roles,
     const struct capreq *r, char *why, size_t whysz)

@@ -10,19 +10,19 @@
 /* The Messages API's version, which claude's box says in each request. */
 #define CLAUDE_ANTHROPIC_VERSION	"2023-06-01"
 
-/* Its own words, named in its row; any job's are outcome.h's. */
+/* Its own words (sandcastled(8), BOXES); any job's are outcome.h's. */
 #define JW_CLAUDE(i)	JW_CAP_WORD(CAP_CLAUDE, i)
-#define JW_SCHEMA	JW_CLAUDE(0)	/* not JSON, or not of the schema */
-#define JW_DECLINED	JW_CLAUDE(1)	/* the model declined */
-#define JW_MAX_TOKENS	JW_CLAUDE(2)	/* the reply cut at max_tokens */
-#define JW_CONTEXT	JW_CLAUDE(3)	/* cut at the context window */
-#define JW_STOP_REASON	JW_CLAUDE(4)	/* a stop_reason a job cannot use */
-#define JW_API		JW_CLAUDE(5)	/* the API refused the request */
-#define JW_KEY		JW_CLAUDE(6)	/* the key rejected */
-#define JW_CREDIT	JW_CLAUDE(7)	/* the credit exhausted */
-#define JW_RATE		JW_CLAUDE(8)	/* rate limited */
-#define JW_MODEL	JW_CLAUDE(9)	/* the model not available to the key */
-#define JW_API_DOWN	JW_CLAUDE(10)	/* the API failing or overloaded */
+#define JW_SCHEMA	JW_CLAUDE(0)
+#define JW_DECLINED	JW_CLAUDE(1)
+#define JW_MAX_TOKENS	JW_CLAUDE(2)
+#define JW_CONTEXT	JW_CLAUDE(3)
+#define JW_STOP_REASON	JW_CLAUDE(4)
+#define JW_API		JW_CLAUDE(5)
+#define JW_KEY		JW_CLAUDE(6)
+#define JW_CREDIT	JW_CLAUDE(7)
+#define JW_RATE		JW_CLAUDE(8)
+#define JW_MODEL	JW_CLAUDE(9)
+#define JW_API_DOWN	JW_CLAUDE(10)
 
 struct claude_conf {
 	struct destination dest;
@@ -34,7 +34,6 @@ struct claude_conf {
 
 struct config;
 
-/* The configuration's, which the row's init made. */
 struct claude_conf *claude_conf(const struct config *);
 
 #endif

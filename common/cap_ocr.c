@@ -1,8 +1,4 @@
-/*
- * ocr: Tesseract in its box, which reaches nothing; input.json keeps the
- * image's size and SHA-256, never its bytes.  Its row: its settings, what
- * its image holds, its word, its proof.
- */
+/* ocr: Tesseract in a box that reaches nothing; input.json keeps a SHA-256. */
 #include <ctype.h>
 #include <err.h>
 #include <limits.h>
@@ -210,7 +206,6 @@ ocr_image(const struct config *conf, const struct cap_image *img)
 	return img->write(img->arg, OCR_LANGUAGES, names);
 }
 
-/* The languages of {"languages":[...]}, as words. */
 static void
 ocr_output_languages(const char *output, char *buf, size_t bufsz)
 {

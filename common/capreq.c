@@ -1,8 +1,4 @@
-/*
- * What every capability's check of a box's request uses: the request's
- * values, and a box's words quoted.  Each row's check (cap.h's
- * request_check) is in its capability's file.
- */
+/* The request's values and a box's words quoted, for each row's check. */
 #include <stdio.h>
 #include <string.h>
 

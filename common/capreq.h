@@ -1,9 +1,4 @@
-/*
- * A box's request held to the one its box sends: checked by the
- * launcher and again by the keep frontend.  The operator's settings are
- * compared byte for byte; what the job may choose (prompt, schema) is
- * held to its shape.
- */
+/* A box's request held to its box's: settings exact, a job's choices shaped. */
 #ifndef SANDCASTLE_CAPREQ_H
 #define SANDCASTLE_CAPREQ_H
 
@@ -27,14 +22,11 @@ struct capreq {
 	size_t		 body;
 };
 
-/* The request's values of the object obj: a box's line or an envelope. */
 void	 capreq_of(struct capreq *, const struct json *, size_t obj);
-/* tok's value, printable, into buf (CAPREQ_QUOTE_MAX + 1 bytes). */
 const char *capreq_quote(const struct json *, size_t tok, char *buf,
 	    size_t bufsz);
 /* 1 when tok is the string s; tok -1 or 0 is none. */
 int	 capreq_string_is(const struct json *, long tok, const char *s);
-/* 0 when obj is an object of exactly keys (NULL-ended); else -1 and why. */
 int	 capreq_keys(const struct json *, size_t obj, const char *const *keys,
 	    const char *what, char *why, size_t whysz);
 

@@ -1,8 +1,4 @@
-/*
- * The one way a program is run for its output: sandcastled's podman
- * calls (a clean environment, podman by its path) and sandcastlectl's
- * (the operator's environment and PATH).
- */
+/* The one way a program is run for its output: podman's and sandcastlectl's. */
 #include <sys/types.h>
 #include <sys/wait.h>
 

@@ -1,7 +1,6 @@
 /*
- * Each configuration file's name and SHA-256: the parent's line, on a
- * child's command line, lets the child see that a file it read is not
- * the one its parent read.
+ * Each configuration file's name and SHA-256, on a child's command line:
+ * the child sees whether a file it read is the one its parent read.
  */
 #include <sys/types.h>
 
@@ -64,10 +63,7 @@ line_holds(const char *line, const char *name, const char *sha256)
 	return -1;
 }
 
-/*
- * 0 when cfg read the files of line, each as it was; 1 with the first
- * that differs in name and how: changed, added or removed since.
- */
+/* 0 when cfg read line's files as they were; 1 with the first that differs. */
 int
 config_digests_differ(const struct config *cfg, const char *line,
     char *name, size_t namesz, const char **how)

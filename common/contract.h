@@ -1,8 +1,4 @@
-/*
- * The source contract (sandcastled(8), SOURCE CONTRACT).  Pure.  A
- * claim's answer is read whole or not at all; a job's input is kept as
- * the bytes it came in, checked as JSON, never looked into.
- */
+/* The source contract (sandcastled(8), SOURCE CONTRACT), pure. */
 #ifndef SANDCASTLE_CONTRACT_H
 #define SANDCASTLE_CONTRACT_H
 
@@ -15,25 +11,23 @@
 #define CONTRACT_ID_MAX		128	/* characters of a text id */
 #define CONTRACT_NUMID_MAX	20	/* digits of a number id */
 #define CONTRACT_LIMIT		1	/* jobs the core asks for in each claim */
-#define CONTRACT_LINE_MAX	200	/* bytes of a body's first line shown */
-#define CONTRACT_WHY_MAX	1024	/* a reason fits in this */
-#define CONTRACT_JOBWHY_MAX	256	/* why a job fails at once */
+#define CONTRACT_LINE_MAX	200
+#define CONTRACT_WHY_MAX	1024
+#define CONTRACT_JOBWHY_MAX	256
 /* A job's failure for a missing input; any other is of its capability. */
 #define CONTRACT_NO_INPUT	"the job has no input"
 
-/* What an answer means for the call and for the scheduler. */
 enum contract_verdict {
-	CONTRACT_OK,		/* 2xx, and the body read */
+	CONTRACT_OK,
 	CONTRACT_TOKEN,		/* 401, 403: the token was rejected */
 	CONTRACT_GONE,		/* 409 on a result: keep it, never send again */
 	CONTRACT_REDIRECT,	/* 3xx: never followed */
 	CONTRACT_FAILED,	/* another status, or a body unreadable */
-	CONTRACT_UNREACHABLE,	/* the keep could not reach the source */
-	CONTRACT_REFUSED,	/* the gate refused it by its rules */
+	CONTRACT_UNREACHABLE,
+	CONTRACT_REFUSED,
 	CONTRACT_KEEP		/* the keep is down, or the secret unusable */
 };
 
-/* The three statuses of a result. */
 enum contract_status {
 	CONTRACT_SUCCEEDED,
 	CONTRACT_FAILED_JOB,
@@ -42,11 +36,11 @@ enum contract_status {
 
 struct contract_job {
 	char		 id[CONTRACT_ID_MAX + 1];	/* digits, or the text */
-	int		 numeric;	/* the id was a JSON number */
+	int		 numeric;
 	int		 cap;		/* enum cap_id; -1 when failed is set */
 	/* "" or why the job fails at once, without a box (never sent to a log). */
 	char		 failed[CONTRACT_JOBWHY_MAX];
-	char		*input;		/* the input's bytes as they came */
+	char		*input;
 	size_t		 inputlen;
 	size_t		 inputoff;	/* where they lie in the claim's body */
 };
@@ -69,17 +63,11 @@ char	*contract_result_envelope(const char *source, const char *id,
 /* result: 409 is CONTRACT_GONE, elsewhere CONTRACT_FAILED. */
 enum contract_verdict contract_answer(const struct keepcli_answer *,
 	    int result, char *why, size_t whysz);
-/*
- * A source the gate refused, or one left out for the keep, does not
- * back off: asking later changes nothing the operator must fix, and
- * check names the cause.
- */
+/* A gate's refusal or a source left out for the keep: later changes nothing. */
 int	 contract_backs_off(enum contract_verdict);
 
-/* A ping's body: 0 and the number waiting, or -1 and why. */
 int	 contract_ping_parse(const char *body, size_t len, uint64_t *waiting,
 	    char *why, size_t whysz);
-/* 0 and claim (contract_claim_free()), or -1 and why it is unreadable. */
 int	 contract_claim_parse(const char *body, size_t len, unsigned int caps,
 	    unsigned int limit, struct contract_claim *claim, char *why,
 	    size_t whysz);

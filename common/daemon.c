@@ -1,6 +1,4 @@
-/*
- * The daemons' common start: see daemon.h.
- */
+/* The daemons' common start (daemon.h). */
 #include <sys/types.h>
 
 #include <err.h>

@@ -1,7 +1,4 @@
-/*
- * Deadlines on the monotonic clock (deadline.h), for the waits of the
- * box launcher, the keep's clients and request children, and the gate.
- */
+/* Deadlines on the monotonic clock (deadline.h). */
 #include <limits.h>
 #include <time.h>
 

@@ -1,8 +1,6 @@
 /*
- * heap_own(): a spare, and keepd after its fork, make the heap pages the
- * parent touched their own and read each resident writable page at rest,
- * so the request that takes them pays neither the copy-on-write faults
- * nor a hypervisor's first touch (CHANGES, make bench's bench_fresh).
+ * heap_own(): a spare, or keepd after its fork, makes the parent's heap
+ * pages its own at rest, before a request pays the copy-on-write faults.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
@@ -27,7 +25,6 @@ heap_mark(void)
 	heap_start = (uintptr_t)sbrk(0);
 }
 
-/* The resident run from page i of vec, as one call. */
 static int
 heap_populate(uintptr_t base, const unsigned char *vec, size_t n, size_t pg)
 {
@@ -48,10 +45,7 @@ heap_populate(uintptr_t base, const unsigned char *vec, size_t n, size_t pg)
 	return 0;
 }
 
-/*
- * A byte of each resident page from a to end, a chunk at a time.  It
- * reads whatever is there, red zones included: not for AddressSanitizer.
- */
+/* A byte of each resident page, red zones included: not under ASan. */
 __attribute__((no_sanitize("address")))
 static void
 heap_read(uintptr_t a, uintptr_t end, size_t pg)
@@ -92,13 +86,9 @@ heap_read_object(struct dl_phdr_info *info, size_t size, void *arg)
 }
 
 /*
- * The stack about the caller's frame, and no higher than the stack's
- * start: just above it, Linux before 2024's (Debian 12's 6.1) may map
- * the vDSO and its vvar pages, at random within 2 MiB; mincore(2) calls
- * every vvar page resident, and a read of one the machine's clock lacks
- * (pvclock under qemu's TCG) is SIGBUS.  Below, the pages past the
- * stack's mapping are not mapped (the kernel keeps other mappings a
- * guard gap, 1 MiB, away), and heap_read() skips them.
+ * No higher than the stack's start: Linux 6.1 may map the vDSO's vvar pages
+ * just above, which mincore(2) calls resident and whose read may be SIGBUS
+ * (pvclock under qemu's TCG).  Below, heap_read() skips the unmapped gap.
  */
 static void
 heap_read_stack(size_t pg)

@@ -1,7 +1,4 @@
-/*
- * A spare child's own copy of the heap it shares with its parent, made
- * while it waits for work (heapown.c).
- */
+/* A spare's own copy of the heap it shares with its parent (heapown.c). */
 #ifndef SANDCASTLE_HEAPOWN_H
 #define SANDCASTLE_HEAPOWN_H
 

@@ -1,7 +1,4 @@
-/*
- * JSON over jsmn, which checks little of the grammar (it takes "[1 2]"):
- * every byte between and inside its tokens is checked again here.
- */
+/* JSON over jsmn, which takes "[1 2]": every byte is checked again here. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,20 +19,18 @@ struct json_key {
 	size_t		 off;
 };
 
-/* One pass of the checks over jsmn's tokens. */
 struct walk {
 	struct json	*j;
 	jsmntok_t	*jt;
 	size_t		 njt;
-	size_t		 pos;		/* the next byte to check */
-	size_t		 next;		/* the next token to check */
+	size_t		 pos;
+	size_t		 next;
 	const char	*why;
-	struct json_key	*keys;		/* scratch for the duplicate check */
+	struct json_key	*keys;
 	size_t		 keyscap;
-	int		 lone;		/* a lone surrogate escape is taken */
+	int		 lone;
 };
 
-/* A string's characters one decoded byte at a time. */
 struct json_iter {
 	const char	*s;
 	size_t		 n;
@@ -113,10 +108,7 @@ walk_byte(const struct walk *w)
 	return (unsigned char)w->j->buf[w->pos];
 }
 
-/*
- * Before jsmn: deep nesting makes its closing walk long, and it stops
- * at a NUL as if the document ended there.
- */
+/* Before jsmn: deep nesting makes its closing walk long, and a NUL ends it. */
 static int
 json_prescan(struct walk *w, const char *buf, size_t len)
 {
@@ -529,7 +521,6 @@ json_iter_init(struct json_iter *it, const struct json *j, size_t tok)
 	it->n = j->toks[tok].end - j->toks[tok].start;
 }
 
-/* The next decoded byte, or -1 at the end. */
 static int
 json_iter_next(struct json_iter *it)
 {

@@ -1,10 +1,4 @@
-/*
- * JSON: a strict parser over jsmn, and a writer.  json_parse() takes
- * RFC 8259 and nothing looser (no duplicate key, no bad UTF-8, no lone
- * surrogate, depth and exponent bounded); the caller's bytes must
- * outlive the struct json.  The writer writes invalid UTF-8 as U+FFFD,
- * so its output is always valid JSON.
- */
+/* Strict RFC 8259 JSON over jsmn, a writer; the bytes outlive struct json. */
 #ifndef SANDCASTLE_JSON_H
 #define SANDCASTLE_JSON_H
 
@@ -13,7 +7,7 @@
 
 #define JSON_MAXDEPTH	32			/* nested objects and arrays */
 #define JSON_MAXLEN	(64U * 1024 * 1024)	/* bytes of one document */
-#define JSON_MAXTOKENS	(1U << 20)		/* values and keys */
+#define JSON_MAXTOKENS	(1U << 20)
 #define JSON_MAXEXP	1000			/* |exponent| of a number */
 
 enum json_type {
@@ -28,8 +22,8 @@ enum json_type {
 
 struct json_tok {
 	enum json_type	 type;
-	uint32_t	 start;		/* first byte; a string's after its quote */
-	uint32_t	 end;		/* past the last; a string's closing quote */
+	uint32_t	 start;
+	uint32_t	 end;
 	uint32_t	 size;		/* an object's members, an array's values */
 	uint32_t	 next;		/* the token after this value and all it holds */
 };
@@ -38,40 +32,28 @@ struct json {
 	const char	*buf;
 	size_t		 len;
 	struct json_tok	*toks;
-	size_t		 ntoks;		/* toks[0] is the top value */
-	size_t		 erroff;	/* the byte (from 0) json_parse() refused */
+	size_t		 ntoks;
+	size_t		 erroff;
 };
 
 /* 0, or -1 with why a fixed phrase and j->erroff the byte it refers to. */
 int		 json_parse(struct json *j, const char *buf, size_t len,
 		    const char **why);
-/*
- * As json_parse(), but a string may hold a lone surrogate escape, as
- * JavaScript's JSON.parse and Python's json.loads take one; the string
- * functions below give such a half as its three bytes of generalized
- * UTF-8 (WTF-8: ED A0 80 to ED BF BF), which no UTF-8 holds.
- */
+/* As json_parse(), but a lone surrogate escape is taken, as WTF-8. */
 int		 json_parse_lone(struct json *j, const char *buf, size_t len,
 		    const char **why);
 void		 json_free(struct json *);
 
-/* The value after tok and all it holds; j->ntoks when none. */
 size_t		 json_next(const struct json *, size_t tok);
-/* The value of key in the object obj, or -1 when it has none. */
 long		 json_find(const struct json *, size_t obj, const char *key);
-/* The raw bytes of a value as written, quotes included for a string. */
 const char	*json_raw(const struct json *, size_t tok, size_t *len);
 /* A string equal, once unescaped, to the NUL-free s. */
 int		 json_streq(const struct json *, size_t tok, const char *s);
-/*
- * *outlen: a \u0000 is copied as a NUL.  -1 when cut to outsz - 1 bytes
- * or tok is no string.
- */
+/* *outlen: a \u0000 is copied as a NUL.  -1 when cut or not a string. */
 int		 json_string_copy(const struct json *, size_t tok, char *out,
 		    size_t outsz, size_t *outlen);
 /* A new C string of at most maxlen bytes, NULL (errno set) otherwise or on a NUL. */
 char		*json_string_dup(const struct json *, size_t tok, size_t maxlen);
-/* An integer number written without fraction or exponent, in [min, max]. */
 int		 json_int(const struct json *, size_t tok, int64_t min,
 		    int64_t max, int64_t *out);
 
@@ -82,14 +64,14 @@ struct json_writer {
 	int		 failed;	/* ENOMEM or a misuse: finish gives NULL */
 	unsigned int	 depth;
 	char		 close[JSON_MAXDEPTH + 1];	/* '}' or ']' of each open one */
-	unsigned char	 members[JSON_MAXDEPTH + 1];	/* it holds a value already */
+	unsigned char	 members[JSON_MAXDEPTH + 1];
 	int		 afterkey;
 };
 
 void		 json_writer_init(struct json_writer *);
-void		 json_write_object(struct json_writer *);	/* { */
-void		 json_write_array(struct json_writer *);	/* [ */
-void		 json_write_close(struct json_writer *);	/* } or ] */
+void		 json_write_object(struct json_writer *);
+void		 json_write_array(struct json_writer *);
+void		 json_write_close(struct json_writer *);
 void		 json_write_key(struct json_writer *, const char *);
 void		 json_write_string(struct json_writer *, const char *);
 void		 json_write_string_len(struct json_writer *, const char *,

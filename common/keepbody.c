@@ -1,9 +1,4 @@
-/*
- * The body of a keep's answer as a sealed memfd.  The child that wrote
- * it parsed a hostile answer: the receivers check the seals (WRITE,
- * SHRINK, GROW) before they trust its size.  A job's input is a span
- * of a claim's body, which the core passes on to the launcher.
- */
+/* An answer's body as a sealed memfd: the seals are checked before its size. */
 #include <sys/types.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -72,7 +67,6 @@ keepbody_make(const void *body, size_t len)
 	return fd;
 }
 
-/* A memfd with every seal: 0 and its size, or -1 and why. */
 static int
 keepbody_sealed(int fd, size_t *size, const char **why)
 {
@@ -150,11 +144,7 @@ keepbody_span_unmap(struct keepbody_span *s)
 	memset(s, 0, sizeof(s[0]));
 }
 
-/*
- * A copy by pread(2): the file's offset is shared with whoever sent it.
- * It is sealed against shrinking: an end before len cannot happen.
- * sandcastled's readers map the body instead (keepcli_answer_map()).
- */
+/* pread(2): the offset is shared with its sender; sealed, so never short. */
 int
 keepbody_read(int fd, void *buf, size_t len)
 {

@@ -7,13 +7,11 @@
 /* Mapped at *map, or -1; keepbody_seal() unmaps, cuts to len and seals. */
 int	keepbody_open(size_t size, void **map);
 int	keepbody_seal(int fd, void *map, size_t size, size_t len);
-/* The sealed memfd holding len bytes of body, or -1 with errno. */
 int	keepbody_make(const void *body, size_t len);
 /* 0 when fd is a memfd of exactly len bytes with every seal, else -1 and why. */
 int	keepbody_check(int fd, size_t len, const char **why);
 /* 0 when fd has every seal and holds at least off + len bytes, else -1 and why. */
 int	keepbody_span_check(int fd, size_t off, size_t len, const char **why);
-/* A checked span mapped read only, at bytes; 0, or -1 and errno. */
 struct keepbody_span {
 	void		*map;
 	size_t		 maplen;
@@ -21,7 +19,6 @@ struct keepbody_span {
 };
 int	keepbody_span_map(int fd, size_t off, size_t len, struct keepbody_span *);
 void	keepbody_span_unmap(struct keepbody_span *);
-/* The len bytes of a checked body into buf: 0, or -1 and errno. */
 int	keepbody_read(int fd, void *buf, size_t len);
 
 #endif

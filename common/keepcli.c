@@ -24,11 +24,10 @@ struct keepcli {
 	uint32_t	 nextid;
 	int		 broken;
 	uint32_t	 asked;		/* the request in flight's id, 0 none */
-	unsigned int	 seconds;	/* what it has at the keep */
-	struct timespec	 deadline;	/* its answer is awaited until then */
+	unsigned int	 seconds;
+	struct timespec	 deadline;
 };
 
-/* One message of the table by the deadline: 0, or -1 and why. */
 static int
 keepcli_read(struct keepcli *k, unsigned int seconds, struct msg *m,
     const char **why)
@@ -127,7 +126,6 @@ keepcli_ndestinations(const struct keepcli *k)
 	return k->ndest;
 }
 
-/* The payload of a KEEP_ANSWER into a, and its body's memfd, checked. */
 static int
 keepcli_take_answer(struct msg *m, struct keepcli_answer *a)
 {
@@ -220,7 +218,6 @@ keepcli_wait_ms(const struct keepcli *k)
 	return k->asked != 0 ? deadline_ms(&k->deadline) : -1;
 }
 
-/* The answer of the request in flight, one message read: 0 and a, or -1. */
 static int
 keepcli_taken(struct keepcli *k, struct msg *m, struct keepcli_answer *a,
     const char **why)
@@ -294,11 +291,7 @@ keepcli_request(struct keepcli *k, const char *envelope, size_t len,
 	return keepcli_taken(k, &m, a, why);
 }
 
-/*
- * MAP_POPULATE: the pages at once, not a fault for every few of them.
- * The memfd is sealed at exactly body_len bytes, so nothing mapped lies
- * past its end; the readers take the body by its length.
- */
+/* MAP_POPULATE: the pages at once; sealed at body_len, nothing lies past it. */
 int
 keepcli_answer_map(struct keepcli_answer *a)
 {

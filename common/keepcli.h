@@ -1,8 +1,4 @@
-/*
- * A client of the keep on keep.sock, for the keep-frontend and check,
- * and its answer's one form between sandcastled's processes.  A keep
- * that says nothing is a failure, never a hang.
- */
+/* keep.sock's client and its answer between processes: a silence fails. */
 #ifndef SANDCASTLE_KEEPCLI_H
 #define SANDCASTLE_KEEPCLI_H
 
@@ -21,16 +17,15 @@
 
 struct keepcli;
 
-/* What came back for one request: an answer, or a refusal. */
 struct keepcli_answer {
-	int		 refused;	/* 1: KEEP_REFUSED, code and reason */
-	uint32_t	 status;	/* the HTTP status */
+	int		 refused;
+	uint32_t	 status;
 	uint32_t	 retry_after;	/* seconds, 0 when none */
-	char		*ctype;		/* content-type, NUL-terminated */
+	char		*ctype;
 	int		 body_fd;	/* keepd's sealed memfd, when body_len > 0 */
 	size_t		 body_len;
 	const char	*body;		/* body_len bytes, no NUL after: mapped */
-	void		*map;		/* keepcli_answer_map()'s, or NULL */
+	void		*map;
 	uint32_t	 code;		/* enum keep_refusal */
 	char		 reason[KEEPCLI_REASON_MAX];
 	uint32_t	 seconds;	/* what the call had at the keep */
@@ -54,23 +49,13 @@ struct keepcli_wire {
 
 /* Connects and says hello: the handle, or NULL and why (static text). */
 struct keepcli	*keepcli_open(const char *path, const char **why);
-/* The same on a connected socket, which the handle then owns. */
 struct keepcli	*keepcli_fdopen(int fd, const char **why);
 uint32_t	 keepcli_ndestinations(const struct keepcli *);
-/*
- * The call has seconds at the keep (0: KEEP_CALL_SECONDS), as the keep
- * takes them (keep.h); its answer is awaited KEEPCLI_MARGIN longer.  -1
- * and why when no answer came: the handle is then unusable.
- */
+/* seconds at the keep (0: KEEP_CALL_SECONDS); on -1 the handle is unusable. */
 int		 keepcli_request(struct keepcli *, const char *envelope,
 		    size_t len, unsigned int seconds, struct keepcli_answer *,
 		    const char **why);
-/*
- * The same in two steps, for a caller with other work: the request sent
- * (-1 and why; the handle is then unusable), then, each time its
- * descriptor is readable or its wait runs out, its answer: 1 and a, 0
- * not yet, -1 and why (unusable).
- */
+/* In two steps; receive: 1 and a, 0 not yet, -1 and why (then unusable). */
 int		 keepcli_send(struct keepcli *, const char *envelope,
 		    size_t len, unsigned int seconds, const char **why);
 int		 keepcli_fd(const struct keepcli *);
@@ -79,16 +64,11 @@ int		 keepcli_receive(struct keepcli *, struct keepcli_answer *,
 		    const char **why);
 /* a->body: the memfd mapped read only; 0, or -1 and errno. */
 int		 keepcli_answer_map(struct keepcli_answer *);
-/* Unmaps and closes what a holds. */
 void		 keepcli_answer_free(struct keepcli_answer *);
 /* The answer as a message of type, a copy of its memfd along; -1, errno. */
 int		 keepcli_answer_send(struct msgchan *, uint32_t type,
 		    uint32_t id, const struct keepcli_answer *);
-/*
- * 0, and m's payload and memfd are a's (no copy); -1 when it does not
- * add up: the lengths, a body without its memfd, or a memfd not sealed
- * or not of body_len bytes.
- */
+/* m's payload and memfd become a's; -1 when the lengths or memfd are wrong. */
 int		 keepcli_answer_take(struct msg *m, struct keepcli_answer *a);
 void		 keepcli_close(struct keepcli *);
 

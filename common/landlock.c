@@ -1,8 +1,4 @@
-/*
- * The Landlock frame: each ABI's rights, each process's view, and the
- * three calls.  After the kernel's landlock.rst and sandboxer.c (best
- * effort by ABI) and Cosmopolitan's unveil(); no line of theirs.
- */
+/* The Landlock frame, after the kernel's sandboxer.c and Cosmopolitan's. */
 #include <sys/types.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -36,7 +32,7 @@ static const struct {
 	uint64_t	 fs;
 	uint64_t	 net;
 	uint64_t	 scoped;
-	size_t		 attrsz;	/* what it knows of ruleset_attr */
+	size_t		 attrsz;
 } abi_rights[] = {
 	{ 1, (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1, 0, 0, 8 },	/* bits 0-12 */
 	{ 2, LANDLOCK_ACCESS_FS_REFER, 0, 0, 8 },
@@ -49,18 +45,13 @@ static const struct {
 	{ 7, 0, 0, 0, 24 },
 };
 
-/* The rights a rule on a file that is not a folder may give. */
 #define FILE_RIGHTS	(LANDLOCK_ACCESS_FS_EXECUTE | \
 	LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | \
 	LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
 #define SCOPES		(LANDLOCK_WANT_UNIX | LANDLOCK_WANT_SIGNAL)
 
-/*
- * In the words of sandcastle(7) and check.  gated does not scope its
- * signals (it ends pasta's helper, forked before), nor sandcastled's
- * parent, whose children are each in a domain of their own.
- */
+/* sandcastle(7)'s words; gated (pasta's helper), the parent scope no signal. */
 const struct landlock_view landlock_views[LANDLOCK_NPROCS] = {
 	[LANDLOCK_PARENT] = { "sandcastled's parent", "no file but "
 	    "control.sock to remove", LANDLOCK_WANT_UNIX },
@@ -151,11 +142,7 @@ ruleset_attr(int abi, unsigned int wants, struct ruleset_attr *a)
 	return sz;
 }
 
-/*
- * A file's rights only on a file (EINVAL otherwise).  A rule with no
- * right, or for a path that does not exist, is not added: the ruleset
- * then refuses it, the safe side.
- */
+/* A rule with no right or no path is not added: refused, the safe side. */
 static int
 rule_add(int rfd, const struct landlock_path *p, uint64_t handled, char *why,
     size_t whysz)

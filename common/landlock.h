@@ -1,10 +1,4 @@
-/*
- * unveil(2), the Linux way: each process restricts itself after it
- * opened what it needs and before it reads from another; descriptors
- * opened before stay usable.  Best effort by ABI, but never fails open
- * silently.  Needs neither libbsd nor the log, so the box links it
- * alone; the daemons go through sandbox_landlock().
- */
+/* unveil(2), the Linux way, by ABI; no libbsd nor log: the box links it. */
 #ifndef SANDCASTLE_LANDLOCK_H
 #define SANDCASTLE_LANDLOCK_H
 
@@ -32,7 +26,6 @@
 /* The newest ABI this code knows (a test build uses less: landlock.c). */
 #define LANDLOCK_ABI_KNOWN	7
 
-/* The rights a rule gives, in the views' words. */
 #define LANDLOCK_READ	(LANDLOCK_ACCESS_FS_READ_FILE | \
 	LANDLOCK_ACCESS_FS_READ_DIR)
 #define LANDLOCK_WRITE	(LANDLOCK_ACCESS_FS_WRITE_FILE | \
@@ -46,7 +39,6 @@
 #define LANDLOCK_WANT_UNIX	0x02	/* no others' abstract socket (6) */
 #define LANDLOCK_WANT_SIGNAL	0x04	/* no signal to others (6) */
 
-/* The processes with a ruleset, each a view of the files. */
 enum landlock_proc {
 	LANDLOCK_PARENT,
 	LANDLOCK_CORE,
@@ -63,7 +55,7 @@ enum landlock_proc {
 struct landlock_view {
 	const char	*proc;		/* as the manual names it */
 	const char	*sees;		/* its files, in the manual's words */
-	unsigned int	 wants;		/* LANDLOCK_WANT_* */
+	unsigned int	 wants;
 };
 extern const struct landlock_view landlock_views[LANDLOCK_NPROCS];
 
@@ -80,26 +72,21 @@ extern const size_t landlock_nlacks;
 /* One folder (or file) a view may reach beneath, with these rights. */
 struct landlock_path {
 	int		 fd;		/* open, or -1: path is opened O_PATH */
-	const char	*path;		/* its name, for the errors */
-	uint64_t	 access;	/* LANDLOCK_READ, LANDLOCK_WRITE, ... */
+	const char	*path;
+	uint64_t	 access;
 };
 
 /* 0 and why when the kernel has none; ours is at most LANDLOCK_ABI_KNOWN. */
 int	landlock_kernel_abi(const char **why);
 int	landlock_abi(const char **why);
 
-/*
- * For good, for the calling thread and all it starts (each process here
- * has one thread then).  The ABI used, 0 with no Landlock (why says so),
- * -1 when the kernel refused it (why names the call, path and error).
- */
+/* For good, for this thread and all it starts: the ABI, 0 none, -1 refused. */
 int	landlock_apply(enum landlock_proc p, const struct landlock_path *paths,
 	    size_t npaths, char *why, size_t whysz);
 
 /* The view as an ABI holds it, in words: "data_dir, read and write; ...". */
 void	landlock_describe(enum landlock_proc p, int abi, char *buf,
 	    size_t bufsz);
-/* What an ABI lacks of what a view wants, "a, b", or "" for nothing. */
 void	landlock_lacking(int abi, unsigned int wants, char *buf, size_t bufsz);
 
 #endif

@@ -1,8 +1,4 @@
-/*
- * Logging for the daemons.  Names from outside (a source, a job id) go
- * into lines, so each line is escaped with vis(3) once formatted: no
- * name can forge a line or drive the operator's terminal.
- */
+/* Daemon logging, each line vis(3)-escaped: no outside name forges a line. */
 
 /* Use the OpenBSD argument order of strnvis(3) and silence libbsd's warning. */
 #define LIBBSD_OPENBSD_VIS
@@ -22,11 +18,11 @@
 #define LOG_MAXMSG	1024		/* formatted, before escaping */
 /* vis(3) writes at most 4 bytes for each byte. */
 #define LOG_MAXVIS	(4 * LOG_MAXMSG + 1)
-#define LOG_MAXLINE	(64 + 64 + LOG_MAXVIS + 8)	/* tag, process, text */
+#define LOG_MAXLINE	(64 + 64 + LOG_MAXVIS + 8)
 #define LOG_VISFLAGS	(VIS_CSTYLE | VIS_OCTAL | VIS_NL | VIS_TAB)
 
-static char	log_ident[64];		/* the program: syslog's tag */
-static char	log_proc[64];		/* the process, or empty */
+static char	log_ident[64];
+static char	log_proc[64];
 static int	log_foreground = 1;
 static int	log_verbosity;
 

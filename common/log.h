@@ -1,7 +1,6 @@
 /*
- * Logging for the daemons, to stderr under -d, else syslog(3): "prog:
- * proc: text".  errno is the same after every call.  Never log a secret
- * or anything of a job's content.
+ * Logging for the daemons, to stderr under -d, else syslog(3); errno
+ * survives every call.  Never log a secret or anything of a job's content.
  */
 #ifndef SANDCASTLE_LOG_H
 #define SANDCASTLE_LOG_H
@@ -9,7 +8,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* log_init(): foreground != 0 logs to stderr; verbose > 0 shows debug lines. */
 void	log_init(const char *procname, int foreground, int verbose);
 void	log_procname(const char *procname);	/* retag after fork */
 int	log_verbose(void);

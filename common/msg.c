@@ -1,8 +1,7 @@
 /*
- * Framing between sandcastle's processes.  Linux hands a stream's
- * SCM_RIGHTS to the recvmsg(2) that reads the byte it came with: each
- * message is one sendmsg(2), and only a message whose header starts in
- * that read's span may take the descriptor.
+ * Linux hands a stream's SCM_RIGHTS to the recvmsg(2) that reads the byte
+ * it came with: each message is one sendmsg(2), and only a message whose
+ * header starts in that read's span may take the descriptor.
  */
 
 #include <sys/types.h>
@@ -27,9 +26,9 @@
 
 struct msgout {
 	TAILQ_ENTRY(msgout)	 entry;
-	size_t			 size;	/* header and payload */
-	size_t			 off;	/* bytes sent */
-	int			 fd;	/* -1 once sent, or when none */
+	size_t			 size;
+	size_t			 off;
+	int			 fd;
 	unsigned char		 buf[];
 };
 
@@ -134,7 +133,6 @@ msgout_free(struct msgchan *chan, struct msgout *mo)
 	free(mo);
 }
 
-/* One message a call: a descriptor always rides on a header's first byte. */
 static ssize_t
 msgout_send(int sock, const struct msgout *mo)
 {
@@ -216,7 +214,6 @@ msgchan_flush_all(struct msgchan *chan)
 	return r;
 }
 
-/* Moves the next message to the start; a large buffer goes when empty. */
 static void
 msgchan_compact(struct msgchan *chan)
 {
@@ -278,10 +275,7 @@ msgchan_room(struct msgchan *chan)
 	return 0;
 }
 
-/*
- * More than one descriptor, or one while another waits, is a peer that
- * does not follow the protocol: close them all rather than guess.
- */
+/* Two descriptors, or one while another waits: close them all, not guess. */
 static int
 msgchan_take_fds(struct msgchan *chan, struct msghdr *mh, size_t off,
     size_t n)
@@ -356,17 +350,13 @@ msgchan_read(struct msgchan *chan)
 		return -1;
 	if ((n = msgchan_recv(chan)) == 0 &&
 	    (chan->rlen > chan->rpos || chan->rfd != -1)) {
-		/* The peer closed mid-message. */
 		errno = EPROTO;
 		return -1;
 	}
 	return n;
 }
 
-/*
- * Decides on the header alone, before the payload is read: its size,
- * its flags, and whether the descriptor held belongs to it.
- */
+/* On the header alone: its size, flags and whose the held descriptor is. */
 static int
 msg_check_hdr(const struct msgchan *chan, const struct msg_hdr *hdr)
 {

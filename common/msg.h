@@ -1,10 +1,4 @@
-/*
- * Framing between sandcastle's processes, in the shape of OpenBSD's
- * imsg: a fixed header, the payload and at most one descriptor.  Each
- * protocol has one table (struct msg_rule); a receiver refuses a type
- * outside its set, a size outside the rule or an unexpected descriptor
- * (msg_verify*() fatally).
- */
+/* Framing between processes, as OpenBSD's imsg, checked by each table. */
 #ifndef SANDCASTLE_MSG_H
 #define SANDCASTLE_MSG_H
 
@@ -21,8 +15,8 @@
 struct msg_hdr {
 	uint32_t	type;
 	uint32_t	id;		/* free for the protocol: a request id */
-	uint32_t	flags;		/* MSGF_FD: a descriptor came with it */
-	uint32_t	len;		/* payload bytes after the header */
+	uint32_t	flags;
+	uint32_t	len;
 };
 #define MSGF_FD		0x1
 
@@ -31,7 +25,7 @@ struct msg {
 	uint32_t	 id;
 	int		 fd;		/* -1 when none came */
 	size_t		 len;
-	void		*data;		/* len bytes, NULL when len == 0 */
+	void		*data;
 };
 
 struct msgout;
@@ -39,23 +33,20 @@ TAILQ_HEAD(msgoutq, msgout);
 
 struct msgchan {
 	int		 fd;
-	size_t		 maxpayload;	/* larger is EMSGSIZE at msg_compose and msg_get */
+	size_t		 maxpayload;
 	unsigned char	*rbuf;
-	size_t		 rpos;		/* start of the next message in rbuf */
-	size_t		 rlen;		/* bytes held in rbuf */
-	size_t		 rsize;		/* bytes allocated */
-	int		 rfd;		/* descriptor received, not yet taken */
-	size_t		 rfdoff;	/* rbuf span of the read that brought rfd: */
-	size_t		 rfdend;	/* its message's header starts in there */
+	size_t		 rpos;
+	size_t		 rlen;
+	size_t		 rsize;
+	int		 rfd;
+	size_t		 rfdoff;	/* to rfdend: the read that brought rfd */
+	size_t		 rfdend;
 	struct msgoutq	 outq;
-	size_t		 outqlen;	/* messages queued */
-	int		 wipe;		/* zero what it lets go: see below */
+	size_t		 outqlen;
+	int		 wipe;		/* zero all but msg_get()'s data */
 };
 
-/*
- * One row of a protocol's table: all that is said of one message.  An
- * answer has no take: the wait of the question it pays takes it.
- */
+/* A protocol's row for one message; an answer's take is its question's wait. */
 struct msg;
 struct msg_rule {
 	uint32_t	 type;
@@ -73,42 +64,32 @@ struct msg_rule {
 #define MSG_ANY		0xffffffffU
 
 void	msgchan_init(struct msgchan *, int fd, size_t maxpayload);
-/*
- * With wipe, every byte the channel lets go of is zeroed first; data
- * msg_get() hands out is the caller's to zero before msg_free().
- */
-void	msgchan_clear(struct msgchan *);	/* frees buffers, closes held fds, not chan->fd */
+void	msgchan_clear(struct msgchan *);
 int	msg_compose(struct msgchan *, uint32_t type, uint32_t id, int fd,
-	    const void *data, size_t len);	/* -1 and errno on failure (fd stays the caller's); else fd is passed on and closed after it is sent */
+	    const void *data, size_t len);	/* on -1, fd is still ours */
 int	msg_composev(struct msgchan *, uint32_t type, uint32_t id, int fd,
 	    const struct iovec *, int iovcnt);
 int	msgchan_flush(struct msgchan *);	/* 0 all sent, 1 more queued (EAGAIN), -1 error */
-int	msgchan_flush_all(struct msgchan *);	/* blocks with poll until sent; 0 or -1 */
+int	msgchan_flush_all(struct msgchan *);
 ssize_t	msgchan_read(struct msgchan *);		/* >0 bytes, 0 EOF, -1 error; EOF mid-message is -1 EPROTO */
 int	msg_get(struct msgchan *, struct msg *);	/* 1 a message, 0 need more, -1 error (EMSGSIZE, EPROTO) */
 /* Call msg_get() until it returns 0 after each msgchan_read(): a second descriptor read before the first is taken is EPROTO. */
-int	msg_read_one(struct msgchan *, struct msg *);	/* blocks until one message: 1, 0 EOF, -1 error */
-void	msg_free(struct msg *);			/* frees data, closes an fd not taken */
+int	msg_read_one(struct msgchan *, struct msg *);
+void	msg_free(struct msg *);
 int	msg_check(const struct msg_rule *, size_t nrules, const struct msg *,
-	    char *why, size_t whysz);		/* 0 accepted, -1 with the reason in why */
-void	msg_verify(const struct msg_rule *, size_t nrules, const struct msg *, const char *peer);	/* fatalx on mismatch */
+	    char *why, size_t whysz);
+void	msg_verify(const struct msg_rule *, size_t nrules, const struct msg *, const char *peer);
 int	msg_check_set(const struct msg_rule *, size_t nrules, uint32_t set,
 	    const struct msg *, char *why, size_t whysz);
 void	msg_verify_set(const struct msg_rule *, size_t nrules, uint32_t set,
 	    const struct msg *, const char *peer);
 const struct msg_rule *
 	msg_rule_find(const struct msg_rule *, size_t, uint32_t);
-/* The types a side takes: each row sent by another side. */
 uint32_t msg_takes(const struct msg_rule *, size_t nrules, uint32_t side);
-/* 1 when m's row answers the question of type question. */
 int	msg_answers(const struct msg_rule *, size_t nrules, uint32_t question,
 	    const struct msg *);
 
-/*
- * A table both ends of a socket link is a list of ROW()s (keep.h,
- * ctl.h): MSG_ROW writes a row with its take, where the taker links
- * it, MSG_ROW_NO_TAKE without, where it does not.
- */
+/* A table's rows, with the take (MSG_ROW) where the taker links it. */
 #define MSG_ROW(t, least, most, fd, from, pays, take) \
 	{ t, #t, least, most, fd, from, pays, take },
 #define MSG_ROW_NO_TAKE(t, least, most, fd, from, pays, take) \

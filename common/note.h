@@ -1,7 +1,4 @@
-/*
- * The ELF note each program of sandcastle carries (readelf -n shows it):
- * install replaces a file of its folders only when it carries it.
- */
+/* Each program's ELF note (readelf -n); install replaces only files with it. */
 #ifndef SANDCASTLE_NOTE_H
 #define SANDCASTLE_NOTE_H
 

@@ -73,7 +73,6 @@ outcome_send(struct msgchan *chan, uint32_t type, uint32_t id,
 	return msg_composev(chan, type, id, -1, iov, 5);
 }
 
-/* len bytes as a string, NULL when none. */
 static char *
 outcome_text(const char *p, size_t len)
 {

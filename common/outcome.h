@@ -12,37 +12,32 @@
 #define JOB_MODEL_MAX	128
 #define JOB_REST_MAX	86400		/* retry-after heeded, at most: 24h */
 
-/* meta.json's "status". */
 enum job_status {
 	JOB_SUCCEEDED,
-	JOB_FAILED,		/* the job is at fault, or its box broke a limit */
-	JOB_RELEASED		/* the capability could not be used: it rests */
+	JOB_FAILED,
+	JOB_RELEASED
 };
 
-/*
- * The only account of a job the log gets; the box's words go to the
- * record.  Any job's words here; a capability's own are its row's, from
- * JW_CAP (cap.h, JW_CAP_WORD).
- */
+/* The log's words (sandcastled(8), BOXES); a capability's are from JW_CAP. */
 enum job_word {
-	JW_NONE,		/* succeeded */
-	JW_INPUT,		/* the input refused before any box */
-	JW_CAPABILITY,		/* a capability the source may not use */
-	JW_BOX,			/* the box failed the job */
-	JW_PROTOCOL,		/* the box broke the protocol */
-	JW_TIME,		/* the box ran past its time */
-	JW_OUTPUT,		/* the box wrote too much or a line too long */
-	JW_FILTER,		/* the box broke its filter (SIGSYS) */
-	JW_KILLED,		/* another signal: memory, processes, cpu */
-	JW_EXIT,		/* the box exited with another code than 0 */
-	JW_PODMAN,		/* podman missing, or it could not make the box */
-	JW_BUILD,		/* a box of another build */
-	JW_LEFTOVER,		/* a box that would not go stops every box */
-	JW_UNREACHABLE,		/* the keep or its destination not reached */
-	JW_RELEASED,		/* released for another reason */
-	JW_RECORD,		/* the job could not be noted */
-	JW_STOPPED,		/* sandcastled stopped, or a child ended */
-	JW_LAUNCHER,		/* another sandcastled's launcher holds the boxes */
+	JW_NONE,
+	JW_INPUT,
+	JW_CAPABILITY,
+	JW_BOX,
+	JW_PROTOCOL,
+	JW_TIME,
+	JW_OUTPUT,
+	JW_FILTER,
+	JW_KILLED,
+	JW_EXIT,
+	JW_PODMAN,
+	JW_BUILD,
+	JW_LEFTOVER,
+	JW_UNREACHABLE,
+	JW_RELEASED,
+	JW_RECORD,
+	JW_STOPPED,
+	JW_LAUNCHER,
 	JW_COUNT,
 	JW_CAP = 64,
 	JW_CAP_END = 1024
@@ -60,14 +55,14 @@ struct job_usage {
 /* The texts are hostile (a box wrote them): store them, never log them. */
 struct job_outcome {
 	enum job_status	 status;
-	enum job_word	 word;		/* the log's word for it */
+	enum job_word	 word;
 	/* "" when succeeded; else why, for meta.json's "error" and the source. */
 	char		 error[JOB_ERROR_MAX];
 	char		*output;	/* succeeded: the output, JSON text */
 	char		*reply;		/* failed: the reply refused, JSON text, or NULL */
 	struct job_usage usage;
 	char		*record;	/* JSON text or NULL, for input.json */
-	char		 stderr_head[JOB_STDERR_MAX + 1];	/* meta.json's "stderr" */
+	char		 stderr_head[JOB_STDERR_MAX + 1];
 	size_t		 stderr_len;
 	int		 box_started;	/* 0: decided before any box */
 	int		 box_removed;	/* overran: removed and confirmed gone */
@@ -86,7 +81,7 @@ struct outcome_wire {
 	struct job_usage usage;
 	uint32_t	 box_started;
 	uint32_t	 box_removed;
-	uint32_t	 millis;	/* seconds, times 1000 */
+	uint32_t	 millis;
 	uint32_t	 rest;
 	uint32_t	 output_len;
 	uint32_t	 reply_len;
@@ -100,6 +95,6 @@ int	outcome_take(const struct msg *, struct job_outcome *, void *extra,
 	    size_t extralen);
 void	job_outcome_free(struct job_outcome *);
 const char	*job_word_name(enum job_word);
-int		 job_word_of_name(const char *);	/* -1 when none */
+int		 job_word_of_name(const char *);
 
 #endif

@@ -1,7 +1,4 @@
-/*
- * Where sandcastle's folders are.  A path that does not fit its buffer
- * is an error: a silently cut path would name another file.
- */
+/* Where the folders are; a path that does not fit is an error, never cut. */
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -41,7 +38,6 @@ path_fail(int error, const char *fmt, ...)
 	return -1;
 }
 
-/* a + "/" + b, or a alone when b is NULL. */
 static int
 path_join(char *buf, size_t bufsz, const char *a, const char *b)
 {

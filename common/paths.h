@@ -1,7 +1,4 @@
-/*
- * Where things are: the defaults of sandcastle's folders, and the
- * runtime folder that holds the sockets.
- */
+/* The folders' defaults, and the runtime folder that holds the sockets. */
 #ifndef SANDCASTLE_PATHS_H
 #define SANDCASTLE_PATHS_H
 
@@ -15,13 +12,10 @@
 
 /* -c DIR, else $SANDCASTLE_CONFIG, else ~/.config/sandcastle; -1 when none can be made. */
 int	path_config_dir(const char *flag, char *buf, size_t bufsz);
-/* -s DIR, else ~/.local/share/sandcastle/secrets */
 int	path_secrets_dir(const char *flag, char *buf, size_t bufsz);
-/* $XDG_RUNTIME_DIR/sandcastle */
 int	path_runtime_dir(char *buf, size_t bufsz);
 /* ~/.local/state/sandcastle: what the daemons leave for check to read */
 int	path_state_dir(char *buf, size_t bufsz);
-/* runtime folder + "/" + name */
 int	path_runtime_file(const char *name, char *buf, size_t bufsz);
 /* ~ and ~/ expanded with $HOME, else the password database */
 int	path_expand_home(const char *in, char *buf, size_t bufsz);

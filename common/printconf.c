@@ -1,7 +1,4 @@
-/*
- * -nv: the configuration as read, every default written out, in the
- * syntax of its files (sandcastle.conf(5)).
- */
+/* -nv: the configuration as read, every default written out. */
 #include <sys/queue.h>
 
 #include <stdio.h>

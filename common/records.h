@@ -1,8 +1,6 @@
 /*
- * The job records under data_dir (sandcastled(8), RECORDS).  openat
- * only (the core's filter allows no path call), 0700 and 0600, each
- * file written to a temporary, synced and renamed, so that no record
- * is ever half-written; no symbolic link is followed.
+ * The job records (sandcastled(8), RECORDS): openat only, for the core's
+ * filter; written to a temporary, synced and renamed; no link followed.
  */
 #ifndef SANDCASTLE_RECORDS_H
 #define SANDCASTLE_RECORDS_H
@@ -27,30 +25,27 @@ enum records_status {
 	RECORDS_RELEASED
 };
 
-/* Whether the result reached the source. */
 enum records_result {
-	RECORDS_PENDING,	/* not sent yet */
+	RECORDS_PENDING,
 	RECORDS_SENT,
 	RECORDS_GONE		/* 409: kept here, never sent again */
 };
 
-/* A job as the core claimed it. */
 struct records_job {
 	const char	*source;
 	const char	*id;
-	int		 numeric;	/* the id came as a JSON number */
+	int		 numeric;
 	int		 cap;		/* enum cap_id, or -1: none offered */
 	const char	*input;		/* the raw input, never parsed */
 	size_t		 inputlen;
 	time_t		 started_at;	/* wall clock */
 };
 
-/* meta.json, read back. */
 struct records_meta {
 	char		 source[NAME_LEN + 1];
 	char		 job[CONTRACT_ID_MAX + 1];
 	int		 numeric;
-	int		 cap;		/* -1: none */
+	int		 cap;
 	enum records_status status;
 	char		 error[JOB_ERROR_MAX];
 	char		 stderr_head[RECORDS_STDERR_MAX + 1];
@@ -62,7 +57,6 @@ struct records_meta {
 	char		 note[64];
 };
 
-/* One job found by records_unfinished(). */
 struct records_ref {
 	char		 source[NAME_LEN + 1];
 	char		 job[CONTRACT_ID_MAX + 1];
@@ -71,46 +65,29 @@ struct records_ref {
 	enum records_result result;	/* RECORDS_PENDING: its result was never sent */
 };
 
-/*
- * Each 0, or -1 with why (the file and what to do).  records_begin()
- * notes a job before it runs, so a crash leaves it for
- * records_unfinished(), and replaces a released job's earlier record.
- */
+/* Each 0, or -1 with why; begin notes a job before it runs, for a crash. */
 int	 records_begin(int dfd, const struct records_job *, char *why,
 	    size_t whysz);
 int	 records_finish(int dfd, const struct records_job *,
 	    const struct job_outcome *, time_t finished_at, char *why,
 	    size_t whysz);
-/*
- * What became of the result; RECORDS_GONE adds RECORDS_NOTE_GONE.  1,
- * why saying so, when the record is gone (its folder or its meta.json):
- * nothing is left to say it.
- */
+/* 1, why saying so, when the record is gone: nothing is left to say it. */
 int	 records_result(int dfd, const char *source, const char *id,
 	    enum records_result, char *why, size_t whysz);
 
-/* The record's meta.json. */
 int	 records_read(int dfd, const char *source, const char *id,
 	    struct records_meta *, char *why, size_t whysz);
-/* The same from meta.json's bytes (show, the tests). */
 int	 records_meta_parse(const char *buf, size_t len, struct records_meta *,
 	    char *why, size_t whysz);
 
 /* *refs to free(); unreadable records skipped and counted. */
 int	 records_unfinished(int dfd, struct records_ref **refs, size_t *n,
 	    size_t *unreadable, char *why, size_t whysz);
-/*
- * What max_jobs_per_hour counted before a restart: starts, oldest
- * first, in *starts to free(); unreadable records skipped and counted.
- */
+/* What max_jobs_per_hour counted before a restart, oldest first, to free(). */
 int	 records_starts(int dfd, const char *source, time_t since, time_t now,
 	    time_t **starts, size_t *n, size_t *unreadable, char *why,
 	    size_t whysz);
-/*
- * By finished_at, else the folder's mtime; never a record whose job
- * runs or whose result is pending; no folder of another name, no link
- * followed.  The number deleted, or -1.
- */
+/* By finished_at, else mtime; never a running or pending job's: how many. */
 long	 records_prune(int dfd, uint32_t days, time_t now, char *why,
 	    size_t whysz);
 

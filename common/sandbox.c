@@ -1,8 +1,4 @@
-/*
- * The shared part of the seccomp filters: the frame (architecture
- * check, no_new_privs, default action), the daemons' base list and the
- * debug build's trap that names a denied call.
- */
+/* The seccomp filters' frame, the daemons' base list and the debug trap. */
 #include <sys/types.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -24,12 +20,7 @@
 
 #define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
 
-/*
- * What every daemon process needs, whatever its work.  mmap is added
- * apart, never executable; mprotect is not here (keepd does without).
- * restart_syscall(2): a poll with a timeout, stopped and continued.
- * The box's filter does not start from it (box/sandbox.c).
- */
+/* Every daemon's needs; mmap is apart (never executable), mprotect not here. */
 static const int sandbox_base[] = {
 	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
 	SCMP_SYS(pread64),
@@ -153,7 +144,6 @@ sandbox_add_arg_masked(scmp_filter_ctx ctx, uint32_t action, int call,
 		sandbox_rule_failed(call, r);
 }
 
-/* Memory made readable or writable, never executable: no new code. */
 void
 sandbox_add_noexec(scmp_filter_ctx ctx)
 {
@@ -161,11 +151,7 @@ sandbox_add_noexec(scmp_filter_ctx ctx)
 	    PROT_EXEC, 0);
 }
 
-/*
- * For a default-allow filter: no memory both writable and executable
- * (EACCES, as W^X policies answer).  Executable alone stays: podman,
- * conmon and the runtime load their libraries.
- */
+/* W|X is EACCES, as W^X policies say; X alone stays for podman's libraries. */
 void
 sandbox_add_wx_refused(scmp_filter_ctx ctx)
 {
@@ -179,10 +165,6 @@ sandbox_add_wx_refused(scmp_filter_ctx ctx)
 	    PROT_WRITE | PROT_EXEC);
 }
 
-/*
- * stdio asks whether stderr is a terminal, and nothing else of ioctl;
- * abort(3) signals its own process, and only that.
- */
 void
 sandbox_add_stdio(scmp_filter_ctx ctx)
 {
@@ -289,11 +271,7 @@ sandbox_landlock(enum landlock_proc p, const struct landlock_path *paths,
 	char				 lacks[256];
 	int				 abi;
 
-	/*
-	 * syslog(3) and localtime(3) read the time zone at first use, an
-	 * open(2) the ruleset refuses.  Not in a child, whose parent read
-	 * it and whose filter may kill an open.
-	 */
+	/* syslog and localtime open the zone file; a child's parent did. */
 	if (start)
 		tzset();
 	if ((abi = landlock_apply(p, paths, npaths, why, sizeof(why))) == -1)

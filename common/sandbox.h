@@ -1,8 +1,4 @@
-/*
- * The daemons' seccomp filters, each built from the base list and its
- * daemon's sandbox.c, loaded before anything from another process is
- * read.  Under SANDBOX_DEBUG a killed call traps and is named.
- */
+/* The daemons' seccomp filters, loaded before anything from another is read. */
 #ifndef SANDCASTLE_SANDBOX_H
 #define SANDCASTLE_SANDBOX_H
 
@@ -15,14 +11,13 @@
 
 #define SANDBOX_DEBUG_EXIT	(128 + 31)	/* 128 + SIGSYS, as a shell says it */
 
-/* What a filter does with a call it does not list. */
 enum sandbox_default {
-	SANDBOX_DEFAULT_KILL,			/* an allow list */
-	SANDBOX_DEFAULT_ALLOW			/* a deny list */
+	SANDBOX_DEFAULT_KILL,
+	SANDBOX_DEFAULT_ALLOW
 };
 
 scmp_filter_ctx	sandbox_new(enum sandbox_default);
-scmp_filter_ctx	sandbox_allow_list(void);	/* an allow list with the base */
+scmp_filter_ctx	sandbox_allow_list(void);
 uint32_t	sandbox_kill_action(void);	/* KILL_PROCESS, or TRAP when debugging */
 void		sandbox_add(scmp_filter_ctx, uint32_t action, const int *calls,
 		    size_t ncalls);
@@ -32,17 +27,12 @@ void		sandbox_add_arg_masked(scmp_filter_ctx, uint32_t action, int call,
 		    unsigned int arg, uint64_t mask, uint64_t value);
 void		sandbox_load(scmp_filter_ctx, const char *procname);
 
-/* Rules a daemon's allow list may add to the base, by what they are for. */
 void		sandbox_add_noexec(scmp_filter_ctx);	/* mprotect, never PROT_EXEC */
 void		sandbox_add_wx_refused(scmp_filter_ctx); /* EACCES for W|X */
 void		sandbox_add_stdio(scmp_filter_ctx);	/* isatty(stderr), abort(3) */
 void		sandbox_add_no_clone3(scmp_filter_ctx);	/* clone3 is ENOSYS */
 
-/*
- * Fatal when the kernel refuses it.  At a daemon's start it logs the
- * ABI and the view, and warns of a missing or older Landlock; a
- * request's child says so in debug only.
- */
+/* Fatal when the kernel refuses; at start, logs the ABI and warns of a lack. */
 int		sandbox_landlock(enum landlock_proc, const struct landlock_path *,
 		    size_t npaths, int start);
 

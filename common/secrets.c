@@ -1,8 +1,4 @@
-/*
- * The secrets folder's rules (sandcastlectl(8), SECRETS), checked on
- * the open descriptor, so what was checked is what is read.  A reason
- * never holds a byte of the content.
- */
+/* The secrets' rules, on the descriptor then read; a reason shows no value. */
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -92,10 +88,7 @@ secret_stat_ok(const struct stat *st, char *why, size_t whysz)
 	return -1;
 }
 
-/*
- * O_NONBLOCK: a FIFO named like a secret must not hang the reader.  A
- * refused open still says which rule the file breaks.
- */
+/* O_NONBLOCK: a FIFO named like a secret must not hang the reader. */
 static int
 secret_open(int dirfd, const char *name, char *why, size_t whysz)
 {
@@ -295,10 +288,7 @@ secret_remove(int dirfd, const char *name, char *why, size_t whysz)
 	return -1;
 }
 
-/*
- * why is "<path>: <rule>".  Checked on the descriptor the caller keeps,
- * so a folder swapped after the check is not the one used.
- */
+/* why is "<path>: <rule>"; the descriptor checked is the caller's to keep. */
 int
 secrets_dir_open(const char *path, int create, char *why, size_t whysz)
 {

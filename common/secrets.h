@@ -21,7 +21,6 @@ int	secret_remove(int dirfd, const char *name, char *why, size_t whysz);
 /* Opens the folder and checks it: a real folder, the operator's, 0700; create makes it. */
 int	secrets_dir_open(const char *path, int create, char *why, size_t whysz);
 int	secret_check_value(const char *value, size_t len, const char **why);
-/* Reads a value from fd: at most bufsz bytes, to its end; -1 and errno. */
 ssize_t	secret_slurp(int fd, char *buf, size_t bufsz);
 /* The name rules of config.h name_valid(), with its reason in why. */
 int	secret_name_check(const char *name, char *why, size_t whysz);

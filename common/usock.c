@@ -1,6 +1,4 @@
-/*
- * Unix sockets: see usock.h.
- */
+/* Unix sockets (usock.h). */
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/stat.h>

@@ -6,13 +6,9 @@
 
 #include <stddef.h>
 
-/* A blocking, close-on-exec connection to path; -1 and errno. */
 int	usock_connect(const char *path);
 
-/*
- * Mode 0600.  A socket there that nothing answers on is removed; one
- * that answers is EADDRINUSE, "... already answers at <path>".
- */
+/* Mode 0600; a socket there nothing answers on is removed, else EADDRINUSE. */
 int	usock_listen(const char *path, int backlog, char *why, size_t whysz);
 
 /* 0 when the peer runs as our own uid; -1 with its uid (or -1 unknown). */

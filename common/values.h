@@ -1,8 +1,4 @@
-/*
- * The configuration's values (sandcastle.conf(5), VALUES) and the IPv4
- * ranges the gate closes.  A parser's why follows the quoted value in
- * an error line ("is sealed: loopback: ...").
- */
+/* The values of sandcastle.conf(5), VALUES, and the ranges the gate closes. */
 #ifndef SANDCASTLE_VALUES_H
 #define SANDCASTLE_VALUES_H
 
@@ -17,16 +13,16 @@ struct destination {
 	char		 name[NAME_LEN + 1];	/* the capability's or the source's */
 	int		 cap;			/* enum cap_id, or -1: a source's */
 	char		 secret[NAME_LEN + 1];
-	char		*address;		/* as the operator wrote it */
-	int		 tls;			/* https:// (1) or http:// (0) */
+	char		*address;
+	int		 tls;
 	char		 host[HOST_LEN + 1];	/* lower case, no trailing dot */
 	uint16_t	 port;			/* from the address, or 443/80 */
 	char		*path;			/* "" or "/a/b", never ending in / */
 	int		 has_internal;
-	struct in_addr	 internal_ip;		/* the internal exception */
+	struct in_addr	 internal_ip;
 	uint16_t	 internal_port;
 	char		*ca_file;		/* NULL: the system's CA bundle */
-	char		*file;			/* where it was written */
+	char		*file;
 	int		 line;
 	uint32_t	 call_seconds;		/* the most a call to it waits */
 };
@@ -45,12 +41,9 @@ extern const size_t ipv4_nsealed_ranges;
 
 /* 1 when ip is in 10/8, 172.16/12, 192.168/16 or 100.64/10. */
 int		 ipv4_is_internal(struct in_addr);
-/* The kind of sealed range ip is in, or NULL. */
 const char	*ipv4_sealed(struct in_addr);
 
-/* Values, shared with the rest of sandcastle (sandcastle.conf(5), VALUES). */
 int		 parse_duration(const char *, uint32_t *seconds, const char **why);
-/* The value of a hex digit, either case, or -1. */
 int		 hex_digit(int);
 /* 30s, 2m, 1m30s, 1h5m: as sandcastle.conf(5) writes a duration. */
 void		 duration_fmt(uint32_t seconds, char *buf, size_t bufsz);

@@ -1,7 +1,4 @@
-/*
- * The strict YAML layer.  A refused node is kept, marked bad, so that
- * its key still counts as written and nothing is said twice of it.
- */
+/* Strict YAML; a refused node is kept, marked bad, so nothing is said twice. */
 #include <sys/queue.h>
 
 #include <ctype.h>
@@ -136,7 +133,6 @@ yerr(struct yfile *yf, const struct ynode *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A value as a message shows it: quoted, escaped, at most QUOTE_MAX long. */
 static void
 yquote(const char *s, size_t len, char *buf, size_t bufsz)
 {
@@ -306,7 +302,6 @@ yparse_scalar(struct yparser *yp, yaml_event_t *ev, const char *path)
 	return n;
 }
 
-/* Skips a container too deep to read, to its end. */
 static int
 yskip(struct yparser *yp, const char *path)
 {
@@ -481,7 +476,6 @@ yparse_seq(struct yparser *yp, yaml_event_t *ev, const char *path, int depth)
 	return NULL;
 }
 
-/* Takes ev, an event already read, and deletes it. */
 static struct ynode *
 yparse_node(struct yparser *yp, yaml_event_t *ev, const char *path, int depth)
 {
@@ -555,7 +549,7 @@ yparse_root(struct yparser *yp)
 
 	if (ynext(yp, &ev, "") == -1)
 		return NULL;
-	yaml_event_delete(&ev);			/* the stream's start */
+	yaml_event_delete(&ev);
 	if (ynext(yp, &ev, "") == -1)
 		return NULL;
 	if (ev.type == YAML_STREAM_END_EVENT) {
@@ -563,14 +557,14 @@ yparse_root(struct yparser *yp)
 		yaml_event_delete(&ev);
 		return root;
 	}
-	yaml_event_delete(&ev);			/* the document's start */
+	yaml_event_delete(&ev);
 	if (ynext(yp, &ev, "") == -1)
 		return NULL;
 	if ((root = yparse_node(yp, &ev, "", 1)) == NULL)
 		return NULL;
 	if (root->type == YNODE_SCALAR && root->plain && root->len == 0 &&
 	    !root->bad) {
-		root->type = YNODE_MAP;		/* an empty document */
+		root->type = YNODE_MAP;
 		root->line = 1;
 	}
 	if (yparse_end(yp) == -1) {

@@ -1,9 +1,4 @@
-/*
- * A strict layer over libyaml: one document of plain mappings, lists and
- * scalars.  What YAML could do behind the operator's back (anchors,
- * aliases, merge keys, tags, duplicate keys, implicit booleans and
- * octal) is refused, each with a line; nothing stops early.
- */
+/* A strict layer over libyaml: anchors, tags, octal and the like refused. */
 #ifndef SANDCASTLE_YAMLTREE_H
 #define SANDCASTLE_YAMLTREE_H
 
@@ -31,32 +26,31 @@ enum ynode_type {
 
 struct ynode {
 	enum ynode_type	 type;
-	int		 line;		/* 1-based */
+	int		 line;
 	int		 plain;		/* a scalar written without quotes */
 	int		 bad;		/* already refused: say nothing more */
-	char		*key;		/* its key in the parent mapping */
+	char		*key;
 	char		*path;		/* "capabilities.claude", "x[1]" */
-	char		*value;		/* a scalar, NUL-terminated */
+	char		*value;
 	size_t		 len;
-	TAILQ_HEAD(ynodes, ynode) kids;	/* a mapping's values, a list's items */
+	TAILQ_HEAD(ynodes, ynode) kids;
 	size_t		 nkids;
 	TAILQ_ENTRY(ynode) entry;
 };
 
 struct yerr;
 
-/* One file being read: its name as opened and what was found wrong. */
 struct yfile {
 	const char	*file;
 	const char	*base;		/* the key of the file itself */
 	struct conferrs	*errs;
-	struct yerr	*pending;	/* sorted by line when flushed */
+	struct yerr	*pending;
 	size_t		 npending;
 	size_t		 nerrs;
 };
 
 void		 yfile_init(struct yfile *, const char *file, struct conferrs *);
-size_t		 yfile_done(struct yfile *);	/* flushes; returns nerrs */
+size_t		 yfile_done(struct yfile *);
 void		 yerr(struct yfile *, const struct ynode *, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 void		 yerr_line(struct yfile *, int, const char *key, const char *,
