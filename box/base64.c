@@ -1,7 +1,4 @@
-/*
- * Strict base64: a job's image comes in one form only, so that two
- * texts never stand for the same bytes and nothing is skipped.
- */
+/* Strict: one form only, so that two texts never stand for the same bytes. */
 #include <stdint.h>
 #include <stdlib.h>
 

@@ -16,11 +16,10 @@ typedef int	 box_run_fn(struct box_job *, struct box_outcome *o);
 
 struct box_env {
 	enum cap_id	 cap;
-	box_run_fn	*run;		/* its capability's job */
+	box_run_fn	*run;
 	const char	*build;		/* NULL when the build file was unreadable */
-	const char	*build_why;	/* then why */
-	void		*loaded;	/* what the capability loaded before its
-					   filter, or NULL */
+	const char	*build_why;
+	void		*loaded;	/* what load made, or NULL */
 };
 
 struct box_io {
@@ -32,12 +31,12 @@ struct box_io {
 
 struct box_job {
 	enum cap_id	 cap;
-	const struct json *j;		/* the job line */
-	size_t		 settings;	/* its settings object */
+	const struct json *j;
+	size_t		 settings;
 	size_t		 input;		/* its input object, 0 for a check */
 	int		 check;
 	uint64_t	 max_input, max_output;
-	void		*loaded;	/* the box_env's */
+	void		*loaded;
 	struct box_io	*io;		/* NULL in the unit tests */
 };
 
@@ -53,10 +52,7 @@ struct box_outcome {
 	char		*reply;
 };
 
-/*
- * A capability's row for its box program (box_<capability>, in its own
- * file): load, then the filter, before the first byte of the job.
- */
+/* A capability's row, box_<capability>: load, the filter, then the job. */
 struct box_cap {
 	enum cap_id	 cap;
 	box_run_fn	*run;
@@ -69,16 +65,10 @@ struct box_cap {
 /* The whole exchange on in and out: what main() exits with. */
 int		 box_run(const struct box_env *, int in, int out);
 
-/*
- * landlock.c: for good.  The ABI used, 0 without Landlock, -1 when the
- * kernel refused it (each said on stderr).
- */
+/* landlock.c, for good: the ABI, 0 without Landlock, -1 refused (on stderr). */
 int		 box_landlock(const char *readable);
 
-/*
- * answer lies over the reader's buffer, valid until the box reads again.
- * 0, or -1 with o failed (io->broken when the launcher broke the protocol).
- */
+/* 0, or -1 with o failed; answer is valid until the box reads again. */
 int		 box_exchange(struct box_job *, const char *req, size_t len,
 		    struct proto_msg *answer, struct box_outcome *o);
 
@@ -87,7 +77,6 @@ void		 box_fail(struct box_outcome *, enum job_word, int release,
 void		 box_outcome_free(struct box_outcome *);
 /* The last line for o within max bytes (a reply dropped to fit). */
 char		*box_last_line(struct box_outcome *o, uint64_t max, size_t *len);
-/* A copy of a value of a parsed document, as written. */
 char		*box_raw_dup(const struct json *, size_t tok);
 
 /* sandbox.c: once the capability has loaded, before the job is read. */

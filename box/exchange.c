@@ -1,7 +1,6 @@
 /*
- * The box's side of the exchange.  A launcher that breaks the protocol
- * gets a failure line when the box can still speak, and exit 1;
- * everything else ends with a last line and exit 0.
+ * The box's side of the exchange: a launcher that breaks the protocol gets
+ * a failure line when the box can still speak, and exit 1.
  */
 #ifdef BOX_TEST_HOOKS
 #include <sys/socket.h>
@@ -188,10 +187,7 @@ say_failure_early(struct box_io *io, enum job_word word, int release,
 	return r;
 }
 
-/*
- * 1 and the job, 0 at the end, -1 and why.  Parsed over a copy, *copy:
- * the reader's buffer holds the next line while the job is read.
- */
+/* Parsed over *copy: the reader's buffer holds the next line meanwhile. */
 static int
 read_job(struct box_io *io, struct proto_msg *m, char **copy, char *why,
     size_t whysz)
@@ -354,12 +350,8 @@ box_exchange(struct box_job *job, const char *req, size_t len,
 
 #ifdef BOX_TEST_HOOKS
 /*
- * A test build's marker (box/sandcastle-box-test): "sandcastle_test"
- * makes that call ("open", "socket", "execve") once the filter is on,
- * as taken-over code would, and the job fails saying it succeeded
- * (execve's rerun prints its usage); "request" sends the input's own
- * request; "word" fails with the word of sandcastle_word, whatever its
- * row says.  1 when there was one.
+ * A test build's sandcastle_test: "open", "socket" or "execve" under the
+ * filter, as taken-over code would, "request" or "word".  1 when one.
  */
 static int
 test_hook(struct box_job *job, struct box_outcome *o)

@@ -1,7 +1,6 @@
 /*
- * The box's own image decoding.  A library's errors come back by
- * longjmp, and the pixels are kept only once the whole file decoded;
- * Tesseract is handed a bitmap this file drew.
+ * The box's own decoding: a library's errors come back by longjmp, and the
+ * pixels are kept only once the whole file decoded.
  */
 #include <setjmp.h>
 #include <stdio.h>
@@ -143,7 +142,6 @@ png_quiet(png_structp png, png_const_charp msg)
 {
 }
 
-/* Every layout to 8-bit grey and alpha. */
 static void
 png_to_ga(png_structp png, png_infop info)
 {

@@ -1,8 +1,6 @@
 /*
- * The job's image, decoded by the box itself (JPEG, PNG, WebP by their
- * first bytes), its size checked against max_pixels before a pixel is
- * decoded.  Every error and warning (a truncated JPEG is one) fails the
- * decoding: no partial image is ever taken.
+ * The job's image, its size checked against max_pixels before a pixel is
+ * decoded; any error or warning (a truncated JPEG's) fails it whole.
  */
 #ifndef SANDCASTLE_BOX_IMAGE_H
 #define SANDCASTLE_BOX_IMAGE_H

@@ -1,7 +1,6 @@
 /*
- * The box's Landlock ruleset, on podman's profile and the box's filter:
- * after load, before the job's first byte, no file and no TCP.  Written
- * for the box and its static probe alike: no log, no libbsd.
+ * The box's Landlock ruleset: after load, no file and no TCP.  Built into
+ * its static probe too: no log, no libbsd.
  */
 #include <stdio.h>
 

@@ -15,9 +15,8 @@ struct ocr_settings {
 	uint32_t	 max_edge;
 };
 
-/* The job: box_run_fn, for its row in sandcastle-box.c. */
 int		 ocr_run(struct box_job *, struct box_outcome *);
-extern const struct box_cap box_ocr;	/* its row, for sandcastle-box.c */
+extern const struct box_cap box_ocr;
 /* The job line's settings: 0, or -1 and why naming the key. */
 int		 ocr_settings(const struct json *, size_t tok,
 		    struct ocr_settings *, char *why, size_t whysz);
@@ -27,10 +26,7 @@ void		 ocr_read(const struct ocr_settings *, struct tess *,
 		    const unsigned char *, size_t, struct box_outcome *o,
 		    struct image *handed);
 
-/*
- * Before the filter.  0, or -1 with t->why, which every job then fails
- * with, releasing it.
- */
+/* Before the filter: 0, or -1 with t->why, which every job then fails with. */
 int		 ocr_load(struct tess *t, const char *tessdata,
 		    const char *langfile);
 

@@ -1,11 +1,7 @@
 /*
- * sandcastle-box's own seccomp filter, the box's pledge("stdio"), after
- * load and before the job's first byte.  It stacks on podman's profile
- * (and the launcher's deny list): the strictest answer wins.  What is
- * allowed is what the box was seen to need under make DEBUG=1's trap on
- * every path of regress/box and regress/launcher.  clone3(2) gets
- * ENOSYS, so glibc falls back to clone(2), which is killed.  It does
- * not start from the daemons' base, which allows any descriptor.
+ * The box's pledge("stdio"): what it was seen to need under make DEBUG=1's
+ * trap on every path of regress/box and regress/launcher, not the daemons'
+ * base, which allows any descriptor.
  */
 #include <sys/mman.h>
 #include <sys/types.h>
@@ -40,7 +36,6 @@ box_rule(scmp_filter_ctx ctx, int call, unsigned int n,
 		    "error %d", call, -r);
 }
 
-/* The rules of every capability's box. */
 static scmp_filter_ctx
 box_allow_list(void)
 {
@@ -62,10 +57,7 @@ box_allow_list(void)
 	/* A line and its newline in one call (proto_write_line()). */
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(writev), 0,
 	    STDOUT_FILENO);
-	/*
-	 * Never executable: planted code cannot run from a page it wrote;
-	 * no shared memory, which the data rlimit does not count.
-	 */
+	/* Never executable, nor shared: the data rlimit does not count it. */
 	box_rule(ctx, SCMP_SYS(mmap), 2, no_exec,
 	    SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_SHARED, 0));
 	box_rule(ctx, SCMP_SYS(mprotect), 1, no_exec, no_exec);

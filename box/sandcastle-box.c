@@ -1,7 +1,6 @@
 /*
- * sandcastle-box: the box's side, "sandcastle-box <capability>" inside
- * its own image, speaking JSON lines with the launcher.  See
- * sandcastle-box(8).
+ * sandcastle-box <capability>: the box's side, inside its image, speaking
+ * JSON lines with the launcher; see sandcastle-box(8).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,10 +17,7 @@
 
 PROGRAM_NOTE("sandcastle-box");
 
-/*
- * The build's rows: BOX_ROWS, from the Makefile, holds BOX_ROW(name) for
- * each capability it links; each row is in its capability's own file.
- */
+/* BOX_ROWS, from the Makefile: BOX_ROW(name) for each capability linked. */
 #define BOX_ROW(c)	extern const struct box_cap box_##c;
 BOX_ROWS
 #undef BOX_ROW

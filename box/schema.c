@@ -1,7 +1,6 @@
 /*
- * The schema walk.  A failing keyword writes why once and the walk
- * unwinds; inside anyOf reasons go to scratch, since only a match of
- * none is a mismatch.
+ * The schema walk: a failing keyword writes why once and the walk unwinds;
+ * inside anyOf, reasons go to scratch: only a match of none is a mismatch.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,10 +88,7 @@ static const struct {
 	{ "null", "null" },
 };
 
-/*
- * The keywords the box checks, in the order it checks them; any other is
- * left to the API.  sandcastle-box(8) lists these.
- */
+/* In the order checked; any other keyword is the API's (sandcastle-box(8)). */
 static const struct {
 	const char	*name;
 	int		 (*check)(struct walk *, size_t, size_t, size_t,
@@ -282,9 +278,8 @@ sv_keywords(struct walk *w, size_t st, size_t vt, unsigned int depth,
 }
 
 /*
- * A $ref's target: its fragment percent-decoded, as a URI's is, then
- * read as a JSON pointer (RFC 6901) from the schema's root, never the
- * root of the document that holds it.
+ * A $ref's fragment percent-decoded, as a URI's is, then read as a JSON
+ * pointer (RFC 6901) from the schema's root, not the document's.
  */
 static long
 ref_target(const struct walk *w, size_t ref, const char **bad)
@@ -353,10 +348,7 @@ pointer_step(const struct json *s, size_t cur, const char *tok, size_t len)
 	return (long)e;
 }
 
-/*
- * A $ref back to a schema taken at this same value of the reply would
- * be taken again and again: refused at once, not at a bound.
- */
+/* A $ref back to a schema taken at this same value: a loop, refused at once. */
 static int
 kw_ref(struct walk *w, size_t st, size_t ref, size_t vt, unsigned int depth,
     unsigned int refs)
@@ -541,7 +533,6 @@ kw_anyof(struct walk *w, size_t st, size_t k, size_t vt, unsigned int depth,
 	return sv_combine(w, k, vt, 0, depth);
 }
 
-/* allOf: every schema of the list; anyOf: one at least. */
 static int
 sv_combine(struct walk *w, size_t k, size_t vt, int all, unsigned int depth)
 {
@@ -603,7 +594,6 @@ kw_required(struct walk *w, size_t st, size_t req, size_t vt,
 	return SCHEMA_OK;
 }
 
-/* Each member named in properties, against its schema there. */
 static int
 kw_properties(struct walk *w, size_t st, size_t props, size_t vt,
     unsigned int depth, unsigned int refs)
@@ -631,7 +621,6 @@ kw_properties(struct walk *w, size_t st, size_t props, size_t vt,
 	return SCHEMA_OK;
 }
 
-/* Each member that properties does not name. */
 static int
 kw_additional(struct walk *w, size_t st, size_t extra, size_t vt,
     unsigned int depth, unsigned int refs)

@@ -1,9 +1,6 @@
 /*
- * The reply against the job's schema, in the subset of JSON Schema the
- * Claude API takes for a structured output (1.0 is an integer); other
- * keywords are left alone: the API judges the schema, this the reply.
- * Bounded by SCHEMA_MAXDEPTH, SCHEMA_MAXREFS ($ref after $ref) and
- * SCHEMA_MAXSTEPS; a $ref loop is refused where it closes.
+ * The reply against the job's schema, in the subset of JSON Schema the API
+ * takes for structured outputs: the API judges the schema, this the reply.
  */
 #ifndef SANDCASTLE_BOX_SCHEMA_H
 #define SANDCASTLE_BOX_SCHEMA_H
@@ -19,16 +16,14 @@
 
 enum schema_verdict {
 	SCHEMA_OK = 0,
-	SCHEMA_MISMATCH = -1,	/* the reply does not satisfy the schema */
+	SCHEMA_MISMATCH = -1,
 	SCHEMA_UNUSABLE = -2,	/* the schema or a bound stopped the walk */
-	SCHEMA_NOTJSON = -3	/* the reply is not JSON at all */
+	SCHEMA_NOTJSON = -3
 };
 
 /*
- * The one check the box makes of a reply: text parsed as JSON, then held
- * to the schema at s's token root, which is "#" for every $ref.  why
- * names the reply's JSON path ("$.tags[2]: is a number, ..."), or for
- * SCHEMA_NOTJSON the parser's reason and byte.
+ * text parsed as JSON, then held to the schema at root ("#" for $ref); why
+ * names the reply's JSON path ("$.tags[2]: ..."), or the parser's reason.
  */
 enum schema_verdict schema_reply(const struct json *s, size_t root,
 		    const char *text, size_t len, char *why, size_t whysz);

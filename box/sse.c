@@ -98,7 +98,6 @@ sse_field(struct sse *s, const char *line, size_t n, const char **why)
 	return 0;
 }
 
-/* The event whose data is held, handed out. */
 static int
 sse_give(struct sse *s, struct sse_event *ev, int cut)
 {

@@ -10,9 +10,9 @@
 #include "stream.h"
 
 enum block_kind {
-	BK_TEXT,		/* text_delta */
-	BK_THINKING,		/* thinking_delta, signature_delta */
-	BK_INPUT,		/* input_json_delta: tool_use's input */
+	BK_TEXT,
+	BK_THINKING,
+	BK_INPUT,
 	BK_WHOLE		/* whole at its start: kept as it came */
 };
 
@@ -91,7 +91,6 @@ raw_dup(const struct json *j, long tok)
 	return strndup(raw, n);
 }
 
-/* Replaces *dst by tok's raw JSON, when tok is there. */
 static int
 raw_set(struct stream *st, char **dst, long tok)
 {
@@ -233,11 +232,7 @@ block_of(struct stream *st)
 	return &st->b[i];
 }
 
-/*
- * The kinds of block a delta adds to, and their fields the stream makes:
- * each starts as content_block_start gave it, as the SDKs keep the block
- * it gives (a signature or an input given whole there).
- */
+/* The blocks deltas add to, begun as their start gave them, as the SDKs do. */
 static const struct {
 	const char	*type;
 	enum block_kind	 kind;
@@ -249,7 +244,6 @@ static const struct {
 	{ "server_tool_use",	BK_INPUT,	NULL,		NULL },
 };
 
-/* A field of the block as it starts, when it is a string. */
 static int
 start_field(struct stream *st, struct buf *b, long cb, const char *key)
 {
@@ -426,10 +420,8 @@ stream_apply(struct stream *st, struct json *j, size_t i)
 }
 
 /*
- * One event: 1 for an error event, 0 for any other, -1 when it breaks.
- * After message_stop only an error counts; a name the API never sends
- * is read by its data's type; a cut event whose data is not whole JSON
- * was never sent; ping is nothing.
+ * 1 for an error event, 0 for another, -1 when it breaks.  A cut event
+ * whose data is not whole JSON was never sent.
  */
 static int
 stream_event(struct stream *st, const struct sse_event *ev)
@@ -485,10 +477,7 @@ field_json(const struct buf *b, int string)
 	return json_writer_finish(&w, &n);
 }
 
-/*
- * The start's members (its type among them), a field the stream made in
- * place of the start's own, then those it lacked.
- */
+/* The start's members, the stream's fields in place of its own or after. */
 static void
 block_members(FILE *f, const struct json *j, const char *const keys[2],
     char *vals[2])
@@ -635,9 +624,8 @@ stream_free(struct stream *st)
 }
 
 /*
- * The events to the end, after message_stop too: 1 and the error
- * event's data kept, 0, or -1 when the stream breaks before
- * message_stop (past it, a bound passed only ends the reading).
+ * To the end: 1 and the error event's data kept, 0, or -1 when the stream
+ * breaks before message_stop (past it, a bound only ends the reading).
  */
 static int
 stream_read(struct stream *st, struct sse *s, struct stream_result *res)

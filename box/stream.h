@@ -1,8 +1,6 @@
 /*
- * A streamed reply of the Messages API made into the Message a reply not
- * streamed would have been, for claude.c to judge the same way, read as
- * the official SDKs read it; events out of the API's order break the
- * stream (sandcastle-box(8)).
+ * A streamed reply of the Messages API made into the Message an unstreamed
+ * one would be, read as the official SDKs read it (sandcastle-box(8)).
  */
 #ifndef SANDCASTLE_BOX_STREAM_H
 #define SANDCASTLE_BOX_STREAM_H
@@ -14,17 +12,15 @@
 #define STREAM_WHY_MAX		160
 
 enum stream_verdict {
-	STREAM_MESSAGE,		/* message: the Message whole */
-	STREAM_ERROR,		/* error: the error event's data */
-	STREAM_BROKEN		/* why */
+	STREAM_MESSAGE,
+	STREAM_ERROR,		/* error holds the error event's data */
+	STREAM_BROKEN
 };
 
 struct stream_result {
 	/*
-	 * The Message as far as the stream made it, from message_start on
-	 * (its usage too), whatever the verdict; NULL before.  JSON whose
-	 * strings json_parse_lone() takes: the API's own fields as it sent
-	 * them, a block's text, thinking and signature in UTF-8.
+	 * As far as the stream made it, from message_start on, whatever the
+	 * verdict; its strings are what json_parse_lone() takes.
 	 */
 	char		*message;
 	size_t		 messagelen;

@@ -1,7 +1,4 @@
-/*
- * libtesseract's C API (tess.h).  One TessBaseAPI per box, started
- * before the job is read: a box reads one image and ends.
- */
+/* One TessBaseAPI per box, started before the job: a box reads one image. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,6 @@
 /*
- * Tesseract, handed only the grey bitmap the box drew: neither it nor
- * Leptonica parses a job's bytes.  A job's languages are checked against
- * what loaded and the data folder's *.traineddata, since Tesseract says
- * nothing of what it did not find.
+ * Tesseract, handed only the grey bitmap the box drew; a job's languages
+ * are checked against the data folder, as Tesseract says nothing of a miss.
  */
 #ifndef SANDCASTLE_BOX_TESS_H
 #define SANDCASTLE_BOX_TESS_H
@@ -28,8 +26,8 @@ struct tess {
 	int		 ok;		/* Tesseract started with every language */
 	struct tess_langs loaded;	/* the image's languages, in their order */
 	size_t		 nhave;
-	char		 have[TESS_HAVE_MAX][TESS_LANG_MAX + 1];	/* the data folder's */
-	char		 why[512];	/* when not ok */
+	char		 have[TESS_HAVE_MAX][TESS_LANG_MAX + 1];
+	char		 why[512];
 };
 
 /* 1 when s may name a language: letters, digits and _. */
@@ -40,18 +38,12 @@ int		 tess_load(struct tess *, const char *datapath,
 		    const struct tess_langs *);
 void		 tess_free(struct tess *);
 
-/*
- * *text to free(3); else -1, why and the failure's word, which releases
- * the job.  want must be the languages loaded, in their order.
- */
+/* *text to free(3); else -1, why and the word, which releases the job. */
 int		 tess_read(struct tess *, const struct tess_langs *want,
 		    const struct image *, char **text, enum job_word *word,
 		    char *why, size_t whysz);
 
-/*
- * The data folder's languages as a JSON array into w; -1, the word and
- * why: JW_LANGUAGES naming both lists (w has the array), else JW_BOX.
- */
+/* The folder's languages into w; -1, why and JW_LANGUAGES (w too) or JW_BOX. */
 int		 tess_check(const struct tess *, const struct tess_langs *want,
 		    struct json_writer *w, enum job_word *word, char *why,
 		    size_t whysz);

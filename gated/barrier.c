@@ -1,7 +1,6 @@
 /*
- * The second barrier, proved by the kernel's route lookup (RTM_F_FIB_MATCH,
- * as `ip route get fibmatch`), not by a listing: a listing shows that a
- * prohibit route exists, not that it wins over a more specific one.
+ * The second barrier, proved by the kernel's route lookup (RTM_F_FIB_MATCH)
+ * and not a listing, which shows a prohibit route exists, not that it wins.
  */
 #include <sys/types.h>
 #include <sys/socket.h>

@@ -1,8 +1,6 @@
 /*
  * The second barrier as the kernel's route lookup answers it, asked by
  * gated before it serves and by sandcastlectl check of a running gate.
- * Every address of the link is link-local, so nothing of it can shadow
- * a route the machine's network needs closed.
  */
 #ifndef SANDCASTLE_BARRIER_H
 #define SANDCASTLE_BARRIER_H
@@ -19,11 +17,11 @@
 #define BARRIER_DNS_TABLE	4750
 #define BARRIER_DNS_PREF	100
 #define BARRIER_MACHINE_MAX	80	/* own addresses and routers */
-#define BARRIER_EXC_MAX		256	/* internal exceptions */
+#define BARRIER_EXC_MAX		256
 
 struct barrier_exc {
 	struct in_addr	 ip;
-	const char	*dest;		/* the destination's name */
+	const char	*dest;
 };
 
 struct barrier {
@@ -45,7 +43,6 @@ struct barrier_route {
 	uint32_t	 table;
 };
 
-/* One of the namespace's own addresses above, parsed (fatal if not one). */
 struct in_addr barrier_ip4(const char *);
 void	barrier_machine(struct barrier *);
 void	barrier_add_machine(struct barrier *, struct in_addr, int router);
@@ -56,14 +53,9 @@ int	barrier_in_bogon(struct in_addr);
 /* As connect(2) would look it up (IPPROTO_UDP with dport for DNS). */
 void	barrier_lookup(int nlfd, struct in_addr, int proto, uint16_t dport,
 	    struct barrier_route *r);
-/* "prohibit", "192.168.1.0/24 dev egress", "default via ..."; for a person. */
 void	barrier_route_str(const struct barrier_route *, char *, size_t);
 
-/*
- * Prohibit (EACCES) is required for the first, a middle and the last
- * address of every bogon and each machine address, but an internal
- * exception's /32.  The number of lookups, or -1 with why.
- */
+/* gated(8)'s read-back: the number of lookups, or -1 with why. */
 int	barrier_verify(int nlfd, const struct barrier *, char *why,
 	    size_t whysz);
 

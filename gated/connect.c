@@ -21,7 +21,6 @@ connect_init(struct connect_req *req)
 	req->state = CONNECT_MORE;
 }
 
-/* A copy in lower case without one trailing dot; -1 when too long. */
 static int
 name_normalise(const char *raw, size_t len, char *host, size_t hostsz)
 {
@@ -46,11 +45,7 @@ all_of(const char *s, const char *set)
 	return strspn(s, set) == strlen(s);
 }
 
-/*
- * inet_aton(3) knows the odd spellings (127.1, 0x7f.1, 2130706433): a
- * last label that reads as a number in any base is refused, so that no
- * later parser decides it was one.
- */
+/* inet_aton(3)'s spellings (127.1, 0x7f.1), and any numeric last label. */
 static int
 name_is_literal(const char *host)
 {

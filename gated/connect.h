@@ -1,11 +1,7 @@
 /*
- * The gate's CONNECT parser, fed bytes as they come:
- *
- *	CONNECT name:port HTTP/1.1 CRLF
- *	(token ":" value CRLF) x 0..32
- *	CRLF
- *
- * The host is never an IP literal in any spelling; Host is not trusted.
+ * The gate's CONNECT parser, fed bytes as they come: "CONNECT name:port
+ * HTTP/1.1", 0 to 32 header lines (token ":" value), an empty line, each
+ * ending in CRLF.  The host is never an IP literal; Host is not trusted.
  */
 #ifndef SANDCASTLE_CONNECT_H
 #define SANDCASTLE_CONNECT_H
@@ -20,8 +16,8 @@
 #define CONNECT_NHEADERS_MAX	32
 
 enum connect_state {
-	CONNECT_MORE,		/* every byte taken; feed more */
-	CONNECT_DONE,		/* host and port hold the request */
+	CONNECT_MORE,
+	CONNECT_DONE,
 	CONNECT_ERROR		/* why holds a short, fixed reason */
 };
 
@@ -29,12 +25,11 @@ struct connect_req {
 	char		 host[HOST_LEN + 1];
 	uint16_t	 port;
 	const char	*why;
-	int		 literal;	/* refused as an IP literal */
+	int		 literal;
 
-	/* the parser's own */
 	enum connect_state state;
 	int		 in_headers;
-	int		 cr;		/* the last byte was a CR */
+	int		 cr;
 	size_t		 linelen;
 	size_t		 hdrbytes;	/* of the header lines done */
 	int		 nheaders;
@@ -43,11 +38,7 @@ struct connect_req {
 
 void	connect_init(struct connect_req *);
 
-/*
- * *used is exactly what it consumed, up to the empty line's LF on
- * CONNECT_DONE: what follows is the caller's, not to be forwarded
- * before the gate has decided.
- */
+/* *used ends at the empty line's LF: what follows waits for the decision. */
 enum connect_state connect_feed(struct connect_req *, const void *buf,
 		    size_t len, size_t *used);
 

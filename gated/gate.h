@@ -11,29 +11,23 @@
 #include "barrier.h"
 #include "config.h"
 
-#define GATE_CHILDREN_MAX	32	/* tunnels at once; more get a 503 */
+#define GATE_CHILDREN_MAX	32
 #define GATE_REQUEST_SECS	10	/* to send the whole CONNECT */
 #define GATE_CONNECT_SECS	10	/* to reach the destination */
-/*
- * A tunnel with no byte either way, and one from accept to close; to a
- * destination whose call may wait longer (a capability's timeout), its
- * call_seconds and a margin: the keep ends a call first, and says so.
- */
+/* Idle, in all; a longer call's own plus a margin: the keep ends it first. */
 #define GATE_IDLE_SECS		60
 #define GATE_TOTAL_SECS		300
 #define GATE_CALL_MARGIN	30
 #define GATE_READY_SECS		10	/* for pasta to configure the namespace */
 #define GATE_OWN_MAX		64	/* the machine's own IPv4 addresses */
-#define GATE_ADDRS_MAX		16	/* of one name's answer */
+#define GATE_ADDRS_MAX		16
 #define GATE_SPARE_LOST_MAX	3	/* spares ended untaken, then none */
-/* The next spare once no connection came for so long (serve.c). */
 #define GATE_SPARE_QUIET_MS	10
 
 struct gate {
-	/* The gate's list, copied; call_seconds the most of its host and port. */
 	struct destination	*dests;
 	size_t			 ndests;
-	struct barrier		 barrier;	/* read before leaving */
+	struct barrier		 barrier;
 	struct in_addr		 own[GATE_OWN_MAX];
 	size_t			 nown;
 	struct in_addr		 resolver;	/* where pasta forwards DNS */
@@ -45,28 +39,23 @@ struct gate {
 	pid_t			 self;		/* gated, not a child */
 	pid_t			 children[GATE_CHILDREN_MAX + 1];
 	size_t			 nchildren;	/* the spare's among them */
-	pid_t			 spare;		/* forked, sandboxed, no client */
-	int			 sparefd;	/* its socketpair, for one fd */
+	pid_t			 spare;
+	int			 sparefd;
 	int			 spare_lost;	/* ended untaken in a row */
 };
 
-/* listen.c */
 int	listen_open(const char *path);
 void	listen_remove(const char *path);
 
-/* own.c */
 void	own_read(struct gate *);
 
-/* netns.c */
 pid_t	netns_enter(void);
 void	netns_end_pasta(pid_t);
 
-/* route.c */
 int	route_wait_link(pid_t pasta);
 void	route_install(const struct gate *, int ifindex);
 void	route_verify(const struct gate *);
 
-/* resolve.c */
 struct in_addr resolve_pick(void);
 void	resolve_prepare(const struct gate *);
 size_t	resolve_name(const char *, struct in_addr *, size_t max,
@@ -81,15 +70,12 @@ void	filter_tunnel(void);
 int	landlock_gate(const struct gate *);
 int	landlock_tunnel(void);
 
-/* serve.c */
 void	serve(struct gate *);
 void	serve_end_children(struct gate *);
 
-/* tunnel.c */
 __attribute__((noreturn)) void
 	tunnel(const struct gate *, int fd);
 
-/* relay.c */
 void	relay(int client, int server, const void *pending, size_t npending,
 	    unsigned int idle);
 

@@ -1,7 +1,6 @@
 /*
- * NETLINK_ROUTE written here, not taken from a library: the kernel's
- * own route lookup is the second barrier's proof, so the asking is ours
- * to check.
+ * NETLINK_ROUTE by hand, not a library's: the kernel's route lookup is the
+ * second barrier's proof, so the asking is ours to check.
  */
 #include <sys/socket.h>
 

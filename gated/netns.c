@@ -1,13 +1,7 @@
 /*
- * The second barrier's network: gated's own user and network namespace,
- * wired by pasta, IPv4 only, no port forwarded, and DNS forwarded to the
- * machine's resolver (Debian 12's pasta forwards nothing when named
- * with -D).  Without --config-net pasta copies no address or route,
- * which would win over the prohibit routes.  No ICMP echo is passed on
- * (--no-icmp): the gate's tunnels are TCP and its lookups UDP, and on
- * Debian 12 it spares pasta 2 MiB of buffers.  The helper is forked before
- * the unshare, so pasta joins from outside a namespace whose root is
- * already the operator.
+ * gated's user and network namespace, wired by pasta as gated(8) says (DNS
+ * not by -D: Debian 12's pasta then forwards nothing).  The helper forks
+ * before the unshare: pasta joins a namespace already the operator's.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -35,10 +29,7 @@ helper_term(int sig)
 	helper_ending = 1;
 }
 
-/*
- * Default signals: systemd ignores SIGPIPE, and Debian 12's pasta takes
- * an ignored SIGPIPE for a failure to ignore it and exits.
- */
+/* systemd ignores SIGPIPE; Debian 12's pasta exits when it is ignored. */
 static __attribute__((noreturn)) void
 helper_pasta(pid_t gate)
 {
@@ -63,11 +54,7 @@ helper_pasta(pid_t gate)
 	_exit(127);
 }
 
-/*
- * The helper ends pasta when gated dies, seen by being reparented: a
- * parent-death signal does not survive pasta joining gated's user
- * namespace, and pasta would hold the namespace open for ever.
- */
+/* Reparenting shows gated's end: pasta joining its userns loses PDEATHSIG. */
 static __attribute__((noreturn)) void
 helper_exec(pid_t gate, int go)
 {

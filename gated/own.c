@@ -1,7 +1,6 @@
 /*
  * The machine's addresses and routers, read before the gate leaves its
- * network: the second barrier holds them closed, the first refuses a
- * name that resolves to one ("this machine").
+ * network: the second barrier closes them, the first refuses them by name.
  */
 #include <sys/types.h>
 

@@ -1,7 +1,6 @@
 /*
- * The first barrier's rules.  Its own bogon table, beside values.h's,
- * is what the second barrier installs, so refusing and routing read one
- * list; t_policy holds the two to each other.
+ * The first barrier's rules.  Its bogon table is also the second barrier's
+ * prohibit routes; t_policy holds it to values.h's.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -1,12 +1,7 @@
 /*
- * The gate's refusals for `sandcastlectl check`: an append-only file,
- * mode 0600, one line per refusal:
- *
- *	<epoch> <destination> <host> <port> <address> <code> LF
- *
- * "-" for a field there is none of (an IP literal host is not kept).
- * Each line is one write(2) on O_APPEND, so lines never interleave.
- * The gate alone prunes: a rewrite elsewhere could lose a line.
+ * The gate's refusals for `sandcastlectl check` (gated(8)): a line each,
+ * one write(2) on O_APPEND, so that lines never interleave.  The gate
+ * alone prunes: a rewrite elsewhere could lose a line.
  */
 #ifndef SANDCASTLE_REFUSAL_H
 #define SANDCASTLE_REFUSAL_H
@@ -47,20 +42,15 @@ int	refusal_append(const char *path, const struct refusal_rec *);
 int	refusal_open(const char *path);
 int	refusal_append_fd(int fd, const struct refusal_rec *);
 
-/* Rewrites path (a temporary file, then rename(2)) with only the last hour. */
 int	refusal_prune(const char *path, time_t now);
 
 /* Last hour's refusals, per destination, by name; a missing file is none. */
 int	refusal_summary(const char *path, time_t now,
 	    void (*cb)(const struct refusal_sum *, void *), void *arg);
 
-/*
- * "gate: refused notes 3 time(s) in the last hour, last at 10:15:46
- * (notes.example.org 192.168.1.30): <reason>; <what to do>", local time.
- */
 int	refusal_format(const struct refusal_sum *, char *buf, size_t bufsz);
 
 const char	*refusal_code(enum refusal);	/* the file's word for it */
-const char	*refusal_advice(enum refusal);	/* what to do */
+const char	*refusal_advice(enum refusal);
 
 #endif

@@ -1,7 +1,6 @@
 /*
- * The tunnel's bytes, both ways, with splice(2): no byte is copied into
- * the gate, which reads nothing of them.  A half close is passed on
- * with shutdown(2), as TLS close_notify and HTTP need.
+ * The tunnel's bytes both ways by splice(2), none copied into the gate; a
+ * half close passes on by shutdown(2), as TLS close_notify and HTTP need.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -22,7 +21,7 @@ struct half {
 	int		 from, to;
 	int		 pipe[2];
 	size_t		 size;		/* what the pipe holds at most */
-	size_t		 len;		/* bytes in the pipe */
+	size_t		 len;
 	int		 full;		/* out of slots before size */
 	int		 eof, shut, failed;
 };
@@ -64,10 +63,7 @@ half_read(struct half *h)
 
 	n = splice(h->from, NULL, h->pipe[1], NULL, h->size - h->len,
 	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-	/*
-	 * A pipe counts slots, not bytes: half-full pages fill it below
-	 * size.  Left alone, or poll(2) would wake for it at once.
-	 */
+	/* Slots, not bytes, fill a pipe: marked full, or poll wakes at once. */
 	if (n == -1 && errno == EAGAIN && h->len > 0) {
 		h->full = 1;
 		return;

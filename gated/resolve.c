@@ -1,9 +1,7 @@
 /*
- * The gate resolves by DNS alone, IPv4 only: no NSS, no /etc/hosts, no
- * search domain.  The query leaves by UDP to BARRIER_DNS, which pasta
- * forwards, so the resolver itself stays behind the prohibit routes.
- * Each try on its own socket, so a lost query is asked from another
- * port.  A truncated answer is taken as far as it came: TCP is closed.
+ * DNS alone, IPv4 only, by UDP to BARRIER_DNS, which pasta forwards: the
+ * resolver stays behind the prohibit routes.  Each try from a new port; a
+ * truncated answer is taken as far as it came, TCP being closed.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -28,7 +26,6 @@
 static const int	resolve_tries[] = { 1, 1, 2, 2 };
 #define RESOLVE_NTRIES	(sizeof(resolve_tries) / sizeof(resolve_tries[0]))
 
-/* 1 for an IPv4 resolver off loopback, which pasta can forward to. */
 static int
 resolver_usable(const char *ns, struct in_addr *in)
 {

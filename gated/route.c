@@ -1,7 +1,6 @@
 /*
- * The second barrier's routes, made by gated (barrier.h says what the
- * namespace holds).  The default route goes "onlink" through pasta's
- * side, so pasta's side itself stays behind 169.254.0.0/16's prohibit.
+ * The second barrier's routes.  The default goes "onlink" through pasta's
+ * side, which itself stays behind 169.254.0.0/16's prohibit.
  */
 #include <sys/types.h>
 #include <sys/wait.h>

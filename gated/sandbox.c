@@ -1,11 +1,7 @@
 /*
- * The gate's sandbox, once its network is made and checked: every
- * capability dropped (CAP_NET_ADMIN could remove a route), then an
- * allow list; each tunnel's child, which reads what keepd and a
- * destination send, stacks a second.  Some calls get an errno, not a
- * kill, where glibc's resolver has a fallback (nscd, /etc/hosts,
- * gai.conf, netlink).  Refusing openat(2) keeps a taken gate from the
- * operator's files.
+ * The gate's sandbox: every capability dropped (CAP_NET_ADMIN could remove
+ * a route), then an allow list each tunnel's child tightens; an errno, not
+ * a kill, where glibc's resolver falls back (nscd, hosts, gai.conf, netlink).
  */
 #include <sys/types.h>
 #include <sys/ioctl.h>

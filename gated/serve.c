@@ -1,9 +1,7 @@
 /*
- * The gate's loop: each client to the spare, and the next spare forked
- * once the gate is quiet, so that its fork and its copy of the heap do
- * not take the CPU from the tunnel just handed over.
- * The parent reads nothing a client sends; pasta's death ends the gate,
- * which has no network without it.
+ * The gate's loop, which reads nothing a client sends: each client to the
+ * spare, and the next spare forked once the gate is quiet, so that its fork
+ * does not take the CPU from the tunnel just handed over.
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -26,8 +24,8 @@
 #include "msg.h"
 
 #define SPARE_CLIENT	1	/* to the spare: its client's descriptor */
-#define SPARE_GATE	0x1	/* the sides: the gate */
-#define SPARE_SPARE	0x2	/* and its spare tunnel process */
+#define SPARE_GATE	0x1
+#define SPARE_SPARE	0x2
 
 static void	 spare_client(void *, struct msg *);
 
@@ -121,11 +119,7 @@ spare_wait(const struct gate *g, int sp, int abi)
 	_exit(0);
 }
 
-/*
- * SIGKILL at gated's death, rather than bytes carried for up to
- * GATE_TOTAL_SECS with no gate to answer; set before the check, so a
- * gate gone in between is seen either way.
- */
+/* PDEATHSIG set before the check: a gate gone in between is seen either way. */
 static pid_t
 child_start(struct gate *g, int fd, int sp, const sigset_t *waitmask)
 {
@@ -162,11 +156,7 @@ child_start(struct gate *g, int fd, int sp, const sigset_t *waitmask)
 	return pid;
 }
 
-/*
- * 1 when the gate has no spare and may make one: not after three lost in
- * a row, and not with every child's place taken.  Only then does the gate
- * wake after a quiet spell, to make it.
- */
+/* The gate wakes after a quiet spell only while this holds, to make one. */
 static int
 spare_wanted(const struct gate *g)
 {
@@ -284,10 +274,7 @@ quiet_left(const struct gate *g, int64_t spell, struct timespec *left)
 	return left;
 }
 
-/*
- * The quiet spell begins at each connection, never at a child's end; a
- * spare made, or one that could not be, begins another.
- */
+/* The quiet spell begins at each connection, never at a child's end. */
 void
 serve(struct gate *g)
 {

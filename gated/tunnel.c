@@ -1,7 +1,6 @@
 /*
- * One tunnel, in a child of its own under a filter put on before its
- * client came.  Nothing the client sent after the request reaches a
- * destination before the decision.
+ * One tunnel, in a child under a filter put on before its client came; no
+ * byte sent after the request reaches a destination before the decision.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
