@@ -110,6 +110,8 @@ unit_dir = $(word 2,$(subst /, ,$(1)))
 unit_prog = $(or $(UNITPROG_$(call unit_dir,$(1))),$(call unit_dir,$(1)))
 unit_lib = $(if $(filter $(call unit_prog,$(1)),$(PROGDIRS)),$(call unit_prog,$(1))/lib$(call unit_prog,$(1)).a)
 unit_san_lib = $(patsubst %.a,%.san.a,$(call unit_lib,$(1)))
+# t_core sets the core's monotonic clock forward (ld(1) --wrap).
+UNIT_LDFLAGS_t_core = -Wl,--wrap=clock_gettime
 
 FUZZ_SRCS = $(wildcard regress/fuzz/fuzz_*.c)
 FUZZERS = $(FUZZ_SRCS:.c=)
@@ -220,7 +222,7 @@ $(BOXES): box/sandcastle-box-%: box/sandcastle-box-%.o $(BOX_BASE:.c=.o) \
 $(UNITS): %: %.c $$(call unit_lib,$$@) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    $(call unit_lib,$@) common/libcommon.a $(ATF_LIBS) $(LIBS) \
-	    $(LIBS_$(call unit_prog,$@))
+	    $(LIBS_$(call unit_prog,$@)) $(UNIT_LDFLAGS_$(notdir $@))
 
 common/landlock.abi1.o: common/landlock.c $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) -DLANDLOCK_ABI_MAX=1 $(ALL_CFLAGS) -c -o $@ $<
@@ -233,7 +235,7 @@ $(ABI1_UNITS): %.abi1: %.c common/landlock.abi1.o $$(call unit_lib,$$*) common/l
 $(SAN_UNITS): %.san: %.c regress/lib/san.san.o $$(call unit_san_lib,$$@) common/libcommon.san.a $(HDRS)
 	$(CC) $(SAN_CFLAGS) -o $@ $< regress/lib/san.san.o \
 	    $(call unit_san_lib,$@) common/libcommon.san.a $(ATF_LIBS) $(LIBS) \
-	    $(LIBS_$(call unit_prog,$@))
+	    $(LIBS_$(call unit_prog,$@)) $(UNIT_LDFLAGS_$(notdir $(basename $@)))
 
 # make deps: every Debian package the build and the suite need.
 deps:

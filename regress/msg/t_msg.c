@@ -54,6 +54,24 @@ frame(unsigned char *out, uint32_t type, uint32_t flags, uint32_t len,
 	return sizeof(hdr) + plen;
 }
 
+/* s framed by hand, written to fd and read by in: msg_read_one's answer. */
+static int
+hand_frame(int fd, struct msgchan *in, uint32_t type, uint32_t flags,
+    const char *s)
+{
+	unsigned char	 wire[64];
+	struct msg	 m;
+	size_t		 n;
+	int		 r;
+
+	n = frame(wire, type, flags, strlen(s), s, strlen(s));
+	ATF_REQUIRE_EQ(write(fd, wire, n), (ssize_t)n);
+	errno = 0;
+	if ((r = msg_read_one(in, &m)) == 1)
+		msg_free(&m);
+	return r;
+}
+
 static void
 send_fds(int s, const void *buf, size_t len, const int *fds, size_t nfds)
 {
@@ -400,24 +418,13 @@ ATF_TC_WITHOUT_HEAD(flag_without_fd);
 ATF_TC_BODY(flag_without_fd, tc)
 {
 	struct msgchan	 in;
-	struct msg	 m;
-	unsigned char	 wire[64];
-	size_t		 n;
 	int		 sv[2];
 
 	pair(sv, 0);
 	msgchan_init(&in, sv[1], 1024);
-
 	/* The control: without the flag, a plain write is a message. */
-	n = frame(wire, T_FILE, 0, 1, "x", 1);
-	ATF_REQUIRE_EQ(write(sv[0], wire, n), (ssize_t)n);
-	ATF_REQUIRE_EQ(msg_read_one(&in, &m), 1);
-	msg_free(&m);
-
-	n = frame(wire, T_FILE, MSGF_FD, 1, "x", 1);
-	ATF_REQUIRE_EQ(write(sv[0], wire, n), (ssize_t)n);
-	errno = 0;
-	ATF_CHECK_EQ(msg_read_one(&in, &m), -1);
+	ATF_REQUIRE_EQ(hand_frame(sv[0], &in, T_FILE, 0, "x"), 1);
+	ATF_CHECK_EQ(hand_frame(sv[0], &in, T_FILE, MSGF_FD, "x"), -1);
 	ATF_CHECK_EQ(errno, EPROTO);
 	msgchan_clear(&in);
 }
@@ -532,22 +539,12 @@ ATF_TC_WITHOUT_HEAD(unknown_flags);
 ATF_TC_BODY(unknown_flags, tc)
 {
 	struct msgchan	 in;
-	struct msg	 m;
-	unsigned char	 wire[64];
-	size_t		 n;
 	int		 sv[2];
 
 	pair(sv, 0);
 	msgchan_init(&in, sv[1], 1024);
-	n = frame(wire, T_STATUS, 0, 2, "ok", 2);
-	ATF_REQUIRE_EQ(write(sv[0], wire, n), (ssize_t)n);
-	ATF_REQUIRE_EQ(msg_read_one(&in, &m), 1);
-	msg_free(&m);
-
-	n = frame(wire, T_STATUS, 0x80, 2, "ok", 2);
-	ATF_REQUIRE_EQ(write(sv[0], wire, n), (ssize_t)n);
-	errno = 0;
-	ATF_CHECK_EQ(msg_read_one(&in, &m), -1);
+	ATF_REQUIRE_EQ(hand_frame(sv[0], &in, T_STATUS, 0, "ok"), 1);
+	ATF_CHECK_EQ(hand_frame(sv[0], &in, T_STATUS, 0x80, "ok"), -1);
 	ATF_CHECK_EQ(errno, EPROTO);
 	msgchan_clear(&in);
 }

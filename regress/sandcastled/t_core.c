@@ -3,8 +3,8 @@
  * whatever the core waits for, a keep that is down, a call in flight
  * or a job, and done then.  The core runs here in the test's process,
  * its channel to a parent played by the test, and its monotonic clock
- * set forward by the test: clock_gettime(2) below takes the C
- * library's place for the core's objects.  The results a source took
+ * set forward by the test: the build links the core's objects'
+ * clock_gettime(2) to __wrap_clock_gettime below (ld --wrap).  The results a source took
  * after a long absence: their records kept past retention_days, and a
  * record gone never holding the claims.  And the core's wait table
  * (core_takes): each wait takes its own answers and no other.  A job's
@@ -46,12 +46,12 @@
 #include "testconf.h"
 #include "../lib/hop.h"
 
-int	 clock_gettime(clockid_t, struct timespec *);
+int	 __wrap_clock_gettime(clockid_t, struct timespec *);
 
 static time_t	 ahead;		/* seconds the monotonic clock is set forward */
 
 int
-clock_gettime(clockid_t id, struct timespec *ts)
+__wrap_clock_gettime(clockid_t id, struct timespec *ts)
 {
 	if (syscall(SYS_clock_gettime, id, ts) == -1)
 		return -1;
