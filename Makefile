@@ -175,10 +175,13 @@ common/libcommon.a: $(COMMON_OBJS)
 common/libcommon.san.a: $(COMMON_SRCS:.c=.san.o)
 	rm -f $@ && ar rcs $@ $^
 
-%.o: %.c $(HDRS)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
-%.san.o: %.c $(HDRS)
-	$(CC) $(SAN_CFLAGS) -c -o $@ $<
+# An object depends on the headers it includes (cc -MMD), so that a
+# change to one process's header rebuilds only the files that use it.
+%.o: %.c
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+%.san.o: %.c
+	$(CC) $(SAN_CFLAGS) -MMD -MP -c -o $@ $<
+-include $(wildcard */*.d regress/lib/*.d)
 
 # The systemd user units install writes: one copy, in etc/systemd/,
 # compiled into sandcastlectl as C strings.
@@ -187,14 +190,15 @@ sandcastlectl/unitdata.h: $(UNIT_FILES) Makefile
 	{ for f in $(UNIT_FILES); do printf '{ "%s",\n' "$${f##*/}"; \
 	    sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&\\n"/' "$$f"; \
 	    printf '},\n'; done; } > $@.tmp && mv $@.tmp $@
-sandcastlectl/units.o: sandcastlectl/unitdata.h
+$(patsubst %.c,%.o,$(wildcard sandcastlectl/*.c)) \
+    $(patsubst %.c,%.san.o,$(wildcard sandcastlectl/*.c)): | sandcastlectl/unitdata.h
 
 # The version and the commit go into build.o alone, made anew each time.
 common/build.o common/build.evp.o common/build.san.o: ALL_CPPFLAGS += \
 	-DSANDCASTLE_VERSION='"$(VERSION)"' -DSANDCASTLE_COMMIT='"$(COMMIT)"'
 common/build.o common/build.evp.o: FORCE
-common/build.evp.o: common/build.c $(HDRS)
-	$(CC) $(ALL_CPPFLAGS) -DBUILD_EVP $(ALL_CFLAGS) -c -o $@ $<
+common/build.evp.o: common/build.c
+	$(CC) $(ALL_CPPFLAGS) -DBUILD_EVP $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 FORCE:
 
 define librules
@@ -210,8 +214,8 @@ endef
 $(foreach d,$(PROGDIRS),$(eval $(call librules,$(d))))
 $(foreach d,$(filter-out box,$(PROGDIRS)),$(eval $(call progrules,$(d))))
 
-box/sandcastle-box-%.o: box/sandcastle-box.c $(HDRS)
-	$(CC) $(ALL_CPPFLAGS) -DBOX_ROWS='BOX_ROW($*)' $(ALL_CFLAGS) -c -o $@ $<
+box/sandcastle-box-%.o: box/sandcastle-box.c
+	$(CC) $(ALL_CPPFLAGS) -DBOX_ROWS='BOX_ROW($*)' $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 .SECONDEXPANSION:
 $(BOXES): box/sandcastle-box-%: box/sandcastle-box-%.o $(BOX_BASE:.c=.o) \
@@ -224,8 +228,8 @@ $(UNITS): %: %.c $$(call unit_lib,$$@) common/libcommon.a $(HDRS)
 	    $(call unit_lib,$@) common/libcommon.a $(ATF_LIBS) $(LIBS) \
 	    $(LIBS_$(call unit_prog,$@)) $(UNIT_LDFLAGS_$(notdir $@))
 
-common/landlock.abi1.o: common/landlock.c $(HDRS)
-	$(CC) $(ALL_CPPFLAGS) -DLANDLOCK_ABI_MAX=1 $(ALL_CFLAGS) -c -o $@ $<
+common/landlock.abi1.o: common/landlock.c
+	$(CC) $(ALL_CPPFLAGS) -DLANDLOCK_ABI_MAX=1 $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(ABI1_UNITS): %.abi1: %.c common/landlock.abi1.o $$(call unit_lib,$$*) common/libcommon.a $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) -DLANDLOCK_ABI_MAX=1 $(ALL_CFLAGS) $(ALL_LDFLAGS) \
@@ -390,8 +394,8 @@ clean:
 	rm -f $(PROGS) $(PROGLIBS) $(PROGLIBS:.a=.san.a) gated/gated-nocheck $(BOX_TESTS) box/sandcastle-box \
 	    sandcastlectl/sandcastlectl-abi1 regress/bench/bench_landlock \
 	    regress/bench/bench_fresh regress/bench/bench_hops \
-	    $(RENDER_IMAGE) $(WAITFOR) common/libcommon.a common/libcommon.san.a */*.o \
-	    regress/lib/*.o $(UNITS) \
+	    $(RENDER_IMAGE) $(WAITFOR) common/libcommon.a common/libcommon.san.a */*.o */*.d \
+	    regress/lib/*.o regress/lib/*.d $(UNITS) \
 	    sandcastlectl/unitdata.h \
 	    $(addsuffix .san,$(UNITS)) $(ABI1_UNITS) $(FUZZERS) \
 	    $(DIST).tar.gz $(DIST).tar.gz.sha256

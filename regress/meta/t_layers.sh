@@ -121,8 +121,27 @@ programs_no_circle_body()
 	    -e match:'^tsort: core$' -e match:'^tsort: corebase$' tsort pairs
 }
 
+atf_test_case rebuild_own
+rebuild_own_head()
+{
+	atf_set "descr" "a change to one process's header rebuilds the files that include it and no other (cc -MMD): sandcastled/core.h the core's files, never the launcher's; control: proc.h, which every process of sandcastled includes, rebuilds the launcher"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "make cc"
+}
+rebuild_own_body()
+{
+	src=$(sc_srcdir)
+	make -s -C "$src" all > /dev/null 2>&1 || atf_fail "make all"
+	make -s -n -C "$src" -W sandcastled/core.h all > core.n
+	atf_check -o match:'sandcastled/core\.o' cat core.n
+	atf_check -s exit:1 grep -e '-o sandcastled/launcher\.o ' -e '-c -o keepd/' core.n
+	make -s -n -C "$src" -W sandcastled/proc.h all > proc.n
+	atf_check -o ignore grep -e '-o sandcastled/launcher\.o ' proc.n
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case no_circle
 	atf_add_test_case programs_no_circle
+	atf_add_test_case rebuild_own
 }
