@@ -169,7 +169,8 @@ load_body()
 	ROUNDS=$(atf_config_get load_rounds 1)
 	TOTAL=$((N * K))
 	load_up "$K"
-	img=$(render "HELLO LOAD")
+	# render's atf_fail ends only the $(...): its status is checked here.
+	img=$(render "HELLO WORLD") && [ -n "$img" ] || atf_fail "no image to OCR"
 	for k in $(seq 1 "$K"); do
 		sc_fakesource "s$k" "s$k.example.com" "198.20.5.$((30 + k))" \
 		    "tok-load-$k" "$(jobs "s$k" "$N" "$img")" strict
