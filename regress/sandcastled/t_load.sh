@@ -1,7 +1,8 @@
 #! /usr/bin/env atf-sh
 # The load run: many jobs from several strict sources, each daemon
 # started again a second after it ends (as systemd's Restart= would), each
-# fault of FAULTS in the middle of a job; ledger.py holds every record to
+# fault of FAULTS in the middle of a job, at jobs: 1 and at jobs: 4 (up to
+# four jobs in flight at each fault); ledger.py holds every record to
 # its source.  make test runs a short one, make bench
 # (regress/bench/bench_load.sh) the long one, through the config
 # variables load_jobs, load_sources and load_rounds.
@@ -154,22 +155,18 @@ wait_progress()
 	done
 }
 
-atf_test_case load cleanup
-load_head()
+# load_run JOBS: the load run at config.yaml's jobs: JOBS.
+load_run()
 {
-	atf_set "descr" "F1 F2 F3: jobs from several strict sources under load, with kill -9 of sandcastled's parent, of each child, of keepd and of gated, SIGTERM, a full data_dir, a source going away, podman missing and a stop mid-claim, each in the middle of a job: every job is answered once and every record agrees with its source"
-	atf_set "require.config" "prefix checkout"
-	atf_set "require.user" "root"
-	atf_set "timeout" "1200"
-}
-load_body()
-{
+	AT=$1
 	N=$(atf_config_get load_jobs 16)
 	K=$(atf_config_get load_sources 3)
 	ROUNDS=$(atf_config_get load_rounds 1)
 	TOTAL=$((N * K))
 	load_up "$K"
-	img=$(render "HELLO LOAD")
+	echo "jobs: $AT" >> "$SC_CONFIG/config.yaml"
+	# render's atf_fail ends only the $(...): its status is checked here.
+	img=$(render "HELLO WORLD") && [ -n "$img" ] || atf_fail "no image to OCR"
 	for k in $(seq 1 "$K"); do
 		sc_fakesource "s$k" "s$k.example.com" "198.20.5.$((30 + k))" \
 		    "tok-load-$k" "$(jobs "s$k" "$N" "$img")" strict
@@ -207,6 +204,8 @@ load_body()
 	done
 	end=$(date +%s)
 	touch "$SC_ROOT/halt"
+	most=$(journal_most "$SC_ROOT/log/sandcastled.all" \
+	    "$SC_ROOT/log/sandcastled.log")
 	set --
 	for k in $(seq 1 "$K"); do
 		set -- "$@" "s$k:$SC_ROOT/s$k.results:$SC_ROOT/s$k.jobs"
@@ -216,15 +215,31 @@ load_body()
 	cat ledger.out
 	ends=$(wc -l < "$SC_ROOT/log/ends" 2>/dev/null || echo 0)
 	idle=$(grep -c '^no claude box' "$SC_ROOT/log/faults")
-	echo "load: $TOTAL jobs from $K sources in $((end - start)) s" \
+	echo "load: $TOTAL jobs from $K sources at jobs: $AT in $((end - start)) s" \
 	    "($(( TOTAL * 60 / (end - start + 1) )) a minute), $injected faults injected" \
 	    "($(awk '$1 ~ /^[0-9]+$/ {print $2}' "$SC_ROOT/log/faults" | sort | uniq -c | awk '{printf "%s%s x%s", s, $2, $1; s=", "}'))," \
 	    "$((injected - idle)) of them mid-job (a claude box at the API) or mid-claim," \
-	    "$ends daemon ends" | tee load.out
+	    "$ends daemon ends, $most jobs at once at most" | tee load.out
 	[ "$(finals)" -ge "$TOTAL" ] ||
 	    { cat "$SC_ROOT/log/sandcastled.all" | tail -n 50; atf_fail "only $(finals) of $TOTAL jobs were answered"; }
 	[ $ok -eq 0 ] || { tail -n 80 "$SC_ROOT/log/sandcastled.all"; atf_fail "the records do not agree with the sources"; }
 	[ "$injected" -ge 11 ] || atf_fail "only $injected faults were injected"
+	[ "$most" -le "$AT" ] || atf_fail "$most jobs at once at jobs: $AT"
+	[ "$AT" -eq 1 ] || [ "$most" -ge 2 ] ||
+	    atf_fail "never two jobs at once at jobs: $AT"
+}
+
+atf_test_case load cleanup
+load_head()
+{
+	atf_set "descr" "F1 F2 F3: jobs from several strict sources under load, with kill -9 of sandcastled's parent, of each child, of keepd and of gated, SIGTERM, a full data_dir, a source going away, podman missing and a stop mid-claim, each in the middle of a job: every job is answered once and every record agrees with its source"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "1200"
+}
+load_body()
+{
+	load_run 1
 }
 load_cleanup()
 {
@@ -233,7 +248,25 @@ load_cleanup()
 	daemon_cleanup
 }
 
+atf_test_case load_jobs cleanup
+load_jobs_head()
+{
+	atf_set "descr" "F1 F2 F3: the load run at jobs: 4, each fault injected with up to four jobs in flight: every job is answered once and every record agrees with its source; the core's journal has more than one job at once and never more than four"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "1200"
+}
+load_jobs_body()
+{
+	load_run 4
+}
+load_jobs_cleanup()
+{
+	load_cleanup
+}
+
 atf_init_test_cases()
 {
 	atf_add_test_case load
+	atf_add_test_case load_jobs
 }
