@@ -79,6 +79,7 @@ struct cap_row {
 	const char	*box;	/* its box program: /sandcastle-box in its image */
 	struct capability defaults;
 	int		 request;	/* its box asks the keep once */
+	int		 cpu_bound;	/* its box keeps a processor busy (check) */
 	const char	*api;		/* what it asks, for a person, or NULL */
 	enum cap_keeps	 keeps;
 	/* Its settings in config.yaml: defaults, parse, -nv, free. */

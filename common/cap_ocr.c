@@ -281,6 +281,7 @@ const struct cap_row cap_ocr = {
 	.defaults = { 0, 16 * MiB, 1 * MiB, 2 * 60, 15 * 60,
 	    { 512 * MiB, 1000, 64, 64 * MiB }, 0 },
 	.request = 0,
+	.cpu_bound = 1,
 	.keeps = CAP_KEEPS_DIGEST,
 	.init = ocr_init,
 	.parse = ocr_parse,

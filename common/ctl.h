@@ -12,8 +12,8 @@
 
 #include "msg.h"
 
-/* 2: CTL_SHOW_SOURCES and CTL_SOURCE. */
-#define CTL_VERSION	2
+/* 2: CTL_SHOW_SOURCES and CTL_SOURCE; 3: the jobs running now. */
+#define CTL_VERSION	3
 #define CTL_MAXPAYLOAD	(64 * 1024)
 
 enum ctl_type {
@@ -24,6 +24,7 @@ enum ctl_type {
 	CTL_STATUS_PROC,	/* daemon: struct ctl_proc, one per process */
 	CTL_SHOW_SOURCES,	/* client: no payload */
 	CTL_SOURCE,		/* daemon: struct ctl_source, one per source */
+	CTL_STATUS_JOBS,	/* daemon: struct ctl_jobs, after the processes */
 };
 
 #define CTL_DAEMON	0x1	/* the sides: sandcastled */
@@ -47,7 +48,9 @@ enum ctl_type {
 	    0, CTL_DAEMON, MSG_BIT(CTL_SHOW_STATUS), NULL) \
 	ROW(CTL_SHOW_SOURCES, 0, 0, 0, CTL_CLIENT, 0, control_sources) \
 	ROW(CTL_SOURCE, sizeof(struct ctl_source), sizeof(struct ctl_source), \
-	    0, CTL_DAEMON, MSG_BIT(CTL_SHOW_SOURCES), NULL)
+	    0, CTL_DAEMON, MSG_BIT(CTL_SHOW_SOURCES), NULL) \
+	ROW(CTL_STATUS_JOBS, sizeof(struct ctl_jobs), sizeof(struct ctl_jobs), \
+	    0, CTL_DAEMON, MSG_BIT(CTL_SHOW_STATUS), NULL)
 extern const struct msg_rule	ctl_rules[];
 extern const size_t		ctl_nrules;
 
@@ -86,8 +89,30 @@ struct ctl_source {
 	uint32_t	failures;	/* calls failed in a row */
 	uint32_t	jobs_hour;	/* jobs started in the last 60 minutes */
 	uint32_t	max_jobs;	/* its max_jobs_per_hour */
+	uint32_t	running;	/* its jobs in their boxes now */
+	uint32_t	jobs;		/* its jobs key: the most at once */
+	uint32_t	caprun[CTL_MAXCAPS];	/* by enum cap_id: of running */
 	char		name[CTL_NAME_MAX];
 	char		error[CTL_ERROR_MAX];	/* "" while its calls work */
+};
+
+/*
+ * The jobs running now, a row each: every job, then each enabled
+ * capability, then each source, from the core's last summary (none
+ * running before the first).
+ */
+enum ctl_jobs_kind {
+	CTL_JOBS_ALL = 1,
+	CTL_JOBS_CAP,
+	CTL_JOBS_SOURCE,
+};
+
+struct ctl_jobs {
+	int64_t		at;		/* the summary's time(3); 0 before one */
+	int32_t		kind;		/* enum ctl_jobs_kind */
+	uint32_t	running;	/* in their boxes now */
+	uint32_t	jobs;		/* the most at once */
+	char		name[CTL_NAME_MAX];	/* the capability's or source's */
 };
 
 #endif

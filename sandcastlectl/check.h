@@ -6,6 +6,9 @@
 #ifndef SANDCASTLECTL_CHECK_H
 #define SANDCASTLECTL_CHECK_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "build.h"
 
 enum check_mark {
@@ -25,7 +28,10 @@ struct check {
 	char			 build[BUILD_ID_LEN + 1]; /* "" until made */
 };
 
+#define CHECK_MiB	(1024ULL * 1024)
+
 const char *check_mark(enum check_mark);	/* "ok", "warn", "FAIL" */
+void	check_size(uint64_t, char *, size_t);	/* "256MiB", "1GiB", "1000" */
 void	check_line(struct check *, enum check_mark, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 
@@ -44,6 +50,7 @@ int	check_units(struct check *);	/* only where install wrote them */
 int	check_secrets(struct check *);
 int	check_internal(struct check *);
 int	check_toolbox(struct check *);	/* check_caps.c */
+void	check_jobs(struct check *);	/* within the toolbox's lines */
 int	check_sources(struct check *);
 int	check_capabilities(struct check *);
 int	check_gate(struct check *);

@@ -27,8 +27,7 @@
 #include "check.h"
 #include "sandcastlectl.h"
 
-#define MiB		(1024ULL * 1024)
-#define BOX_MIN_MEMORY	(128 * MiB)	/* runc's own start, under the data rlimit */
+#define BOX_MIN_MEMORY	(128 * CHECK_MiB)	/* runc's own start, under the data rlimit */
 
 static int	 toolbox_ready;			/* job_init() succeeded */
 static int	 image_ready[CAP_COUNT];
@@ -37,19 +36,6 @@ static struct proof {
 	enum check_mark		 mark;
 	char			 line[512];
 } proofs[CAP_COUNT];
-
-static void
-fmt_size(uint64_t v, char *buf, size_t bufsz)
-{
-	if (v != 0 && v % (1024 * MiB) == 0)
-		(void)snprintf(buf, bufsz, "%lluGiB",
-		    (unsigned long long)(v / (1024 * MiB)));
-	else if (v != 0 && v % MiB == 0)
-		(void)snprintf(buf, bufsz, "%lluMiB",
-		    (unsigned long long)(v / MiB));
-	else
-		(void)snprintf(buf, bufsz, "%llu", (unsigned long long)v);
-}
 
 static void
 fmt_cpus(uint32_t m, char *buf, size_t bufsz)
@@ -79,8 +65,8 @@ check_limits(struct check *c, enum cap_id cap)
 	const struct box_limits	*d = cap_default_box(cap);
 	char			 v[32], dv[32];
 
-	fmt_size(l->memory, v, sizeof(v));
-	fmt_size(d->memory, dv, sizeof(dv));
+	check_size(l->memory, v, sizeof(v));
+	check_size(d->memory, dv, sizeof(dv));
 	if (l->memory > d->memory)
 		limit_warn(c, cap, "memory", v, dv);
 	if (l->memory < BOX_MIN_MEMORY)
@@ -96,8 +82,8 @@ check_limits(struct check *c, enum cap_id cap)
 	(void)snprintf(dv, sizeof(dv), "%u", d->pids);
 	if (l->pids > d->pids)
 		limit_warn(c, cap, "pids", v, dv);
-	fmt_size(l->tmp, v, sizeof(v));
-	fmt_size(d->tmp, dv, sizeof(dv));
+	check_size(l->tmp, v, sizeof(v));
+	check_size(d->tmp, dv, sizeof(dv));
 	if (l->tmp > d->tmp)
 		limit_warn(c, cap, "tmp", v, dv);
 }
@@ -168,6 +154,7 @@ check_toolbox(struct check *c)
 	if (!any || toolbox_init(c) == -1)
 		return 0;
 	check_holds(c);
+	check_jobs(c);
 	for (cap = 0; cap < CAP_COUNT; cap++)
 		if (c->conf->caps[cap].enabled) {
 			check_limits(c, cap);

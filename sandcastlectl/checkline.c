@@ -35,6 +35,20 @@ check_line(struct check *c, enum check_mark mark, const char *fmt, ...)
 	putchar('\n');
 }
 
+/* A size as config.yaml writes it: GiB or MiB when exact, else bytes. */
+void
+check_size(uint64_t v, char *buf, size_t bufsz)
+{
+	if (v != 0 && v % (1024 * CHECK_MiB) == 0)
+		(void)snprintf(buf, bufsz, "%lluGiB",
+		    (unsigned long long)(v / (1024 * CHECK_MiB)));
+	else if (v != 0 && v % CHECK_MiB == 0)
+		(void)snprintf(buf, bufsz, "%lluMiB",
+		    (unsigned long long)(v / CHECK_MiB));
+	else
+		(void)snprintf(buf, bufsz, "%llu", (unsigned long long)v);
+}
+
 /* The units and the toolbox both need it: 20 ms of hashing, made once. */
 const char *
 check_build(struct check *c, char *why, size_t whysz)

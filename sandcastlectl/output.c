@@ -14,7 +14,8 @@
 #include "values.h"
 
 static void	plain_head(enum action);
-static void	plain_proc(const struct ctl_proc *);
+static void	plain_status(const struct ctl_proc *, size_t,
+		    const struct ctl_jobs *, size_t);
 static void	plain_source(const struct ctl_source *, time_t);
 static void	plain_job(const struct records_meta *);
 static void	plain_tail(enum action);
@@ -22,7 +23,7 @@ static void	plain_record(const struct job_shown *);
 
 const struct output plain_output = {
 	plain_head,
-	plain_proc,
+	plain_status,
 	plain_source,
 	plain_job,
 	plain_tail,
@@ -39,13 +40,9 @@ static void
 plain_head(enum action action)
 {
 	switch (action) {
-	case SHOW_STATUS:
-		printf("%-16s %8s %-9s %s\n", "PROCESS", "PID", "STATE",
-		    "SINCE");
-		break;
 	case SHOW_SOURCES:
-		printf("%-16s %-9s %-9s %-9s %-22s %s\n", "SOURCE",
-		    "NEXT POLL", "BACK-OFF", "JOBS/HOUR", "RESTING",
+		printf("%-16s %-9s %-9s %-9s %-9s %-22s %s\n", "SOURCE",
+		    "NEXT POLL", "BACK-OFF", "RUNNING", "JOBS/HOUR", "RESTING",
 		    "LAST ERROR");
 		break;
 	case SHOW_JOBS:
@@ -76,14 +73,30 @@ fmt_local(time_t t, char *buf, size_t bufsz)
 		(void)strlcpy(buf, "-", bufsz);
 }
 
+/* The processes, a blank line, then each count of jobs running. */
 static void
-plain_proc(const struct ctl_proc *p)
+plain_status(const struct ctl_proc *p, size_t np, const struct ctl_jobs *j,
+    size_t nj)
 {
-	char	 since[32];
+	char	 since[32], what[96];
+	size_t	 i;
 
-	fmt_local((time_t)p->started, since, sizeof(since));
-	printf("%-16s %8d %-9s %s\n", p->title, (int)p->pid,
-	    ctl_state_name(p->state), since);
+	printf("%-16s %8s %-9s %s\n", "PROCESS", "PID", "STATE", "SINCE");
+	for (i = 0; i < np; i++) {
+		fmt_local((time_t)p[i].started, since, sizeof(since));
+		printf("%-16s %8d %-9s %s\n", p[i].title, (int)p[i].pid,
+		    ctl_state_name(p[i].state), since);
+	}
+	printf("\n%-24s %s\n", "JOBS", "RUNNING");
+	for (i = 0; i < nj; i++) {
+		if (j[i].kind == CTL_JOBS_ALL)
+			(void)strlcpy(what, "all", sizeof(what));
+		else
+			(void)snprintf(what, sizeof(what), "%s %s",
+			    j[i].kind == CTL_JOBS_CAP ? "capability" : "source",
+			    j[i].name);
+		printf("%-24s %u/%u\n", what, j[i].running, j[i].jobs);
+	}
 }
 
 /* Within a day from now as hh:mm:ss, later with its date. */
@@ -120,7 +133,7 @@ fmt_resting(const struct ctl_source *v, time_t now, char *buf, size_t bufsz)
 static void
 plain_source(const struct ctl_source *v, time_t now)
 {
-	char	 next[32], backoff[32], jobs[32], rest[160];
+	char	 next[32], backoff[32], running[32], jobs[32], rest[160];
 
 	if (v->next <= now)
 		(void)strlcpy(next, "now", sizeof(next));
@@ -130,10 +143,11 @@ plain_source(const struct ctl_source *v, time_t now)
 		(void)strlcpy(backoff, "none", sizeof(backoff));
 	else
 		duration_fmt(v->backoff, backoff, sizeof(backoff));
+	(void)snprintf(running, sizeof(running), "%u/%u", v->running, v->jobs);
 	(void)snprintf(jobs, sizeof(jobs), "%u/%u", v->jobs_hour, v->max_jobs);
 	fmt_resting(v, now, rest, sizeof(rest));
-	printf("%-16s %-9s %-9s %-9s %-22s %s\n", v->name, next, backoff,
-	    jobs, rest, v->error[0] != '\0' ? v->error : "-");
+	printf("%-16s %-9s %-9s %-9s %-9s %-22s %s\n", v->name, next, backoff,
+	    running, jobs, rest, v->error[0] != '\0' ? v->error : "-");
 }
 
 static void

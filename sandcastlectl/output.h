@@ -3,7 +3,7 @@
  * output.c and output_json.c): each show computes its data once and
  * hands it to an output, the plain table (output.c) or JSON
  * (output_json.c, with -j).  A list is head, one call per item, tail;
- * show job is one call, record.
+ * show status is one call, status, and show job one, record.
  */
 #ifndef SANDCASTLECTL_OUTPUT_H
 #define SANDCASTLECTL_OUTPUT_H
@@ -15,6 +15,7 @@
 
 #include "sandcastlectl.h"
 
+struct ctl_jobs;
 struct ctl_proc;
 struct ctl_source;
 struct records_meta;
@@ -36,7 +37,9 @@ struct job_shown {
 
 struct output {
 	void	(*head)(enum action);		/* before a list */
-	void	(*proc)(const struct ctl_proc *);	/* show status */
+	/* show status: the processes, then the jobs running. */
+	void	(*status)(const struct ctl_proc *, size_t,
+		    const struct ctl_jobs *, size_t);
 	void	(*source)(const struct ctl_source *, time_t now);
 	void	(*job)(const struct records_meta *);	/* show jobs */
 	void	(*tail)(enum action);		/* after a list */

@@ -16,7 +16,8 @@
 #include "records.h"
 
 static void	json_head(enum action);
-static void	json_proc(const struct ctl_proc *);
+static void	json_status(const struct ctl_proc *, size_t,
+		    const struct ctl_jobs *, size_t);
 static void	json_source(const struct ctl_source *, time_t);
 static void	json_job(const struct records_meta *);
 static void	json_tail(enum action);
@@ -24,7 +25,7 @@ static void	json_record(const struct job_shown *);
 
 const struct output json_output = {
 	json_head,
-	json_proc,
+	json_status,
 	json_source,
 	json_job,
 	json_tail,
@@ -88,6 +89,63 @@ json_proc(const struct ctl_proc *p)
 }
 
 static void
+json_running(const struct ctl_jobs *j)
+{
+	json_write_key(&w, "running");
+	json_write_uint(&w, j->running);
+	json_write_key(&w, "jobs");
+	json_write_uint(&w, j->jobs);
+}
+
+/* key: an array of the rows of kind, each { name: ..., running, jobs }. */
+static void
+json_rows(const char *key, const char *name, int32_t kind,
+    const struct ctl_jobs *j, size_t nj)
+{
+	size_t	 i;
+
+	json_write_key(&w, key);
+	json_write_array(&w);
+	for (i = 0; i < nj; i++) {
+		if (j[i].kind != kind)
+			continue;
+		json_write_object(&w);
+		json_write_key(&w, name);
+		json_write_string(&w, j[i].name);
+		json_running(&j[i]);
+		json_write_close(&w);
+	}
+	json_write_close(&w);
+}
+
+/* { "processes": [...], "running", "jobs", "capabilities", "sources", "as_of" } */
+static void
+json_status(const struct ctl_proc *p, size_t np, const struct ctl_jobs *j,
+    size_t nj)
+{
+	struct ctl_jobs	 all = { 0, CTL_JOBS_ALL, 0, 0, "" };
+	size_t		 i;
+
+	for (i = 0; i < nj; i++)
+		if (j[i].kind == CTL_JOBS_ALL)
+			all = j[i];
+	json_writer_init(&w);
+	json_write_object(&w);
+	json_write_key(&w, "processes");
+	json_write_array(&w);
+	for (i = 0; i < np; i++)
+		json_proc(&p[i]);
+	json_write_close(&w);
+	json_running(&all);
+	json_rows("capabilities", "capability", CTL_JOBS_CAP, j, nj);
+	json_rows("sources", "source", CTL_JOBS_SOURCE, j, nj);
+	json_write_key(&w, "as_of");
+	json_time(all.at);
+	json_write_close(&w);
+	json_print();
+}
+
+static void
 json_resting(const struct ctl_source *v, time_t now)
 {
 	int	 c;
@@ -125,6 +183,10 @@ json_source(const struct ctl_source *v, time_t now)
 	json_write_uint(&w, v->jobs_hour);
 	json_write_key(&w, "max_jobs_per_hour");
 	json_write_uint(&w, v->max_jobs);
+	json_write_key(&w, "running");
+	json_write_uint(&w, v->running);
+	json_write_key(&w, "jobs");
+	json_write_uint(&w, v->jobs);
 	json_write_key(&w, "resting");
 	json_resting(v, now);
 	json_write_key(&w, "last_error");

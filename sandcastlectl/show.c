@@ -1,9 +1,9 @@
 /*
- * sandcastlectl show status [-j], and the control socket's helpers
- * (show.h) that show sources shares: asks sandcastled over control.sock
- * (common/ctl.h) and hands its answer to the output (output.h).  Every
- * message it gets is checked against the table below before a byte of
- * it is used.
+ * sandcastlectl show status [-j], its processes and the jobs running,
+ * and the control socket's helpers (show.h) that show sources shares:
+ * asks sandcastled over control.sock (common/ctl.h) and hands its
+ * answer to the output (output.h).  Every message it gets is checked
+ * against the table below before a byte of it is used.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -113,13 +113,32 @@ show_close(struct show_conn *sc)
 	msgchan_clear(&sc->chan);
 }
 
-void *
-show_ask(uint32_t ask, uint32_t type, size_t size, size_t *np)
+/* m's data added to the answers of its type; 0, or -1 when none wants it. */
+static int
+show_keep(struct show_answers *want, size_t nwant, const struct msg *m)
+{
+	struct show_answers	*w;
+	char			*nv;
+	size_t			 k;
+
+	for (k = 0; k < nwant; k++) {
+		w = &want[k];
+		if (w->type != m->type)
+			continue;
+		if ((nv = reallocarray(w->v, w->n + 1, w->size)) == NULL)
+			errx(1, "out of memory");
+		w->v = nv;
+		memcpy(nv + w->n++ * w->size, m->data, w->size);
+		return 0;
+	}
+	return -1;
+}
+
+void
+show_ask_all(uint32_t ask, struct show_answers *want, size_t nwant)
 {
 	struct show_conn	 sc;
 	struct msg		 m;
-	char			*v = NULL, *nv;
-	size_t			 n = 0;
 
 	show_open(&sc);
 	show_send(&sc, ask, NULL, 0);
@@ -127,35 +146,45 @@ show_ask(uint32_t ask, uint32_t type, size_t size, size_t *np)
 		show_get(&sc, &m);
 		if (m.type == CTL_END)
 			break;
-		if (m.type != type || !msg_answers(ctl_rules, ctl_nrules, ask,
-		    &m))
+		if (!msg_answers(ctl_rules, ctl_nrules, ask, &m) ||
+		    show_keep(want, nwant, &m) == -1)
 			errx(1, "%s: sandcastled answered out of turn", sc.path);
-		if ((nv = reallocarray(v, n + 1, size)) == NULL)
-			errx(1, "out of memory");
-		v = nv;
-		memcpy(v + n++ * size, m.data, size);
 		msg_free(&m);
 	}
 	msg_free(&m);
 	show_close(&sc);
-	*np = n;
-	return v;
+}
+
+void *
+show_ask(uint32_t ask, uint32_t type, size_t size, size_t *np)
+{
+	struct show_answers	 want = { type, size, NULL, 0 };
+
+	show_ask_all(ask, &want, 1);
+	*np = want.n;
+	return want.v;
 }
 
 int
 ctl_show_status(const struct parse_result *res, const struct ctl_env *env)
 {
-	const struct output	*out = output_of(res);
-	struct ctl_proc		*v;
-	size_t			 i, n;
+	struct show_answers	 want[] = {
+		{ CTL_STATUS_PROC, sizeof(struct ctl_proc), NULL, 0 },
+		{ CTL_STATUS_JOBS, sizeof(struct ctl_jobs), NULL, 0 },
+	};
+	struct ctl_proc		*p;
+	struct ctl_jobs		*j;
+	size_t			 i;
 
-	v = show_ask(CTL_SHOW_STATUS, CTL_STATUS_PROC, sizeof(*v), &n);
-	out->head(SHOW_STATUS);
-	for (i = 0; i < n; i++) {
-		show_text(v[i].title, sizeof(v[i].title));
-		out->proc(&v[i]);
-	}
-	out->tail(SHOW_STATUS);
-	free(v);
+	show_ask_all(CTL_SHOW_STATUS, want, 2);
+	p = want[0].v;
+	j = want[1].v;
+	for (i = 0; i < want[0].n; i++)
+		show_text(p[i].title, sizeof(p[i].title));
+	for (i = 0; i < want[1].n; i++)
+		show_text(j[i].name, sizeof(j[i].name));
+	output_of(res)->status(p, want[0].n, j, want[1].n);
+	free(p);
+	free(j);
 	return 0;
 }

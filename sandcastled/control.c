@@ -189,6 +189,7 @@ control_status(void *arg, struct msg *m)
 {
 	struct ctl_client	*c = arg;
 	struct proc		*p = proc_table();
+	struct ctl_jobs		 row;
 	uint32_t		 id = m->id;
 	size_t			 i;
 
@@ -196,6 +197,10 @@ control_status(void *arg, struct msg *m)
 	for (i = 0; i < PROC_COUNT; i++)
 		control_proc(c, id, p[i].title, p[i].pid, p[i].is_ready,
 		    p[i].started);
+	for (i = 0; summary_jobs(i, &row) == 0; i++)
+		if (msg_compose(&c->chan, CTL_STATUS_JOBS, id, -1, &row,
+		    sizeof(row)) == -1)
+			log_warn("control: an answer to pid %d", (int)c->pid);
 	if (msg_compose(&c->chan, CTL_END, id, -1, NULL, 0) == -1)
 		log_warn("control: an answer to pid %d", (int)c->pid);
 }

@@ -1,8 +1,8 @@
 /*
  * The core: claims work through the keep-frontend, schedules it, hands
  * each job to the launcher and keeps the records under data_dir.  One
- * call or one job at a time: a hung source holds the others back by the
- * keep's 30 s at most.
+ * call at a time, beside up to config.yaml's jobs in their boxes: a hung
+ * source holds the others' calls back by the keep's 30 s at most.
  */
 #include <sys/types.h>
 #include <sys/file.h>
@@ -157,6 +157,9 @@ core_once_claim(struct core *c, time_t now)
 			core_once_done(c);
 		return;
 	}
+	/* Each of its capabilities with a slot: a busy one's job ends first. */
+	if (sched_room(c->sched, c->once_next, now) != caps)
+		return;
 	i = c->once_next++;
 	c->caps = caps;
 	env = contract_claim_envelope(core_source(c, i), caps, CONTRACT_LIMIT,
@@ -357,8 +360,9 @@ core_idle_wake(const struct core *c)
 
 	if (!c->keep_up)
 		return c->probe_at;
-	/* Every slot taken: a job's end wakes the core. */
-	wake = c->njobs < config_jobs_of(c->conf, 0) ? core_wake : -1;
+	/* Every slot taken, or -1's next waits for one: a job's end wakes it. */
+	wake = c->njobs < config_jobs_of(c->conf, 0) && !child_once ?
+	    core_wake : -1;
 	if ((r = core_result_wake(c)) != -1 && (wake == -1 || r < wake))
 		wake = r;
 	return wake;

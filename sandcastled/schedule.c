@@ -203,8 +203,10 @@ sched_job_begin(struct sched *s, size_t i, enum cap_id c)
 {
 	s->running++;
 	s->srcs[i].running++;
-	if ((unsigned int)c < CAP_COUNT)
+	if ((unsigned int)c < CAP_COUNT) {
 		s->caprun[c]++;
+		s->srcs[i].caprun[c]++;
+	}
 	s->changes++;
 }
 
@@ -217,6 +219,8 @@ sched_job_end(struct sched *s, size_t i, enum cap_id c)
 		s->srcs[i].running--;
 	if ((unsigned int)c < CAP_COUNT && s->caprun[c] > 0)
 		s->caprun[c]--;
+	if ((unsigned int)c < CAP_COUNT && s->srcs[i].caprun[c] > 0)
+		s->srcs[i].caprun[c]--;
 	s->changes++;
 }
 

@@ -31,6 +31,7 @@ struct sched_source {
 	unsigned long		 turn;		/* its last ask's turn, for a tie */
 	int			 draining;	/* its last claim brought a job */
 	uint32_t		 running;	/* its jobs in their boxes now */
+	uint32_t		 caprun[CAP_COUNT];	/* of each capability */
 	unsigned int		 failures;	/* calls failed in a row */
 	time_t			*starts;	/* ring of the last jobs' starts */
 	uint32_t		 nstarts;	/* held in starts, at most max_jobs_per_hour */

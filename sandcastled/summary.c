@@ -64,6 +64,10 @@ summary_make(const struct sched *s, time_t mono, time_t wall,
 		v[i].failures = ss->failures;
 		v[i].jobs_hour = sched_jobs_hour(s, i, mono);
 		v[i].max_jobs = ss->src->max_jobs_per_hour;
+		v[i].running = ss->running;
+		v[i].jobs = config_jobs_of(s->conf, ss->src->jobs);
+		for (c = 0; c < CAP_COUNT; c++)
+			v[i].caprun[c] = ss->caprun[c];
 		(void)strlcpy(v[i].name, ss->src->name, sizeof(v[i].name));
 		printable_copy(v[i].error, ss->error, sizeof(v[i].error));
 	}
@@ -80,9 +84,35 @@ text_ok(const char *t, size_t size)
 	return i < size;
 }
 
+/* Its jobs running: within its jobs, each of a capability it has. */
 static int
-source_check(const struct source *src, const struct ctl_source *v,
-    char *why, size_t whysz)
+running_check(const struct config *conf, const struct source *src,
+    const struct ctl_source *v, char *why, size_t whysz)
+{
+	uint64_t	 sum = 0;
+	int		 c;
+
+	for (c = 0; c < CTL_MAXCAPS; c++) {
+		if (v->caprun[c] != 0 && (c >= CAP_COUNT ||
+		    (v->caps & CAP_BIT(c)) == 0)) {
+			failwhy(why, whysz, "source %s: a job running of a "
+			    "capability it does not have", src->name);
+			return -1;
+		}
+		sum += v->caprun[c];
+	}
+	if (v->jobs != config_jobs_of(conf, src->jobs) ||
+	    v->running > v->jobs || sum != v->running) {
+		failwhy(why, whysz, "source %s: its jobs running do not add "
+		    "up", src->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+source_check(const struct config *conf, const struct source *src,
+    const struct ctl_source *v, char *why, size_t whysz)
 {
 	int	 c;
 
@@ -110,6 +140,30 @@ source_check(const struct source *src, const struct ctl_source *v,
 			    "it does not have", src->name);
 			return -1;
 		}
+	return running_check(conf, src, v, why, whysz);
+}
+
+/* No more running than config.yaml's jobs, nor of a capability than its. */
+static int
+totals_check(const struct config *conf, uint64_t running,
+    const uint64_t caprun[CAP_COUNT], char *why, size_t whysz)
+{
+	int	 c;
+
+	if (running > config_jobs_of(conf, 0)) {
+		failwhy(why, whysz, "%llu jobs running, more than its jobs "
+		    "(%u)", (unsigned long long)running,
+		    config_jobs_of(conf, 0));
+		return -1;
+	}
+	for (c = 0; c < CAP_COUNT; c++)
+		if (caprun[c] > config_jobs_of(conf, conf->caps[c].jobs)) {
+			failwhy(why, whysz, "%llu jobs of %s running, more "
+			    "than its jobs (%u)", (unsigned long long)caprun[c],
+			    cap_name(c), config_jobs_of(conf,
+			    conf->caps[c].jobs));
+			return -1;
+		}
 	return 0;
 }
 
@@ -119,7 +173,9 @@ summary_check(const struct config *conf, const void *data, size_t len,
 {
 	const struct source	*src;
 	struct ctl_source	 v;
+	uint64_t		 running = 0, caprun[CAP_COUNT] = { 0 };
 	size_t			 i = 0;
+	int			 c;
 
 	if (len % sizeof(v) != 0 || len / sizeof(v) != conf->nsources) {
 		failwhy(why, whysz,
@@ -130,10 +186,13 @@ summary_check(const struct config *conf, const void *data, size_t len,
 	TAILQ_FOREACH(src, &conf->sources, entry) {
 		/* The message's data need not be aligned for the struct. */
 		memcpy(&v, (const char *)data + i++ * sizeof(v), sizeof(v));
-		if (source_check(src, &v, why, whysz) == -1)
+		if (source_check(conf, src, &v, why, whysz) == -1)
 			return -1;
+		running += v.running;
+		for (c = 0; c < CAP_COUNT; c++)
+			caprun[c] += v.caprun[c];
 	}
-	return 0;
+	return totals_check(conf, running, caprun, why, whysz);
 }
 
 void
@@ -174,4 +233,55 @@ summary_last(const struct ctl_source **v, size_t *n)
 	*v = kept;
 	*n = nkept;
 	return have;
+}
+
+/* The kept summary's jobs running, of capability c, or of all at -1. */
+static uint32_t
+kept_running(int c)
+{
+	uint32_t	 n = 0;
+	size_t		 i;
+
+	for (i = 0; have && i < nkept; i++)
+		n += c == -1 ? kept[i].running : kept[i].caprun[c];
+	return n;
+}
+
+/* Row i: every job, then each enabled capability, then each source. */
+int
+summary_jobs(size_t i, struct ctl_jobs *row)
+{
+	const struct source	*src;
+	size_t			 k = 0, n = 1;
+	int			 c;
+
+	memset(row, 0, sizeof(*row));
+	if (kept_conf == NULL)
+		return -1;
+	row->at = have && nkept > 0 ? kept[0].at : 0;
+	row->kind = CTL_JOBS_ALL;
+	row->running = kept_running(-1);
+	row->jobs = config_jobs_of(kept_conf, 0);
+	if (i == 0)
+		return 0;
+	row->kind = CTL_JOBS_CAP;
+	for (c = 0; c < CAP_COUNT; c++)
+		if (kept_conf->caps[c].enabled && n++ == i) {
+			row->running = kept_running(c);
+			row->jobs = config_jobs_of(kept_conf,
+			    kept_conf->caps[c].jobs);
+			(void)strlcpy(row->name, cap_name(c), sizeof(row->name));
+			return 0;
+		}
+	row->kind = CTL_JOBS_SOURCE;
+	TAILQ_FOREACH(src, &kept_conf->sources, entry) {
+		if (n++ == i) {
+			row->running = have && k < nkept ? kept[k].running : 0;
+			row->jobs = config_jobs_of(kept_conf, src->jobs);
+			(void)strlcpy(row->name, src->name, sizeof(row->name));
+			return 0;
+		}
+		k++;
+	}
+	return -1;
 }

@@ -22,5 +22,7 @@ void	 summary_init(const struct config *);
 int	 summary_keep(const void *data, size_t len, char *why, size_t whysz);
 /* 1 and the copy kept with its count; 0 before the first came. */
 int	 summary_last(const struct ctl_source **, size_t *n);
+/* Row i of the jobs running (ctl.h's order): 0, or -1 past the last. */
+int	 summary_jobs(size_t i, struct ctl_jobs *);
 
 #endif

@@ -2,8 +2,8 @@
  * libFuzzer target for summary_check(), the parent's check of the
  * core's PROC_SOURCES against a configuration of two sources: a summary
  * it takes is one entry per source, in order, each name and error
- * ending within its field in printable ASCII, its counts adding up; a
- * summary it refuses is never kept.
+ * ending within its field in printable ASCII, its counts adding up, its
+ * jobs running within their jobs; a summary it refuses is never kept.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,19 +44,29 @@ text_sound(const char *t, size_t size)
 		abort();
 }
 
+/* Its jobs running within its jobs and config.yaml's, by its capabilities. */
 static void
 entry_sound(const struct ctl_source *v, const struct source *src)
 {
-	int	 c;
+	uint64_t	 sum = 0;
+	int		 c;
 
 	text_sound(v->name, sizeof(v->name));
 	text_sound(v->error, sizeof(v->error));
 	if (strcmp(v->name, src->name) != 0 || v->jobs_hour > v->max_jobs ||
 	    v->max_jobs != src->max_jobs_per_hour)
 		abort();
-	for (c = CAP_COUNT; c < CTL_MAXCAPS; c++)
-		if (v->rest[c] != 0)
+	for (c = 0; c < CTL_MAXCAPS; c++) {
+		if (c >= CAP_COUNT && (v->rest[c] != 0 || v->caprun[c] != 0))
 			abort();
+		if (c < CAP_COUNT && v->caprun[c] != 0 &&
+		    (src->capabilities & CAP_BIT(c)) == 0)
+			abort();
+		sum += v->caprun[c];
+	}
+	if (sum != v->running || v->running > v->jobs ||
+	    v->jobs > config_jobs_of(conf, 0))
+		abort();
 }
 
 int
@@ -72,6 +82,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (conf == NULL) {
 		if ((conf = config_new("/nonexistent")) == NULL)
 			abort();
+		conf->jobs = 4;
 		add_source("notes", 10, CAP_BIT(CAP_CLAUDE));
 		add_source("recipes", 2, CAP_BIT(CAP_CLAUDE) | CAP_BIT(CAP_OCR));
 		summary_init(conf);

@@ -579,6 +579,93 @@ limits_cleanup()
 	sc_cleanup
 }
 
+# jobs_config JOBS CLAUDE_JOBS CLAUDE_MIB: config.yaml at JOBS at once,
+# claude's own jobs and box.memory, ocr's jobs config.yaml's and its
+# boxes of 128MiB.
+jobs_config()
+{
+	cat > "$SC_CONFIG/config.yaml" <<EOF
+jobs: $1
+capabilities:
+  claude:
+    destination:
+      address: https://api.anthropic.com
+      secret: claude
+    model: claude-sonnet-4-5
+    jobs: $2
+    box: { memory: ${3}MiB }
+  ocr:
+    languages: [eng]
+    box: { memory: 128MiB }
+EOF
+	chown "$SC_USER:$SC_USER" "$SC_CONFIG/config.yaml"
+}
+
+# mib N: N MiB as check writes a size, in GiB when it is whole.
+mib()
+{
+	if [ $(($1 % 1024)) -eq 0 ]; then echo "$(($1 / 1024))GiB"; else echo "${1}MiB"; fi
+}
+
+# jobs_lines [WRAPPER]: check's lines of the jobs at once, run under WRAPPER.
+jobs_lines()
+{
+	"$@" ./ctl check > all 2>&1
+	grep -E '^(ok|warn) +(toolbox: jobs |capability [a-z]+: jobs )' all
+}
+
+atf_test_case jobs cleanup
+jobs_head()
+{
+	atf_set "descr" "check names what holds the jobs at once, config.yaml's jobs and each source's and capability's below it; it warns where a capability's jobs times its box.memory is more than the machine's MemTotal, and where ocr's jobs are more than the processors it may run on (its affinity, as taskset sets it); the controls, within the machine, warn of neither"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "require.progs" "taskset nproc"
+	atf_set "timeout" "300"
+}
+jobs_body()
+{
+	good_setup
+	echo 'jobs: 1' >> "$SC_CONFIG/sources/notes.yaml"
+	procs=$(nproc)
+	mem=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
+	[ "$procs" -ge 2 ] && [ "$procs" -lt 32 ] ||
+	    atf_skip "$procs processors: the case needs 2 to 31"
+	[ "$mem" -gt $(((procs + 1) * 128)) ] && [ "$mem" -lt 131072 ] ||
+	    atf_skip "${mem}MiB of memory: the case needs some, and below 128GiB"
+	# Two claude boxes of more than half the machine's memory each.
+	half=$((mem / 2 + 1))
+	jobs_config $((procs + 1)) 2 "$half"
+	cat > expected <<EOF
+ok    toolbox: jobs at once held by config.yaml's jobs: $((procs + 1)) in all; by their own jobs: source notes 1, capability claude 2
+warn  capability claude: jobs 2 times box.memory $(mib "$half") is $(mib $((2 * half))), more than this machine's memory (${mem}MiB): its boxes at once could run it out of memory; lower its jobs or its box.memory
+warn  capability ocr: jobs $((procs + 1)) is more than this machine's $procs processor(s): its boxes at once share them, so more run no faster in all and each takes longer toward its timeout; lower its jobs to $procs
+EOF
+	jobs_lines > out
+	cat out
+	atf_check -o file:expected cat out
+	# Control: one such claude box, and as many ocr boxes as processors.
+	jobs_config "$procs" 1 "$half"
+	echo "ok    toolbox: jobs at once held by config.yaml's jobs: $procs in all; by their own jobs: source notes 1, capability claude 1" > expected
+	jobs_lines > out
+	atf_check -o file:expected cat out
+	# The same on one processor of its affinity warns of ocr.
+	cat >> expected <<EOF
+warn  capability ocr: jobs $procs is more than this machine's 1 processor(s): its boxes at once share them, so more run no faster in all and each takes longer toward its timeout; lower its jobs to 1
+EOF
+	jobs_lines taskset -c 0 > out
+	atf_check -o file:expected cat out
+	# Control: config.yaml's default, 1, for every source and capability.
+	box_limits "{ memory: 256MiB }" "{ memory: 512MiB }"
+	echo "ok    toolbox: jobs at once held by config.yaml's jobs: 1 in all, and for every source and capability" > expected
+	jobs_lines taskset -c 0 > out
+	atf_check -o file:expected cat out
+}
+jobs_cleanup()
+{
+	sc_cleanup
+}
+
 # landlock_expect ABI KERNEL: the landlock lines of check for a build that
 # uses ABI on a kernel of KERNEL, written from the design, not the code.
 landlock_expect()
@@ -662,4 +749,5 @@ atf_init_test_cases()
 	atf_add_test_case configuration
 	atf_add_test_case data_dir_full
 	atf_add_test_case limits
+	atf_add_test_case jobs
 }

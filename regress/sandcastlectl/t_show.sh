@@ -30,7 +30,7 @@ no_answer_cleanup()
 atf_test_case status cleanup
 status_head()
 {
-	atf_set "descr" "show status lists sandcastled's processes, as the operator only; -j is the same as JSON, each process's state and pid"
+	atf_set "descr" "show status lists sandcastled's processes, as the operator only, then the jobs running, in all, of each capability and of each source, each out of its jobs (none before the core's first summary); -j is the same as JSON, each process's state and pid"
 	atf_set "require.config" "prefix checkout"
 	atf_set "require.user" "root"
 }
@@ -39,13 +39,29 @@ status_body()
 	sc_setup
 	sc_mkctl
 	sc_fixture regress/sandcastlectl/fixtures/good
+	# 3 at once, ocr's 1 (its block is the file's last), recipes' 2.
+	printf '    jobs: 1\njobs: 3\n' >> "$SC_CONFIG/config.yaml"
+	echo 'jobs: 2' >> "$SC_CONFIG/sources/recipes.yaml"
 	sc_start sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
 	sc_wait_file "$SC_RUN/sandcastle/control.sock" ||
 	    { sc_log sandcastled; atf_fail "no control.sock"; }
 	sc_wait_log sandcastled "ready" ||
 	    { sc_log sandcastled; atf_fail "sandcastled was never ready"; }
-	atf_check -o save:status -e empty ./ctl show status
-	cat status
+	atf_check -o save:all -e empty ./ctl show status
+	cat all
+	# The processes, an empty line, then the jobs: no keep answers, so
+	# the core has not scheduled and none runs.
+	sed '/^$/,$d' all > status
+	sed '1,/^$/d' all > jobs
+	cat > expjobs <<EOF
+JOBS                     RUNNING
+all                      0/3
+capability claude        0/3
+capability ocr           0/1
+source notes             0/3
+source recipes           0/2
+EOF
+	atf_check -o file:expjobs cat jobs
 	atf_check -o inline:"PROCESS               PID STATE     SINCE\n" head -n 1 status
 	today=$(date +%Y-%m-%d)
 	parent=$(awk '$1 == "parent" { print $2 }' status)
@@ -60,14 +76,21 @@ status_body()
 		grep -Eq "^$t +$p running +$today [0-9:]{8}\$" status ||
 		    atf_fail "$t is not listed with its pid $p"
 	done
-	# -j: the same processes, as JSON python3 reads.
+	# -j: the same processes and jobs, as JSON python3 reads.
 	atf_check -o save:status.json -e empty ./ctl show status -j
 	atf_check -o ignore python3 -m json.tool status.json
 	python3 -c 'import json
-for p in json.load(open("status.json")):
+for p in json.load(open("status.json"))["processes"]:
 	print("%s|%d|%s|%s" % (p["process"], p["pid"], p["state"], p["since"]))' \
 	    > status.lines || atf_fail "show status -j is not as documented"
 	cat status.lines
+	atf_check -o inline:'0/3 None [claude 0/3, ocr 0/1] [notes 0/3, recipes 0/2]\n' \
+	    python3 -c 'import json
+v = json.load(open("status.json"))
+def rows(k, n):
+	return "[" + ", ".join("%s %d/%d" % (r[n], r["running"], r["jobs"]) for r in v[k]) + "]"
+print("%d/%d %s %s %s" % (v["running"], v["jobs"], v["as_of"],
+    rows("capabilities", "capability"), rows("sources", "source")))'
 	atf_check -o inline:"$(($(wc -l < status) - 1))\n" grep -c . status.lines
 	grep -Eq "^parent\|$parent\|running\|[0-9-]{10}T[0-9:]{8}Z\$" status.lines ||
 	    atf_fail "the parent is not running with its pid in -j"

@@ -166,15 +166,15 @@ sources_body()
 	# The table: the same, one line per source in the configuration's order.
 	atf_check -o save:table -e empty ./ctl show sources
 	cat table
-	atf_check -o inline:"SOURCE           NEXT POLL BACK-OFF  JOBS/HOUR RESTING                LAST ERROR\n" \
+	atf_check -o inline:"SOURCE           NEXT POLL BACK-OFF  RUNNING   JOBS/HOUR RESTING                LAST ERROR\n" \
 	    head -n 1 table
 	atf_check -o inline:"4\n" wc -l < table
 	# A source due while another's call runs says now.
-	grep -Eq '^down +([0-9:]{8}|now) +(20s|40s|1m20s) +0/30 +- +the claim failed: ' table ||
+	grep -Eq '^down +([0-9:]{8}|now) +(20s|40s|1m20s) +0/1 +0/30 +- +the claim failed: ' table ||
 	    atf_fail "down's line is not as asked"
-	grep -Eq '^notes +[0-9:]{8} +none +3/10 +ocr until [0-9:]{8} +-$' table ||
+	grep -Eq '^notes +[0-9:]{8} +none +0/1 +3/10 +ocr until [0-9:]{8} +-$' table ||
 	    atf_fail "notes' line is not as asked"
-	grep -Eq '^inside +([0-9:]{8}|now) +none +0/30 +- +the claim failed: ' table ||
+	grep -Eq '^inside +([0-9:]{8}|now) +none +0/1 +0/30 +- +the claim failed: ' table ||
 	    atf_fail "inside's line is not as asked"
 	sed -n 2p table | grep -q '^down ' || atf_fail "not sorted by name, as the configuration"
 	# -j: one JSON array, as python3 reads it.

@@ -7,7 +7,7 @@ import socket
 import struct
 import sys
 
-CTL_VERSION = 2   # common/ctl.h
+CTL_VERSION = 3   # common/ctl.h
 CTL_HELLO, CTL_ERROR, CTL_END, CTL_SHOW_STATUS = 1, 2, 3, 4
 PATH = os.environ["XDG_RUNTIME_DIR"] + "/sandcastle/control.sock"
 

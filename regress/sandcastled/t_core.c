@@ -31,6 +31,7 @@
 
 #include "config.h"
 #include "../../sandcastled/ask.h"
+#include "../../sandcastled/child.h"
 #include "../../sandcastled/core.h"
 #include "../../sandcastled/corebase.h"
 #include "../../sandcastled/launcher.h"
@@ -62,13 +63,12 @@ __wrap_clock_gettime(clockid_t id, struct timespec *ts)
 
 static struct msgchan	 core_chan, parent_chan;
 
-/* The core made and ready, its records under ./data, its parent the test's. */
-static void
-core_up(void)
+/* A configuration of notes, claude's, with its records under ./data. */
+static struct config *
+core_conf(void)
 {
 	struct config	*conf;
 	char		 cwd[PATH_MAX], dir[PATH_MAX + 8];
-	int		 sv[2];
 
 	ATF_REQUIRE(getcwd(cwd, sizeof(cwd)) != NULL);
 	(void)snprintf(dir, sizeof(dir), "%s/data", cwd);
@@ -77,6 +77,23 @@ core_up(void)
 	ATF_REQUIRE((conf->data_dir = strdup(dir)) != NULL);
 	conf->retention_days = 30;
 	add_source(conf, "notes", 30, 30, 1U << 0);
+	return conf;
+}
+
+static void	 core_with(struct config *);
+
+/* The core made and ready, its parent the test's. */
+static void
+core_up(void)
+{
+	core_with(core_conf());
+}
+
+static void
+core_with(struct config *conf)
+{
+	int	 sv[2];
+
 	ATF_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
 	msgchan_init(&core_chan, sv[0], PROC_MAXPAYLOAD);
 	msgchan_init(&parent_chan, sv[1], PROC_MAXPAYLOAD);
@@ -574,6 +591,103 @@ ATF_TC_BODY(job_failed_lets_go, tc)
 	    "holds the claim's memfd");
 }
 
+/* The core's PROC_JOB_RUN to its parent, its summaries passed over: its id. */
+static uint32_t
+job_run_sent(void)
+{
+	struct msg	 m;
+	uint32_t	 id;
+
+	ATF_REQUIRE(msgchan_flush_all(&core_chan) == 0);
+	do {
+		ATF_REQUIRE(msg_read_one(&parent_chan, &m) == 1);
+		id = m.id;
+		if (m.type != PROC_JOB_RUN)
+			ATF_REQUIRE_EQ(m.type, PROC_SOURCES);
+		msg_free(&m);
+	} while (m.type != PROC_JOB_RUN);
+	return id;
+}
+
+/* The launcher's outcome of job id, failed, through the parent. */
+static void
+job_failed(uint32_t id)
+{
+	struct job_outcome	 o;
+	struct msg		 m;
+
+	memset(&o, 0, sizeof(o));
+	o.status = JOB_FAILED;
+	o.word = JW_INPUT;
+	(void)strlcpy(o.error, "a test's failure", sizeof(o.error));
+	ATF_REQUIRE(outcome_send(&parent_chan, PROC_JOB_DONE, id, &o, NULL,
+	    0) == 0);
+	ATF_REQUIRE(msgchan_flush_all(&parent_chan) == 0);
+	ATF_REQUIRE(msg_read_one(&core_chan, &m) == 1);
+	ask_answer(&m);
+	msg_free(&m);
+}
+
+static const char claude_job[] = "{\"jobs\":[{\"id\":21,"
+    "\"capability\":\"claude\",\"input\":{}}]}";
+
+/*
+ * sandcastled -1 at jobs 2, claude's 1: while notes' claude job runs,
+ * recipes, whose one capability has no slot, waits, not asked; once
+ * that job ended and its result went out, it is asked, naming claude.
+ * Asked then, it would have had a box the launcher refuses, and claude
+ * a rest for nothing.
+ */
+ATF_TC_WITHOUT_HEAD(once_capability_slot);
+ATF_TC_BODY(once_capability_slot, tc)
+{
+	struct config	*conf = core_conf();
+	uint32_t	 run, id;
+
+	conf->jobs = 2;
+	conf->caps[CAP_CLAUDE].jobs = 1;
+	add_source(conf, "recipes", 30, 30, CAP_BIT(CAP_CLAUDE));
+	child_once = 1;
+	core_with(conf);
+	call_answers(first_call("\"notes\""), 200, claude_job);
+	run = job_run_sent();
+	(void)core_timer();
+	ATF_CHECK_EQ_MSG(call_sent("/jobs/claim"), 0, "recipes was asked "
+	    "for claude while notes' claude job held its one slot");
+	job_failed(run);
+	(void)core_timer();
+	ATF_REQUIRE((id = call_sent("/jobs/21/result")) != 0);
+	call_answers(id, 200, "{}");
+	(void)core_timer();
+	ATF_REQUIRE((id = call_sent("\"recipes\"")) != 0);
+	call_answers(id, 200, "{\"jobs\":[]}");
+}
+
+/*
+ * sandcastled -1 at jobs 2, its one source asked: the core waits for
+ * its job's end (a summary's minute at most), never spins.
+ */
+ATF_TC_WITHOUT_HEAD(once_waits_for_jobs);
+ATF_TC_BODY(once_waits_for_jobs, tc)
+{
+	struct config	*conf = core_conf();
+	uint32_t	 run;
+	int		 ms;
+
+	conf->jobs = 2;
+	child_once = 1;
+	core_with(conf);
+	call_answers(first_call("/jobs/claim"), 200, claude_job);
+	run = job_run_sent();
+	ms = core_timer();
+	ATF_CHECK_MSG(ms > 1000, "the core's next step is in %d ms while "
+	    "its job runs and no source is left to ask", ms);
+	/* Control: its end wakes the core, whose result goes out. */
+	job_failed(run);
+	(void)core_timer();
+	ATF_CHECK(call_sent("/jobs/21/result") != 0);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	/* The rows, as main() hands them down before any case runs. */
@@ -587,5 +701,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, wait_takes);
 	ATF_TP_ADD_TC(tp, job_input_by_memfd);
 	ATF_TP_ADD_TC(tp, job_failed_lets_go);
+	ATF_TP_ADD_TC(tp, once_capability_slot);
+	ATF_TP_ADD_TC(tp, once_waits_for_jobs);
 	return atf_no_error();
 }

@@ -257,19 +257,22 @@ control_protocol_body()
 {
 	start_daemon
 	probe="$(sc_srcdir)/regress/sandcastled/ctlprobe.py"
-	atf_check -o inline:"error: protocol version 3, this sandcastled speaks 2\n" \
-	    $AS_USER python3 "$probe" hello 3
+	# 2, before the jobs running (issue 47), and one after this one's.
+	atf_check -o inline:"error: protocol version 2, this sandcastled speaks 3\n" \
+	    $AS_USER python3 "$probe" hello 2
+	atf_check -o inline:"error: protocol version 4, this sandcastled speaks 3\n" \
+	    $AS_USER python3 "$probe" hello 4
 	# Control: the version it speaks is answered.
-	atf_check -o inline:"hello 2\n" $AS_USER python3 "$probe" hello 2
+	atf_check -o inline:"hello 3\n" $AS_USER python3 "$probe" hello 3
 	# A malformed message closes that client, and the daemon serves on.
-	atf_check -o inline:"hello 2\nclosed\n" $AS_USER python3 "$probe" malformed
+	atf_check -o inline:"hello 3\nclosed\n" $AS_USER python3 "$probe" malformed
 	grep -q "control: client pid [0-9]* sent a malformed message (type 99, 2 bytes: unknown type): closed" \
 	    "$SC_ROOT/log/sandcastled.log" || { sc_log sandcastled; atf_fail "no log line"; }
 	atf_check -o match:"^core +[0-9]+ +running" \
 	    $AS_USER "$(sc_bin sandcastlectl)" show status
 	# Sixteen clients at once are served; the seventeenth is told why.
 	$AS_USER python3 "$probe" many 17 > many || atf_fail "ctlprobe many"
-	[ "$(grep -c '^hello 2$' many)" -eq 16 ] || { cat many; atf_fail "not 16 served"; }
+	[ "$(grep -c '^hello 3$' many)" -eq 16 ] || { cat many; atf_fail "not 16 served"; }
 	atf_check -o inline:"error: refused: too many clients, try again\n" tail -n 1 many
 }
 control_protocol_cleanup()

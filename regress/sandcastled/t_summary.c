@@ -31,7 +31,10 @@
 #define T0	1000000		/* the core's monotonic clock */
 #define W0	1800000000	/* time(3) at T0 */
 
-/* notes (30 s, 10 an hour, claude) and recipes (60 s, 2 an hour, both). */
+/*
+ * notes (30 s, 10 an hour, claude, 1 at once) and recipes (60 s, 2 an
+ * hour, both); 3 jobs at once in all, of ocr 1.
+ */
 static struct config *
 two_sources(void)
 {
@@ -41,7 +44,9 @@ two_sources(void)
 	conf->caps[CAP_CLAUDE].enabled = conf->caps[CAP_OCR].enabled = 1;
 	conf->caps[CAP_CLAUDE].cooldown = 300;
 	conf->caps[CAP_OCR].cooldown = 600;
-	add_source(conf, "notes", 30, 10, CLAUDE);
+	conf->jobs = 3;
+	conf->caps[CAP_OCR].jobs = 1;
+	add_source(conf, "notes", 30, 10, CLAUDE)->jobs = 1;
 	add_source(conf, "recipes", 60, 2, CLAUDE | OCR);
 	return conf;
 }
@@ -106,6 +111,9 @@ ATF_TC_BODY(made, tc)
 	ATF_CHECK_EQ(v[1].error_at, W0 + 2);
 	ATF_CHECK_EQ(v[1].rest[CAP_OCR], W0 + 610);
 	ATF_CHECK_EQ(v[1].rest[CAP_CLAUDE], 0);
+	ATF_CHECK_EQ(v[0].running, 0);
+	ATF_CHECK_EQ(v[0].jobs, 1);		/* its own */
+	ATF_CHECK_EQ(v[1].jobs, 3);		/* config.yaml's */
 	ATF_CHECK_EQ(check(conf, v, sizeof(v)), 0);
 
 	/* An hour on, notes' jobs left the window; a call that works clears the error. */
@@ -120,6 +128,82 @@ ATF_TC_BODY(made, tc)
 	ATF_CHECK_EQ(check(conf, v, sizeof(v)), 0);
 	sched_free(s);
 	config_free(conf);
+}
+
+/* Each source's jobs running, by capability, as they begin and end. */
+ATF_TC_WITHOUT_HEAD(running);
+ATF_TC_BODY(running, tc)
+{
+	struct config		*conf = two_sources();
+	struct ctl_source	 v[2];
+	struct sched		*s = played(conf, v);
+
+	sched_job_begin(s, 0, CAP_CLAUDE);
+	sched_job_begin(s, 1, CAP_CLAUDE);
+	sched_job_begin(s, 1, CAP_OCR);
+	summary_make(s, T0 + 30, W0 + 30, v);
+	ATF_CHECK_EQ(v[0].running, 1);
+	ATF_CHECK_EQ(v[0].caprun[CAP_CLAUDE], 1);
+	ATF_CHECK_EQ(v[0].caprun[CAP_OCR], 0);
+	ATF_CHECK_EQ(v[1].running, 2);
+	ATF_CHECK_EQ(v[1].caprun[CAP_CLAUDE], 1);
+	ATF_CHECK_EQ(v[1].caprun[CAP_OCR], 1);
+	ATF_CHECK_EQ(check(conf, v, sizeof(v)), 0);
+	sched_job_end(s, 1, CAP_CLAUDE);
+	summary_make(s, T0 + 40, W0 + 40, v);
+	ATF_CHECK_EQ(v[1].running, 1);
+	ATF_CHECK_EQ(v[1].caprun[CAP_CLAUDE], 0);
+	ATF_CHECK_EQ(v[1].caprun[CAP_OCR], 1);
+	ATF_CHECK_EQ(check(conf, v, sizeof(v)), 0);
+	sched_free(s);
+	config_free(conf);
+}
+
+/* show status's rows: all, each enabled capability, each source. */
+ATF_TC_WITHOUT_HEAD(rows);
+ATF_TC_BODY(rows, tc)
+{
+	static const struct {
+		int32_t		 kind;
+		const char	*name;
+		uint32_t	 before, after, jobs;
+	} want[] = {
+		{ CTL_JOBS_ALL, "", 0, 3, 3 },
+		{ CTL_JOBS_CAP, "claude", 0, 2, 3 },
+		{ CTL_JOBS_CAP, "ocr", 0, 1, 1 },
+		{ CTL_JOBS_SOURCE, "notes", 0, 1, 1 },
+		{ CTL_JOBS_SOURCE, "recipes", 0, 2, 3 },
+	};
+	struct config		*conf = two_sources();
+	struct ctl_source	 v[2];
+	struct ctl_jobs		 row;
+	struct sched		*s = played(conf, v);
+	char			 why[SUMMARY_WHY_MAX];
+	size_t			 i;
+	int			 k;
+
+	summary_init(conf);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; summary_jobs(i, &row) == 0; i++) {
+			ATF_REQUIRE(i < sizeof(want) / sizeof(want[0]));
+			ATF_CHECK_EQ(row.kind, want[i].kind);
+			ATF_CHECK_STREQ(row.name, want[i].name);
+			ATF_CHECK_EQ(row.running, k ? want[i].after :
+			    want[i].before);
+			ATF_CHECK_EQ(row.jobs, want[i].jobs);
+			ATF_CHECK_EQ(row.at, k ? W0 + 30 : 0);
+		}
+		ATF_CHECK_EQ(i, sizeof(want) / sizeof(want[0]));
+		if (k == 1)
+			break;
+		/* Then three jobs run: notes' claude, recipes' claude and ocr. */
+		sched_job_begin(s, 0, CAP_CLAUDE);
+		sched_job_begin(s, 1, CAP_CLAUDE);
+		sched_job_begin(s, 1, CAP_OCR);
+		summary_make(s, T0 + 30, W0 + 30, v);
+		ATF_REQUIRE_EQ(summary_keep(v, sizeof(v), why, sizeof(why)), 0);
+	}
+	sched_free(s);
 }
 
 /* The rate limit moves the next poll past poll_interval. */
@@ -198,7 +282,22 @@ ATF_TC_BODY(bounds, tc)
 	BREAK(b[0].rest[CAP_OCR] = W0);
 	BREAK(b[1].rest[CAP_COUNT] = W0);
 	BREAK(b[1].rest[CAP_OCR] = -1);
+	BREAK(b[0].running = 1);
+	BREAK(b[0].jobs = 2);
+	BREAK((b[0].running = 2, b[0].caprun[CAP_CLAUDE] = 2));
+	BREAK((b[0].running = 1, b[0].caprun[CAP_OCR] = 1));
+	BREAK((b[1].running = 1, b[1].caprun[CAP_COUNT] = 1));
+	/* Each within its source, over its capability's or all jobs. */
+	BREAK((b[1].running = 2, b[1].caprun[CAP_OCR] = 2));
+	BREAK((b[0].running = 1, b[0].caprun[CAP_CLAUDE] = 1,
+	    b[1].running = 3, b[1].caprun[CAP_CLAUDE] = 3));
 #undef BREAK
+	/* Control: the most each holds, at once, passes. */
+	memcpy(b, v, sizeof(v));
+	b[0].running = b[0].caprun[CAP_CLAUDE] = 1;
+	b[1].running = 2;
+	b[1].caprun[CAP_CLAUDE] = b[1].caprun[CAP_OCR] = 1;
+	ATF_CHECK_EQ(check(conf, b, sizeof(v)), 0);
 	/* Control: texts that end early, with bytes after their NUL, pass. */
 	memcpy(b, v, sizeof(v));
 	memset(b[0].error + 1, 'x', sizeof(b[0].error) - 1);
@@ -297,6 +396,8 @@ ATF_TP_ADD_TCS(tp)
 	proc_use(proc_children);
 	proc_msgs_use(proc_msgtab);
 	ATF_TP_ADD_TC(tp, made);
+	ATF_TP_ADD_TC(tp, running);
+	ATF_TP_ADD_TC(tp, rows);
 	ATF_TP_ADD_TC(tp, next_rate);
 	ATF_TP_ADD_TC(tp, printable);
 	ATF_TP_ADD_TC(tp, bounds);
