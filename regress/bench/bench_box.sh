@@ -63,8 +63,7 @@ echo "bench:   (the launcher's runs include check's other sections)"
 
 # Peak memory: the box's own process, sampled every 10 ms.  A check
 # box may live less than a sample takes: up to five runs to see one.
-# Found by its command line and uid (the image's 65534, in the account's
-# subordinate range): ocr's box re-execs itself, as exe.
+# By command line and uid: ocr's box re-execs itself, as exe.
 boxuid=$(awk -F: -v u="$user" '$1 == u { print $2 + 65533 }' /etc/subuid)
 peak=0
 tries=0

@@ -1,17 +1,9 @@
 #!/bin/sh
-# make bench, many jobs at once (issue 47) against the same system at
-# jobs: 1, in rounds that take turns (A, B, A, B...): a backlog of
-# BENCH_CLAUDE_JOBS claude jobs (50), each reply streamed for
-# BENCH_CLAUDE_SECS (5) by the fake Messages API, at jobs: 10 and 1;
-# BENCH_OCR_JOBS small ocr jobs (100) at jobs: 2 and 1.  Each drain is
-# the source's own time, its first claim to its last result, through
-# sandcastled, keepd and gated, started again at each config.yaml's
-# jobs with a data_dir of its own.  After the drain at jobs: 1 the
-# median job, claim to result, against BENCH_BARE_JOBS bare boxes of
-# the same image and job line (20), and the Pss at rest.  Each figure
-# is the median of BENCH_ROUNDS rounds (3) with the min..max of the
-# rounds, a line "bench: many jobs, ... ratio R".  Run as root; exits
-# 1 only when it could not measure.
+# make bench, many jobs at once against jobs: 1 in rounds that take
+# turns (sandcastle-tests(7)): claude backlogs at jobs: 10 and 1, ocr
+# ones at 2 and 1, each the source's time from its first claim to its
+# last result; at jobs: 1 a job against bare boxes, and the Pss at rest.
+# Run as root; exits 1 only when it could not measure.
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,8 +18,7 @@ TOKEN=bench-jobs-token
 . "$TOP/regress/bench/bench.subr"
 . "$TOP/regress/lib/daemon.subr"
 
-# jobs_config N TAG: config.yaml at jobs: N, both capabilities, a
-# second's cooldown, the records in a data_dir of TAG's.
+# jobs_config N TAG: config.yaml at jobs: N, data_dir TAG's own.
 jobs_config()
 {
 	cat > "$SC_CONFIG/config.yaml" <<EOC
@@ -43,7 +34,6 @@ EOC
 	chown "$SC_USER:$SC_USER" "$SC_CONFIG/config.yaml"
 }
 
-# backlog CAPABILITY COUNT TAG: COUNT jobs of CAPABILITY, ids TAG-i.
 backlog()
 {
 	python3 - "$@" "$CLAUDE_INPUT" "$IMAGE" <<'EOF'
@@ -56,9 +46,8 @@ print(json.dumps([{"id": "%s-%d" % (tag, i), "capability": cap,
 EOF
 }
 
-# drain CAPABILITY COUNT N TAG: sandcastled at jobs: N drains COUNT jobs
-# of CAPABILITY; TAG.times holds the drain's seconds, the median job,
-# claim to result, and the most jobs at once, as the source saw them.
+# drain CAPABILITY COUNT N TAG: TAG.times, the drain's seconds, the
+# median job (claim to result) and the most jobs at once, at jobs: N.
 drain()
 {
 	[ -f "$SC_ROOT/log/sandcastled.pid" ] && sc_stop sandcastled
@@ -82,9 +71,7 @@ import json, statistics, sys
 e = [json.loads(l) for l in open(sys.argv[1])]
 claims = sorted(x["time"] for x in e if x["path"].endswith("/jobs/claim"))
 results = sorted(x["time"] for x in e if x["path"].endswith("/result"))
-# The source hands out a job for each claim in turn until none is left:
-# the first claims, as many as the results.  At jobs: 1 a job's claim is
-# the last before its result.
+# The source hands out a job for each claim until none is left.
 jobs = [r - max(c for c in claims if c < r) for r in results]
 given = claims[:len(results)]
 most = max(sum(1 for c in given if c <= t) - sum(1 for r in results if r < t)
@@ -98,8 +85,7 @@ finals_of()
 	grep -c '"status": "\(succeeded\|failed\)"' "$SC_ROOT/notes.results" 2>/dev/null
 }
 
-# bare TAG N: N boxes of the image in a row, as the account's podman
-# runs them bare; TAG.bare holds each box's seconds.
+# bare TAG N: N bare boxes in a row, each one's seconds in TAG.bare.
 bare()
 {
 	: > "$1.bare"
@@ -115,10 +101,9 @@ bare()
 	done
 }
 
-# rest_pss: the Pss of sandcastle's processes at rest, pasta's apart, in KiB.
+# rest_pss: KiB of Pss at rest, pasta apart; past keepd's warm child.
 rest_pss()
 {
-	# Past the last claim's warm child in keepd and its tunnel in gated.
 	sleep 8
 	bench_procs | while read -r _p _name; do
 		case $_name in passt*|pasta*) continue ;; esac
@@ -126,7 +111,6 @@ rest_pss()
 	done | awk '{ s += $1 } END { print s + 0 }'
 }
 
-# field FILE N: the Nth field of FILE's one line.
 field() { awk -v n="$2" '{ print $n }' "$1"; }
 
 sc_setup
@@ -140,8 +124,6 @@ chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
 sc_secret notes "$TOKEN"
 sc_secret claude bench-jobs-claude-key
 sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls fakeapi.py
-# The reply streamed: message_start at once, a ping each second, the
-# text after SECS.
 sc_scenario api.anthropic.com "{\"default\": {\"delay\": $SECS, \"ping\": 1}}"
 sc_gate_up
 sc_keep_up
@@ -154,7 +136,6 @@ chmod 0644 bare.job
 echo "bench: many jobs, $ROUNDS rounds on $(nproc) processors (load $(cut -d' ' -f1-3 /proc/loadavg) at the start):" \
     "$CLAUDE claude jobs of $SECS s at jobs: 10 and 1, $OCR ocr jobs at jobs: 2 and 1," \
     "$BARE bare boxes a round"
-# Warm: the account's podman's first box, unmeasured.
 bare warm 1
 
 r=1
@@ -165,8 +146,8 @@ while [ $r -le "$ROUNDS" ]; do
 	drain ocr "$OCR" 1 o1-$r
 	rest_pss > o1-$r.pss
 	bare o1-$r "$BARE"
-	sort -n o1-$r.bare | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }' \
-	    > o1-$r.baremed
+	sort -n o1-$r.bare |
+	    awk '{ v[NR] = $1 } END { printf "%.3f\n", v[int((NR + 1) / 2)] }' > o1-$r.baremed
 	echo "bench:   round $r (load $(cut -d' ' -f1 /proc/loadavg)):" \
 	    "claude at jobs: 10 $(field c10-$r.times 1) s (at most $(field c10-$r.times 3) at once)," \
 	    "at jobs: 1 $(field c1-$r.times 1) s; ocr at jobs: 2 $(field o2-$r.times 1) s" \
@@ -182,10 +163,8 @@ while [ $r -le "$ROUNDS" ]; do
 done
 sc_stop sandcastled
 
-# median FILE, spread FILE: of the rounds' values.
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 spread() { sort -n "$1" | awk -v f="$2" 'NR == 1 { lo = $1 } { hi = $1 } END { printf f ".." f, lo, hi }'; }
-# met GOAL least|most VALUE: met or NOT met.
 met()
 {
 	awk -v g="$1" -v w="$2" -v v="$3" 'BEGIN {

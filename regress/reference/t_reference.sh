@@ -594,8 +594,7 @@ jobs_body()
 	lab_start "hold 45" "hold 45" "hold 45" "hold 5"
 	op_login "systemctl --user restart sandcastle" || fail "restart sandcastle"
 	wait_for 300 box_running || fail "no box started"
-	# Each second until the fourth job ends: a line a box alive (its
-	# pid, its cgroup and that cgroup's memory.max), then --.
+	# A sample each second until the fourth job ends, then --.
 	_t=$(( $(date +%s) + 600 ))
 	: > samples
 	until has "$STATE/lab.log" 'image 4 \(.*\) (reads|failed:)'; do
@@ -634,9 +633,8 @@ bytes()
 	    if (m) printf "%.0f\n", n * m }'
 }
 
-# boxes_now: each box process alive, "pid cgroup memory.max" a line: the
-# box's own cgroup, as /proc/pid/cgroup names it under cgroup v2.  By its
-# command line: a box that re-execs itself (ocr's) is named exe.
+# boxes_now: "pid cgroup memory.max" of each box alive (by its command
+# line: ocr's box re-execs itself as exe).
 boxes_now()
 {
 	for _p in $(pgrep -f '^/sandcastle-box '); do
