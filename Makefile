@@ -383,7 +383,7 @@ bench: all $(BOX_TESTS) regress/bench/bench_landlock regress/bench/bench_fresh \
 	rm -rf $(TESTPREFIX)
 	$(MAKE) install PREFIX=$(TESTPREFIX)
 	install -d $(TESTPREFIX)/libexec
-	install -m 0755 $(BOX_TESTS) $(RENDER_IMAGE) $(TESTPREFIX)/libexec/
+	install -m 0755 $(BOX_TESTS) $(RENDER_IMAGE) $(WAITFOR) $(TESTPREFIX)/libexec/
 	sh regress/lib/accounts.sh && sh regress/lib/podman.sh
 	for b in $(BENCHES:%=regress/bench/bench_%.sh); do sh $$b $(TESTPREFIX) || exit 1; done
 

@@ -63,13 +63,15 @@ echo "bench:   (the launcher's runs include check's other sections)"
 
 # Peak memory: the box's own process, sampled every 10 ms.  A check
 # box may live less than a sample takes: up to five runs to see one.
+# By command line and uid: ocr's box re-execs itself, as exe.
+boxuid=$(awk -F: -v u="$user" '$1 == u { print $2 + 65533 }' /etc/subuid)
 peak=0
 tries=0
 while [ "$peak" -eq 0 ] && [ "$tries" -lt 5 ]; do
 	tries=$((tries + 1))
 	bare >/dev/null &
 	while kill -0 $! 2>/dev/null; do
-		for p in $(pgrep -x sandcastle-box); do
+		for p in $(pgrep -U "$boxuid" -f '^/sandcastle-box '); do
 			kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
 			[ -n "$kb" ] && [ "$kb" -gt "$peak" ] && peak=$kb
 		done

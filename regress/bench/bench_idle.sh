@@ -34,39 +34,16 @@ sc_wait_log sandcastled "the keep answers" 30 ||
 # gated, which wait 5 s for the destination's next request (keepd(8)).
 sleep 8
 
-# procs: gated, keepd, sandcastled and every process under them (the
-# children, gated's helper and its pasta), one "pid name" a line.
-procs()
-{
-	_want=" $(sc_pid gated) $(sc_pid keepd) $(sc_pid sandcastled) "
-	_more=1
-	while [ -n "$_more" ]; do
-		_more=
-		for _s in /proc/[0-9]*/stat; do
-			_p=${_s#/proc/}; _p=${_p%/stat}
-			case $_want in *" $_p "*) continue ;; esac
-			_pp=$(awk '{ sub(/.*\) /, ""); print $2 }' "$_s" 2>/dev/null)
-			case $_want in *" $_pp "*) _want="$_want$_p "; _more=1 ;; esac
-		done
-	done
-	for _p in $_want; do
-		echo "$_p $(cat "/proc/$_p/comm" 2>/dev/null)"
-	done
-}
-
-# kib FIELD PID: a field of smaps_rollup, in KiB.
-kib() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$2/smaps_rollup" 2>/dev/null; }
-
 # ticks PID: user plus system CPU time, in clock ticks.
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
 
-procs > procs.list
+bench_procs > procs.list
 echo "bench: at rest, one source with no work, polled every 30 s:"
 pss=0 rss=0 ppss=0 prss=0
 while read -r pid name; do
-	p=$(kib Pss "$pid"); r=$(kib Rss "$pid")
+	p=$(bench_kib Pss "$pid"); r=$(bench_kib Rss "$pid")
 	[ -n "$p" ] || continue
-	u=$(( $(kib Private_Clean "$pid") + $(kib Private_Dirty "$pid") ))
+	u=$(( $(bench_kib Private_Clean "$pid") + $(bench_kib Private_Dirty "$pid") ))
 	printf '  %-8s %-16s Pss %6s KiB  Rss %6s KiB  its own %6s KiB\n' \
 	    "$pid" "$name" "$p" "$r" "$u"
 	case $name in

@@ -11,7 +11,7 @@
 # the run is, "done" at its end, when the machine powers off.
 set -u
 
-ORDER="install units security first_job a1 a3 cgroup a2 a4 restart upgrade
+ORDER="install units security first_job a1 a3 cgroup jobs a2 a4 restart upgrade
 upgrade_window hints @reboot boot reinstall traffic delegation advice package"
 
 IN=/share/in

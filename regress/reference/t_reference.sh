@@ -575,6 +575,75 @@ control()
 	op_do "$@" < control.in 3< seccomp.json
 }
 
+atf_test_case jobs
+jobs_head()
+{
+	atf_set "descr" "B5: jobs: 3 in config.yaml, under the units and cgroup v2: four held jobs of the lab's, three boxes at once and never more (sampled each second), each in a cgroup of its own whose memory.max is ocr's box.memory as sandcastled -nv prints it; the fourth box starts once one of the three has ended; each job ends once"
+	atf_set "timeout" "900"
+}
+jobs_body()
+{
+	op_login "cp -p ~/.config/sandcastle/config.yaml ~/config.yaml.before &&
+	    sed -i '/^jobs:/d' ~/.config/sandcastle/config.yaml &&
+	    printf '\njobs: 3\n' >> ~/.config/sandcastle/config.yaml &&
+	    sandcastled -nv" > print.out 2>&1 || { cat print.out; fail "jobs: 3"; }
+	grep -qx 'jobs: 3' print.out || fail "sandcastled -nv does not print jobs: 3"
+	mem=$(awk '/^  ocr:$/ { o = 1 } o && $1 == "memory:" { print $2; exit }' print.out)
+	want=$(bytes "$mem")
+	[ -n "$want" ] || fail "no box.memory of ocr in sandcastled -nv: $mem"
+	lab_start "hold 45" "hold 45" "hold 45" "hold 5"
+	op_login "systemctl --user restart sandcastle" || fail "restart sandcastle"
+	wait_for 300 box_running || fail "no box started"
+	# A sample each second until the fourth job ends, then --.
+	_t=$(( $(date +%s) + 600 ))
+	: > samples
+	until has "$STATE/lab.log" 'image 4 \(.*\) (reads|failed:)'; do
+		[ "$(date +%s)" -lt "$_t" ] || { cat "$STATE/lab.log"; fail "the fourth job did not end"; }
+		boxes_now >> samples
+		echo -- >> samples
+		sleep 1
+	done
+	awk -v want="$want" '
+	    $1 == "--" { if (n > most) most = n; if (n == 3) full++; n = 0; next }
+	    { n++; cg[$2] = 1; if ($3 != want) bad = bad " " $2 "=" $3 }
+	    END { for (c in cg) k++
+		printf "%d %d %d %s\n", most, full, k, bad }' samples > seen.out
+	read -r most full cgroups bad < seen.out
+	seen "jobs: 3, ocr's box.memory $mem ($want bytes): $(grep -c -- '^--$' samples) samples, at most $most boxes at once, 3 at once in $full of them, $cgroups cgroups of boxes seen"
+	[ "$most" -eq 3 ] || { cat samples; fail "at most $most boxes at once, not 3"; }
+	[ "$full" -ge 3 ] || fail "three boxes at once in $full samples only"
+	[ "$cgroups" -eq 4 ] || { cat samples; fail "$cgroups cgroups for four boxes"; }
+	[ -z "$bad" ] || fail "memory.max is not $want:$bad"
+	for i in 1 2 3 4; do
+		r=$(lab_result "$i" 120) || fail "no result of the lab's job $i"
+		case $r in *'reads "held '*) ;; *) fail "job $i: $r" ;; esac
+	done
+	finals=$(grep -Ec 'image [1-4] \(.*\) (reads|failed:)' "$STATE/lab.log")
+	[ "$finals" -eq 4 ] || { cat "$STATE/lab.log"; fail "$finals ends of four jobs"; }
+	seen "the four jobs held and ended once each; each box's memory.max $want"
+	op_login "mv ~/config.yaml.before ~/.config/sandcastle/config.yaml &&
+	    systemctl --user restart sandcastle" || fail "config.yaml back"
+}
+
+# bytes SIZE: a size of sandcastle.conf(5) (512MiB, 1GiB, 4096) in bytes.
+bytes()
+{
+	echo "$1" | awk '{ n = $0 + 0; u = $0; sub(/^[0-9]+/, "", u)
+	    m = u == "KiB" ? 1024 : u == "MiB" ? 1048576 : u == "GiB" ? 1073741824 : u == "" ? 1 : 0
+	    if (m) printf "%.0f\n", n * m }'
+}
+
+# boxes_now: "pid cgroup memory.max" of each box alive (by its command
+# line: ocr's box re-execs itself as exe).
+boxes_now()
+{
+	for _p in $(pgrep -f '^/sandcastle-box '); do
+		_cg=$(sed -n 's/^0:://p' "/proc/$_p/cgroup" 2>/dev/null)
+		[ -n "$_cg" ] || continue
+		echo "$_p $_cg $(cat "/sys/fs/cgroup$_cg/memory.max" 2>/dev/null || echo gone)"
+	done
+}
+
 atf_test_case a2
 a2_head()
 {
@@ -1262,6 +1331,7 @@ atf_init_test_cases()
 	atf_add_test_case a1
 	atf_add_test_case a3
 	atf_add_test_case cgroup
+	atf_add_test_case jobs
 	atf_add_test_case a2
 	atf_add_test_case a4
 	atf_add_test_case restart
