@@ -112,6 +112,8 @@ say "the capture runs"
 # make reference REFERENCE_CASES=... runs those alone (for a case being
 # written, on a disk kept from a run before: REFERENCE_KEEP=1).
 [ -s "$IN/order" ] && ORDER=$(cat "$IN/order")
+[ -s "$IN/omit" ] &&
+    ORDER=$(for c in $ORDER; do grep -qxF "$c" "$IN/omit" || echo "$c"; done)
 next=$(cat "$OUT/state" 2>/dev/null || echo 0)
 i=0
 for c in $ORDER; do
