@@ -10,8 +10,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "answer.h"
+#include "fetchmsg.h"
+#include "keep.h"
 #include "keepbody.h"
-#include "keepd.h"
 
 #define RETRY_MAX	(7U * 24 * 3600)	/* a week is as long as it says */
 

@@ -12,10 +12,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "keepd.h"
+#include "answer.h"
+#include "client.h"
+#include "dest.h"
+#include "envelope.h"
+#include "fetcher.h"
+#include "fetchmsg.h"
+#include "keep.h"
 #include "log.h"
 #include "msg.h"
+#include "secrets.h"
 #include "usock.h"
+#include "what.h"
 
 #define CLIENT_MAX	64
 

@@ -13,7 +13,10 @@
 
 #include "cap.h"
 #include "config.h"
-#include "keepd.h"
+#include "conn.h"
+#include "dest.h"
+#include "fetchmsg.h"
+#include "http.h"
 #include "log.h"
 
 static struct keep_dest	*dests;

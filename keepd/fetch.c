@@ -16,12 +16,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "codeidle.h"
+#include "conn.h"
+#include "dest.h"
+#include "envelope.h"
+#include "fetch.h"
+#include "fetchmsg.h"
 #include "heapown.h"
+#include "http.h"
+#include "keep.h"
 #include "keepbody.h"
-#include "keepd.h"
+#include "lock.h"
 #include "log.h"
 #include "msg.h"
+#include "tunnel.h"
 
 #define FETCH_FD	3
 #define FETCH_READSZ	(64 * 1024)

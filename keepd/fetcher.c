@@ -11,15 +11,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
+#include "dest.h"
+#include "fetch.h"
+#include "fetcher.h"
+#include "fetchmsg.h"
 #include "heapown.h"
-#include "keepd.h"
 #include "log.h"
 #include "msg.h"
+#include "secrets.h"
+#include "tunnel.h"
 
 TAILQ_HEAD(fetcherlist, fetcher);
 

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "keepd.h"
+#include "fetchmsg.h"
 #include "msg.h"
 
 /* fetchtab.c's rows, handed down by main before anything reads one. */

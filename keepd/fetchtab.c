@@ -6,8 +6,10 @@
  */
 #include <sys/types.h>
 
+#include "client.h"
+#include "fetchmsg.h"
+#include "fetchtab.h"
 #include "keep.h"
-#include "keepd.h"
 #include "msg.h"
 #include "secrets.h"
 

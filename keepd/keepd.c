@@ -12,12 +12,19 @@
 
 #include "codeidle.h"
 #include "config.h"
-#include "keepd.h"
+#include "conn.h"
 #include "daemon.h"
+#include "dest.h"
+#include "fetchmsg.h"
+#include "fetchtab.h"
+#include "listen.h"
+#include "lock.h"
 #include "log.h"
+#include "netns.h"
 #include "note.h"
 #include "paths.h"
 #include "secrets.h"
+#include "serve.h"
 
 PROGRAM_NOTE("keepd");
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "keepd.h"
+#include "listen.h"
 #include "log.h"
 #include "usock.h"
 

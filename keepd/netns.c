@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "daemon.h"
-#include "keepd.h"
 #include "log.h"
+#include "netns.h"
 
 static void
 netns_drop_caps(void)

@@ -12,9 +12,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "client.h"
 #include "daemon.h"
-#include "keepd.h"
+#include "fetcher.h"
+#include "listen.h"
 #include "log.h"
+#include "serve.h"
 
 #define SERVE_MAXFDS	(1 + 2 * 64 + WARM_MAX)
 

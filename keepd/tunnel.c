@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "atomicio.h"
-#include "keepd.h"
+#include "config.h"
+#include "keep.h"
+#include "tunnel.h"
 #include "usock.h"
 
 #define TUNNEL_HEAD_MAX	4096

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config.h"
+#include "envelope.h"
 #include "json.h"
-#include "keepd.h"
+#include "what.h"
 
 #define WHAT_FIELD_MAX	256
 

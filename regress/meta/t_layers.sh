@@ -85,7 +85,7 @@ no_circle_body()
 atf_test_case programs_no_circle
 programs_no_circle_head()
 {
-	atf_set "descr" "no file of a program's folder calls or includes, through any others, a file that calls or includes it, a header counted as its .c's: the tables of rows (proctab.c, fetchtab.c) are handed down by main; controls: proto.c calling parent.c's take closes a circle, and corebase.c including core.h another, each named"
+	atf_set "descr" "no file of a program's folder calls or includes, through any others, a file that calls or includes it, a header counted as its .c's: the tables of rows (proctab.c, fetchtab.c) are handed down by main; controls: proto.c calling parent.c's take closes a circle, and corebase.c including core.h another, and keepd's fetch.c including client.h a third, each named"
 	atf_set "require.config" "checkout"
 	atf_set "require.progs" "cc nm tsort"
 	atf_set "timeout" "600"
@@ -95,7 +95,7 @@ programs_no_circle_body()
 	src=$(sc_srcdir)
 	for d in sandcastled keepd gated box sandcastlectl; do
 		{ calls "$src" "objs-$d" "$d"
-		    case $d in sandcastled|gated|box) includes "$src" "$d" ;; esac
+		    case $d in sandcastled|keepd|gated|box) includes "$src" "$d" ;; esac
 		} | sort -u > "pairs-$d"
 		[ -s "pairs-$d" ] || atf_fail "$d: no call read"
 		tsort "pairs-$d" > /dev/null 2> "loop-$d" ||
@@ -103,6 +103,8 @@ programs_no_circle_body()
 	done
 	atf_check -o match:'^parent proto$' -o match:'^core corebase$' \
 	    cat pairs-sandcastled
+	# Read from the includes alone: fetchtab.c calls none of fetchmsg.c.
+	atf_check -o match:'^fetchtab fetchmsg$' cat pairs-keepd
 	# The controls: the lookups call a take the rows name; a layer of
 	# the core includes the header of the file above it.
 	mkdir -p copy && cp -R "$src/common" "$src/sandcastled" copy/
@@ -119,6 +121,14 @@ programs_no_circle_body()
 	    includes copy sandcastled; } | sort -u > pairs
 	atf_check -s not-exit:0 -o ignore -e match:'loop' \
 	    -e match:'^tsort: core$' -e match:'^tsort: corebase$' tsort pairs
+	# A request's child includes the header of keepd's client.c, which
+	# calls fetcher.c, which forks the child.
+	cp -R "$src/keepd" copy/
+	sed -i 's/^#include "fetch.h"$/&\n#include "client.h"/' copy/keepd/fetch.c
+	{ calls "$src" "objs-keepd" keepd; includes copy keepd; } |
+	    sort -u > pairs
+	atf_check -s not-exit:0 -o ignore -e match:'loop' \
+	    -e match:'^tsort: client$' -e match:'^tsort: fetch$' tsort pairs
 }
 
 atf_test_case rebuild_own

@@ -18,8 +18,8 @@
 
 #include <tls.h>
 
+#include "conn.h"
 #include "deadline.h"
-#include "keepd.h"
 
 const char *const keepd_tls_libs[] = { "libcrypto.so", "libssl.so",
     "libtls.so", NULL };

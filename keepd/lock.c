@@ -16,7 +16,7 @@
 
 #include <seccomp.h>
 
-#include "keepd.h"
+#include "lock.h"
 #include "log.h"
 #include "sandbox.h"
 
