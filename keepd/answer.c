@@ -1,8 +1,4 @@
-/*
- * What the keep gives back of an answer.  A child's payloads and body
- * memfd are checked here before keepd passes them on: the child parsed
- * a hostile answer.
- */
+/* A child's answer, checked before keepd passes it: it read a hostile one. */
 #include <sys/types.h>
 
 #include <stdint.h>
@@ -42,7 +38,6 @@ answer_retry_after(const char *v, time_t now)
 	return t - now > RETRY_MAX ? RETRY_MAX : (uint32_t)(t - now);
 }
 
-/* The message's lengths, then the body's memfd: none for no body. */
 int
 answer_check(const void *data, size_t len, int fd, uint32_t *status)
 {

@@ -1,8 +1,4 @@
-/*
- * A client of keep.sock: the peer's uid checked before a byte is read,
- * then one KEEP_REQUEST at a time.  The envelope is checked and the
- * secret read here; the call runs in a child for its destination.
- */
+/* A client of keep.sock: one KEEP_REQUEST at a time, each run in a child. */
 #include <sys/types.h>
 #include <sys/socket.h>
 
@@ -102,10 +98,7 @@ client_peer_ok(int fd, pid_t *pid)
 	return 0;
 }
 
-/*
- * A request's child has no socket(2) to reach keep.sock; were it to get
- * one, keepd would not serve it.
- */
+/* A request's child has no socket(2); were it to reach keep.sock, refused. */
 static int
 client_own_child(pid_t pid)
 {
@@ -145,7 +138,6 @@ client_accept(int listenfd, struct clientlist *clients)
 	log_debug("keep.sock: client pid %d", (int)pid);
 }
 
-/* The request's child goes warm when it kept its connection, else ends. */
 static void
 client_child_end(struct client *c, int answered)
 {
@@ -184,11 +176,10 @@ client_output(struct client *c)
 		if (errno != EPIPE && errno != ECONNRESET)
 			log_warn("client pid %d", (int)c->peer);
 		c->closing = 1;
-		msgchan_clear(&c->chan);	/* drops what was queued */
+		msgchan_clear(&c->chan);
 	}
 }
 
-/* The first word of the log line: what the envelope asked, as the keep read it. */
 static void
 client_what(struct client *c, const struct envelope *env)
 {
@@ -196,7 +187,6 @@ client_what(struct client *c, const struct envelope *env)
 	    envelope_method_name(env->method), env->path);
 }
 
-/* The request's process started with its secret, or refused: -1. */
 static int
 client_fetch(struct client *c, const struct keep_dest *kd, const char *data,
     size_t len)
@@ -354,7 +344,6 @@ client_request_end(struct client *c, int answered)
 	client_next(c);
 }
 
-/* 2 when the answer went to the client, its child free to go warm. */
 int
 client_answered(struct client *c, struct msg *m)
 {
@@ -396,7 +385,6 @@ client_refused(struct client *c, struct msg *m)
 	return 1;
 }
 
-/* A redirect's location, logged with the answer. */
 int
 client_location(struct client *c, struct msg *m)
 {
@@ -412,7 +400,6 @@ client_kept(struct client *c, struct msg *m)
 	return 0;
 }
 
-/* The child's FETCH_TUNNEL: empty, at most FETCH_TUNNELS_MAX a request. */
 int
 client_tunnel(struct client *c, struct msg *m)
 {
@@ -432,7 +419,6 @@ client_tunnel(struct client *c, struct msg *m)
 	return 1;
 }
 
-/* 0 while it goes on; then 2 when answered (its child may go warm), else 1. */
 static int
 client_child_message(struct client *c, struct msg *m)
 {

@@ -18,14 +18,14 @@ struct client {
 	TAILQ_ENTRY(client)	 entry;
 	struct msgchan		 chan;
 	pid_t			 peer;		/* SO_PEERCRED's, for the log */
-	int			 hello;		/* its KEEP_HELLO came */
+	int			 hello;
 	int			 closing;	/* ends once its answers are sent */
-	struct fetcher		*f;		/* its child, or NULL */
+	struct fetcher		*f;
 	int			 keep;		/* it sent FETCH_KEEP */
-	uint32_t		 id;		/* of the request being served */
+	uint32_t		 id;
 	struct timespec		 deadline;
 	uint32_t		 seconds;	/* the call's, to its deadline */
-	char			*location;	/* a redirect's, for the log */
+	char			*location;
 	char			 what[NAME_LEN + ENVELOPE_PATH_MAX + 16];
 };
 TAILQ_HEAD(clientlist, client);

@@ -1,8 +1,6 @@
 /*
- * code_idle() gives back keepd's mappings of the TLS libraries' code and
- * constants, which it runs at start only (MADV_DONTNEED on read-only
- * segments; the page cache keeps them); code_busy() maps them all again
- * at once for a request child about to run them.
+ * The TLS libraries' read-only segments given back once keepd has run them
+ * (the page cache keeps them), and mapped again at once for a child.
  */
 #include <sys/types.h>
 #include <sys/mman.h>
@@ -25,7 +23,6 @@ struct idle {
 	size_t			 pages;
 };
 
-/* name is one of names, by its file name's start ("libcrypto.so"). */
 static int
 idle_named(const char *path, const char *const *names)
 {
@@ -97,14 +94,7 @@ code_idle(const char *const *names)
 	return idle.pages;
 }
 
-/*
- * The other way, when the code is about to run: every page mapped by one
- * call a segment, where running it maps them by a fault for every
- * sixteen pages, each a trip through the kernel's fault path (on a
- * machine whose page tables are a hypervisor's to check, tens of
- * microseconds each).  Speed alone: a kernel without MADV_POPULATE_READ
- * (before Linux 5.14) leaves it to the faults, and 0 pages are counted.
- */
+/* Speed alone: before Linux 5.14 the faults map them, and 0 is counted. */
 size_t
 code_busy(const char *const *names)
 {

@@ -1,7 +1,4 @@
-/*
- * The mappings of a library's code given back once a process has run it
- * for the last time (codeidle.c).
- */
+/* A library's code given back while a process rests (codeidle.c). */
 #ifndef SANDCASTLE_CODEIDLE_H
 #define SANDCASTLE_CODEIDLE_H
 

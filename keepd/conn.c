@@ -1,10 +1,6 @@
 /*
- * A connection to a destination inside the gate's tunnel: libtls,
- * always verified, or plain HTTP for an internal exception's http://.
- * Made ready in keepd up to the handshake, so the CA bundle is parsed
- * once (some 20 ms), not per request; OpenSSL reseeds in the child, so
- * its randomness is its own.  The handshake is bounded by
- * CONN_HANDSHAKE_SECS, well inside the keep's 30 s.
+ * A connection inside the gate's tunnel: libtls, always verified, or plain
+ * HTTP; its handshake bounded by CONN_HANDSHAKE_SECS, inside the keep's 30 s.
  */
 #include <sys/types.h>
 
@@ -24,7 +20,6 @@
 const char *const keepd_tls_libs[] = { "libcrypto.so", "libssl.so",
     "libtls.so", NULL };
 
-/* The tunnel's bytes, for libtls: want when the call would block. */
 static ssize_t
 conn_cbret(ssize_t n, int want)
 {
@@ -33,13 +28,9 @@ conn_cbret(ssize_t n, int want)
 	return n;
 }
 
-/*
- * libtls asks for a record's header, then for its body: two reads of
- * the tunnel a record, 4096 for a body of 32 MiB.  What one read brings
- * is kept here, up to CONN_RBUFSZ, and given out as asked.  A process
- * has one connection at a time; conn_start() and conn_close() empty it.
- */
+/* libtls reads a record's header, then its body: one read serves many. */
 #define CONN_RBUFSZ	(64 * 1024)
+/* One connection a process: conn_start() and conn_close() empty it. */
 static unsigned char	conn_rbuf[CONN_RBUFSZ];
 
 static ssize_t
@@ -108,7 +99,6 @@ conn_prepare(struct conn *c, struct tls_config *cfg, const char *host,
 	return conn_ready(c, why, whysz);
 }
 
-/* 0 when fd is ready for what libtls wants, -1 once the deadline passed. */
 static int
 conn_wait(int fd, int want, const struct timespec *deadline)
 {
@@ -219,10 +209,7 @@ conn_read(struct conn *c, void *buf, size_t len, char *why, size_t whysz)
 	return n;
 }
 
-/*
- * Between two requests any byte, end or error means done; a session
- * ticket TLS takes while wanting more is alive.
- */
+/* Any byte, end or error means done; a session ticket libtls takes is alive. */
 int
 conn_alive(struct conn *c)
 {

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#define CONN_HANDSHAKE_SECS	10	/* for a destination's TLS handshake */
+#define CONN_HANDSHAKE_SECS	10
 
 struct tls;
 struct tls_config;
@@ -14,7 +14,7 @@ struct tls_config;
 struct conn {
 	int		 fd;		/* -1 when none is open */
 	struct tls	*tls;		/* NULL for plain HTTP, or none ready */
-	struct tls_config *cfg;		/* the destination's; NULL for plain */
+	struct tls_config *cfg;
 	const char	*host;		/* its SNI and the certificate's name */
 	size_t		 roff, rlen;	/* what of conn_rbuf libtls has read */
 };

@@ -1,8 +1,4 @@
-/*
- * The destinations the keep serves, read once.  Each one's TLS is made
- * ready here, before anything hostile is read: the CA bundle in memory,
- * so that no file is opened later and no child parses it again.
- */
+/* The destinations, read once: TLS made ready before anything hostile comes. */
 #include <sys/types.h>
 
 #include <stdint.h>

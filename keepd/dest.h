@@ -12,7 +12,7 @@ struct destination;
 /* Its connection made ready up to the handshake, inherited by each child. */
 struct keep_dest {
 	const struct destination *d;
-	const struct cap_credential *auth;	/* its secret's header */
+	const struct cap_credential *auth;
 	const char *const	 *headers;	/* beyond cap_headers */
 	struct conn		 *conn;
 };

@@ -1,9 +1,6 @@
 /*
- * The envelope's rules.  The path is checked as written and once
- * percent-decoded, and an encoded % is refused, so no decoding a
- * destination does can make an accepted path climb out of its address.
- * An encoded / is refused: servers disagree on whether it separates
- * segments.  A reason goes to a log: a quoted name is made printable.
+ * The envelope's rules (keepd(8), THE ENVELOPE): the path checked as
+ * written and once decoded, an encoded % or / refused; reasons printable.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,10 +60,7 @@ static const char *const path_reasons[][2] = {
 	[PATH_ENCSLASH] = { "the path holds an encoded /", NULL },
 };
 
-/*
- * The keep adds the secret: a header that carries one is refused, and
- * each capability's credential header (cap.h).
- */
+/* The keep adds the secret: a header that carries one is refused. */
 static const char *const auth_names[] = {
 	"authorization", "proxy-authorization", "api-key",
 	"cookie", "x-auth-token",
@@ -77,7 +71,7 @@ struct env_ctx {
 	const struct json	*j;
 	envelope_known_fn	 known;
 	void			*arg;
-	const char *const	*hdrs;		/* beyond cap_headers */
+	const char *const	*hdrs;
 	char			*why;
 	size_t			 whysz;
 };
@@ -358,7 +352,6 @@ env_took(char *buf, size_t bufsz, const char *const *list)
 	}
 }
 
-/* 0 when the destination takes the header, or -1 with why it is refused. */
 static int
 env_header_kind(struct env_ctx *c, char *name, size_t len)
 {

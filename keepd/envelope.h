@@ -1,9 +1,4 @@
-/*
- * The closed envelope the keep takes (keepd(8), THE ENVELOPE):
- *
- *	{"destination":"notes","method":"POST","path":"/jobs/claim",
- *	 "headers":{"content-type":"application/json"},"body":{...}}
- */
+/* The closed envelope the keep takes (keepd(8), THE ENVELOPE). */
 #ifndef SANDCASTLE_ENVELOPE_H
 #define SANDCASTLE_ENVELOPE_H
 
@@ -12,17 +7,17 @@
 #include "config.h"
 #include "keep.h"
 
-#define ENVELOPE_MAX		KEEP_MAXENVELOPE	/* 33 MiB */
+#define ENVELOPE_MAX		KEEP_MAXENVELOPE
 #define ENVELOPE_PATH_MAX	2048
 #define ENVELOPE_VALUE_MAX	256	/* bytes of a header's value */
-#define ENVELOPE_WHY_MAX	256	/* a reason fits in this */
+#define ENVELOPE_WHY_MAX	256
 
 enum envelope_method {
 	ENVELOPE_GET = 1,
 	ENVELOPE_POST
 };
 
-#define ENVELOPE_NHDRS		4	/* headers of an envelope, at most */
+#define ENVELOPE_NHDRS		4
 #define ENVELOPE_NAME_MAX	32	/* bytes of a header's name */
 
 struct envelope {
@@ -37,10 +32,7 @@ struct envelope {
 	size_t		 bodylen;
 };
 
-/*
- * NULL when name is not a destination; else the headers it takes beyond
- * cap_headers (its capability's row), NULL-ended.
- */
+/* NULL for no destination; else the headers it takes beyond cap_headers. */
 typedef const char *const *(*envelope_known_fn)(const char *name, void *arg);
 
 /* 0, or -1 and why, naming the field and the rule.  buf must outlive env. */
@@ -48,7 +40,6 @@ int		 envelope_parse(struct envelope *env, const char *buf,
 		    size_t len, envelope_known_fn known, void *arg, char *why,
 		    size_t whysz);
 
-/* 0, or -1 with why a fixed phrase. */
 int		 envelope_path_check(const char *path, size_t len,
 		    const char **why);
 

@@ -1,9 +1,6 @@
 /*
- * A request's child, forked as a spare with no secret and no
- * destination.  Its lock goes on before it reads a byte, so a flaw in
- * TLS or HTTP reaches a process holding one destination's secret alone.
- * A kept connection that ends before a byte of the answer carries the
- * request again on a new one; after that, never sent twice.
+ * A request's child, forked as a spare with no secret: its lock goes on
+ * before it reads a byte, so a flaw in TLS or HTTP reaches one secret.
  */
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -39,13 +36,13 @@
 struct fetch {
 	const struct keep_dest	*kd;
 	struct msgchan		 chan;
-	struct conn		*conn;		/* the destination's, ready */
+	struct conn		*conn;
 	struct http_response	 resp;
 	char			*req;		/* with its secret */
 	size_t			 reqlen;
 	int			 extra;		/* bytes came past the answer */
-	int			 bodyfd;	/* the body's memfd */
-	struct msg		 tunnel;	/* given with FETCH_DEST */
+	int			 bodyfd;
+	struct msg		 tunnel;
 	int			 has_tunnel;
 	char			 why[KEEP_REASON_MAX];
 };
@@ -134,7 +131,6 @@ fetch_answer(struct fetch *f, int keep)
 		_exit(0);
 }
 
-/* The next message from keepd, of type; keepd gone is the end. */
 static void
 fetch_get(struct fetch *f, uint32_t type, struct msg *m)
 {
@@ -177,10 +173,7 @@ fetch_take(struct fetch *f)
 	}
 }
 
-/*
- * keepd writes the CONNECT: the child has no socket(2) or connect(2).
- * The first tunnel came with FETCH_DEST; a later one is asked for.
- */
+/* keepd writes the CONNECT: the child has no socket(2) or connect(2). */
 static void
 fetch_connect(struct fetch *f)
 {
@@ -209,10 +202,7 @@ fetch_connect(struct fetch *f)
 		fetch_refuse(f, KEEP_R_TLS);
 }
 
-/*
- * HTTP_DONE, HTTP_ERROR (f->why), or FETCH_RETRY when a kept connection
- * ended before a byte of the answer.
- */
+/* FETCH_RETRY when a kept connection ended before a byte of the answer. */
 static int
 fetch_read(struct fetch *f, unsigned char *buf, int reused)
 {
@@ -290,10 +280,6 @@ fetch_one(struct fetch *f)
 	    f->kd->d->cap < 0);
 }
 
-/*
- * A spare until keepd names its destination, one of the configuration's,
- * and hands over its first tunnel.
- */
 static void
 fetch_dest(struct fetch *f)
 {
@@ -307,10 +293,7 @@ fetch_dest(struct fetch *f)
 	if ((f->kd = dest_find(name)) == NULL)
 		_exit(1);
 	f->conn = f->kd->conn;
-	/*
-	 * TLS's code mapped while keepd asks the gate for the tunnel: taken,
-	 * not at rest, where it would count against the spare's memory.
-	 */
+	/* Mapped while keepd asks for the tunnel, never at rest (keepd(8)). */
 	if (f->conn->cfg != NULL)
 		code_busy(keepd_tls_libs);
 	fetch_get(f, FETCH_TUNNEL, &f->tunnel);

@@ -1,10 +1,4 @@
-/*
- * The requests' children as keepd holds them.  The spare is forked and
- * sandboxed while keepd holds no secret.  A warm child not asked in
- * time, that speaks unasked or closes is killed.  A secret is written
- * at once and its buffer zeroed: none waits where a later fork would
- * find it.
- */
+/* The requests' children as keepd holds them: spare, at work or warm. */
 #include <sys/types.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -42,10 +36,7 @@ static pid_t			 fetcher_pids[FETCHER_PIDS_MAX];
 static struct fetcher		*spare;
 static int			 spare_lost;
 
-/*
- * Killed children hold their place until reaped: a burst may fill them
- * all, and the request is refused (try again), never keepd ended.
- */
+/* Held until reaped: a burst may fill them, and a request is refused. */
 static int
 fetcher_pid_slot(void)
 {
@@ -86,11 +77,7 @@ fetcher_is_child(pid_t pid)
 	return 0;
 }
 
-/*
- * gate.sock connected and the CONNECT for the child's destination
- * written.  A cold child is given its first with FETCH_DEST: the gate
- * looks up and connects while the child reads its request.
- */
+/* A cold child's first with FETCH_DEST: the gate connects as it reads. */
 int
 fetcher_tunnel(struct fetcher *f)
 {
@@ -117,10 +104,7 @@ fetcher_init(const char *gatepath)
 	fetcher_gatepath = gatepath;
 }
 
-/*
- * SIGKILL at keepd's death: it holds a secret and nothing to undo.  Set
- * before the check, so a keepd gone in between is seen either way.
- */
+/* The death signal set before the check: a keepd gone between is seen. */
 static struct fetcher *
 fetcher_fork(void)
 {
@@ -194,7 +178,7 @@ void
 fetcher_end(struct fetcher *f)
 {
 	if (f->pid != -1)
-		(void)kill(f->pid, SIGKILL);	/* reaped by serve_reap() */
+		(void)kill(f->pid, SIGKILL);
 	close(f->chan.fd);
 	msgchan_clear(&f->chan);
 	free(f);
@@ -207,7 +191,7 @@ fetcher_unwarm(struct fetcher *f)
 	nwarm--;
 }
 
-/* The secret goes and its buffer is zeroed; the envelope may wait. */
+/* The secret goes at once, its buffer zeroed: no later fork finds it. */
 static int
 fetcher_send(struct fetcher *f, const void *env, size_t envlen,
     const struct secret *s)

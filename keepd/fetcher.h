@@ -10,7 +10,7 @@
 
 #include "msg.h"
 
-#define WARM_IDLE_SECONDS	5	/* a warm child waits, then ends */
+#define WARM_IDLE_SECONDS	5
 /* Warm children at most, a gate tunnel each: a ninth ends the oldest. */
 #define WARM_MAX		8
 
@@ -19,11 +19,11 @@ struct pollfd;
 struct secret;
 
 struct fetcher {
-	TAILQ_ENTRY(fetcher)	 entry;		/* among the warm, while idle */
-	const struct keep_dest	*kd;		/* its one destination, or NULL */
+	TAILQ_ENTRY(fetcher)	 entry;
+	const struct keep_dest	*kd;
 	pid_t			 pid;
-	struct msgchan		 chan;		/* its socketpair */
-	struct timespec		 idle_end;	/* ended then, while warm */
+	struct msgchan		 chan;
+	struct timespec		 idle_end;
 	int			 tunnels;	/* given for this request */
 };
 
@@ -42,9 +42,7 @@ void		 fetcher_warm_input(struct fetcher *);
 void		 fetcher_warm_expire(const struct timespec *now);
 const struct timespec *fetcher_warm_first(void);
 void		 fetcher_end_all(void);
-/* The tunnel asked by f's child, sent to it: -1 when it cannot be. */
 int		 fetcher_tunnel(struct fetcher *f);
-/* Whether pid is a request's child not yet reaped; reaped, it is not. */
 int		 fetcher_is_child(pid_t pid);
 void		 fetcher_reaped(pid_t pid);
 

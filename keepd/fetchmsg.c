@@ -6,7 +6,6 @@
 #include "fetchmsg.h"
 #include "msg.h"
 
-/* fetchtab.c's rows, handed down by main before anything reads one. */
 static const struct fetch_msgrow	*fetch_msgs;
 
 void

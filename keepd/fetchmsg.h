@@ -1,7 +1,4 @@
-/*
- * What keepd and its request children share: their messages, framed with
- * msg.h, a row each in fetchtab.c, which fetchmsg.c looks up.
- */
+/* What keepd and its request children share: their messages (fetchmsg.c). */
 #ifndef KEEPD_FETCHMSG_H
 #define KEEPD_FETCHMSG_H
 
@@ -10,12 +7,7 @@
 
 #include "msg.h"
 
-/*
- * keepd sends FETCH_DEST once (a spare has none) and the first
- * FETCH_TUNNEL with it, then FETCH_SECRET and FETCH_REQUEST per
- * request, which the child awaits in that order (fetch.c); keepd takes
- * the child's by their rows' takes (client.c).
- */
+/* Sent in order: DEST with a TUNNEL once, then a request's SECRET, REQUEST. */
 enum fetch_msg {
 	FETCH_DEST = 1,		/* keepd: the destination's name */
 	FETCH_SECRET,		/* keepd: its secret's value */
@@ -27,19 +19,19 @@ enum fetch_msg {
 	FETCH_REFUSED,		/* child: keep.h's KEEP_REFUSED's payload */
 	FETCH_MSG_END
 };
-#define FETCH_KEEPD	0x1	/* the sides: keepd */
-#define FETCH_CHILD	0x2	/* and a request's child */
+#define FETCH_KEEPD	0x1	/* a row's senders */
+#define FETCH_CHILD	0x2
 
 /* Its first, and one more when a kept connection had ended. */
 #define FETCH_TUNNELS_MAX	2
 #define FETCH_LOCATION_MAX	512
-#define FETCH_MAXPAYLOAD	MSG_MAXPAYLOAD	/* an envelope, or a body */
+#define FETCH_MAXPAYLOAD	MSG_MAXPAYLOAD
 #define KEEP_REASON_MAX		512	/* bytes of a refusal's reason */
 
 struct client;
 struct fetch_msgrow {
-	struct msg_rule	 rule;		/* its type, bytes, descriptor, senders */
-	/* keepd's take: 0 the request goes on, 2 answered, 1 ended otherwise */
+	struct msg_rule	 rule;
+	/* keepd's: 0 the request goes on, 2 answered, 1 ended otherwise */
 	int		(*take)(struct client *, struct msg *);
 };
 

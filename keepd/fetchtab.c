@@ -1,9 +1,4 @@
-/*
- * The messages between keepd and a request's child, a row each.  main()
- * hands the rows to fetchmsg.c's lookups at start, so that client.c,
- * whose takes they name, does not call back into the file that names
- * them.
- */
+/* The messages with a request's child, a row each; main() hands them down. */
 #include <sys/types.h>
 
 #include "client.h"

@@ -1,8 +1,6 @@
 /*
- * HTTP/1.1 for the keep.  The answer comes from a destination, which
- * may be hostile: the parser takes one framing only and refuses every
- * ambiguity (two lengths, a length and chunks, folded or bare-LF lines)
- * that lets two readers disagree on where an answer ends.
+ * HTTP/1.1 for the keep, whose answers may be hostile: one framing only,
+ * and every ambiguity that lets two readers disagree on an end refused.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -20,8 +18,8 @@
 enum http_state {
 	HS_STATUS,
 	HS_HEADER,
-	HS_BODY,		/* Content-Length bytes */
-	HS_EOF_BODY,		/* until the peer closes */
+	HS_BODY,
+	HS_EOF_BODY,
 	HS_CHUNK_SIZE,
 	HS_CHUNK_DATA,
 	HS_CHUNK_CR,
@@ -461,7 +459,6 @@ resp_length(struct http_response *r, const char *v, size_t n)
 	r->content_length = len;
 }
 
-/* Its comma-separated options: close among them, in any case, ends it. */
 static void
 resp_connection(struct http_response *r, const char *v, size_t n)
 {
@@ -563,10 +560,7 @@ resp_grow(struct http_response *r, size_t n)
 	return 0;
 }
 
-/*
- * Written, not mapped: a store into a fresh memfd page faults and zeroes
- * it first, where write(2) copies alone (a third less for 32 MiB).
- */
+/* Written, not mapped: a store would fault and zero a fresh page first. */
 static int
 resp_land(struct http_response *r, const unsigned char *p, size_t n)
 {

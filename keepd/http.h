@@ -1,9 +1,4 @@
-/*
- * HTTP/1.1 as the keep speaks it, with no I/O.  The parser is strict
- * (keepd(8), HTTP) and never takes a byte past the end of the answer.
- * A redirect is an answer like any other: its body is not read, and the
- * keep never follows it.
- */
+/* HTTP/1.1 as the keep speaks it, with no I/O: strict (keepd(8), HTTP). */
 #ifndef SANDCASTLE_HTTP_H
 #define SANDCASTLE_HTTP_H
 
@@ -16,16 +11,13 @@
 
 #define HTTP_HEAD_MAX		(32 * 1024)	/* the header section, and the trailers */
 #define HTTP_MAXLINES		100		/* header lines, and trailer lines */
-#define HTTP_BODY_MAX		KEEP_MAXBODY	/* 32 MiB */
-#define HTTP_CHUNKLINE_MAX	1024		/* a chunk's size line, with its extensions */
+#define HTTP_BODY_MAX		KEEP_MAXBODY
+#define HTTP_CHUNKLINE_MAX	1024
 
 /* A source's secret; a capability's is its row's (cap.h). */
 extern const struct cap_credential http_bearer;
 
-/*
- * Address, envelope and secret are checked again here, so that none can
- * split a header: -1 and why, a fixed phrase without the secret.
- */
+/* All checked again, so that none splits a header; why holds no secret. */
 int	http_request_build(const struct destination *,
 	    const struct envelope *, const struct cap_credential *,
 	    const char *secret,
@@ -38,18 +30,17 @@ void	http_request_free(char *req, size_t reqlen);	/* zeroes it: it holds the sec
 
 struct http_response {
 	int		 status;
-	char		*content_type;		/* NULL when absent */
+	char		*content_type;
 	char		*retry_after;
-	char		*location;		/* for the log line of a redirect */
+	char		*location;
 	int64_t		 content_length;	/* -1 when absent */
 	int		 chunked;
-	int		 http11;		/* the status line's HTTP/1.1 */
+	int		 http11;
 	int		 close;			/* Connection: close */
 	unsigned char	*body;
 	size_t		 bodylen;
 	const char	*why;			/* after HTTP_ERROR */
 
-	/* The parser's own. */
 	int		 state;
 	int		 nobody;		/* the request was a HEAD */
 	size_t		 seclen;		/* bytes of this header or trailer section */
@@ -57,12 +48,11 @@ struct http_response {
 	size_t		 left;			/* bytes of the body or the chunk to come */
 	size_t		 bodysize;
 	int		 bodyfixed;		/* the body is the caller's buffer */
-	int		 bodyfd;		/* or written to this file */
+	int		 bodyfd;
 	size_t		 linelen;
 	char		 line[HTTP_HEAD_MAX + 1];
 };
 
-/* head != 0 when the request was a HEAD. */
 void	http_response_init(struct http_response *, int head);
 /* buf, size bytes, stays the caller's; without it the parser allocates. */
 void	http_response_body_in(struct http_response *, void *buf, size_t size);
@@ -73,10 +63,7 @@ int	http_response_feed(struct http_response *, const void *, size_t,
 	    size_t *used);
 /* The peer closed: HTTP_DONE for a body that ends there, else HTTP_ERROR. */
 int	http_response_eof(struct http_response *);
-/*
- * After HTTP_DONE: 1 when its framing, not the connection's end, ended
- * it, without Connection: close; never a redirect's, whose body is unread.
- */
+/* After HTTP_DONE: 1 when framed, not closing and not a redirect. */
 int	http_response_reusable(const struct http_response *);
 void	http_response_free(struct http_response *);
 

@@ -1,8 +1,4 @@
-/*
- * keepd: the keep, the only process that reads a secret.  All it needs
- * is opened before anything hostile is read; then it leaves the network
- * and puts on its locks.  See keepd(8).
- */
+/* keepd: the keep, the only process that reads a secret (keepd(8)). */
 #include <sys/types.h>
 
 #include <limits.h>

@@ -1,8 +1,4 @@
-/*
- * keepd's headers in one, for the unit tests and benches that include it
- * (regress/keepd, regress/bench); keepd's own files include each header
- * they use, never this one.
- */
+/* For the tests that include keepd's headers in one; no file of keepd/ does. */
 #ifndef SANDCASTLE_KEEPD_H
 #define SANDCASTLE_KEEPD_H
 

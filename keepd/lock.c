@@ -1,9 +1,6 @@
 /*
- * keepd's two seccomp filters and Landlock rulesets.  The keep: Unix
- * sockets only, files read-only under the secrets folder.  Its request
- * child: no file, fork or socket (keepd hands it its tunnel, so
- * keep.sock and other destinations are out of reach).  The child's
- * filter stacks on the keep's, so it can only take away.
+ * keepd's seccomp filters and Landlock rulesets: the keep's, and its
+ * request child's stacked on them (no file, fork or socket: keepd(8)).
  */
 #include <sys/types.h>
 #include <sys/prctl.h>
@@ -41,7 +38,6 @@ static const int keepd_calls[] = {
 	SCMP_SYS(mincore),
 };
 
-/* Any flag that would make a namespace, a thread or a shared process. */
 #define CLONE_REFUSED	(CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWNET | \
 	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP | \
 	CLONE_THREAD | CLONE_VM | CLONE_FS | CLONE_FILES)
@@ -88,7 +84,7 @@ sandbox_keepd(int secretsfd)
 	/* A request's child stacks its own filter: a filter only takes away. */
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
 	    PR_SET_NO_NEW_PRIVS);
-	/* And it ends with keepd (client_fork()). */
+	/* And it dies with keepd (fetcher_fork()). */
 	sandbox_add_arg_eq(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 0,
 	    PR_SET_PDEATHSIG);
 	sandbox_add(ctx, SCMP_ACT_ALLOW, (const int[]){ SCMP_SYS(seccomp) },
@@ -106,10 +102,7 @@ sandbox_fetch(void)
 	sandbox_load(ctx, "keepd: fetch");
 }
 
-/*
- * A secret is read for every request.  The CA bundles are in memory
- * (dest.c): no other file is opened after.
- */
+/* A secret is read for every request; the CA bundles are in memory. */
 int
 landlock_keepd(int secretsfd, const char *secretsdir, const char *sockdir)
 {

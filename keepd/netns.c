@@ -1,8 +1,4 @@
-/*
- * keepd has no IP network: a new user and network namespace, with a
- * loopback that is down; Unix sockets are files and reach across.  Its
- * uid is mapped to 0 there, and every capability dropped at once.
- */
+/* No IP network: namespaces of its own, every capability dropped at once. */
 #include <sys/types.h>
 #include <sys/syscall.h>
 

@@ -1,7 +1,4 @@
-/*
- * keepd's loop: one ppoll(2), signals blocked elsewhere so that none is
- * lost between a check and the wait.  SIGTERM kills every child.
- */
+/* keepd's loop: one ppoll(2), signals blocked elsewhere so none is lost. */
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -23,7 +20,7 @@
 
 struct slot {
 	struct client	*c;		/* NULL for a warm child */
-	int		 child;		/* the entry is the request's child */
+	int		 child;
 	struct fetcher	*warm;
 };
 

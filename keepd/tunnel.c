@@ -1,8 +1,4 @@
-/*
- * The way out: a CONNECT through gate.sock.  keepd writes it for the
- * child's one destination and hands over the descriptor; the child
- * reads the answer and not a byte of the TLS handshake after it.  The gate takes one CONNECT a connection.
- */
+/* The way out: a CONNECT through gate.sock, one a connection (keepd(8)). */
 #include <sys/types.h>
 #include <sys/socket.h>
 
@@ -31,11 +27,7 @@ tunnel_connect(const char *gatepath, char *why, size_t whysz)
 	return fd;
 }
 
-/*
- * Up to the blank line that ends the gate's answer, and not a byte past
- * it: what is peeked is taken only up to that line, or whole when the
- * line has not come yet.
- */
+/* Not a byte past the gate's answer: a peek is taken up to its blank line. */
 static ssize_t
 tunnel_read_head(int fd, char *buf, size_t bufsz)
 {

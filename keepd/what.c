@@ -1,7 +1,4 @@
-/*
- * A refused envelope's log line start: printable ASCII only and cut
- * short, so a field cannot forge a log line or shift its words.
- */
+/* Printable ASCII and cut short, so a field cannot forge a log line. */
 #include <stdio.h>
 #include <string.h>
 
