@@ -2,7 +2,7 @@
 # keepd's request processes between requests: a spare before its first
 # request, warm between requests of its destination, and what each holds
 # (keep.subr's keep_up, as t_keep.sh).  Their steps between two requests
-# must end within a warm process's 5 s (keepd.h WARM_IDLE_SECONDS), which
+# must end within a warm process's 5 s (fetcher.h WARM_IDLE_SECONDS), which
 # a machine make test keeps busy outlasts: warm_up runs each case, and all
 # it starts, ahead of the cases beside it (helpers.subr's sc_favour, as
 # t_gate.sh's spare_quiet).
