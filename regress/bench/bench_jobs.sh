@@ -46,27 +46,40 @@ print(json.dumps([{"id": "%s-%d" % (tag, i), "capability": cap,
 EOF
 }
 
+# fake_source NAME HOST ADDRESS JOBS: the fake source NAME, started again.
+fake_source()
+{
+	if [ -f "$SC_ROOT/log/fs-$1.pid" ]; then
+		kill "$(cat "$SC_ROOT/log/fs-$1.pid")"
+		wait "$(cat "$SC_ROOT/log/fs-$1.pid")" 2>/dev/null
+	fi
+	rm -f "$SC_ROOT/$1.results" "$SC_ROOT/$1.requests"
+	sc_fakesource "$1" "$2" "$3" "$TOKEN" "$4" "strict keepalive"
+}
+
 # drain CAPABILITY COUNT N TAG: TAG.times, the drain's seconds, the
-# median job (claim to result) and the most jobs at once, at jobs: N.
+# median job (claim to result) and the most jobs at once, at jobs: N;
+# TAG.released, the jobs a box's failure gave back.
 drain()
 {
 	[ -f "$SC_ROOT/log/sandcastled.pid" ] && sc_stop sandcastled
 	jobs_config "$3" "$4"
-	if [ -f "$SC_ROOT/log/fs-notes.pid" ]; then
-		kill "$(cat "$SC_ROOT/log/fs-notes.pid")"
-		wait "$(cat "$SC_ROOT/log/fs-notes.pid")" 2>/dev/null
+	if [ "$1" = claude ]; then
+		src=chat
+		fake_source chat notes.example.com 198.20.5.10 "$(backlog "$1" "$2" "$4")"
+	else
+		src=scan
+		fake_source scan other.example.com 198.20.5.12 "$(backlog "$1" "$2" "$4")"
 	fi
-	rm -f "$SC_ROOT/notes.results" "$SC_ROOT/notes.requests"
-	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN" \
-	    "$(backlog "$1" "$2" "$4")" "strict keepalive"
 	sc_start_in_host sandcastled -d -c "$SC_CONFIG" -s "$SC_SECRETS"
-	sc_wait_line "$SC_ROOT/notes.results" '"status": "\(succeeded\|failed\)"' \
+	sc_wait_line "$SC_ROOT/$src.results" '"status": "\(succeeded\|failed\)"' \
 	    $((120 + $2 * (SECS + 30))) "$2" ||
-	    { sc_log sandcastled | tail -n 40; atf_fail "$4: $(finals_of) of $2 jobs answered"; }
-	ok=$(grep -c '"status": "succeeded"' "$SC_ROOT/notes.results")
-	[ "$ok" -eq "$2" ] || { tail -n 3 "$SC_ROOT/notes.results";
+	    { sc_log sandcastled | tail -n 40; atf_fail "$4: $(finals_of $src) of $2 jobs answered"; }
+	ok=$(grep -c '"status": "succeeded"' "$SC_ROOT/$src.results")
+	[ "$ok" -eq "$2" ] || { tail -n 3 "$SC_ROOT/$src.results";
 	    sc_log sandcastled | tail -n 40; atf_fail "$4: $ok of $2 jobs succeeded"; }
-	python3 - "$SC_ROOT/notes.requests" > "$4.times" <<'EOF'
+	grep -c '"status": "released"' "$SC_ROOT/$src.results" > "$4.released"
+	python3 - "$SC_ROOT/$src.requests" > "$4.times" <<'EOF'
 import json, statistics, sys
 e = [json.loads(l) for l in open(sys.argv[1])]
 claims = sorted(x["time"] for x in e if x["path"].endswith("/jobs/claim"))
@@ -82,7 +95,7 @@ EOF
 
 finals_of()
 {
-	grep -c '"status": "\(succeeded\|failed\)"' "$SC_ROOT/notes.results" 2>/dev/null
+	grep -c '"status": "\(succeeded\|failed\)"' "$SC_ROOT/$1.results" 2>/dev/null
 }
 
 # bare TAG N: N bare boxes in a row, each one's seconds in TAG.bare.
@@ -115,13 +128,18 @@ field() { awk -v n="$2" '{ print $n }' "$1"; }
 
 sc_setup
 sc_net_up
-sh "$TOP/regress/lib/ca.sh" "$SC_ROOT/ca" notes.example.com api.anthropic.com \
-    >/dev/null || atf_fail "ca.sh"
+sh "$TOP/regress/lib/ca.sh" "$SC_ROOT/ca" notes.example.com other.example.com \
+    api.anthropic.com >/dev/null || atf_fail "ca.sh"
 install -d -o "$SC_USER" -g "$SC_USER" "$SC_ROOT/data"
 jobs_config 1 first
-sc_source_file notes https://notes.example.com/api/worker "claude, ocr" 3600 1h 10m
+# A source of each capability: one of both, asked for ocr alone while
+# claude rests after a released job, would wait its hour.
+sc_source_file chat https://notes.example.com/api/worker claude 3600 1h 10m bench
+sc_source_file scan https://other.example.com/api/worker ocr 3600 1h 10m bench
 chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
-sc_secret notes "$TOKEN"
+sc_secret bench "$TOKEN"
+fake_source chat notes.example.com 198.20.5.10 '[]'
+fake_source scan other.example.com 198.20.5.12 '[]'
 sc_secret claude bench-jobs-claude-key
 sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls fakeapi.py
 sc_scenario api.anthropic.com "{\"default\": {\"delay\": $SECS, \"ping\": 1}}"
@@ -153,7 +171,8 @@ while [ $r -le "$ROUNDS" ]; do
 	    "at jobs: 1 $(field c1-$r.times 1) s; ocr at jobs: 2 $(field o2-$r.times 1) s" \
 	    "(at most $(field o2-$r.times 3) at once), at jobs: 1 $(field o1-$r.times 1) s," \
 	    "its median job $(field o1-$r.times 2) s, a bare box $(cat o1-$r.baremed) s;" \
-	    "at rest $(cat o1-$r.pss) KiB"
+	    "at rest $(cat o1-$r.pss) KiB; released by a box's failure and run again:" \
+	    "$(cat c10-$r.released), $(cat c1-$r.released), $(cat o2-$r.released), $(cat o1-$r.released)"
 	echo "$(field c10-$r.times 1) / $(field c1-$r.times 1)" | bc -l >> claude.ratios
 	echo "$(field o1-$r.times 1) / $(field o2-$r.times 1)" | bc -l >> ocr.ratios
 	echo "$(field o1-$r.times 2) / $(cat o1-$r.baremed)" | bc -l >> job.ratios
