@@ -644,7 +644,9 @@ boxes_now()
 	for _p in $(pgrep -f '^/sandcastle-box '); do
 		_cg=$(sed -n 's/^0:://p' "/proc/$_p/cgroup" 2>/dev/null)
 		[ -n "$_cg" ] || continue
-		echo "$_p $_cg $(cat "/sys/fs/cgroup$_cg/memory.max" 2>/dev/null || echo gone)"
+		# A box ending between pgrep and here: its cgroup is gone.
+		_max=$(cat "/sys/fs/cgroup$_cg/memory.max" 2>/dev/null) || continue
+		echo "$_p $_cg $_max"
 	done
 }
 
@@ -846,6 +848,10 @@ restarted()
 active()
 {
 	[ "$(op_do systemctl --user is-active "$1")" = active ]
+}
+inactive()
+{
+	[ "$(op_do systemctl --user is-active "$1")" = inactive ]
 }
 
 no_box()
@@ -1212,6 +1218,13 @@ advice_body()
 	    fail "check gives the advice of a machine without units"
 	seen "the target stopped: $(grep '^FAIL  keep:' ctl.out | sed 's/.*); //')"
 	advice_step '^FAIL  keep: ' '^ok    keep: ready at '
+	# The keep's unit Requires= the gate's, so starting the keep started
+	# the gate: a gate that ended on its own (SIGTERM, a clean end its
+	# Restart=on-failure leaves) with the keep still up.
+	op_do systemctl --user kill sandcastle-gate || fail "killing the gate"
+	wait_for 60 inactive sandcastle-gate ||
+	    fail "the gate's unit is $(op_do systemctl --user is-active sandcastle-gate) after SIGTERM"
+	active sandcastle-keep || fail "the keep's unit ended with the gate"
 	advice_step '^warn  gate: no gate answers at ' \
 	    '^ok    gate: its network refuses every bogon and this machine '
 	# A prohibit route gone from the gate's namespace, as root.
