@@ -1210,6 +1210,12 @@ advice_head()
 advice_body()
 {
 	op_do systemctl --user stop sandcastle.target || fail "stopping the target"
+	# The target's stop job ends before its units' (no ordering between
+	# them): check waits for the three to end.
+	for u in sandcastle sandcastle-keep sandcastle-gate; do
+		wait_for 120 inactive "$u" ||
+		    fail "$u is $(op_do systemctl --user is-active "$u") after the target's stop"
+	done
 	ctl check
 	cat ctl.out
 	has ctl.out '^FAIL  keep: the keep does not answer at .*; start it: systemctl --user start sandcastle-keep; its log: journalctl --user -u sandcastle-keep$' ||
