@@ -1,8 +1,5 @@
-/*
- * The questions a child has in flight to another, by their rows: each
- * answer is checked against the question asked with its id, and goes
- * to the take it was asked with.
- */
+/* The questions a child has in flight to another: each answer is checked
+ * against the question of its id and goes to the take it was asked with. */
 #ifndef SANDCASTLED_ASK_H
 #define SANDCASTLED_ASK_H
 
@@ -17,7 +14,6 @@ typedef void	 ask_take_fn(void *arg, struct msg *);
 
 /* Whose questions: the launcher's keep calls carry PROC_ID_LAUNCHER. */
 void		 ask_use(int proc_id);
-/* Composes the question on chan; its id, or fatal. */
 uint32_t	 ask_send(struct msgchan *, uint32_t type, int fd,
 		    const struct iovec *, int iovcnt, ask_take_fn *, void *arg);
 /* Its take, when a row pays the question of its id; fatal otherwise. */

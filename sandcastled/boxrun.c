@@ -1,8 +1,5 @@
-/*
- * Running one box: podman run with its three pipes, the lines moved
- * within the box's bounds and time; a box that overran is removed and
- * confirmed gone before anything else runs.
- */
+/* One box: podman run with its three pipes, the lines moved within its
+ * bounds and time; one that overran is removed and confirmed gone. */
 #include <sys/types.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
@@ -41,7 +38,6 @@ static void	 box_reap(struct box *, int);
 static void	 box_remove(struct box *, struct box_end *);
 static void	 box_decode(const struct box *, struct box_end *);
 
-/* Before any box, once: podman's path and environment, limits, profile. */
 int
 box_init(const char *build, char *why, size_t whysz)
 {
@@ -56,9 +52,8 @@ box_init(const char *build, char *why, size_t whysz)
 }
 
 /*
- * Before the filter: under no_new_privs the setuid newuidmap cannot
- * write a uid_map; once podman's pause process holds the user
- * namespace, later podmans join it without newuidmap.
+ * Before the filter: under no_new_privs the setuid newuidmap cannot write
+ * a uid_map; once podman's pause process holds the namespace, none is needed.
  */
 int
 box_prepare(char *why, size_t whysz)
@@ -95,7 +90,6 @@ box_params_init(struct box_params *p, const char *image, const char *word,
 	p->limits = *limits;
 	p->timeout = timeout > 0 ? timeout : 1;
 	p->max_line = max_output;
-	/* A box says a few lines of at most max_output each. */
 	p->max_total = max_output > UINT64_MAX / 4 ? UINT64_MAX :
 	    max_output * 4;
 	p->cgroup = box_cgroup;
@@ -134,10 +128,7 @@ box_pipes(int fds[6])
 	return 0;
 }
 
-/*
- * Parent-death signal SIGTERM, which podman passes to the box: a
- * launcher killed outright leaves no podman run behind.
- */
+/* Parent-death SIGTERM, passed on to the box: none outlives a killed launcher. */
 static __attribute__((noreturn)) void
 box_exec(char *const argv[], const int fds[6], pid_t parent)
 {
@@ -198,7 +189,6 @@ fail:
 }
 
 
-/* Its stderr: the first BOX_ERR_HEAD bytes kept, the rest read and dropped. */
 static void
 box_read_err(struct box *b)
 {
@@ -255,7 +245,6 @@ box_read_out(struct box *b)
 	return 0;
 }
 
-/* The box ends early once *flag is set (SIGTERM) or fd hangs up. */
 void
 box_stop_when(const volatile sig_atomic_t *flag, int fd)
 {
@@ -288,7 +277,6 @@ box_poll(struct pollfd *pfd, nfds_t n, int ms)
 	return ppoll(pfd, n, &ts, &none);
 }
 
-/* 0, or -1 when its time ran out, a bound broke or the launcher stops. */
 static int
 box_pump(struct box *b, int writing)
 {
@@ -326,7 +314,6 @@ box_pump(struct box *b, int writing)
 	return 0;
 }
 
-/* One line to its stdin; the newline is added here.  0, or -1. */
 int
 box_write_line(struct box *b, const char *line, size_t len)
 {
@@ -425,10 +412,7 @@ box_read_line(struct box *b, const char **line, size_t *len)
 	}
 }
 
-/*
- * podman ends a few ms after the box's last line: the first naps are
- * short, where one of BOX_REAP_MS cost a job 5 ms on average.
- */
+/* podman ends a few ms after the box's last line: the first naps are short. */
 static void
 box_reap(struct box *b, int wait_ms)
 {
@@ -452,8 +436,8 @@ box_reap(struct box *b, int wait_ms)
 }
 
 /*
- * conmon keeps the box alive after podman run ends.  A box that will
- * not go is fatal: no other box may start beside it.
+ * conmon keeps the box alive after podman run ends; one that will not go is
+ * fatal: no other box may start beside it.
  */
 static void
 box_remove(struct box *b, struct box_end *o)
@@ -499,14 +483,13 @@ box_decode(const struct box *b, struct box_end *o)
 		    o->code);
 }
 
-/* Its stdin closed, stdout and stderr drained (stderr's head kept). */
 void
 box_drain(struct box *b)
 {
 	(void)box_close_input(b);
 	while (!b->failed && !b->timed_out && !b->stopped &&
 	    (b->out != -1 || b->err != -1)) {
-		b->taken = b->buflen;	/* what it says after its last line */
+		b->taken = b->buflen;
 		(void)box_pump(b, 0);
 	}
 }
@@ -523,7 +506,6 @@ box_hand_off(struct box *b)
 	b->out = b->err = -1;
 }
 
-/* 1 when fd is readable or hung up, -1 on time or stop (b says which). */
 int
 box_await(struct box *b, int fd)
 {
@@ -552,7 +534,6 @@ box_await(struct box *b, int fd)
 	return (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) ? 1 : 0;
 }
 
-/* Ends the box and says how: the handle is freed. */
 void
 box_finish(struct box *b, struct box_end *o)
 {

@@ -1,8 +1,5 @@
-/*
- * One box: a rootless podman run of sandcastle-box, its stdin, stdout
- * and stderr as pipes.  What the lines say is common/boxproto.h's,
- * never read here; podman itself is podman.h's.
- */
+/* One box: a rootless podman run of sandcastle-box, its stdio as pipes.
+ * What the lines say is common/boxproto.h's, never read here. */
 #ifndef SANDCASTLED_BOXRUN_H
 #define SANDCASTLED_BOXRUN_H
 
@@ -22,30 +19,30 @@
 struct box {
 	char		 name[BOX_NAME_LEN + 1];
 	pid_t		 pid;			/* podman run; -1 once reaped */
-	int		 status;		/* its wait status, once reaped */
-	int		 in, out, err;		/* our ends of its stdin, stdout, stderr */
-	struct timespec	 deadline;		/* CLOCK_MONOTONIC */
-	uint32_t	 timeout;		/* seconds, to that deadline */
+	int		 status;
+	int		 in, out, err;
+	struct timespec	 deadline;
+	uint32_t	 timeout;
 	uint64_t	 max_line, total, max_total;
-	char		*buf;			/* stdout read, not yet taken */
+	char		*buf;
 	size_t		 buflen, bufsz, taken;
 	char		 errhead[BOX_ERR_HEAD];
 	size_t		 errlen;
 	int		 timed_out;
 	int		 failed;		/* a bound on its output broke */
-	int		 stopped;		/* the launcher stops: removed */
+	int		 stopped;
 	char		 why[BOX_WHY_LEN];
 };
 
 struct box_end {
 	int		 exited;		/* 1: code is its exit code */
 	int		 code;
-	int		 signal;		/* podman run ended by this signal */
+	int		 signal;
 	int		 timed_out;
 	int		 output_failed;		/* a line too long, too much, no newline */
 	int		 release;		/* podman could not create or run it */
 	int		 removed;		/* overran: removed and confirmed gone */
-	int		 stopped;		/* the launcher stopped: removed */
+	int		 stopped;
 	char		 why[BOX_WHY_LEN];	/* for the record: no content of the job */
 	char		 errhead[BOX_ERR_HEAD];	/* its stderr, cut short: never logged */
 	size_t		 errlen;

@@ -1,8 +1,5 @@
-/*
- * What every child of sandcastled does around its row's columns
- * (proc.c): init, sandbox, ready, then child_loop(), where each message
- * is checked against the row's takes and taken by its row in proc_msgs.
- */
+/* What every child of sandcastled does around its row's columns: init,
+ * sandbox, ready, then child_loop(). */
 #include <sys/types.h>
 #include <sys/stat.h>
 
@@ -93,10 +90,7 @@ child_ready(void)
 		fatal("cannot tell the parent it is ready");
 }
 
-/*
- * The parent's channel and the row's own descriptors; SIGTERM let in
- * only here.  0 when the parent closed the channel.
- */
+/* 0 when the parent closed the channel. */
 static int
 child_wait(int ms, const sigset_t *mask)
 {
@@ -129,7 +123,6 @@ child_wait(int ms, const sigset_t *mask)
 	return 1;
 }
 
-/* 1 and the next message read, checked against the row; 0 for none yet. */
 static int
 child_next(struct msg *m)
 {
@@ -142,7 +135,6 @@ child_next(struct msg *m)
 	return r;
 }
 
-/* A question by its row's take; an answer by the question it pays. */
 void
 child_take(struct proc *p, struct msg *m)
 {
@@ -193,10 +185,7 @@ child_main(const char *title, const struct options *opts)
 	    opts->digests == NULL || fstat(PROC_FD, &st) == -1 || !S_ISSOCK(st.st_mode))
 		fatalx("-P is for sandcastled's own children only");
 	setproctitle("%s", title);
-	/*
-	 * syslog's socket reopened now: a later reconnect would be a
-	 * socket(2) the core's filter kills.
-	 */
+	/* syslog's socket reopened now: later it is a socket(2) the filter kills. */
 	closelog();
 	closefrom(PROC_FD + 1);
 	log_init("sandcastled", opts->foreground, opts->verbose);

@@ -1,9 +1,5 @@
-/*
- * The control socket that sandcastlectl speaks to (ctl.h).  The folder
- * (0700) and socket (0600) keep other accounts out; the peer's uid,
- * checked before a byte is read, is the second lock.  A malformed
- * message closes that client, never the daemon.
- */
+/* The control socket that sandcastlectl speaks to (ctl.h).  The peer's uid
+ * is checked before a byte is read; a bad message closes that client. */
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -42,7 +38,7 @@ struct ctl_client {
 
 static struct ctl_client control_clients[CONTROL_MAXCLIENTS];
 static int		 control_map[CONTROL_MAXCLIENTS];	/* pollfd -> client */
-static size_t		 control_nclients;	/* of the last control_pollfds() */
+static size_t		 control_nclients;
 static int		 control_fd = -1;
 static char		 control_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 static time_t		 control_start;
@@ -305,7 +301,6 @@ control_write(struct ctl_client *c)
 		control_drop(c);
 }
 
-/* In the order control_dispatch() reads them. */
 int
 control_pollfds(struct pollfd *pfd, size_t max)
 {

@@ -1,9 +1,5 @@
-/*
- * The core: claims work through the keep-frontend, schedules it, hands
- * each job to the launcher and keeps the records under data_dir.  One
- * call at a time, beside up to config.yaml's jobs in their boxes: a hung
- * source holds the others' calls back by the keep's 30 s at most.
- */
+/* The core: claims work through the keep-frontend, schedules it, hands each
+ * job to the launcher and keeps the records.  One keep call at a time. */
 #include <sys/types.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -38,9 +34,9 @@
 #define CORE_LOCK_WAIT	10	/* seconds for another core to let data_dir go */
 
 static struct core		 core;
-static time_t			 core_wake;	/* sched_next()'s, when none is due */
-static int			 core_scheduled;	/* the keep answered once */
-static unsigned long		 core_pushed;	/* sched's changes when last pushed */
+static time_t			 core_wake;
+static int			 core_scheduled;
+static unsigned long		 core_pushed;
 static time_t			 core_push_at;	/* monotonic */
 
 /* sandcastled -1: a result not yet taken stays pending and fails the round. */
@@ -167,10 +163,6 @@ core_once_claim(struct core *c, time_t now)
 	core_call(c, i, CORE_CLAIM, env, len, core_take_claim);
 }
 
-/*
- * The claim's answer; down is why the keep gave none, or NULL.  A job
- * keeps the answer: its memfd goes to the launcher with the input.
- */
 /* The job holds the claim and its answer, whose memfd holds the input. */
 static void
 core_claimed(struct core *c, struct contract_claim *claim,
@@ -179,7 +171,6 @@ core_claimed(struct core *c, struct contract_claim *claim,
 	struct core_job		*j;
 	const struct contract_job *cj = &claim->jobs[0];
 
-	/* The journal's line for a poll that found work. */
 	log_info("poll source=%s job=%s capability=%s", core_source(c, c->src),
 	    cj->id, cj->cap >= 0 ? cap_name(cj->cap) : "none");
 	if ((j = calloc(1, sizeof(*j))) == NULL)
@@ -213,7 +204,6 @@ core_claim_answer(struct core *c, struct keepcli_answer *a, const char *down)
 	v = contract_answer(a, 0, why, sizeof(why));
 	if (v == CONTRACT_OK && contract_claim_parse(a->body, a->body_len,
 	    c->caps, CONTRACT_LIMIT, &claim, why, sizeof(why)) == 0) {
-		/* A job: its source is asked again while a slot is free. */
 		sched_asked(c->sched, c->src, now, claim.njobs > 0 ?
 		    SCHED_JOB : SCHED_OK);
 		if (claim.njobs > 0)
@@ -266,10 +256,7 @@ core_push_due(struct core *c)
 		core_push(c, now);
 }
 
-/*
- * SIGTERM: what is waited for is let finish, then results go out within
- * CORE_STOP_SECONDS; the rest stays pending for the next start.
- */
+/* SIGTERM: results go out within CORE_STOP_SECONDS; the rest stay pending. */
 static void
 core_stop_begin(struct core *c)
 {
@@ -309,7 +296,6 @@ core_stop_end(struct core *c)
 	exit(0);
 }
 
-/* The results go out while the jobs' boxes are removed, then it ends. */
 static void
 core_stop_step(struct core *c, time_t now)
 {
@@ -388,7 +374,6 @@ core_timeout(const struct core *c)
 	return wake - now > 3600 ? 3600 * 1000 : (int)(wake - now) * 1000;
 }
 
-/* The loop's timer (child_loop()): ms to the core's next own step. */
 int
 core_timer(void)
 {
@@ -407,7 +392,6 @@ core_timer(void)
 	return core_timeout(c);
 }
 
-/* data_dir and the folders above it, made 0700 where they are missing. */
 static int
 core_data_dir(const char *dir)
 {
@@ -432,9 +416,8 @@ core_data_dir(const char *dir)
 }
 
 /*
- * Another sandcastled's core, still ending, could write past a record
- * this one takes for a crash's.  flock(2) on the folder needs no file,
- * so a full disk does not stop it.
+ * Another core, still ending, could write past a record this one takes for a
+ * crash's.  flock(2) on the folder needs no file, so a full disk holds it.
  */
 static void
 core_lock(int dfd, const char *dir)
@@ -457,11 +440,7 @@ core_lock(int dfd, const char *dir)
 	}
 }
 
-/*
- * max_jobs_per_hour outlives a restart: the window is filled from the
- * records (wall clock) into the monotonic one.  A record holds what a
- * source sent: one that cannot be read is not counted.
- */
+/* max_jobs_per_hour outlives a restart: the window is filled from the records. */
 static void
 core_seed_window(struct core *c)
 {
@@ -491,7 +470,6 @@ core_seed_window(struct core *c)
 	}
 }
 
-/* data_dir opened and held, the scheduler made: before the filter. */
 void
 core_init(struct config *conf, struct msgchan *chan)
 {

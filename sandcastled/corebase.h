@@ -1,8 +1,5 @@
-/*
- * The core's state and its lowest layer (corebase.c): core.c calls
- * corejob.c and coreresult.c, corejob.c calls coreresult.c, each calls
- * corebase.c, which calls none of them.
- */
+/* The core's state and its lowest layer: core.c calls corejob.c and
+ * coreresult.c, each calls corebase.c, which calls none of them. */
 #ifndef SANDCASTLED_COREBASE_H
 #define SANDCASTLED_COREBASE_H
 
@@ -30,12 +27,11 @@
 /* The core's one call to the keep in flight, if any; jobs run beside it. */
 enum core_wait {
 	CORE_IDLE,
-	CORE_PROBE,		/* PROC_KEEP_STATE */
-	CORE_CLAIM,		/* the claim's answer */
-	CORE_RESULT		/* the result's answer */
+	CORE_PROBE,
+	CORE_CLAIM,
+	CORE_RESULT
 };
 
-/* A job from its claim's answer to its outcome, in a slot of jobs. */
 struct core_job {
 	TAILQ_ENTRY(core_job)	 entry;
 	struct core		*core;
@@ -47,19 +43,14 @@ struct core_job {
 };
 TAILQ_HEAD(core_jobs, core_job);
 
-/*
- * A result goes out only once its record is on disk, and is forgotten
- * only once the record says the source took it, or once the record is
- * gone (logged): nothing could ever say it.  An unwritten record holds
- * it here, retried every CORE_RECORD_RETRY seconds.
- */
+/* A result goes out once its record is on disk, and is forgotten once the
+ * record says the source took it or is gone; CORE_RECORD_RETRY retries. */
 enum core_result_state {
-	RESULT_RECORD,		/* the outcome waits to be written */
-	RESULT_SEND,		/* written: it waits to be sent */
-	RESULT_MARK		/* answered: the record waits to say so */
+	RESULT_RECORD,
+	RESULT_SEND,
+	RESULT_MARK
 };
 
-/* A result to send, until the source took it or answered 409. */
 struct core_result {
 	TAILQ_ENTRY(core_result) entry;
 	enum core_result_state	 state;
@@ -92,9 +83,9 @@ struct core {
 	unsigned int		 caps;		/* the capabilities the claim named */
 	struct core_results	 results;
 	struct core_result	*sending;
-	struct core_jobs	 jobs;		/* in their boxes */
+	struct core_jobs	 jobs;
 	size_t			 njobs;
-	time_t			 record_at;	/* the next try of a record held */
+	time_t			 record_at;
 	int			 stopping;	/* SIGTERM: no new claim or job */
 	/* sandcastled -1: the next source to ask, whether anything failed. */
 	size_t			 once_next;

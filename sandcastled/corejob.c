@@ -1,10 +1,5 @@
-/*
- * A job's life in the core: noted in its record before it runs, then
- * its outcome recorded and its result queued.  The core never opens
- * the input: the launcher maps it from the claim's memfd.  What the box
- * wrote is hostile: record and source only, never the log, whose line
- * has sandcastle's own word (word.c).
- */
+/* A job's life in the core: noted in its record before it runs, then its
+ * outcome recorded and its result queued.  What the box wrote never logs. */
 #include <sys/types.h>
 #include <sys/uio.h>
 
@@ -27,11 +22,7 @@
 #include "records.h"
 #include "schedule.h"
 
-/*
- * sandcastle's own word for the outcome: what the box said is in the
- * record.  The manual's line, which a log parser of it reads: msg=job,
- * and error="" when there is none.
- */
+/* The manual's line, which a log parser reads: msg=job, error="" for none. */
 static void
 corejob_log(const struct core_job *j, const struct job_outcome *o)
 {
@@ -76,11 +67,7 @@ corejob_finish(struct core_job *j, struct job_outcome *o, int ran)
 	corejob_end(j, o, ran);
 }
 
-/*
- * Not noted, so never run: released at once, so that no record claims
- * it.  Held in memory it would be lost to a crash, and the source keeps
- * a claimed job for this worker for good.
- */
+/* Not noted, so never run: released at once, or a crash would lose it. */
 static void
 corejob_unnoted(struct core_job *j, const char *why)
 {
@@ -127,7 +114,6 @@ corejob_send(struct core_job *j, const struct source *src)
 	sched_job_begin(c->sched, j->src, cj->cap);
 }
 
-/* The job of the claim's answer, which it now holds: noted, then run. */
 void
 core_job_start(struct core *c, struct core_job *j)
 {

@@ -1,10 +1,5 @@
-/*
- * The results on their way to the sources (the rule is core.h's, by
- * enum core_result_state).  The core claims nothing while a record
- * cannot be written, but a record that is gone holds nothing; a failed
- * send waits for the source's back-off.
- * At start a running job a crash left is sent back released.
- */
+/* The results on their way to the sources.  At start a running job a crash
+ * left is sent back released. */
 #include <sys/types.h>
 #include <sys/stat.h>
 
@@ -104,7 +99,6 @@ core_result_finish(struct core *c, size_t src, const struct records_job *j,
 		c->record_at = core_now() + CORE_RECORD_RETRY;
 }
 
-/* A job that could not be noted: released, and no record to mark. */
 void
 core_result_unnoted(struct core *c, size_t src, const char *id)
 {
@@ -123,7 +117,6 @@ core_result_drop(struct core *c, struct core_result *r)
 	free(r);
 }
 
-/* 1 while a record holds its result or waits to say it went out. */
 int
 core_result_held(const struct core *c)
 {
@@ -136,9 +129,8 @@ core_result_held(const struct core *c)
 }
 
 /*
- * 0 when the record says it, 1 when no record is left to (logged), -1
- * to be tried again.  Held for a record that is gone, the result would
- * stop every claim for good.
+ * 0 when the record says it, 1 when none is left, -1 to try again.  Held
+ * for a record that is gone, the result would stop every claim for good.
  */
 static int
 core_result_mark(struct core *c, struct core_result *r, enum records_result rr)
@@ -231,7 +223,6 @@ core_take_result(void *arg, struct msg *m)
 	core_keep_answer(arg, m, core_result_answer);
 }
 
-/* 1 when a result went out and the core waits for its answer. */
 int
 core_result_next(struct core *c, time_t now)
 {
@@ -310,7 +301,6 @@ core_result_answer(struct core *c, struct keepcli_answer *a,
 	}
 }
 
-/* output.json of a record, one folder at a time, no link followed. */
 static char *
 core_read_output(int dfd, const char *source, const char *id)
 {

@@ -1,9 +1,5 @@
-/*
- * Which destination a caller of the keep-frontend may name: the core a
- * source's, the launcher a capability's, only with the request its box
- * sends (capreq.c).  A taken core cannot reach claude's key, nor a
- * taken launcher a source's token.
- */
+/* Which destination a caller of the keep-frontend may name: a taken core
+ * cannot reach claude's key, nor a taken launcher a source's token. */
 #include <sys/types.h>
 
 #include <stdio.h>

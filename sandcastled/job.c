@@ -1,9 +1,5 @@
-/*
- * The launcher's side of the box protocol, spoken in the box's reader
- * (jobread.c), and the verdict that overrules the box's.  The input is
- * spliced into the job line unparsed; what the box says is hostile:
- * stored, never logged.
- */
+/* The launcher's side of the box protocol, spoken in the box's reader, and
+ * the verdict that overrules the box's.  What the box says is never logged. */
 #include <sys/types.h>
 
 #include <errno.h>
@@ -88,7 +84,6 @@ job_decide(struct job_ctx *x, enum job_status st, enum job_word word,
 	x->o->output = NULL;
 }
 
-/* The box's side, in its reader (jobread.c), up to its stdout's end. */
 void
 job_talk(struct job_ctx *x, const char *input, size_t inputlen)
 {
@@ -96,7 +91,6 @@ job_talk(struct job_ctx *x, const char *input, size_t inputlen)
 		job_lines(x);
 }
 
-/* 0 with m to free, or -1 with the job decided. */
 static int
 job_parse(struct job_ctx *x, const char *line, size_t len, const char *what,
     struct proto_msg *m)
@@ -117,7 +111,6 @@ job_parse(struct job_ctx *x, const char *line, size_t len, const char *what,
 	return 0;
 }
 
-/* The box's first line: its hello of this build.  0 to go on, or -1. */
 static int
 job_hello(struct job_ctx *x)
 {
@@ -175,7 +168,6 @@ line_with_input(const char *head, size_t hlen, const char *input,
 	return line;
 }
 
-/* The job line; the input's bytes go in as they came, at the end. */
 char *
 job_line(const struct config *conf, enum cap_id cap, enum job_mode mode,
     const char *input, size_t inputlen, size_t *len)
@@ -238,7 +230,6 @@ job_send(struct job_ctx *x, const char *input, size_t inputlen)
 	return r;
 }
 
-/* The box's lines after the job: a request, then the last line, then EOF. */
 static void
 job_lines(struct job_ctx *x)
 {
@@ -378,11 +369,7 @@ job_answer_line(const struct keepcli_answer *a, int ok, const char *why,
 	return json_writer_finish(&w, len);
 }
 
-/*
- * The call's time ran out at the keep: asking again would be billed
- * again and end the same, so the job fails, and its record says which
- * limit ended it.
- */
+/* The call's time ran out at the keep: asking again would be billed again. */
 static void
 job_no_answer(struct job_ctx *x, unsigned int secs)
 {
@@ -468,7 +455,6 @@ job_word_refused(struct job_ctx *x, const char *word)
 	    "one %s's box may send: %.400s", word, cap_name(x->cap), said);
 }
 
-/* The box's last line, as its verdict: the box's end may still overrule it. */
 static void
 job_last(struct job_ctx *x, const struct proto_msg *m)
 {

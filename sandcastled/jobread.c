@@ -1,10 +1,5 @@
-/*
- * The box's reader: the launcher never reads a byte of a box.  A forked
- * child keeps the three pipes and a socketpair, puts on its lock and
- * speaks the protocol; the launcher checks the sizes and framing of
- * what it sends.  A reader that dies, or breaks the table, fails the
- * job as the box's break of the protocol.
- */
+/* The box's reader: a forked child holds a box's pipes under its own lock,
+ * so the launcher never reads a byte of a box.  Its death fails the job. */
 #include <sys/types.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -31,7 +26,6 @@
 
 #define JR_EXIT_CHAN	3	/* the reader's exit: its channel failed */
 
-/* The reader's side of a box, served (jobread_serve()). */
 struct jobread_serve {
 	struct job_ctx	*x;
 	struct msgchan	*chan;
@@ -56,7 +50,6 @@ const struct msg_rule jobread_rules[] = {
 const size_t jobread_nrules = sizeof(jobread_rules) /
     sizeof(jobread_rules[0]);
 
-/* In the reader: job_ask_fn, through the launcher. */
 static int
 jobread_ask(const char *env, size_t len, struct keepcli_answer *a, void *arg,
     const char **why)
@@ -117,7 +110,6 @@ jobread_fd(int fd, int want)
 		_exit(JR_EXIT_CHAN);
 }
 
-/* Pipes and channel on 3 to 6, all else closed but stderr; then its lock. */
 static __attribute__((noreturn)) void
 jobread_child(struct job_ctx *x, const char *input, size_t inputlen,
     int sock, pid_t parent)
@@ -161,7 +153,6 @@ jobread_child(struct job_ctx *x, const char *input, size_t inputlen,
 	_exit(0);
 }
 
-/* In the launcher: the reader's outcome, of what the box decides alone. */
 static void
 jobread_take(void *arg, struct msg *m)
 {
@@ -199,7 +190,6 @@ jobread_take(void *arg, struct msg *m)
 	}
 }
 
-/* The seconds the call has at the keep: what is left, less JOB_CALL_END. */
 static unsigned int
 jobread_seconds(const struct job_ctx *x)
 {
@@ -248,7 +238,6 @@ jobread_call(void *arg, struct msg *m)
 	}
 }
 
-/* Each message by its row's take, until one ends the serve. */
 static int
 jobread_messages(struct jobread_serve *s)
 {

@@ -1,9 +1,5 @@
-/*
- * The box's reader (jobread.c), private to jobrun.c and jobread.c: one
- * child per box holds its pipes and reads only under its lock.  Its
- * messages are jobread_rules's; the launcher never checks the box's
- * JSON.
- */
+/* The box's reader (jobread.c), private to jobrun.c and jobread.c; its
+ * messages are jobread_rules's. */
 #ifndef SANDCASTLED_JOBREAD_H
 #define SANDCASTLED_JOBREAD_H
 
@@ -21,14 +17,13 @@ enum jobread_msg {
 	JR_DOWN,	/* launcher -> reader: why the keep gave nothing, text */
 	JR_DONE		/* reader -> launcher: struct outcome_wire ... */
 };
-#define JR_READER	0x1	/* the sides: the box's reader */
-#define JR_LAUNCHER	0x2	/* and the launcher's runner of the job */
+#define JR_READER	0x1
+#define JR_LAUNCHER	0x2
 #define JR_DOWN_MAX	JOB_ERROR_MAX
 
-/* JR_DONE's own part, between the outcome's and its texts. */
 struct jobread_done {
 	uint32_t	 hello, last, decided;
-	uint32_t	 failed;	/* a bound on its output broke */
+	uint32_t	 failed;
 	uint32_t	 timed_out;	/* its time ran out in the reader */
 	uint32_t	 errlen;	/* bytes of errhead */
 	char		 why[BOX_WHY_LEN];
@@ -38,7 +33,6 @@ struct jobread_done {
 extern const struct msg_rule	jobread_rules[];
 extern const size_t		jobread_nrules;
 
-/* job_talk() in the box's reader, its outcome in x. */
 void	jobread_run(struct job_ctx *, const char *input, size_t inputlen);
 
 #endif

@@ -1,7 +1,5 @@
-/*
- * A job in its box, from the launcher: the box started, its reader run
- * (jobread.c), and the box's end, which may overrule what it said.
- */
+/* A job in its box, from the launcher: the box started, its reader run,
+ * and the box's end, which may overrule what it said. */
 #include <sys/types.h>
 
 #include <errno.h>
@@ -91,10 +89,7 @@ static const char *const podman_steps[] = {
 	[PODMAN_OTHER] = "its words are the record's stderr",
 };
 
-/*
- * Before its hello, stderr holds podman's and its runtime's words:
- * they choose a fixed line, none of their bytes goes into it.
- */
+/* Before its hello, stderr is podman's: none of its bytes goes into the line. */
 static void
 job_podman(struct job_ctx *x, const struct box_end *bo)
 {

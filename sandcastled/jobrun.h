@@ -8,11 +8,7 @@
 #include "job.h"
 #include "outcome.h"
 
-/*
- * timeout 0 is the capability's; lock, required, is what the box's
- * reader puts on before it reads a byte of the box (reader_lock(), or a
- * test's); keep NULL answers requests unreachable.
- */
+/* timeout 0 is the capability's; keep NULL answers requests unreachable. */
 void		 job_run(const struct config *, enum cap_id, enum job_mode,
 		    const char *input, size_t inputlen, unsigned int timeout,
 		    void (*lock)(void), job_keep_fn *keep, void *arg,

@@ -1,9 +1,5 @@
-/*
- * The keep-frontend: the only process that talks to keepd.  A caller's
- * envelope must name a destination it may use (destrule.c).  Each call
- * in flight has a connection of its own (keepd answers one at a time on
- * each), kept for the next once answered; a broken one is dropped.
- */
+/* The keep-frontend: the only process that talks to keepd.  Each call in
+ * flight has a connection of its own: keepd answers one at a time on each. */
 #include <sys/types.h>
 
 #include <fcntl.h>
@@ -24,10 +20,9 @@
 #include "proc.h"
 #include "proto.h"
 
-/* A connection to keepd, and the call it carries, if any. */
 struct keepfe_conn {
 	struct keepcli	*k;		/* NULL: a free slot */
-	uint32_t	 id;		/* the call's, 0 while idle */
+	uint32_t	 id;
 };
 
 static struct config		*keepfe_conf;
@@ -58,7 +53,6 @@ keepfe_drop(struct keepfe_conn *c)
 	c->id = 0;
 }
 
-/* An idle connection, made when none is. */
 static struct keepfe_conn *
 keepfe_idle(const char **why)
 {
@@ -115,7 +109,6 @@ keepfe_refuse(uint32_t id, const char *why)
 	keepfe_answer(id, &a);
 }
 
-/* A call goes out on a connection of its own; its answer comes later. */
 void
 keepfe_call(void *proc, struct msg *m)
 {

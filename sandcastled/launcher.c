@@ -1,9 +1,5 @@
-/*
- * The box launcher: the only process that runs a program (podman).
- * What podman needs beyond the filter is done first (box_prepare()).
- * A launcher that cannot prepare podman still runs and releases every
- * job with the reason, as the manual has it for a missing Podman.
- */
+/* The box launcher: the only process that runs a program (podman).  One
+ * that cannot prepare podman still runs and releases every job with why. */
 #include <sys/types.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
@@ -50,20 +46,19 @@
 
 static struct config	*launcher_conf;
 static struct msgchan	*launcher_chan;
-static int		 launcher_podman_ok;	/* boxes may run */
+static int		 launcher_podman_ok;
 static int		 launcher_leftover;	/* a box a crash left stays */
 static int		 launcher_unlocked;	/* another launcher holds the lock */
 static char		 launcher_why[256];
-static int		 launcher_stopping;	/* SIGTERM went to every runner */
+static int		 launcher_stopping;
 
-/* A job's runner, from the core's PROC_JOB_RUN to its outcome. */
 struct launcher_run {
-	uint32_t	 id;		/* the core's question */
+	uint32_t	 id;
 	pid_t		 pid;		/* 0: a free slot */
 	int		 pidfd;
 	struct msgchan	 chan;		/* fd -1 once it hung up */
-	int		 done;		/* its outcome went to the core */
-	int		 calling;	/* its keep call is in flight */
+	int		 done;
+	int		 calling;
 	uint32_t	 cap;
 	char		 source[NAME_LEN + 1];
 };
@@ -72,7 +67,6 @@ static struct launcher_run	 launcher_runs[LAUNCHER_RUNS_MAX];
 static void	 launcher_run_keep(void *, struct msg *);
 static void	 launcher_run_done(void *, struct msg *);
 
-/* Between the launcher and a job's runner: one keep call, one outcome. */
 static const struct msg_rule launcher_run_rules[] = {
 	{ RUN_KEEP, "RUN_KEEP", sizeof(struct proc_keep_call) + 2,
 	    KEEP_MAXENVELOPE, 0, RUN_RUNNER, 0, launcher_run_keep },
@@ -106,10 +100,7 @@ launcher_boxes_ok(void)
 	return launcher_podman_ok = 1;
 }
 
-/*
- * The input by the claim's memfd, whose sender is not trusted either:
- * sealed as a keep's body, the span inside it.  0, or -1 and why.
- */
+/* The claim's memfd is not trusted either: sealed, the span inside it. */
 int
 launcher_input(const struct proc_job *j, int fd, const char **why)
 {
@@ -143,7 +134,6 @@ launcher_no_box(struct job_outcome *o)
 	    launcher_why);
 }
 
-/* In the launcher's place, once it ended: the job goes back. */
 int
 launcher_standin_job(struct msgchan *chan, uint32_t id)
 {
@@ -157,7 +147,6 @@ launcher_standin_job(struct msgchan *chan, uint32_t id)
 	return outcome_send(chan, PROC_JOB_DONE, id, &o, NULL, 0);
 }
 
-/* The keep's answer, or why none came, to the runner that asked. */
 static void
 launcher_keep_answer(void *arg, struct msg *m)
 {
@@ -179,7 +168,6 @@ launcher_keep_answer(void *arg, struct msg *m)
 		log_warn("a keep answer to the runner of job %s", r->source);
 }
 
-/* A runner's one keep call, on to the parent with the launcher's id. */
 static void
 launcher_run_keep(void *arg, struct msg *m)
 {
@@ -206,7 +194,6 @@ launcher_run_done(void *arg, struct msg *m)
 	r->done = 1;
 }
 
-/* The runs now, all of them, of a capability, and of a source. */
 static void
 launcher_count(uint32_t cap, const char *source, uint32_t n[3])
 {
@@ -222,10 +209,7 @@ launcher_count(uint32_t cap, const char *source, uint32_t n[3])
 	}
 }
 
-/*
- * The launcher's own count holds the limits whatever the core asks:
- * a box past one is refused, released, and said.  0 when it may start.
- */
+/* The launcher's own count holds the limits whatever the core asks. */
 static int
 launcher_may_start(const struct proc_job *j, struct job_outcome *o)
 {
@@ -300,7 +284,6 @@ launcher_fork(struct launcher_run *r, const struct proc_job *j, int memfd)
 	(void)strlcpy(r->source, j->source, sizeof(r->source));
 }
 
-/* A job: its runner forked, or its outcome at once when no box may run. */
 void
 launcher_job(void *proc, struct msg *m)
 {
@@ -329,7 +312,6 @@ launcher_job(void *proc, struct msg *m)
 	launcher_done(m->id, &o);
 }
 
-/* An ended runner: its outcome, or why none came. */
 static void
 launcher_reap(struct launcher_run *r)
 {
@@ -397,7 +379,6 @@ launcher_read(struct launcher_run *r)
 		fatal("a job's runner sent a malformed message");
 }
 
-/* The row's pollfds: each runner's channel and its pidfd. */
 size_t
 launcher_pollfds(struct pollfd *pfd, size_t max)
 {
@@ -490,9 +471,8 @@ launcher_holds(void)
 }
 
 /*
- * Another sandcastled's launcher, its parent killed, may still own a
- * box: the runtime folder's lock comes before removing a crash's boxes,
- * held for life.  A record lock, so that no podman child holds it.
+ * Another launcher, its parent killed, may still own a box: the lock comes
+ * before removing a crash's boxes.  A record lock: no podman child holds it.
  */
 static int
 launcher_lock(void)
@@ -538,7 +518,6 @@ launcher_lock(void)
 	}
 }
 
-/* podman made ready before the filter; 0, or -1 with launcher_why. */
 static int
 launcher_prepare(void)
 {
@@ -562,7 +541,6 @@ launcher_prepare(void)
 	return 0;
 }
 
-/* "ready: claude on, ocr off": each capability, in the table's order. */
 void
 launcher_ready(void)
 {
@@ -578,7 +556,6 @@ launcher_ready(void)
 	log_debug("ready: %s", buf);
 }
 
-/* Its filter alone, no Landlock ruleset (sandbox.c says why). */
 void
 launcher_sandbox(void)
 {

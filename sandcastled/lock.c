@@ -1,9 +1,5 @@
-/*
- * The seccomp filters of sandcastled's processes and the Landlock
- * rulesets of the parent, the core and the keep frontend.  The parent's
- * go on once its children run: what it reads after could be a taken
- * child's or a hostile client's.
- */
+/* The seccomp filters and Landlock rulesets of sandcastled's processes.
+ * The parent's go on once its children run: it then reads hostile input. */
 #include <sys/types.h>
 #include <sys/socket.h>
 
@@ -18,7 +14,6 @@
 
 #define NCALLS(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* The core writes its job records under data_dir. */
 static const int sandbox_records[] = {
 	SCMP_SYS(openat), SCMP_SYS(mkdirat), SCMP_SYS(renameat),
 	SCMP_SYS(renameat2), SCMP_SYS(unlinkat), SCMP_SYS(getdents64),
@@ -26,17 +21,9 @@ static const int sandbox_records[] = {
 };
 
 /*
- * The launcher runs podman, and a filter is inherited across execve:
- * an allow list would have to hold podman, conmon, crun and the box.
- * So it denies what none of them needs and what would let a taken
- * launcher reach past its boxes.  EPERM, not a kill: the tools handle
- * it as an unprivileged account's answer, where a kill fails the job.
- * ptrace: an unprivileged process may trace its own children.
- * fanotify_init (unprivileged since 5.13) would watch the account's
- * files.  t_job_e2e runs boxes under this list.
- *
- * Out of reach: AF_INET sockets, mount, setns, unshare and execve,
- * which podman needs.  The reader child keeps box bytes away.
+ * A filter is inherited across execve, so the launcher's denies what neither
+ * podman nor the box needs.  EPERM, not a kill: the tools take it as an
+ * unprivileged account's answer, where a kill fails the job.
  */
 static const int sandbox_launcher_eperm[] = {
 	SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
@@ -60,11 +47,7 @@ static const int sandbox_launcher_enosys[] = {
 	SCMP_SYS(io_uring_register),
 };
 
-/*
- * The parent, once its children run: accept and peer check (SO_PEERCRED
- * alone), pidfd signals and reaping, control.sock's removal.  Not
- * kill(2): by a pid it would reach any process of the account.
- */
+/* Not kill(2): by a pid it would reach any process of the account. */
 static const int sandbox_parent_calls[] = {
 	SCMP_SYS(restart_syscall), SCMP_SYS(accept), SCMP_SYS(accept4),
 	SCMP_SYS(shutdown), SCMP_SYS(pidfd_send_signal), SCMP_SYS(wait4),
@@ -129,7 +112,6 @@ sandbox_launcher(void)
 	sandbox_load(ctx, "box launcher");
 }
 
-/* control.sock's removal alone; signals unscoped, for its children. */
 int
 landlock_parent(const char *rundir)
 {
@@ -138,7 +120,6 @@ landlock_parent(const char *rundir)
 	return sandbox_landlock(LANDLOCK_PARENT, &run, 1, 1);
 }
 
-/* data_dir alone, through the folder it opened. */
 int
 landlock_core(int datafd, const char *datadir)
 {
@@ -155,10 +136,4 @@ landlock_keepfe(void)
 	return sandbox_landlock(LANDLOCK_KEEPFE, NULL, 0, 1);
 }
 
-/*
- * The launcher has no Landlock ruleset: it needs no_new_privs, so podman
- * must join its pause process's user namespace through /proc/<pid>/ns,
- * a ptrace-class access Landlock refuses outside the domain; podman
- * falls back to newuidmap and fails.  File rules would also forbid the
- * mount(2) and pivot_root(2) runc needs.
- */
+/* No Landlock for the launcher: podman could not join its user namespace. */

@@ -1,7 +1,5 @@
-/*
- * The parent: the control socket, the children and their watch.  A child
- * that dies takes the daemon down, loudly (stop.c, exit 1).
- */
+/* The parent: the control socket, the children and their watch.  A child
+ * that dies takes the daemon down, loudly (stop.c, exit 1). */
 #include <sys/types.h>
 #include <sys/signalfd.h>
 
@@ -59,10 +57,7 @@ parent_ready(void *arg, struct msg *m)
 	log_info("running: core, keep-frontend and box launcher are ready");
 }
 
-/*
- * Type, size and id alone are read; a descriptor goes on with it, never
- * read here.  stop_orphans() answers a dead child's.
- */
+/* Type, size and id alone are read; a descriptor goes on, never read here. */
 static void
 parent_forward(enum proc_id to, struct msg *m)
 {
@@ -128,7 +123,6 @@ parent_dispatch(struct proc *p, struct msg *m)
 		    p->title, name, m->id);
 }
 
-/* 1 when bytes came and their messages were taken; 0 when none are left. */
 static int
 parent_child_read(struct proc *p)
 {
@@ -162,7 +156,6 @@ parent_child_read(struct proc *p)
 	return 1;
 }
 
-/* An ended child's last messages, up to its channel's end. */
 static void
 parent_drain(struct proc *p)
 {
@@ -297,7 +290,6 @@ parent_control(char *dir, size_t dirsz)
 	control_open(sock);
 }
 
-/* Locked before a child's message is read (sandbox.c). */
 void
 parent_main(struct config *conf, const struct options *opts, int exefd)
 {

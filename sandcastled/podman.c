@@ -1,9 +1,5 @@
-/*
- * The one owner of podman: its path and environment, the argv of a box
- * with every lock of the manual's "How a job is boxed", and the short
- * commands around it.  Nothing of a job goes into an argv: it goes on
- * the box's stdin.
- */
+/* The one owner of podman: its path and environment, a box's argv with
+ * every lock of "How a job is boxed".  No byte of a job goes into an argv. */
 #include <sys/types.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
@@ -30,7 +26,7 @@
 #define ARGV_MAX	96
 #define CMD_ARGS	16
 #define PODMAN_RM_NAP_MS	100	/* podman_rm's first pause */
-#define PODMAN_RM_NAP_MAX_MS	800	/* and its last */
+#define PODMAN_RM_NAP_MAX_MS	800
 
 static char	 podman_where[PATH_MAX];
 static char	*podman_envp[4];
@@ -66,12 +62,8 @@ podman_role_label(enum box_role role)
 }
 
 /*
- * The user namespace is named, so that a containers.conf of keep-id
- * cannot map the box to the operator.  --unsetenv-all drops podman's
- * PATH and TERM.  --log-driver none: podman keeps nothing of the box's.
- * /tmp is the only place a box writes: --ipc=none leaves /dev/shm out,
- * and a read-only tmpfs covers /dev/mqueue, which podman mounts anyway;
- * the profile (profile.c) refuses new namespaces and shared memory.
+ * The user namespace is named, so that a containers.conf of keep-id cannot
+ * map the box to the operator; --log-driver none: podman keeps nothing.
  */
 static void
 argv_locks(struct argv *a, const struct box_params *p)
@@ -100,11 +92,7 @@ argv_locks(struct argv *a, const struct box_params *p)
 	argv_add(a, "--label=sandcastle.role=%s", podman_role_label(p->role));
 }
 
-/*
- * The cgroup limits only where they hold: rootless podman on cgroup v1
- * ignores them silently.  nproc counts uid 65534's processes in the
- * box's user namespace.
- */
+/* Only where they hold: rootless podman on cgroup v1 ignores them silently. */
 static void
 argv_limits(struct argv *a, const struct box_params *p)
 {
@@ -184,7 +172,6 @@ podman_argv_free(char **v)
 	free(v);
 }
 
-/* By its name alone a box podman left without labels is still known. */
 static const char *
 podman_name_prefix(enum box_role role)
 {
@@ -203,7 +190,6 @@ podman_box_name(char name[BOX_NAME_LEN + 1], enum box_role role)
 		(void)snprintf(name + 15 + 2 * i, 3, "%02x", r[i]);
 }
 
-/* podman's path, from the operator's PATH: a missing podman is said at start. */
 static int
 podman_find(char *path, size_t pathsz)
 {
@@ -238,11 +224,7 @@ podman_env_add(int i, const char *name, const char *dflt)
 	return 0;
 }
 
-/*
- * The operator's HOME, XDG_RUNTIME_DIR (podman's store, configuration
- * and pause process) and PATH (conmon, the runtime).  No proxy: a box
- * has no network, and podman pulls nothing.
- */
+/* HOME, XDG_RUNTIME_DIR and PATH; no proxy: a box has no network. */
 int
 podman_init(char *why, size_t whysz)
 {
@@ -308,9 +290,8 @@ podman_gone(const char *name)
 }
 
 /*
- * A killed podman run's own --rm (conmon's cleanup) may be removing the
- * box as rm -f runs: rm then finds no box while storage still holds it.
- * Asked again after a pause that doubles: five tries, 1.5 s asleep.
+ * A killed podman run's own --rm may be removing the box as rm -f runs,
+ * which then finds no box while storage still holds it: ask again.
  */
 int
 podman_rm(const char *name)
@@ -402,10 +383,8 @@ cgroup_controllers_hold(const char *dir)
 }
 
 /*
- * cgroup v2 with memory, pids and cpu delegated where podman makes the
- * boxes' cgroups: under a systemd user manager, user@UID.service's
- * tree, whatever unit asks (sandcastle.service's own folder lacks cpu);
- * without one, this process's own cgroup.
+ * cgroup v2 with memory, pids and cpu delegated where podman makes the boxes'
+ * cgroups: user@UID.service's tree under a systemd user manager, else ours.
  */
 int
 box_cgroup_layer(void)
@@ -434,11 +413,7 @@ box_cgroup_layer(void)
 	return found && cgroup_controllers_hold(line + 3);
 }
 
-/*
- * The worst line is the cause; patterns of podman 4.3 to 5, runc and
- * crun.  A cgroup error is said inside the runtime's, so it comes
- * first; a command missing in the box is the image's fault.
- */
+/* The worst line is the cause: a cgroup error is said inside the runtime's. */
 static enum podman_cause
 podman_line_cause(const char *l, size_t len)
 {
@@ -496,9 +471,8 @@ podman_name_ours(const char *name)
 }
 
 /*
- * With storage, also those in podman's storage alone, which a podman
- * run killed early leaves without labels and which block the removal of
- * their image.  -1 with why when one will not go.
+ * With storage, also those a podman run killed early leaves unlabelled,
+ * which block their image's removal.
  */
 static int
 podman_sweep(const char *const *args, int storage, int *n, char *why,

@@ -17,7 +17,7 @@ enum box_role {
 
 struct box_params {
 	char		 image[64];		/* sandcastle-<cap>:<build> */
-	const char	*word;			/* its one argument: the capability */
+	const char	*word;
 	enum box_role	 role;
 	struct box_limits limits;
 	uint32_t	 timeout;		/* seconds of wall clock, and of cpu */
@@ -28,14 +28,13 @@ struct box_params {
 
 /* What holds one box limit on this machine; none: nothing but the time limit. */
 struct box_hold {
-	const char	*limit;			/* box.memory, box.cpus, ... */
+	const char	*limit;
 	const char	*held;
 	int		 warn;			/* said with a warning: it holds less than the key says */
 };
 
 int		 podman_init(char *why, size_t whysz);
 const char	*podman_path(void);
-/* Its environment: boxrun.c execs podman run with it, beside its pipes. */
 char *const	*podman_env(void);
 /* args[0] is podman's first argument.  0 and the wait status, or -1. */
 int		 podman_cmd(const char *const args[], char *out,
@@ -58,10 +57,10 @@ int		 box_cgroup_layer(void);
 const struct box_hold *box_holds(int cgroup, size_t *n);
 /* What podman's stderr blames when it could not run a box: worst first. */
 enum podman_cause {
-	PODMAN_CGROUP,		/* a cgroup limit or mount */
+	PODMAN_CGROUP,
 	PODMAN_RUNTIME,		/* the OCI runtime it is set to is not found */
-	PODMAN_IMAGE,		/* the image is missing, or lacks the box */
-	PODMAN_RUNTIME_FAILED,	/* the OCI runtime or conmon failed */
+	PODMAN_IMAGE,
+	PODMAN_RUNTIME_FAILED,
 	PODMAN_OTHER
 };
 /* The cause of podman's "Error: " lines in its stderr (len bytes). */

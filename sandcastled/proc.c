@@ -22,7 +22,6 @@
 
 extern char **environ;
 
-/* proctab.c's rows, handed down by main before anything reads one. */
 static struct proc	*procs;
 
 void
@@ -242,11 +241,7 @@ proc_gone(struct proc *p)
 	}
 }
 
-/*
- * Each end is logged, a warning unless asked for; last takes what the
- * child sent before it ended, before its channel is closed.  Returns how
- * many.
- */
+/* last takes what the child sent before it ended.  Returns how many. */
 int
 proc_reap(int stopping, void (*last)(struct proc *))
 {

@@ -33,11 +33,7 @@ enum proc_id {
 
 #define PROC_BIT(id)	(1U << (id))
 
-/*
- * A row is a child's whole life: init opens, sandbox locks, ready runs
- * once filtered, timer bounds each wait, pollfds and dispatch its own
- * descriptors; what it takes and sends is derived from proc_msgtab.
- */
+/* A row is a child's whole life; what it takes and sends is proc_msgtab's. */
 struct proc {
 	enum proc_id	 id;
 	const char	*title;
@@ -48,15 +44,15 @@ struct proc {
 	size_t		(*pollfds)(struct pollfd *, size_t);
 	void		(*dispatch)(struct pollfd *, size_t);
 	uint32_t	 takes;		/* MSG_BIT()s: proc_msgtab's rows to it */
-	uint32_t	 sends;		/* and those from it */
+	uint32_t	 sends;
 	int		 deathsig;	/* sent to it when the parent dies */
 	int		 stop_order;	/* the stop ends the children of 0 first */
 	int		 stop_grace;	/* seconds from its turn to SIGKILL */
 	int		 stop_early;	/* SIGTERM at the stop's start */
-	int		 own_sigterm;	/* it ends when it sees child_stopping() */
+	int		 own_sigterm;
 	pid_t		 pid;
 	int		 pidfd;		/* the parent signals it by this alone */
-	int		 is_ready;	/* PROC_READY came: its filter is on */
+	int		 is_ready;
 	time_t		 started;
 	struct msgchan	 chan;
 };

@@ -1,9 +1,5 @@
-/*
- * sandcastled's tables: its children, a row each (proc.c runs them), and
- * its messages, a row each, the one place a message is described.  main()
- * hands them down at start, so that no file the rows name calls back
- * into the file that names them.
- */
+/* sandcastled's tables: its children and its messages, a row each.  main()
+ * hands them down, so that no file the rows name calls back into this one. */
 #include <sys/types.h>
 
 #include <signal.h>
@@ -22,10 +18,8 @@
 #include "proto.h"
 
 /*
- * The parent-death signal survives execve(2): SIGKILL where the records
- * leave nothing to undo, SIGTERM for the launcher, which removes its
- * box.  The core stops first; the launcher is told at once, so that it
- * removes the box the core is waiting on.
+ * The parent-death signal survives execve(2): SIGTERM for the launcher,
+ * which removes its box; the core stops first.
  */
 struct proc proc_children[PROC_COUNT] = {
 	{ .id = PROC_CORE, .title = "core",
@@ -54,9 +48,8 @@ struct proc proc_children[PROC_COUNT] = {
 #define LAUNCHER	PROC_BIT(PROC_LAUNCHER)
 #define U32		sizeof(uint32_t)
 /*
- * A row: the type, its least and most bytes, a descriptor (0 never, 1
- * always, 2 maybe), the children that send it, the question it pays,
- * its take, where it goes, the standin of a question owed.
+ * Type, least and most bytes, fd (0 never, 1 always, 2 maybe), senders,
+ * the question it pays, take, destination, standin of a question owed.
  */
 #define ROW(t, least, most, fd, from, pays, take, to, standin) \
 	[PROC_ ## t] = { { PROC_ ## t, "PROC_" #t, (least), (most), (fd), \

@@ -1,8 +1,5 @@
-/*
- * The box's seccomp profile, made once in a sealed memfd: podman's
- * default (containers-common's seccomp.json) with no namespace and no
- * shared memory (sandcastle-box(8), LOCKS).
- */
+/* The box's seccomp profile, in a sealed memfd: podman's default with no
+ * namespace and no shared memory (sandcastle-box(8), LOCKS). */
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -164,7 +161,6 @@ profile_rules_ours(struct json_writer *w)
 	profile_ours(w, mmap, 2, EPERM, 3, MAP_SHARED, MAP_SHARED);
 }
 
-/* podman's profile, parsed, to ours as JSON text: NULL and why. */
 char *
 box_profile_text(const char *podman, size_t plen, size_t *len,
     char *why, size_t whysz)
@@ -245,7 +241,6 @@ out:
 	return buf;
 }
 
-/* The text in a sealed memfd above the standard descriptors: fd, or -1. */
 static int
 profile_memfd(const char *text, size_t len)
 {

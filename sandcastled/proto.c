@@ -7,7 +7,6 @@
 #include "msg.h"
 #include "proto.h"
 
-/* proctab.c's rows, handed down by main before anything reads one. */
 static const struct proc_msgrow	*proc_msgs;
 
 void

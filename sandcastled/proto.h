@@ -1,8 +1,5 @@
-/*
- * The messages between sandcastled's parent and its children, framed
- * with msg.h over fd 3: a row each in proctab.c's proc_msgtab, which
- * proto.c looks up.
- */
+/* The messages between sandcastled's parent and its children, framed with
+ * msg.h over fd 3: a row each in proctab.c's proc_msgtab. */
 #ifndef SANDCASTLED_PROTO_H
 #define SANDCASTLED_PROTO_H
 
@@ -49,17 +46,13 @@ struct proc_job {
 	uint32_t	 input_off;
 };
 
-/*
- * A message's row says all of it.  A question goes to a child, with
- * the standin the parent sends when that child ends owing it; an
- * answer (to ROUTE_ASKER) pays a question and goes to the child that
- * asked, whose take is the one it asked with (child.c).
- */
-#define ROUTE_PARENT	(-1)	/* the parent takes it */
+/* A question goes to a child, with the standin the parent sends when that
+ * child ends owing it; an answer (ROUTE_ASKER) goes to the child that asked. */
+#define ROUTE_PARENT	(-1)
 #define ROUTE_ASKER	(-2)	/* the child that asked what it pays */
 struct proc_msgrow {
 	struct msg_rule	 rule;		/* from: PROC_BIT()s; take(struct proc *) */
-	int		 to;		/* enum proc_id, ROUTE_PARENT or ROUTE_ASKER */
+	int		 to;
 	int		(*standin)(struct msgchan *, uint32_t id);
 	int		 id_names_sender;	/* PROC_ID_LAUNCHER set: the launcher's */
 };

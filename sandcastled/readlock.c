@@ -1,8 +1,5 @@
-/*
- * The filter each child of sandcastled starts from, and the lock of a
- * box's reader on it: the launcher's readers and check's alike put it
- * on before they read a byte of a box (sandcastlectl links this file).
- */
+/* The filter each child of sandcastled starts from, and the lock of a box's
+ * reader on it (sandcastlectl links this file). */
 #include <sys/types.h>
 
 #include <seccomp.h>
@@ -38,7 +35,6 @@ sandbox_reader(void)
 	sandbox_load(sandbox_child_list(), "box reader");
 }
 
-/* No file at all: the box's reader has its descriptors. */
 int
 landlock_reader(void)
 {

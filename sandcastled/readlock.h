@@ -1,7 +1,5 @@
-/*
- * The filter each child starts from, and the lock of a box's reader
- * (readlock.c): the launcher's readers and check's put it on alike.
- */
+/* The filter each child starts from, and the lock of a box's reader
+ * (readlock.c). */
 #ifndef SANDCASTLED_READLOCK_H
 #define SANDCASTLED_READLOCK_H
 

@@ -1,8 +1,5 @@
-/*
- * Refused control connections: told why, not read, and held with the
- * write side shut for a while: closed at once, a client still writing
- * its CTL_HELLO would get EPIPE and never read the reason.
- */
+/* Refused control connections: told why and held with the write side shut
+ * a while, or a client still writing its CTL_HELLO would get EPIPE. */
 #include <sys/types.h>
 #include <sys/socket.h>
 

@@ -1,9 +1,5 @@
-/*
- * A job's runner: the launcher's own code, one process per job, so
- * that the launcher hears its parent and the other jobs while this one
- * waits on its box or its keep call.  It holds the job's input mapped,
- * its box and its reader; its only channel is to the launcher.
- */
+/* A job's runner, one process per job, so that the launcher hears its
+ * parent and the other jobs while this one waits on its box or its keep. */
 #include <sys/types.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
@@ -63,7 +59,6 @@ runner_wait(struct runner *r, struct msg *m, const char **why)
 	return 0;
 }
 
-/* job_keep_fn: the keep's answer, through the launcher. */
 static int
 runner_keep(const char *env, size_t len, unsigned int seconds,
     struct keepcli_answer *a, void *arg, const char **why)

@@ -1,8 +1,5 @@
-/*
- * A job's runner (runner.c): one process per job, forked by the box
- * launcher, that runs the job's box and asks the keep through it.  The
- * launcher's table says the messages between them.
- */
+/* A job's runner (runner.c): one process per job, forked by the launcher,
+ * that runs the job's box and asks the keep through it. */
 #ifndef SANDCASTLED_RUNNER_H
 #define SANDCASTLED_RUNNER_H
 

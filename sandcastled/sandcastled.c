@@ -66,7 +66,6 @@ options_of(const struct daemon_start *d)
 	opts.verbose = d->verbose;
 }
 
-/* A child reads the configuration itself, against the parent's digests. */
 static void
 child(struct daemon_start *d)
 {
@@ -77,11 +76,8 @@ child(struct daemon_start *d)
 }
 
 /*
- * -i: no start of a build none of whose images install has made (its
- * binaries put in place first).  EX_CONFIG, which the unit does not
- * restart; podman not answering is 1, which it does.  A capability
- * whose image alone is missing rests: its jobs are released, as in
- * BOXES, and the others run.
+ * -i: a build without images is EX_CONFIG, which the unit does not restart;
+ * podman not answering is 1, which it does.  A missing image rests its cap.
  */
 static void
 images_present(const struct config *conf)

@@ -1,9 +1,5 @@
-/*
- * max_jobs_per_hour is a sliding window: a fixed hour would let twice
- * the cap through across its edge.  A claim that brought a job makes
- * its source due again at the job's end, so a backlog drains at the
- * speed of its boxes; sources due together take turns.
- */
+/* max_jobs_per_hour is a sliding window: a fixed hour would let twice the
+ * cap through across its edge.  A source with a backlog is due at a job's end. */
 #include <sys/types.h>
 
 #include <stdlib.h>
@@ -136,9 +132,8 @@ due(const struct sched *s, const struct sched_source *ss, time_t now)
 }
 
 /*
- * A free slot goes to the source with the fewest jobs running, so that
- * none with a backlog holds every slot while another has work; on a
- * tie, the one due first, then the one asked longest ago (a count).
+ * A free slot goes to the source with the fewest jobs running; on a tie,
+ * the one due first, then the one asked longest ago.
  */
 static int
 before(const struct sched_source *a, time_t da, const struct sched_source *b,

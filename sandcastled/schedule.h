@@ -1,7 +1,5 @@
-/*
- * The scheduler (sandcastled(8), SCHEDULING).  Pure: the clock is passed
- * in.  The core asks sched_next() when no call waits, for a free slot.
- */
+/* The scheduler (sandcastled(8), SCHEDULING), pure: the clock is passed
+ * in.  The core asks sched_next() when no call waits, for a free slot. */
 #ifndef SANDCASTLED_SCHED_H
 #define SANDCASTLED_SCHED_H
 
@@ -15,7 +13,7 @@
 
 #define SCHED_WINDOW		3600	/* seconds of max_jobs_per_hour's window */
 #define SCHED_BACKOFF_MAX	600	/* the longest back-off, unless poll_interval is longer */
-#define SCHED_ERROR_MAX		512	/* a failure's reason, cut short */
+#define SCHED_ERROR_MAX		512
 #define SCHED_REST_MAX		86400	/* the longest rest of a capability */
 
 enum sched_result {
@@ -30,11 +28,11 @@ struct sched_source {
 	time_t			 next;		/* the next ask, at the soonest */
 	unsigned long		 turn;		/* its last ask's turn, for a tie */
 	int			 draining;	/* its last claim brought a job */
-	uint32_t		 running;	/* its jobs in their boxes now */
-	uint32_t		 caprun[CAP_COUNT];	/* of each capability */
+	uint32_t		 running;
+	uint32_t		 caprun[CAP_COUNT];
 	unsigned int		 failures;	/* calls failed in a row */
 	time_t			*starts;	/* ring of the last jobs' starts */
-	uint32_t		 nstarts;	/* held in starts, at most max_jobs_per_hour */
+	uint32_t		 nstarts;
 	uint32_t		 head;		/* the oldest start once the ring is full */
 	char			 error[SCHED_ERROR_MAX];	/* why its last call failed; "" */
 	time_t			 error_at;
@@ -45,9 +43,9 @@ struct sched {
 	struct sched_source	*srcs;
 	size_t			 n;
 	time_t			 rest[CAP_COUNT];	/* resting until, across all sources */
-	uint32_t		 running;	/* jobs in their boxes now */
-	uint32_t		 caprun[CAP_COUNT];	/* of each capability */
-	unsigned long		 turns;		/* asks so far, for the sources' turns */
+	uint32_t		 running;
+	uint32_t		 caprun[CAP_COUNT];
+	unsigned long		 turns;
 	unsigned long		 changes;	/* counts every change: the core pushes them */
 };
 
@@ -56,10 +54,8 @@ struct sched	*sched_new(const struct config *, time_t now);
 void		 sched_free(struct sched *);
 ssize_t		 sched_find(const struct sched *, const char *name);
 
-/*
- * The source that takes the next free slot and its *caps; or -1 with
- * *wake, the soonest due (a job's end frees a slot whenever it comes).
- */
+/* The source that takes the next free slot and its *caps; or -1 with
+ * *wake, the soonest due (a job's end frees a slot whenever it comes). */
 ssize_t		 sched_next(struct sched *, time_t now, unsigned int *caps,
 		    time_t *wake);
 void		 sched_asked(struct sched *, size_t, time_t now,

@@ -1,8 +1,5 @@
-/*
- * The parent's stop in the rows' stop order, routing meanwhile: the core
- * first, which needs the keep-frontend to finish.  A child that ends
- * owing an answer gets its standin sent, so that none waits forever.
- */
+/* The parent's stop in the rows' stop order, the core first.  A child that
+ * ends owing an answer gets its standin sent, so that none waits forever. */
 #include <sys/types.h>
 
 #include <signal.h>
@@ -22,7 +19,6 @@
 
 #define STOP_AGAIN	5	/* seconds between two SIGKILLs */
 
-/* A question owed an answer: the parent sends its standin if need be. */
 struct owed {
 	uint32_t	 type;
 	enum proc_id	 asker;
@@ -33,8 +29,8 @@ static size_t		 nowed, owed_size;
 
 static int	 stopping;
 static int	 stop_status;
-static int	 stop_turn;		/* the stop_order whose children end now */
-static time_t	 stop_by;		/* they are killed then */
+static int	 stop_turn;
+static time_t	 stop_by;
 
 static time_t
 stop_now(void)
@@ -46,10 +42,7 @@ stop_now(void)
 	return ts.tv_sec;
 }
 
-/*
- * Questions of a type are told apart by their ids alone: a second with
- * the id of one still owed would take its answer.  Fatal.
- */
+/* A second question with the id of one still owed would take its answer. */
 void
 stop_owe(uint32_t type, enum proc_id asker, uint32_t id)
 {
@@ -98,7 +91,6 @@ stop_owed(enum proc_id asker)
 	return n;
 }
 
-/* After a reap: what a child gone owed, answered in its place. */
 void
 stop_orphans(void)
 {

@@ -1,8 +1,5 @@
-/*
- * The sources' summary from the core, trusted no more than any child:
- * every text must end in its NUL and be printable ASCII, since
- * sandcastlectl prints it at a terminal.
- */
+/* The sources' summary from the core, trusted no more than any child: every
+ * text must end in its NUL and be printable ASCII (sandcastlectl prints it). */
 #include <sys/types.h>
 
 #include <stdio.h>
@@ -23,7 +20,7 @@ _Static_assert(CTL_ERROR_MAX == SCHED_ERROR_MAX, "ctl_source.error holds a failu
 static const struct config	*kept_conf;
 static struct ctl_source	*kept;
 static size_t			 nkept;
-static int			 have;		/* a summary came */
+static int			 have;
 
 /* A monotonic time as time(3); 0 stays 0, "none". */
 static int64_t

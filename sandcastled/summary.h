@@ -18,7 +18,6 @@ void	 summary_make(const struct sched *, time_t mono, time_t wall,
 int	 summary_check(const struct config *, const void *data, size_t len,
 	    char *why, size_t whysz);
 void	 summary_init(const struct config *);
-/* The parent: summary_check(), then the copy kept in place of the last. */
 int	 summary_keep(const void *data, size_t len, char *why, size_t whysz);
 /* 1 and the copy kept with its count; 0 before the first came. */
 int	 summary_last(const struct ctl_source **, size_t *n);

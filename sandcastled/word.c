@@ -1,8 +1,5 @@
-/*
- * The word of a box's failure line, held to its capability's row
- * (cap.h): the line is hostile, so a word the row lacks, or one sent
- * with the other release, is the box's own fault (sandcastle-box(8)).
- */
+/* The word of a box's failure line, held to its capability's row: a word
+ * the row lacks, or sent with the other release, is the box's fault. */
 #include <string.h>
 
 #include "cap.h"
