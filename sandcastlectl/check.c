@@ -6,10 +6,9 @@
  */
 #include <stdio.h>
 
-#include "build.h"
 #include "config.h"
 #include "check.h"
-#include "sandcastlectl.h"
+#include "ctlcmd.h"
 
 /* In the order the operator reads them: each may need the ones before. */
 static const struct check_section {

@@ -14,9 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
 #include "config.h"
-#include "json.h"
 #include "keepcli.h"
 #include "paths.h"
 #include "../sandcastled/boxrun.h"
@@ -25,7 +23,6 @@
 #include "../sandcastled/podman.h"
 #include "../sandcastled/readlock.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 #define BOX_MIN_MEMORY	(128 * CHECK_MiB)	/* runc's own start, under the data rlimit */
 

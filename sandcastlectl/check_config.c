@@ -17,7 +17,7 @@
 
 #include "config.h"
 #include "check.h"
-#include "sandcastlectl.h"
+#include "ctlcmd.h"
 
 static char	*sources_joined(const struct config *);
 static char	*caps_joined(const struct config *);

@@ -26,7 +26,6 @@
 #include "../gated/netlink.h"
 #include "../gated/refusal.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 #define GATE_UNIT	"sandcastle-gate.service"
 #define GATE_RESTART	"restart it: systemctl --user restart sandcastle-gate"

@@ -10,7 +10,6 @@
 
 #include "config.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static void
 check_exception(struct check *c, const char *item,

@@ -10,7 +10,6 @@
 #include "keepcli.h"
 #include "paths.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static int
 keep_hello(const char *path, uint32_t *ndest, const char **why)

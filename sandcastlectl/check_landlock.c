@@ -8,7 +8,6 @@
 
 #include "landlock.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static void
 wanting(const struct landlock_lack *l, char *buf, size_t bufsz)

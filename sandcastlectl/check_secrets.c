@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "ctlcmd.h"
+#include "names.h"
 #include "secrets.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static void	check_one_secret(struct check *, int, const char *);
 

@@ -16,7 +16,6 @@
 #include "paths.h"
 #include "contract.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static void
 reason_of(const struct keepcli_answer *a, char *out, size_t outsz)

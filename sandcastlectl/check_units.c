@@ -15,7 +15,6 @@
 #include "build.h"
 #include "dropin.h"
 #include "check.h"
-#include "sandcastlectl.h"
 #include "units.h"
 
 /* The hardening directives a unit of install's may set: its locks. */

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "build.h"
+#include "ctlcmd.h"
 #include "paths.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static const char *const marks[] = {
 	[MARK_OK] = "ok",

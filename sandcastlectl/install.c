@@ -19,12 +19,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boxproto.h"
 #include "build.h"
 #include "config.h"
 #include "../sandcastled/podman.h"
+#include "ctlcmd.h"
 #include "install.h"
-#include "sandcastlectl.h"
+#include "names.h"
+#include "spawn.h"
 #include "units.h"
 
 extern char **environ;

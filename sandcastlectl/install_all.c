@@ -19,11 +19,13 @@
 
 #include "build.h"
 #include "config.h"
+#include "ctlcmd.h"
 #include "install.h"
 #include "keepcli.h"
+#include "names.h"
 #include "noteread.h"
 #include "paths.h"
-#include "sandcastlectl.h"
+#include "spawn.h"
 #include "units.h"
 
 #define KEEP_WAIT_MS	10000

@@ -21,6 +21,7 @@
 
 #include "../sandcastled/podman.h"
 #include "install.h"
+#include "spawn.h"
 
 #define PODMAN_LEAST	"4.3.1"		/* Debian 12's: what the suite runs */
 #define SYSTEMD_LEAST	252

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "sandcastlectl.h"
+#include "names.h"
 
 static int	names_add(struct namelist *, const char *);
 static int	names_cmp(const void *, const void *);

@@ -9,6 +9,7 @@
 
 #include "cap.h"
 #include "ctl.h"
+#include "ctlcmd.h"
 #include "output.h"
 #include "records.h"
 #include "values.h"

@@ -13,7 +13,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "sandcastlectl.h"
+#include "ctlcmd.h"
+
 
 struct ctl_jobs;
 struct ctl_proc;

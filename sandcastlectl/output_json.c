@@ -11,6 +11,7 @@
 
 #include "cap.h"
 #include "ctl.h"
+#include "ctlcmd.h"
 #include "json.h"
 #include "output.h"
 #include "records.h"

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sandcastlectl.h"
+#include "ctlcmd.h"
+#include "parser.h"
+
 
 enum token_type {
 	ENDTOKEN,

@@ -11,9 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ctlcmd.h"
 #include "note.h"
+#include "parser.h"
 #include "paths.h"
-#include "sandcastlectl.h"
 
 PROGRAM_NOTE("sandcastlectl");
 

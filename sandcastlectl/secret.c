@@ -14,8 +14,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ctlcmd.h"
+#include "names.h"
 #include "secrets.h"
-#include "sandcastlectl.h"
 
 /* A value, one final line break, and one byte to tell "too long" by. */
 #define VALUE_BUFSZ	(SECRET_MAX + 2)

@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "ctlcmd.h"
 #include "msg.h"
 #include "output.h"
 #include "paths.h"
-#include "sandcastlectl.h"
 #include "show.h"
 #include "usock.h"
 

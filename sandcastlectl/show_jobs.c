@@ -17,11 +17,12 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ctlcmd.h"
 #include "json.h"
 #include "contract.h"
+#include "names.h"
 #include "output.h"
 #include "records.h"
-#include "sandcastlectl.h"
 
 #define DIRFLAGS	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 

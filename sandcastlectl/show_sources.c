@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "ctl.h"
+#include "ctlcmd.h"
 #include "output.h"
-#include "sandcastlectl.h"
 #include "show.h"
 
 int

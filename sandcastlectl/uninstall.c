@@ -13,9 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ctlcmd.h"
 #include "install.h"
 #include "paths.h"
-#include "sandcastlectl.h"
+#include "spawn.h"
 #include "units.h"
 
 /* A box of the stopped core's, still being removed, is waited for. */

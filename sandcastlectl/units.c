@@ -17,8 +17,8 @@
 
 #include "atomicio.h"
 #include "build.h"
+#include "ctlcmd.h"
 #include "paths.h"
-#include "sandcastlectl.h"
 #include "units.h"
 
 const struct unit_text unit_texts[UNIT_COUNT] = {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "build.h"
-#include "sandcastlectl.h"
+#include "ctlcmd.h"
 
 int
 ctl_version(const struct parse_result *res, const struct ctl_env *env)

@@ -1,13 +1,12 @@
 /*
- * sandcastlectl: the commands, one row each (parser.c's commands[]),
- * and one function per command.  Each function returns the exit status
- * (0 or 1) and says what went wrong on stderr itself.
+ * sandcastlectl's commands: what parse() makes of the words, the row
+ * main() runs, and one function per command.  Each function returns the
+ * exit status (0 or 1) and says what went wrong on stderr itself.
  */
-#ifndef SANDCASTLECTL_H
-#define SANDCASTLECTL_H
+#ifndef SANDCASTLECTL_CTLCMD_H
+#define SANDCASTLECTL_CTLCMD_H
 
 #include <limits.h>
-#include <stddef.h>
 
 enum action {
 	NONE,
@@ -33,7 +32,10 @@ struct parse_result {
 	int		 json;		/* -j: output_json.c, else output.c */
 };
 
-struct ctl_env;
+struct ctl_env {
+	char		 confdir[PATH_MAX];
+	char		 secdir[PATH_MAX];
+};
 
 /* A command's row: what it runs and what main() does before it. */
 #define CMD_FOLDERS	0x01	/* reads the operator's folders (-c, -s) */
@@ -45,24 +47,6 @@ struct command {
 			    const struct ctl_env *);
 	int		  flags;
 };
-
-/* By enum action; NONE's row is empty. */
-extern const struct command commands[ACTION_COUNT];
-
-struct ctl_env {
-	char		 confdir[PATH_MAX];
-	char		 secdir[PATH_MAX];
-};
-
-/* The secrets a configuration names, or the files a folder holds: sorted, unique. */
-struct namelist {
-	char		**names;
-	size_t		  n;
-};
-
-struct config;
-
-const struct parse_result *parse(int argc, char *argv[]);
 
 int	ctl_check(const struct parse_result *, const struct ctl_env *);
 int	ctl_install(const struct parse_result *,		/* install_all.c */
@@ -77,11 +61,5 @@ int	ctl_show_sources(const struct parse_result *, const struct ctl_env *);
 int	ctl_show_status(const struct parse_result *, const struct ctl_env *);
 int	ctl_uninstall(const struct parse_result *, const struct ctl_env *);
 int	ctl_version(const struct parse_result *, const struct ctl_env *);
-
-struct config *ctl_config_load(const char *dir);	/* problems on stderr, NULL */
-int	names_configured(const struct config *, struct namelist *);
-int	names_in_folder(int dirfd, struct namelist *);	/* readdir only, no dot files */
-int	names_has(const struct namelist *, const char *);
-void	names_free(struct namelist *);
 
 #endif
