@@ -1,7 +1,5 @@
 /*
- * check: what Landlock holds on this machine, from the same table the
- * processes put on (landlock.h), with a warning for each right the
- * design wants that the ABI lacks, and what holds without it.
+ * check: what Landlock holds here, from the processes' table (landlock.h).
  */
 #include <stdio.h>
 #include <string.h>

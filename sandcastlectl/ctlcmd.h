@@ -1,7 +1,6 @@
 /*
- * sandcastlectl's commands: what parse() makes of the words, the row
- * main() runs, and one function per command.  Each function returns the
- * exit status (0 or 1) and says what went wrong on stderr itself.
+ * sandcastlectl's commands: parse()'s result, a command's row and its
+ * function, which returns the exit status, any error on stderr.
  */
 #ifndef SANDCASTLECTL_CTLCMD_H
 #define SANDCASTLECTL_CTLCMD_H
@@ -37,7 +36,6 @@ struct ctl_env {
 	char		 secdir[PATH_MAX];
 };
 
-/* A command's row: what it runs and what main() does before it. */
 #define CMD_FOLDERS	0x01	/* reads the operator's folders (-c, -s) */
 #define CMD_ROOT	0x02	/* may run as root */
 #define CMD_JSON	0x04	/* takes -j */
@@ -49,7 +47,7 @@ struct command {
 };
 
 int	ctl_check(const struct parse_result *, const struct ctl_env *);
-int	ctl_install(const struct parse_result *,		/* install_all.c */
+int	ctl_install(const struct parse_result *,
 	    const struct ctl_env *);
 int	ctl_install_images(const struct parse_result *, const struct ctl_env *);
 int	ctl_secret_list(const struct parse_result *, const struct ctl_env *);

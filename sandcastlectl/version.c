@@ -1,7 +1,5 @@
 /*
- * sandcastlectl version: the version, the build id of the binaries
- * installed beside this one (the tag of this build's box images) and
- * the commit.
+ * sandcastlectl version: the version, the installed build id, the commit.
  */
 #include <err.h>
 #include <limits.h>
