@@ -1,15 +1,12 @@
 /*
- * sandcastlectl check: one line per item, "<mark>  <item>: <text>", in
- * the order of the sections below; exit 1 when any line is FAIL.  A
- * section that stops check is followed by one line naming the sections
- * not checked.
+ * sandcastlectl check: one line an item, in the sections' order; exit 1
+ * on a FAIL.  A section that stops check is followed by what was not.
  */
 #include <stdio.h>
 
-#include "build.h"
 #include "config.h"
 #include "check.h"
-#include "sandcastlectl.h"
+#include "ctlcmd.h"
 
 /* In the order the operator reads them: each may need the ones before. */
 static const struct check_section {
@@ -28,7 +25,6 @@ static const struct check_section {
 	{ "gate",		check_gate },
 };
 
-/* After sections[i] stopped check: one line naming what was not checked. */
 static void
 check_skipped(size_t i)
 {

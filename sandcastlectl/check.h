@@ -1,7 +1,6 @@
 /*
- * sandcastlectl check: sections run in the order of check.c's table,
- * each printing its lines with check_line() (checkline.c).  A section returns -1 when
- * the sections after it cannot be asked (no configuration, say).
+ * sandcastlectl check: sections in check.c's table, their lines by
+ * check_line(); -1 when the sections after it cannot be asked.
  */
 #ifndef SANDCASTLECTL_CHECK_H
 #define SANDCASTLECTL_CHECK_H
@@ -49,7 +48,7 @@ int	check_configuration(struct check *);
 int	check_units(struct check *);	/* only where install wrote them */
 int	check_secrets(struct check *);
 int	check_internal(struct check *);
-int	check_toolbox(struct check *);	/* check_caps.c */
+int	check_toolbox(struct check *);
 void	check_jobs(struct check *);	/* within the toolbox's lines */
 int	check_sources(struct check *);
 int	check_capabilities(struct check *);

@@ -1,11 +1,6 @@
 /*
- * check: the toolbox and the images, then each capability proves itself
- * in a box of role check, its row (common/cap.c) saying what the outcome
- * means.  A capability whose box makes a request needs a keep that answers.
- * The proof's box runs with the images' lines: a box that ran proves its
- * image, and podman is asked of the image only when it did not, where a
- * podman image exists of its own cost each check some 70 ms.  Its line
- * is printed in the order of the sections.
+ * check: the toolbox and the images, then each capability's proof in a
+ * box of role check; a box that ran proves its image, else podman says.
  */
 #include <sys/wait.h>
 
@@ -14,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
 #include "config.h"
-#include "json.h"
 #include "keepcli.h"
 #include "paths.h"
 #include "../sandcastled/boxrun.h"
@@ -25,11 +18,10 @@
 #include "../sandcastled/podman.h"
 #include "../sandcastled/readlock.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 #define BOX_MIN_MEMORY	(128 * CHECK_MiB)	/* runc's own start, under the data rlimit */
 
-static int	 toolbox_ready;			/* job_init() succeeded */
+static int	 toolbox_ready;
 static int	 image_ready[CAP_COUNT];
 static struct proof {
 	int			 ran;		/* else not proved: line says why */

@@ -1,8 +1,5 @@
 /*
- * check: the configuration.  Every problem is one FAIL line, as
- * config_load() found it ("file:line: key: what is wrong"); without a
- * configuration nothing after it can be checked.  Then data_dir, which
- * must take a record.
+ * check: the configuration, as config_load() finds it, and data_dir.
  */
 #include <sys/queue.h>
 #include <sys/statvfs.h>
@@ -17,7 +14,7 @@
 
 #include "config.h"
 #include "check.h"
-#include "sandcastlectl.h"
+#include "ctlcmd.h"
 
 static char	*sources_joined(const struct config *);
 static char	*caps_joined(const struct config *);
@@ -82,11 +79,7 @@ data_dir_write(int dfd)
 	return e;
 }
 
-/*
- * data_dir takes a file as a record would: on a full disk the core holds
- * every result until its record is written, and claims nothing
- * (sandcastled(8), RECORDS).
- */
+/* On a full disk the core holds every result (sandcastled(8), RECORDS). */
 static void
 check_data_dir(struct check *c)
 {

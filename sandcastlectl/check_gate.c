@@ -1,9 +1,6 @@
 /*
- * check: the running gate, last.  A process of check's joins the
- * gate's namespaces (the operator owns them) and repeats the route
- * lookups the gate made before it served (gated/barrier.c), so a route
- * removed or shadowed since shows here.  Then the gate's refusals of
- * the last hour, with the likeliest cause and what to do.
+ * check: the running gate, last: its route lookups repeated in its
+ * namespaces, then its refusals of the last hour and what to do.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -26,7 +23,6 @@
 #include "../gated/netlink.h"
 #include "../gated/refusal.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 #define GATE_UNIT	"sandcastle-gate.service"
 #define GATE_RESTART	"restart it: systemctl --user restart sandcastle-gate"
@@ -167,10 +163,7 @@ check_gate_network(struct check *c)
 			check_line(c, MARK_FAIL, "gate: %s", path_why());
 		return;
 	}
-	/*
-	 * A warn: each destination's line already fails without a gate.
-	 * Without the keep too, nothing runs: the keep's line says so.
-	 */
+	/* A warn: each destination's line already fails without a gate. */
 	if (gate_pid(sock, &pid, why, sizeof(why)) == -1) {
 		if (c->keep)
 			check_line(c, MARK_WARN, "gate: %s; its network was not "

@@ -1,7 +1,6 @@
 /*
- * check: the internal exceptions.  Each one opens an address of the
- * operator's network for one destination, so each is said every time,
- * and so is http:// beside one, which nothing encrypts.
+ * check: the internal exceptions, each an address of the operator's network
+ * opened, said every time, and http:// beside one.
  */
 #include <sys/queue.h>
 
@@ -10,7 +9,6 @@
 
 #include "config.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static void
 check_exception(struct check *c, const char *item,

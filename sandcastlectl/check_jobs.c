@@ -1,9 +1,6 @@
 /*
- * check: what holds the jobs at once (config.yaml's jobs, and a
- * source's or a capability's below it), and where a capability's boxes
- * at once would ask more of this machine than it has: their box.memory
- * beyond its MemTotal, or, for a box that keeps a processor busy, more
- * boxes than the processors check may run on.
+ * check: what holds the jobs at once, and a capability whose boxes at
+ * once would ask more memory or processors than this machine has.
  */
 #include <sched.h>
 #include <stdio.h>

@@ -1,8 +1,5 @@
 /*
- * check: the keep.  It answers on keep.sock with its protocol version and
- * the number of destinations it knows; without it, check goes on with
- * what it can read itself and stops before anything that needs the keep.
- * Where install wrote the units, the keep is started by its unit.
+ * check: the keep; without it, check stops before what needs the keep.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -10,7 +7,6 @@
 #include "keepcli.h"
 #include "paths.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static int
 keep_hello(const char *path, uint32_t *ndest, const char **why)

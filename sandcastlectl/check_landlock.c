@@ -1,14 +1,11 @@
 /*
- * check: what Landlock holds on this machine, from the same table the
- * processes put on (landlock.h), with a warning for each right the
- * design wants that the ABI lacks, and what holds without it.
+ * check: what Landlock holds here, from the processes' table (landlock.h).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "landlock.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static void
 wanting(const struct landlock_lack *l, char *buf, size_t bufsz)

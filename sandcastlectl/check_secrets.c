@@ -1,6 +1,5 @@
 /*
- * check: the secrets the destinations name, read with the keep's own
- * rules (secret_read) so that check fails where the keep would.  A line
+ * check: the secrets, read with the keep's own rules (secret_read); a line
  * names the secret and the rule, never a byte of the value.
  */
 #include <err.h>
@@ -8,10 +7,10 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "ctlcmd.h"
+#include "names.h"
 #include "secrets.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static void	check_one_secret(struct check *, int, const char *);
 

@@ -1,8 +1,6 @@
 /*
  * check: each source pinged through the keep and the gate, as the core
- * would, its answer read as strictly.  A source's words are hostile:
- * contract.c escapes what reaches a line, and the keep's reasons are
- * escaped here the same way.
+ * would; a source's words are hostile, escaped before a line.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,7 +14,6 @@
 #include "paths.h"
 #include "contract.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static void
 reason_of(const struct keepcli_answer *a, char *out, size_t outsz)

@@ -1,7 +1,6 @@
 /*
- * check: the units and drop-ins, where install wrote the units.  A unit
- * of another build or changed by hand warns, and so does every drop-in
- * line that removes a lock (the list is in sandcastlectl(8)).
+ * check: the units and drop-ins where install wrote them; a unit of another
+ * build or changed, or a drop-in line removing a lock, warns.
  */
 #include <sys/types.h>
 
@@ -15,7 +14,6 @@
 #include "build.h"
 #include "dropin.h"
 #include "check.h"
-#include "sandcastlectl.h"
 #include "units.h"
 
 /* The hardening directives a unit of install's may set: its locks. */

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "build.h"
+#include "ctlcmd.h"
 #include "paths.h"
 #include "check.h"
-#include "sandcastlectl.h"
 
 static const char *const marks[] = {
 	[MARK_OK] = "ok",
@@ -91,12 +91,7 @@ word_add(char *buf, size_t bufsz, const char *w)
 	buf[len] = '\0';
 }
 
-/*
- * How an operator starts daemon by hand, in the foreground of a terminal
- * of its own (-d): its path in the libexec folder beside this binary's
- * bin/, and the folders this check was given when they are not the
- * ones the daemon would take by itself.
- */
+/* daemon by hand (-d) from libexec beside bin/, with folders not its own. */
 const char *
 check_by_hand(const struct check *c, const char *daemon, int secrets,
     char *buf, size_t bufsz)

@@ -1,8 +1,6 @@
 /*
- * A strict reader of systemd's unit file syntax (systemd.syntax(7)), the
- * part a unit or a drop-in of sandcastle's needs.  A line continued with
- * a backslash goes on on the next line, joined by a space; a comment
- * line inside a continued line is skipped, as systemd skips it.
+ * A strict reader of systemd's unit file syntax (systemd.syntax(7)); a
+ * comment inside a continued line is skipped, as systemd skips it.
  */
 #include <ctype.h>
 #include <stdarg.h>

@@ -1,9 +1,6 @@
 /*
- * The subset of systemd's unit file syntax that a unit or a drop-in of
- * sandcastle's is read with: [Section] lines, Key=Value lines, comments
- * (# or ;) and lines continued with a backslash.  Anything else is an
- * error naming the line; check reads a drop-in with it to see what it
- * changes in a unit install wrote.
+ * systemd's unit file syntax as sandcastle's units and drop-ins use it:
+ * [Section], Key=Value, comments and continued lines; else an error.
  */
 #ifndef SANDCASTLE_DROPIN_H
 #define SANDCASTLE_DROPIN_H

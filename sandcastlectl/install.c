@@ -1,8 +1,6 @@
 /*
- * sandcastlectl install --images: the box images of this build, made
- * offline FROM scratch.  The images of other builds go only once the
- * target is stopped or restarted; one in use stays, named.  It restarts
- * nothing: for daemons run by hand (the suite, make demo).
+ * sandcastlectl install --images: this build's box images, made offline
+ * FROM scratch; other builds' go once the target stops or restarts.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -19,23 +17,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boxproto.h"
 #include "build.h"
 #include "config.h"
 #include "../sandcastled/podman.h"
+#include "ctlcmd.h"
 #include "install.h"
-#include "sandcastlectl.h"
+#include "names.h"
+#include "spawn.h"
 #include "units.h"
 
 extern char **environ;
 
 static void	units_not_restarted(void);
 
-/*
- * Two layers: the libraries first, the same for every capability and
- * build, so podman build's layer cache makes them once (70 MiB, most of
- * an image and of install's time); then the build's own few MiB.
- */
+/* The libraries' layer is the same for every build: podman caches it. */
 static const char containerfile[] =
     "FROM scratch\n"
     "COPY lib/ /\n"
@@ -79,10 +74,7 @@ install_mkdirs(const char *path)
 	return 0;
 }
 
-/*
- * In this process: a cp and a mkdir for each of the sixty-odd libraries
- * took most of a minute an image on the (emulated) reference machine.
- */
+/* In this process: a cp and a mkdir per library took a minute an image. */
 static int
 install_copy_as(const char *root, const char *path, const char *inside)
 {
@@ -260,11 +252,7 @@ image_has_box(const char *image)
 	return out[0] != '\0';
 }
 
-/*
- * A podman run killed while it made a box leaves one in podman's
- * storage alone, without labels, keeping its image in use.  Known by
- * name: sandcastle-box- or sandcastle-chk- and 16 hex digits.
- */
+/* A podman run killed mid-start leaves an unlabelled box holding its image. */
 static void
 storage_remove(const char *image, const char *who)
 {
@@ -296,10 +284,7 @@ storage_remove(const char *image, const char *who)
 	(void)pclose(f);
 }
 
-/*
- * With wait, a box of it (the stopped core's, being removed) is waited
- * for up to wait seconds before the image is given up as in use.
- */
+/* With wait, a box of it being removed is waited for up to wait seconds. */
 static int
 image_remove(const char *image, const char *who, int wait)
 {
@@ -429,10 +414,7 @@ ctl_install_images(const struct parse_result *res, const struct ctl_env *env)
 	return rc == 0 ? 0 : 1;
 }
 
-/*
- * A core under the units keeps its configuration, or stays stopped
- * after its 78: only install restarts them, and its check follows.
- */
+/* A core under the units stays as it is: only install restarts them. */
 static void
 units_not_restarted(void)
 {

@@ -1,6 +1,6 @@
 /*
  * sandcastlectl install and uninstall: the steps, each in a file of its
- * own, and the way they run other programs.
+ * own.
  */
 #ifndef SANDCASTLECTL_INSTALL_H
 #define SANDCASTLECTL_INSTALL_H
@@ -9,11 +9,6 @@
 
 struct config;
 struct ctl_env;
-
-/* argv from PATH; its exit status, or -1 (and errno) when it cannot run. */
-int	spawn_wait(char *const argv[]);
-/* The same with its stdout (and stderr when both) in out, one line, trimmed. */
-int	spawn_capture(char *const argv[], int both, char *out, size_t outsz);
 
 /* 0, or -1 after the refusal lines on stderr. */
 int	install_machine(void);

@@ -1,8 +1,6 @@
 /*
- * sandcastlectl install.  Nothing changes before the images; after them
- * a failed step is named and not undone, and install again goes on from
- * the start.  The older images go last: until the restart, the running
- * core's boxes are made from them.
+ * sandcastlectl install: nothing changes before the images; after them a
+ * failed step is named, not undone.  The older images go last.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -19,11 +17,13 @@
 
 #include "build.h"
 #include "config.h"
+#include "ctlcmd.h"
 #include "install.h"
 #include "keepcli.h"
+#include "names.h"
 #include "noteread.h"
 #include "paths.h"
-#include "sandcastlectl.h"
+#include "spawn.h"
 #include "units.h"
 
 #define KEEP_WAIT_MS	10000
@@ -32,12 +32,12 @@
 
 struct install {
 	const struct ctl_env	*env;
-	char			 bindir[PATH_MAX];	/* where this runs from */
+	char			 bindir[PATH_MAX];
 	char			 dst[2][PATH_MAX];	/* ~/.local/bin, libexec */
 	int			 here;			/* bindir is dst[0] */
 	int			 packaged;		/* the Debian package's */
 	char			 id[BUILD_ID_LEN + 1];
-	char			*units[UNIT_COUNT];	/* as written */
+	char			*units[UNIT_COUNT];
 };
 
 static int	stopped(const char *, const char *, ...)
@@ -133,7 +133,6 @@ install_prepare(struct install *in)
 	return 0;
 }
 
-/* Where the binaries go, and whether this runs from there already. */
 static int
 install_dirs(struct install *in, char *why, size_t whysz)
 {
@@ -155,11 +154,7 @@ install_dirs(struct install *in, char *why, size_t whysz)
 	return 0;
 }
 
-/*
- * Whose a file is: 0 none is there, 1 a program of sandcastle, which
- * carries its note (a make install's or an earlier install's), -1
- * another's, and why names it.
- */
+/* 0: no file; 1: a program of sandcastle, its note; -1: another's, why. */
 static int
 install_owned(const char *path, char *why, size_t whysz)
 {
@@ -251,12 +246,7 @@ install_binaries(const struct install *in)
 	return 0;
 }
 
-/*
- * An earlier install put keepd, gated and the boxes in ~/.local/bin;
- * under the package's units, every binary an install copied to
- * ~/.local, which would hide the package's in PATH.  Each there that
- * carries sandcastle's note goes, once the units run the new ones.
- */
+/* Binaries an earlier install put in ~/.local would hide the package's. */
 static void
 install_old(const struct install *in)
 {

@@ -1,7 +1,6 @@
 /*
  * install's first step: whether this machine serves, asked before
- * anything changes.  Each lack is one line with what was found and what
- * is needed, under "this machine does not serve, nothing was changed:".
+ * anything changes, a line for each lack.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -21,6 +20,7 @@
 
 #include "../sandcastled/podman.h"
 #include "install.h"
+#include "spawn.h"
 
 #define PODMAN_LEAST	"4.3.1"		/* Debian 12's: what the suite runs */
 #define SYSTEMD_LEAST	252
@@ -235,11 +235,7 @@ machine_systemd(struct machine *m)
 		    "on with it (systemd's loginctl)");
 }
 
-/*
- * The gate resolves through pasta, which forwards to the first IPv4
- * resolver off loopback of /etc/resolv.conf and to no loopback one (a
- * local stub such as systemd-resolved's 127.0.0.53): gated(8).
- */
+/* pasta forwards to the first IPv4 resolver off loopback (gated(8)). */
 static void
 machine_resolver(struct machine *m)
 {
@@ -328,11 +324,7 @@ machine_tun(struct machine *m)
 	close(fd);
 }
 
-/*
- * Without cpu, memory and pids delegated, rootless podman ignores
- * --cpus, --memory and --pids-limit, and box.cpus and box.memory would
- * be held by nothing and per process (B5): a lack like the others.
- */
+/* Undelegated, rootless podman ignores --cpus, --memory, --pids-limit. */
 static void
 machine_cgroup(struct machine *m)
 {

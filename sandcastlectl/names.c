@@ -1,7 +1,6 @@
 /*
- * Lists of secret names: those the destinations name, and the files of
- * the secrets folder.  The folder is only read with readdir(3), never
- * a file in it opened: listing is not reading.
+ * Lists of secret names, the destinations' and the secrets folder's: that
+ * is only read with readdir(3), never a file opened; listing is not reading.
  */
 #include <sys/queue.h>
 #include <sys/types.h>
@@ -15,7 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "sandcastlectl.h"
+#include "names.h"
 
 static int	names_add(struct namelist *, const char *);
 static int	names_cmp(const void *, const void *);
@@ -119,7 +118,6 @@ names_free(struct namelist *l)
 	l->n = 0;
 }
 
-/* For the commands that need it whole: every problem on stderr, then NULL. */
 struct config *
 ctl_config_load(const char *dir)
 {

@@ -1,7 +1,6 @@
 /*
- * The reader of sandcastle's ELF note (common/note.h) in a file's bytes,
- * which may be anything: every offset and size is checked against the
- * length before it is used, in 64 bits.
+ * The reader of sandcastle's ELF note (common/note.h) in any bytes: every
+ * offset and size checked against the length, in 64 bits.
  */
 #include <elf.h>
 #include <endian.h>

@@ -7,11 +7,7 @@
 
 #include "note.h"
 
-/*
- * 1 and the program's name in prog when buf, an ELF file of this
- * machine's class and byte order, has a PT_NOTE holding sandcastle's
- * note; 0 when it has none, is no such ELF file or is cut short.
- */
+/* 1, the name in prog, when buf is an ELF of this machine with the note. */
 int	note_find(const uint8_t *buf, size_t len,
 	    char prog[NOTE_DESC_LEN + 1]);
 

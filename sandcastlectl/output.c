@@ -1,6 +1,5 @@
 /*
- * The show commands' plain output: a table with a line of titles, each
- * time in the local zone.  Every text reaches here checked by its show.
+ * The show commands' plain output: a table, times in the local zone.
  */
 #include <err.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 
 #include "cap.h"
 #include "ctl.h"
+#include "ctlcmd.h"
 #include "output.h"
 #include "records.h"
 #include "values.h"

@@ -1,9 +1,6 @@
 /*
- * What the show commands print, apart from how they get it (as bgpctl's
- * output.c and output_json.c): each show computes its data once and
- * hands it to an output, the plain table (output.c) or JSON
- * (output_json.c, with -j).  A list is head, one call per item, tail;
- * show status is one call, status, and show job one, record.
+ * What the show commands print, apart from how they get it (bgpctl's
+ * output.c): the plain table (output.c) or JSON (output_json.c, -j).
  */
 #ifndef SANDCASTLECTL_OUTPUT_H
 #define SANDCASTLECTL_OUTPUT_H
@@ -13,14 +10,14 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "sandcastlectl.h"
+#include "ctlcmd.h"
+
 
 struct ctl_jobs;
 struct ctl_proc;
 struct ctl_source;
 struct records_meta;
 
-/* show job SOURCE ID: its record's files, and meta.json's text. */
 #define JOB_FILES	3		/* input.json, output.json, meta.json */
 
 struct job_file {
@@ -46,10 +43,9 @@ struct output {
 	void	(*record)(const struct job_shown *);	/* show job */
 };
 
-extern const struct output plain_output;	/* output.c */
-extern const struct output json_output;		/* output_json.c */
+extern const struct output plain_output;
+extern const struct output json_output;
 
 const struct output *output_of(const struct parse_result *);
-/* A process's state as both outputs name it: "running", ... */
 
 #endif

@@ -1,7 +1,5 @@
 /*
- * The show commands' output with -j.  Times are RFC 3339 UTC, a missing
- * value null, never "-"; the writer escapes every text, so the document
- * is valid whatever a name holds.
+ * The show commands' -j: times RFC 3339 UTC, null for none, texts escaped.
  */
 #include <err.h>
 #include <stdio.h>
@@ -11,6 +9,7 @@
 
 #include "cap.h"
 #include "ctl.h"
+#include "ctlcmd.h"
 #include "json.h"
 #include "output.h"
 #include "records.h"

@@ -1,14 +1,14 @@
 /*
  * The commands' words as tables of tokens (bgpctl's parser.c) and their
- * rows, commands[].  A word may be cut short while unambiguous ("sec l"
- * is "secret list").  The list printed on a mistake is made from the
- * same tables, so it cannot drift from what is accepted.
+ * rows; a word may be cut short while unambiguous ("sec l").
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sandcastlectl.h"
+#include "ctlcmd.h"
+#include "parser.h"
+
 
 enum token_type {
 	ENDTOKEN,

@@ -1,8 +1,6 @@
 /*
- * sandcastlectl: the operator's command.  It sets, lists and removes
- * secrets, checks an installation and asks sandcastled how it is.  The
- * words name a command (parser.c); its row says whether it may run as
- * root and whether it needs the folders, and which function runs it.
+ * sandcastlectl: the operator's command.  The words name a command
+ * (parser.c), whose row says whether it may run as root, needs the folders.
  */
 #include <err.h>
 #include <getopt.h>
@@ -11,9 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ctlcmd.h"
 #include "note.h"
+#include "parser.h"
 #include "paths.h"
-#include "sandcastlectl.h"
 
 PROGRAM_NOTE("sandcastlectl");
 

@@ -1,7 +1,6 @@
 /*
- * secret set, list and rm.  A value is never taken as an argument,
- * where the shell's history and ps(1) would keep it: it comes from the
- * terminal, without echo, or from stdin.
+ * secret set, list and rm.  A value is never an argument, which history
+ * and ps(1) would keep: it comes from the terminal, no echo, or stdin.
  */
 #include <sys/types.h>
 
@@ -14,8 +13,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ctlcmd.h"
+#include "names.h"
 #include "secrets.h"
-#include "sandcastlectl.h"
 
 /* A value, one final line break, and one byte to tell "too long" by. */
 #define VALUE_BUFSZ	(SECRET_MAX + 2)

@@ -1,9 +1,6 @@
 /*
- * sandcastlectl show status [-j], its processes and the jobs running,
- * and the control socket's helpers (show.h) that show sources shares:
- * asks sandcastled over control.sock (common/ctl.h) and hands its
- * answer to the output (output.h).  Every message it gets is checked
- * against the table below before a byte of it is used.
+ * sandcastlectl show status and the control socket's helpers: every
+ * message is checked against the table below before a byte is used.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -18,16 +15,16 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "ctlcmd.h"
 #include "msg.h"
 #include "output.h"
 #include "paths.h"
-#include "sandcastlectl.h"
 #include "show.h"
 #include "usock.h"
 
 struct show_conn {
 	struct msgchan	 chan;
-	char		 path[PATH_MAX];	/* control.sock, for the errors */
+	char		 path[PATH_MAX];
 };
 
 static int	show_connect(const char *);

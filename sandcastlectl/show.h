@@ -1,8 +1,6 @@
 /*
- * The control socket as sandcastlectl's show commands speak it
- * (common/ctl.h): connect, say hello, ask, and read each answer
- * checked against show.c's table of what sandcastled may send.  Every
- * failure ends the command with a line that says why.
+ * The control socket as the show commands speak it (common/ctl.h): each
+ * answer checked against show.c's table; a failure ends the command.
  */
 #ifndef SANDCASTLECTL_SHOW_H
 #define SANDCASTLECTL_SHOW_H

@@ -1,8 +1,6 @@
 /*
- * sandcastlectl show jobs and show job, read with the core's own reader
- * (common/records.c).  An unreadable record is a line on stderr and exit
- * 1, never the end of the listing.  What a box or a source wrote is
- * printed only as JSON the records' writer escaped.
+ * sandcastlectl show jobs and show job, with the core's reader: a record
+ * unreadable is a line on stderr and exit 1, not the listing's end.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -17,11 +15,12 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ctlcmd.h"
 #include "json.h"
 #include "contract.h"
+#include "names.h"
 #include "output.h"
 #include "records.h"
-#include "sandcastlectl.h"
 
 #define DIRFLAGS	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
@@ -164,11 +163,7 @@ ctl_show_jobs(const struct parse_result *res, const struct ctl_env *env)
 	return rv;
 }
 
-/*
- * meta.json's text made safe for a terminal: a C1 control, valid UTF-8
- * a terminal may obey, becomes \u00XX.  Such a byte can only be in a
- * string of the document, so the text stays the same JSON.
- */
+/* A C1 control, which a terminal may obey, becomes \u00XX: still JSON. */
 static char *
 meta_safe(const char *s, size_t len, size_t *outlen)
 {
@@ -264,10 +259,7 @@ list_files(const struct config *conf, int dfd, const char *source,
 	(void)close(jfd);
 }
 
-/*
- * 0, or why on stderr and 1 when the record cannot be read (its files
- * still shown), -1 when meta.json cannot be opened.
- */
+/* 0; 1 and why when the record cannot be read; -1: no meta.json. */
 static int
 meta_load(int dfd, const char *source, const char *id, char **safe,
     size_t *safelen)

@@ -1,14 +1,12 @@
 /*
- * sandcastlectl show sources: the parent's copy of the core's summary.
- * The parent checked every text; they are cut at their NUL and made
- * printable here again, before the output sees them.
+ * sandcastlectl show sources: the core's summary, its texts made printable.
  */
 #include <stdlib.h>
 #include <time.h>
 
 #include "ctl.h"
+#include "ctlcmd.h"
 #include "output.h"
-#include "sandcastlectl.h"
 #include "show.h"
 
 int

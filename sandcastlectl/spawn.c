@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "command.h"
-#include "install.h"
+#include "spawn.h"
 
 extern char **environ;
 

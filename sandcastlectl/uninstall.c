@@ -1,9 +1,6 @@
 /*
- * sandcastlectl uninstall: the target stopped and disabled, the units
- * install wrote removed (a unit without its marker line stays), systemd
- * reloaded, the images of every build removed but one in use.  The
- * configuration, the secrets, the records, the binaries and the drop-ins
- * stay, so install puts everything back.  Each step is a line.
+ * sandcastlectl uninstall: the target stopped, install's units removed,
+ * the images gone but one in use; all else stays for install.
  */
 #include <err.h>
 #include <errno.h>
@@ -13,9 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ctlcmd.h"
 #include "install.h"
 #include "paths.h"
-#include "sandcastlectl.h"
+#include "spawn.h"
 #include "units.h"
 
 /* A box of the stopped core's, still being removed, is waited for. */

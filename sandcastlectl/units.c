@@ -1,8 +1,6 @@
 /*
- * The units install writes: their text, where they go, and the atomic
- * writes install makes of them and of the binaries (a temporary name in
- * the same folder, fsync, rename, then the folder's fsync), so that a
- * reader sees the old file or the new one, never a part.
+ * The units install writes, and atomic writes (a temporary name, fsync,
+ * rename, the folder's fsync): a reader sees the old file or the new.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -17,8 +15,8 @@
 
 #include "atomicio.h"
 #include "build.h"
+#include "ctlcmd.h"
 #include "paths.h"
-#include "sandcastlectl.h"
 #include "units.h"
 
 const struct unit_text unit_texts[UNIT_COUNT] = {

@@ -1,8 +1,6 @@
 /*
- * The systemd user units install writes, from etc/systemd/ (compiled in
- * as unitdata.h), and the files they go to.  Each written unit starts
- * with a marker line naming the build that wrote it: that is how check
- * and uninstall know a unit is install's.
+ * The systemd user units install writes (etc/systemd/, as unitdata.h): a
+ * marker line names the build, how check and uninstall know them.
  */
 #ifndef SANDCASTLECTL_UNITS_H
 #define SANDCASTLECTL_UNITS_H
@@ -19,8 +17,7 @@
 
 struct unit_text {
 	const char	*name;
-	const char	*text;		/* with @BINDIR@, @LIBEXECDIR@, @CONFDIR@,
-					   @SECDIR@ */
+	const char	*text;		/* with @BINDIR@ and the folders' @NAME@s */
 };
 
 struct ctl_env;
@@ -30,12 +27,7 @@ extern const struct unit_text unit_texts[UNIT_COUNT];
 /* The Debian package's bin/: a sandcastlectl there is the package's. */
 #define UNITS_PACKAGE_BINDIR	"/usr/bin"
 
-/*
- * ${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user; $HOME/.local/bin; 1
- * when this sandcastlectl runs from UNITS_PACKAGE_BINDIR; the folders
- * the units run the binaries from: that one and its libexec/sandcastle
- * when so, else $HOME/.local/bin and $HOME/.local/libexec/sandcastle.
- */
+/* The folders install and the units use: the package's when run from it. */
 int	 units_dir(char *, size_t);
 int	 units_localbin(char *, size_t);
 int	 units_packaged(void);

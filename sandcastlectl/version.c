@@ -1,14 +1,12 @@
 /*
- * sandcastlectl version: the version, the build id of the binaries
- * installed beside this one (the tag of this build's box images) and
- * the commit.
+ * sandcastlectl version: the version, the installed build id, the commit.
  */
 #include <err.h>
 #include <limits.h>
 #include <stdio.h>
 
 #include "build.h"
-#include "sandcastlectl.h"
+#include "ctlcmd.h"
 
 int
 ctl_version(const struct parse_result *res, const struct ctl_env *env)

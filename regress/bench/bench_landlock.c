@@ -17,7 +17,7 @@
 #include "landlock.h"
 #include "records.h"
 #include "../../sandcastled/lock.h"
-#include "../../keepd/keepd.h"
+#include "../../keepd/lock.h"
 #include "../../box/box.h"
 #include "../../box/ocr.h"
 #include "../box/render.h"

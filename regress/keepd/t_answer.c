@@ -15,7 +15,12 @@
 
 #include <atf-c.h>
 
-#include "../../keepd/keepd.h"
+#include "keep.h"
+#include "../../keepd/answer.h"
+#include "../../keepd/fetchmsg.h"
+#include "../../keepd/fetchtab.h"
+#include "../../keepd/tunnel.h"
+#include "../../keepd/what.h"
 #include "keepbody.h"
 
 static int

@@ -22,7 +22,7 @@
 
 #include <atf-c.h>
 
-#include "../../keepd/keepd.h"
+#include "../../keepd/lock.h"
 #include "../lib/landlocked.h"
 
 static int	secretsfd = -1;

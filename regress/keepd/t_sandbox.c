@@ -20,7 +20,7 @@
 
 #include <atf-c.h>
 
-#include "../../keepd/keepd.h"
+#include "../../keepd/lock.h"
 #include "../lib/filtered.h"
 
 static int	secretsfd = -1;

@@ -12,7 +12,7 @@
 #include <atf-c.h>
 
 #include "sandbox.h"
-#include "../../keepd/keepd.h"
+#include "../../keepd/lock.h"
 #include "../lib/taken.h"
 
 enum taken_proc { KEEPD, FETCH, NPROCS };

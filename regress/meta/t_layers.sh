@@ -59,6 +59,69 @@ includes()
 	done | sort -u
 }
 
+# parts DIR: the pairs on stdin, each file named by its part: the header
+# of DIR/ that begins its name (check for check_caps and checkline, as
+# rde.h serves bgpd's rde_*.c), else itself.
+parts()
+{
+	_h=$(cd "$1" && ls -- *.h | sed 's/[.]h$//' | tr '\n' ' ')
+	awk -v hs="$_h" 'BEGIN { n = split(hs, h, " ") }
+	    function part(f,  i) {
+		for (i = 1; i <= n; i++)
+			if (index(f, h[i]) == 1)
+				return h[i]
+		return f
+	    }
+	    { print part($1), part($2) }'
+}
+
+# unused DIR COMMON: "file header" for each header a file of DIR/
+# includes by a quoted name (looked for in DIR/, then COMMON/) and names
+# nothing of: no function, variable, macro, type or constant it
+# declares, no field after . or ->.  A header that declares nothing
+# (unitdata.h, an array's rows) is data, not read.
+unused()
+{
+	for f in "$1"/*.[ch]; do
+		cc -fpreprocessed -dD -E -P "$f" 2> /dev/null | grep -v '^#include' > body ||
+		    atf_fail "${f##*/} does not read"
+		sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+			p="$1/$h"
+			[ -f "$p" ] || p="$2/$h"
+			[ -f "$p" ] || { echo "${f##*/} $h: no such header"; continue; }
+			ctags -x --c-kinds=dfpxgestuv --language-force=C "$p" |
+			    awk '$1 !~ /_H$/ { print $1 }' > names
+			[ -s names ] || continue
+			ctags -x --c-kinds=m --language-force=C "$p" |
+			    awk '{ print "([.]|->)" $1 "([^A-Za-z0-9_]|$)" }' > fields
+			grep -qwFf names body || { [ -s fields ] &&
+			    grep -qEf fields body; } || echo "${f##*/} $h"
+		done
+	done
+}
+
+# foreign DIR DEFINED: "header name file" for each function or variable
+# a header of DIR/ declares that a file outside its part defines (DEFINED:
+# "symbol file", from calls); a header with no .c of its own (ctlcmd.h)
+# declares only the commands, each named in parser.c's rows.
+foreign()
+{
+	for h in "$1"/*.h; do
+		n=${h##*/}
+		n=${n%.h}
+		ctags -x --c-kinds=px --language-force=C "$h" | awk '{ print $1 }' |
+		    while read -r name; do
+			if [ ! -f "$1/$n.c" ]; then
+				grep -qw "$name" "$1/parser.c" ||
+				    echo "$n.h $name not a command"
+				continue
+			fi
+			awk -v s="$name" -v n="$n" '$1 == s && index($2, n) != 1 {
+			    print n ".h", s, $2 }' "$2"
+		done
+	done
+}
+
 atf_test_case no_circle
 no_circle_head()
 {
@@ -85,7 +148,7 @@ no_circle_body()
 atf_test_case programs_no_circle
 programs_no_circle_head()
 {
-	atf_set "descr" "no file of a program's folder calls or includes, through any others, a file that calls or includes it, a header counted as its .c's: the tables of rows (proctab.c, fetchtab.c) are handed down by main; controls: proto.c calling parent.c's take closes a circle, and corebase.c including core.h another, and keepd's fetch.c including client.h a third, each named"
+	atf_set "descr" "no file of a program's folder calls or includes, through any others, a file that calls or includes it, a header counted as its .c's: the tables of rows (proctab.c, fetchtab.c) are handed down by main; controls: proto.c calling parent.c's take closes a circle, and corebase.c including core.h another, and keepd's fetch.c including client.h a third, each named; sandcastlectl's files are counted by part, a header of its folder that begins their names (check.h: check.c, checkline.c and the sections)"
 	atf_set "require.config" "checkout"
 	atf_set "require.progs" "cc nm tsort"
 	atf_set "timeout" "600"
@@ -93,14 +156,21 @@ programs_no_circle_head()
 programs_no_circle_body()
 {
 	src=$(sc_srcdir)
-	for d in sandcastled keepd gated box sandcastlectl; do
-		{ calls "$src" "objs-$d" "$d"
-		    case $d in sandcastled|keepd|gated|box) includes "$src" "$d" ;; esac
-		} | sort -u > "pairs-$d"
+	for d in sandcastled keepd gated box; do
+		{ calls "$src" "objs-$d" "$d"; includes "$src" "$d"; } |
+		    sort -u > "pairs-$d"
 		[ -s "pairs-$d" ] || atf_fail "$d: no call read"
 		tsort "pairs-$d" > /dev/null 2> "loop-$d" ||
 		    atf_fail "$d: a circle: $(tr '\n' ' ' < "loop-$d")"
 	done
+	# sandcastlectl's parts: check.h is check.c's and its sections'.
+	d=sandcastlectl
+	{ calls "$src" "objs-$d" "$d"; includes "$src" "$d"; } |
+	    parts "$src/$d" | awk '$1 != $2' | sort -u > "pairs-$d"
+	atf_check -o match:'^sandcastlectl parser$' -o match:'^show output$' \
+	    cat "pairs-$d"
+	tsort "pairs-$d" > /dev/null 2> "loop-$d" ||
+	    atf_fail "$d: a circle: $(tr '\n' ' ' < "loop-$d")"
 	atf_check -o match:'^parent proto$' -o match:'^core corebase$' \
 	    cat pairs-sandcastled
 	# Read from the includes alone: fetchtab.c calls none of fetchmsg.c.
@@ -131,6 +201,39 @@ programs_no_circle_body()
 	    -e match:'^tsort: client$' -e match:'^tsort: fetch$' tsort pairs
 }
 
+atf_test_case ctl_includes
+ctl_includes_head()
+{
+	atf_set "descr" "each file of sandcastlectl/ includes only headers whose names it uses, and each header declares only its part's functions (ctlcmd.h only the commands): no catch-all; controls: version.c including check.h, and a sandcastlectl.h of all the commands' declarations, each named"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "cc nm ctags"
+}
+ctl_includes_body()
+{
+	src=$(sc_srcdir)
+	d=sandcastlectl
+	unused "$src/$d" "$src/common" > out
+	atf_check -o empty cat out
+	calls "$src" objs "$d" > /dev/null
+	foreign "$src/$d" objs/defined > out
+	atf_check -o empty cat out
+	# The controls: an include of nothing used; the catch-all back.
+	mkdir -p copy && cp -R "$src/$d" copy/
+	sed -i 's/^#include "ctlcmd.h"$/&\n#include "check.h"/' copy/$d/version.c
+	unused copy/$d "$src/common" > out
+	atf_check -o inline:'version.c check.h\n' cat out
+	cat "$src/$d/ctlcmd.h" "$src/$d/parser.h" "$src/$d/names.h" |
+	    grep -v '^#include "' > copy/$d/sandcastlectl.h
+	sed -i 's/^#include "check.h"$/#include "sandcastlectl.h"/' \
+	    copy/$d/version.c
+	unused copy/$d "$src/common" > out
+	atf_check -o empty cat out
+	foreign copy/$d objs/defined > out
+	atf_check -o match:'^sandcastlectl[.]h parse parser$' \
+	    -o match:'^sandcastlectl[.]h names_free names$' \
+	    -o match:'^sandcastlectl[.]h ctl_version version$' cat out
+}
+
 atf_test_case rebuild_own
 rebuild_own_head()
 {
@@ -153,5 +256,6 @@ atf_init_test_cases()
 {
 	atf_add_test_case no_circle
 	atf_add_test_case programs_no_circle
+	atf_add_test_case ctl_includes
 	atf_add_test_case rebuild_own
 }

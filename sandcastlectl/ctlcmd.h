@@ -1,13 +1,11 @@
 /*
- * sandcastlectl: the commands, one row each (parser.c's commands[]),
- * and one function per command.  Each function returns the exit status
- * (0 or 1) and says what went wrong on stderr itself.
+ * sandcastlectl's commands: parse()'s result, a command's row and its
+ * function, which returns the exit status, any error on stderr.
  */
-#ifndef SANDCASTLECTL_H
-#define SANDCASTLECTL_H
+#ifndef SANDCASTLECTL_CTLCMD_H
+#define SANDCASTLECTL_CTLCMD_H
 
 #include <limits.h>
-#include <stddef.h>
 
 enum action {
 	NONE,
@@ -33,9 +31,11 @@ struct parse_result {
 	int		 json;		/* -j: output_json.c, else output.c */
 };
 
-struct ctl_env;
+struct ctl_env {
+	char		 confdir[PATH_MAX];
+	char		 secdir[PATH_MAX];
+};
 
-/* A command's row: what it runs and what main() does before it. */
 #define CMD_FOLDERS	0x01	/* reads the operator's folders (-c, -s) */
 #define CMD_ROOT	0x02	/* may run as root */
 #define CMD_JSON	0x04	/* takes -j */
@@ -46,26 +46,8 @@ struct command {
 	int		  flags;
 };
 
-/* By enum action; NONE's row is empty. */
-extern const struct command commands[ACTION_COUNT];
-
-struct ctl_env {
-	char		 confdir[PATH_MAX];
-	char		 secdir[PATH_MAX];
-};
-
-/* The secrets a configuration names, or the files a folder holds: sorted, unique. */
-struct namelist {
-	char		**names;
-	size_t		  n;
-};
-
-struct config;
-
-const struct parse_result *parse(int argc, char *argv[]);
-
 int	ctl_check(const struct parse_result *, const struct ctl_env *);
-int	ctl_install(const struct parse_result *,		/* install_all.c */
+int	ctl_install(const struct parse_result *,
 	    const struct ctl_env *);
 int	ctl_install_images(const struct parse_result *, const struct ctl_env *);
 int	ctl_secret_list(const struct parse_result *, const struct ctl_env *);
@@ -77,11 +59,5 @@ int	ctl_show_sources(const struct parse_result *, const struct ctl_env *);
 int	ctl_show_status(const struct parse_result *, const struct ctl_env *);
 int	ctl_uninstall(const struct parse_result *, const struct ctl_env *);
 int	ctl_version(const struct parse_result *, const struct ctl_env *);
-
-struct config *ctl_config_load(const char *dir);	/* problems on stderr, NULL */
-int	names_configured(const struct config *, struct namelist *);
-int	names_in_folder(int dirfd, struct namelist *);	/* readdir only, no dot files */
-int	names_has(const struct namelist *, const char *);
-void	names_free(struct namelist *);
 
 #endif
