@@ -36,6 +36,15 @@ pair(int sv[2], int nonblock)
 	ATF_REQUIRE(socketpair(AF_UNIX, type, 0, sv) == 0);
 }
 
+/* A stream pair, out on sv[0] and in on sv[1], payloads to 1024 bytes. */
+static void
+chans(struct msgchan *out, struct msgchan *in, int sv[2])
+{
+	pair(sv, 0);
+	msgchan_init(out, sv[0], 1024);
+	msgchan_init(in, sv[1], 1024);
+}
+
 /* A header and its payload as on the wire, for a peer written by hand. */
 static size_t
 frame(unsigned char *out, uint32_t type, uint32_t flags, uint32_t len,
@@ -133,9 +142,7 @@ ATF_TC_BODY(round_trip, tc)
 	struct msg	 m;
 	int		 sv[2];
 
-	pair(sv, 0);
-	msgchan_init(&out, sv[0], 1024);
-	msgchan_init(&in, sv[1], 1024);
+	chans(&out, &in, sv);
 	ATF_REQUIRE(msg_compose(&out, T_STATUS, 42, -1, "hello", 5) == 0);
 	ATF_REQUIRE_EQ(out.outqlen, 1);
 	ATF_REQUIRE(msgchan_flush_all(&out) == 0);
@@ -159,9 +166,7 @@ ATF_TC_BODY(empty_payload, tc)
 	struct msg	 m;
 	int		 sv[2];
 
-	pair(sv, 0);
-	msgchan_init(&out, sv[0], 1024);
-	msgchan_init(&in, sv[1], 1024);
+	chans(&out, &in, sv);
 	ATF_REQUIRE(msg_compose(&out, T_PING, 1, -1, NULL, 0) == 0);
 	ATF_REQUIRE(msgchan_flush_all(&out) == 0);
 	ATF_REQUIRE_EQ(msg_read_one(&in, &m), 1);
@@ -182,9 +187,7 @@ ATF_TC_BODY(several_in_one_read, tc)
 	struct iovec	 iov[2];
 	int		 sv[2];
 
-	pair(sv, 0);
-	msgchan_init(&out, sv[0], 1024);
-	msgchan_init(&in, sv[1], 1024);
+	chans(&out, &in, sv);
 	iov[0].iov_base = "ab";
 	iov[0].iov_len = 2;
 	iov[1].iov_base = "cde";
@@ -328,10 +331,8 @@ ATF_TC_BODY(fd_passing, tc)
 	struct msg	 m;
 	int		 sv[2], p[2];
 
-	pair(sv, 0);
 	ATF_REQUIRE(pipe(p) == 0);
-	msgchan_init(&out, sv[0], 1024);
-	msgchan_init(&in, sv[1], 1024);
+	chans(&out, &in, sv);
 	ATF_REQUIRE(msg_compose(&out, T_PING, 1, -1, NULL, 0) == 0);
 	ATF_REQUIRE(msg_compose(&out, T_FILE, 2, p[0], "x", 1) == 0);
 	ATF_REQUIRE(msg_compose(&out, T_PING, 3, -1, NULL, 0) == 0);
@@ -365,10 +366,8 @@ ATF_TC_BODY(fd_after_plain_in_one_read, tc)
 	struct msg	 m;
 	int		 sv[2], p[2];
 
-	pair(sv, 0);
 	ATF_REQUIRE(pipe(p) == 0);
-	msgchan_init(&out, sv[0], 1024);
-	msgchan_init(&in, sv[1], 1024);
+	chans(&out, &in, sv);
 	ATF_REQUIRE(msg_compose(&out, T_STATUS, 1, -1, "abcd", 4) == 0);
 	ATF_REQUIRE(msg_compose(&out, T_FILE, 2, p[0], "x", 1) == 0);
 	ATF_REQUIRE(msgchan_flush_all(&out) == 0);
@@ -590,9 +589,7 @@ ATF_TC_BODY(clean_close, tc)
 	struct msg	 m;
 	int		 sv[2];
 
-	pair(sv, 0);
-	msgchan_init(&out, sv[0], 1024);
-	msgchan_init(&in, sv[1], 1024);
+	chans(&out, &in, sv);
 	ATF_REQUIRE(msg_compose(&out, T_STATUS, 1, -1, "last", 4) == 0);
 	ATF_REQUIRE(msgchan_flush_all(&out) == 0);
 	close(sv[0]);
