@@ -1089,6 +1089,12 @@ upgrade_window_body()
 	    fail "systemd started the core of build $new again"
 	op_do journalctl --user -u sandcastle --since "$since" --no-pager \
 	    -o cat > journal
+	# journald may not tie the last line of a process that ended at once
+	# to its user unit (systemd issue 2913): the account's journal by
+	# sandcastled's identifier holds it then (sandcastled(8)).
+	has journal '^sandcastled: the image' ||
+	    journalctl --since "$since" --no-pager -o cat _UID="$OPUID" \
+	    SYSLOG_IDENTIFIER=sandcastled > journal
 	has journal "^sandcastled: the image sandcastle-(claude|ocr):$new of this build is missing, so this build does not start: run sandcastlectl install, which makes its images before it starts it\$" ||
 	    { cat journal; fail "the journal does not name the missing image"; }
 	seen "build $new in ~/.local without its images: the core exited 78, $(grep -c '^sandcastled: the image' journal) start(s), not restarted; the journal: $(grep '^sandcastled: the image' journal | head -n 1)"
