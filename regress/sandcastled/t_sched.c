@@ -561,6 +561,61 @@ ATF_TC_BODY(job_limit, tc)
 	ATF_CHECK_EQ(sched_job_limit(&src, &cap), 120);
 }
 
+/*
+ * jobs: 3 in all, a source's jobs: 2 and ocr's jobs: 1 held together; a
+ * free slot to the source with fewer running; a 429 with claude jobs in
+ * flight rests claude for every source while those jobs end as they end.
+ */
+ATF_TC_WITHOUT_HEAD(slots_held);
+ATF_TC_BODY(slots_held, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	unsigned int	 caps;
+	time_t		 wake;
+
+	conf->jobs = 3;
+	conf->caps[CAP_OCR].jobs = 1;
+	add_source(conf, "a", 30, 30, CLAUDE | OCR)->jobs = 2;
+	add_source(conf, "b", 30, 30, CLAUDE | OCR);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	ATF_REQUIRE_EQ(sched_next(s, T0, &caps, &wake), 0);
+	ATF_CHECK_EQ(caps, CLAUDE | OCR);
+	sched_asked(s, 0, T0, SCHED_JOB);
+	sched_started(s, 0, T0);
+	sched_job_begin(s, 0, CAP_OCR);
+	ATF_CHECK_EQ(sched_room(s, 0, T0), CLAUDE);
+	ATF_CHECK_EQ(sched_room(s, 1, T0), CLAUDE);
+	/* Both due now: b, with none running, before a with one. */
+	ATF_REQUIRE_EQ(sched_next(s, T0, &caps, &wake), 1);
+	ATF_CHECK_EQ(caps, CLAUDE);
+	sched_asked(s, 1, T0, SCHED_JOB);
+	sched_started(s, 1, T0);
+	sched_job_begin(s, 1, CAP_CLAUDE);
+	ATF_CHECK_EQ(sched_room(s, 0, T0), CLAUDE);
+	sched_job_begin(s, 0, CAP_CLAUDE);
+	ATF_CHECK_EQ(sched_room(s, 0, T0), 0);
+	ATF_CHECK_EQ(sched_room(s, 1, T0), 0);
+	ATF_CHECK_EQ(sched_next(s, T0, &caps, &wake), -1);
+	/* Below the three, a stays at its two. */
+	sched_job_end(s, 1, CAP_CLAUDE);
+	ATF_CHECK_EQ(sched_room(s, 0, T0), 0);
+	ATF_CHECK_EQ(sched_room(s, 1, T0), CLAUDE);
+	/* A 429 while a's claude job runs: claude rests for both. */
+	sched_rest(s, CAP_CLAUDE, T0 + 1, 0);
+	ATF_CHECK_EQ(sched_room(s, 1, T0 + 1), 0);
+	ATF_CHECK_EQ(sched_next(s, T0 + 1, &caps, &wake), -1);
+	sched_job_end(s, 0, CAP_OCR);
+	ATF_CHECK_EQ(sched_room(s, 0, T0 + 1), OCR);
+	ATF_CHECK_EQ(sched_room(s, 1, T0 + 1), OCR);
+	sched_job_end(s, 0, CAP_CLAUDE);
+	ATF_CHECK_EQ(sched_room(s, 1, T0 + 300), OCR);
+	ATF_CHECK_EQ(sched_room(s, 1, T0 + 301), CLAUDE | OCR);
+	ATF_CHECK_EQ(sched_room(s, 0, T0 + 301), CLAUDE | OCR);
+	sched_free(s);
+	config_free(conf);
+}
+
 #define WALL	1780000000	/* the wall clock's now, at T0 */
 
 /*
@@ -666,5 +721,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, drain_backoff);
 	ATF_TP_ADD_TC(tp, drain_turns);
 	ATF_TP_ADD_TC(tp, job_limit);
+	ATF_TP_ADD_TC(tp, slots_held);
 	return atf_no_error();
 }
