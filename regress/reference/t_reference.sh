@@ -845,13 +845,11 @@ restarted()
 	[ "$(restarts "$1")" -gt "$2" ]
 }
 
-active()
+active() { unit_is active "$1"; }
+inactive() { unit_is inactive "$1"; }
+unit_is()
 {
-	[ "$(op_do systemctl --user is-active "$1")" = active ]
-}
-inactive()
-{
-	[ "$(op_do systemctl --user is-active "$1")" = inactive ]
+	[ "$(op_do systemctl --user is-active "$2")" = "$1" ]
 }
 
 no_box()

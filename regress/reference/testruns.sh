@@ -12,9 +12,9 @@ PAGE=$TOP/TESTRUNS.md
 V=$1; shift
 REF=$TOP/regress/reference.md
 [ -s "$REF" ] || { echo "testruns.sh: no $REF: run make reference" >&2; exit 1; }
-commit=$(sed -n 's/^- \*\*Commit\*\*: \([0-9a-f]\{40\}\).*/\1/p' "$REF" | head -n 1)
-[ "$(sed -n 's/^- \*\*Commit\*\*: \([0-9a-f]\{40\}\).*/\1/p' "$REF" | sort -u | wc -l)" -eq 1 ] ||
-    { echo "testruns.sh: $REF holds runs of more than one commit" >&2; exit 1; }
+commit=$(sed -n 's/^- \*\*Commit\*\*: \([0-9a-f]\{40\}\).*/\1/p' "$REF" | sort -u)
+[ -n "$commit" ] && [ "$(echo "$commit" | wc -l)" -eq 1 ] ||
+    { echo "testruns.sh: $REF holds runs of no commit or of more than one" >&2; exit 1; }
 grep -q '^<!-- summary: [0-9]* passed, [1-9][0-9]* failed -->$' "$REF" &&
     { echo "testruns.sh: a row of $REF failed: no version" >&2; exit 1; }
 
@@ -36,7 +36,7 @@ section()
 tmp=$PAGE.tmp
 {
 	if [ -s "$PAGE" ]; then
-		sed -n '1,/^## /p' "$PAGE" | sed '$d'
+		sed '/^## /,$d' "$PAGE"
 	else
 		echo "# Test runs"
 		echo
@@ -47,5 +47,5 @@ tmp=$PAGE.tmp
 		echo
 	fi
 	section "$@"
-	[ -s "$PAGE" ] && sed -n '/^## /,$p' "$PAGE"
+	if [ -s "$PAGE" ]; then sed -n '/^## /,$p' "$PAGE"; fi
 } > "$tmp" && mv "$tmp" "$PAGE"
