@@ -182,6 +182,24 @@ daemon_own_netns(void)
 	proc_self_write("/proc/self/gid_map", map);
 }
 
+static void
+daemon_ended_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGCHLD);
+}
+
+void
+daemon_hold_signals(void)
+{
+	sigset_t	 block;
+
+	daemon_ended_signals(&block);
+	sigprocmask(SIG_BLOCK, &block, NULL);
+}
+
 void
 daemon_signals(void (*handler)(int), sigset_t *waitmask)
 {
@@ -197,10 +215,7 @@ daemon_signals(void (*handler)(int), sigset_t *waitmask)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGCHLD);
+	daemon_ended_signals(&block);
 	sigprocmask(SIG_BLOCK, &block, waitmask);
 	sigdelset(waitmask, SIGTERM);
 	sigdelset(waitmask, SIGINT);

@@ -33,6 +33,9 @@ struct config	*daemon_config(const char *dir);
 /* A user and network namespace, the operator as 0; fatal when none is had. */
 void		 daemon_own_netns(void);
 
+/* Held from before the socket is made: a SIGTERM while the daemon starts
+ * waits for its loop, which removes the socket. */
+void		 daemon_hold_signals(void);
 /* Blocked but in a ppoll(2) given *waitmask: none falls before the wait. */
 void		 daemon_signals(void (*handler)(int), sigset_t *waitmask);
 

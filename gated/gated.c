@@ -93,6 +93,7 @@ gate_start(struct gate *g)
 	g->self = getpid();
 	if (atexit(gate_cleanup) != 0)
 		fatalx("atexit");
+	daemon_hold_signals();
 	open_files(g);
 	own_read(g);
 	g->resolver = resolve_pick();

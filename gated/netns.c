@@ -60,6 +60,7 @@ helper_exec(pid_t gate, int go)
 {
 	struct sigaction	sa;
 	struct timespec		tick = { 0, 100 * 1000 * 1000 };
+	sigset_t		none;
 	pid_t			pid;
 	int			status, i;
 	char			c;
@@ -69,6 +70,9 @@ helper_exec(pid_t gate, int go)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGTERM, &sa, NULL) == -1 || getppid() != gate)
 		_exit(1);
+	/* gated holds its signals while it starts; its helper takes them. */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (read(go, &c, 1) != 1)
 		_exit(1);
 	if ((pid = fork()) == -1)

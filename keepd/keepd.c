@@ -58,6 +58,7 @@ run(struct config *conf, const char *secretsdir)
 
 	dest_init(conf);
 	secretsfd = open_secrets(secretsdir);
+	daemon_hold_signals();
 	listenfd = open_keepsock(sockdir, sizeof(sockdir), gatepath,
 	    sizeof(gatepath));
 	netns_enter();

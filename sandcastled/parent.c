@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "control.h"
+#include "daemon.h"
 #include "keep.h"
 #include "lock.h"
 #include "log.h"
@@ -296,6 +297,7 @@ parent_main(struct config *conf, const struct options *opts, int exefd)
 	char	 rundir[PATH_MAX];
 	int	 sfd;
 
+	daemon_hold_signals();
 	parent_control(rundir, sizeof(rundir));
 	summary_init(conf);
 	parent_pid = getpid();

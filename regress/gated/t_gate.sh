@@ -523,7 +523,7 @@ request_limits_cleanup()
 atf_test_case sigterm cleanup
 sigterm_head()
 {
-	atf_set "descr" "SIGTERM ends gated with 0 and leaves no gated, no pasta and no gate.sock; a second gate refuses to start beside a live one"
+	atf_set "descr" "SIGTERM ends gated with 0 and leaves no gated, no pasta and no gate.sock, also when it comes the moment gate.sock is bound; a second gate refuses to start beside a live one"
 	atf_set "require.user" "root"
 	atf_set "require.config" "prefix checkout"
 }
@@ -562,6 +562,20 @@ sigterm_body()
 	atf_check test -S "$GATE_SOCK"
 	gate_start
 	atf_check -o match:"^status: HTTP/1.1 200" $GC notes.example.com:443
+	sc_stop gated
+	# A SIGTERM the moment gate.sock is bound, while gated still starts
+	# pasta: held until it serves, then the same clean end (a loop with
+	# no sleep signals within microseconds of the bind).
+	printf '%s\n' 'import os, signal, sys' \
+	    'while not os.path.exists(sys.argv[2]):' '	pass' \
+	    'os.kill(int(sys.argv[1]), signal.SIGTERM)' > kill_at.py
+	sc_start_in_host gated -dv -c "$SC_CONFIG"
+	python3 kill_at.py "$(sc_pid gated)" "$GATE_SOCK"
+	sc_stop gated
+	[ "$SC_STATUS" -eq 0 ] || { sc_log gated; atf_fail "exit $SC_STATUS"; }
+	atf_check -s exit:1 test -e "$GATE_SOCK"
+	atf_check -s exit:1 pgrep -u "$SC_USER" -f "gated -dv -c $SC_CONFIG"
+	atf_check -s exit:1 pgrep -u "$SC_USER" -x pasta
 }
 sigterm_cleanup()
 {

@@ -398,6 +398,45 @@ keep_cleanup()
 	sc_cleanup
 }
 
+atf_test_case keep_stopped_starting cleanup
+keep_stopped_starting_head()
+{
+	atf_set "descr" "SIGTERM the moment keep.sock appears, ten times: keepd exits 0 and removes it each time, so check's line reads No such file, not a refused connection; control: a SIGKILL there leaves the socket, and check says it is refused"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+}
+keep_stopped_starting_body()
+{
+	good_setup
+	sc_stop keepd
+	sock=$SC_RUN/sandcastle/keep.sock
+	# A loop with no sleep: the signal comes within microseconds of the
+	# bind, while keepd still enters its namespace and puts on its locks.
+	printf '%s\n' 'import os, signal, sys' \
+	    'pid, sig = int(sys.argv[1]), getattr(signal, sys.argv[2])' \
+	    'while not os.path.exists(sys.argv[3]):' '	pass' \
+	    'os.kill(pid, sig)' > kill_at.py
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		sc_start keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+		python3 kill_at.py "$(cat "$SC_ROOT/log/keepd.pid")" SIGTERM "$sock"
+		sc_stop keepd
+		[ "$SC_STATUS" -eq 0 ] ||
+		    { sc_log keepd; atf_fail "run $i: keepd exited $SC_STATUS"; }
+		[ -e "$sock" ] && atf_fail "run $i: keep.sock is left"
+	done
+	atf_check -s exit:1 -o match:"^FAIL  keep: .*\(No such file or directory\)" ./sections check
+	# Control: a SIGKILL, which no process can hold, leaves it.
+	sc_start keepd -d -c "$SC_CONFIG" -s "$SC_SECRETS"
+	python3 kill_at.py "$(cat "$SC_ROOT/log/keepd.pid")" SIGKILL "$sock"
+	sc_stop keepd
+	[ -S "$sock" ] || atf_fail "no socket left by a SIGKILL"
+	atf_check -s exit:1 -o match:"^FAIL  keep: .*\(Connection refused\)" ./sections check
+}
+keep_stopped_starting_cleanup()
+{
+	sc_cleanup
+}
+
 atf_test_case internal_exceptions cleanup
 internal_exceptions_head()
 {
@@ -739,6 +778,7 @@ atf_init_test_cases()
 {
 	atf_add_test_case landlock
 	atf_add_test_case keep
+	atf_add_test_case keep_stopped_starting
 	atf_add_test_case internal_exceptions
 	atf_add_test_case gate_refusals
 	atf_add_test_case good
