@@ -40,10 +40,12 @@ echo
 pass=0 failed=0
 rows=
 for c in $cases; do
-	# A row run.sh left out of this release (REFERENCE_PACKAGE) is said,
-	# and counted neither way.
+	# A row run.sh left out of this release (REFERENCE_PACKAGE,
+	# REFERENCE_SHORT) is said with run.sh's reason, and counted neither
+	# way.
 	if grep -qxF "$c" "$OUT/../in/omit" 2>/dev/null; then
-		rows="$rows| $c | $(ids_of "$c") | not run here: REFERENCE_PACKAGE holds it for ${REFERENCE_PACKAGE:-another release} |
+		why=$(sed -n "s/^$c //p" "$OUT/../in/omit.why" | head -n 1)
+		rows="$rows| $c | $(ids_of "$c") | not run here: ${why:-run.sh left it out} |
 "
 		continue
 	fi
