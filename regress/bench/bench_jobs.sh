@@ -76,8 +76,10 @@ drain()
 	    $((120 + $2 * (SECS + 30))) "$2" ||
 	    { sc_log sandcastled | tail -n 40; atf_fail "$4: $(finals_of $src) of $2 jobs answered"; }
 	ok=$(grep -c '"status": "succeeded"' "$SC_ROOT/$src.results")
-	[ "$ok" -eq "$2" ] || { tail -n 3 "$SC_ROOT/$src.results";
-	    sc_log sandcastled | tail -n 40; atf_fail "$4: $ok of $2 jobs succeeded"; }
+	[ "$ok" -eq "$2" ] || { grep -v '"succeeded"' "$SC_ROOT/$src.results";
+	    sc_log sandcastled | grep -v ' status=succeeded \| poll ' | tail -n 20
+	    sc_log keepd | grep -i 'refused\|fail' | tail -n 10
+	    atf_fail "$4: $ok of $2 jobs succeeded"; }
 	grep -c '"status": "released"' "$SC_ROOT/$src.results" > "$4.released"
 	python3 - "$SC_ROOT/$src.requests" > "$4.times" <<'EOF'
 import json, statistics, sys
@@ -160,10 +162,14 @@ r=1
 while [ $r -le "$ROUNDS" ]; do
 	# A fresh gate, and so a fresh pasta, each round: Debian 12's pasta
 	# loses DNS answers, then stops, after about 900 connections in one
-	# run (gated(8), CAVEATS); a round makes about 600.
+	# run (gated(8), CAVEATS); a round makes about 600.  The keep with
+	# it, as its unit's Requires= restarts it with the gate's.
 	if [ $r -gt 1 ]; then
+		sc_stop sandcastled
+		sc_stop keepd
 		sc_stop gated
 		sc_gate_up
+		sc_keep_up
 	fi
 	drain claude "$CLAUDE" 10 c10-$r
 	drain claude "$CLAUDE" 1 c1-$r
