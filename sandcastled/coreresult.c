@@ -32,6 +32,7 @@ core_result_new(struct core *c, size_t src, const char *id,
 		fatal("calloc");
 	r->state = RESULT_SEND;
 	r->src = src;
+	r->cap = -1;
 	(void)strlcpy(r->id, id, sizeof(r->id));
 	r->status = status;
 	if (output != NULL) {
@@ -47,10 +48,10 @@ core_result_new(struct core *c, size_t src, const char *id,
 
 /* A result whose record already says it (a restart found it pending). */
 void
-core_result_add(struct core *c, size_t src, const char *id,
+core_result_add(struct core *c, size_t src, const char *id, int cap,
     enum contract_status status, const char *output, const char *error)
 {
-	(void)core_result_new(c, src, id, status, output, error);
+	core_result_new(c, src, id, status, output, error)->cap = cap;
 }
 
 static enum contract_status
@@ -282,6 +283,9 @@ core_result_answer(struct core *c, struct keepcli_answer *a,
 	}
 	switch ((v = contract_answer(a, 1, why, sizeof(why)))) {
 	case CONTRACT_OK:
+		/* The job is the source's again: not an hour's wait for it. */
+		if (r->status == CONTRACT_RELEASED && !r->norecord)
+			sched_released(c->sched, r->src, r->cap, core_now());
 		core_result_done(c, r, RECORDS_SENT);
 		break;
 	case CONTRACT_GONE:
@@ -367,7 +371,7 @@ core_recover_pending(struct core *c, size_t i, const struct records_meta *m)
 		    "its result is not sent", core_source(c, i), m->job);
 		return;
 	}
-	core_result_add(c, i, m->job, m->status == RECORDS_SUCCEEDED ?
+	core_result_add(c, i, m->job, m->cap, m->status == RECORDS_SUCCEEDED ?
 	    CONTRACT_SUCCEEDED : m->status == RECORDS_FAILED ?
 	    CONTRACT_FAILED_JOB : CONTRACT_RELEASED, out,
 	    m->status == RECORDS_FAILED ? m->error : NULL);

@@ -4,7 +4,7 @@
 
 #include "corebase.h"
 
-void	 core_result_add(struct core *, size_t src, const char *id,
+void	 core_result_add(struct core *, size_t src, const char *id, int cap,
 	    enum contract_status, const char *output, const char *error);
 void	 core_result_finish(struct core *, size_t src,
 	    const struct records_job *, struct job_outcome *);

@@ -306,6 +306,21 @@ sched_rest(struct sched *s, enum cap_id c, time_t now, uint32_t asked)
 	s->changes++;
 }
 
+/* Not while it backs off: its calls fail, whatever it holds. */
+void
+sched_released(struct sched *s, size_t i, enum cap_id c, time_t now)
+{
+	struct sched_source	*ss = &s->srcs[i];
+	time_t			 t = now;
+
+	if ((unsigned int)c < CAP_COUNT && s->rest[c] > now)
+		t = s->rest[c];
+	if (ss->failures == 0 && t < ss->next) {
+		ss->next = t;
+		s->changes++;
+	}
+}
+
 void
 sched_failed(struct sched *s, size_t i, time_t now, const char *why)
 {

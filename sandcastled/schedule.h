@@ -72,6 +72,9 @@ size_t		 sched_seed(struct sched *, size_t, const time_t *starts,
 /* For its cooldown, or asked seconds (retry-after) when longer. */
 void		 sched_rest(struct sched *, enum cap_id, time_t now,
 		    uint32_t asked);
+/* The source took back a job released of the capability: it is due
+ * again at the capability's rest's end, if that comes before its next. */
+void		 sched_released(struct sched *, size_t, enum cap_id, time_t now);
 /* Why the source's call failed at now; cleared by its next SCHED_OK. */
 void		 sched_failed(struct sched *, size_t, time_t now, const char *why);
 

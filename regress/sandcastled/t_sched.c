@@ -1,7 +1,8 @@
 /*
  * The scheduler (sandcastled/schedule.c) on a simulated clock: the rate
  * limit held over every 60 minutes, the back-off and its reset, a
- * resting capability left out of the claim, a hanging source,
+ * resting capability left out of the claim, a released job's source
+ * asked again at the rest's end, a hanging source,
  * fairness between sources that are due together, a backlog drained
  * job after job, taking turns, and the window filled again from the
  * records' starts at a restart or a round of -1.  The core's loop is
@@ -293,6 +294,49 @@ ATF_TC_BODY(resting_retry_after, tc)
 	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 2000 + 86399), 0);
 	ATF_CHECK_EQ(sched_caps(s, 0, T0 + 2000 + 86400), CLAUDE);
 	ATF_CHECK_EQ(s->rest[CAP_CLAUDE], T0 + 2000 + SCHED_REST_MAX);
+	sched_free(s);
+	config_free(conf);
+}
+
+/*
+ * A job released after the source's last claim brought nothing: the
+ * source has it again, and is due at claude's rest's end (300 s), not
+ * at its poll_interval's (3600 s).  Control: without the release it
+ * waits its hour.  A source that backs off keeps its back-off.
+ */
+ATF_TC_WITHOUT_HEAD(released);
+ATF_TC_BODY(released, tc)
+{
+	struct config	*conf = new_config();
+	struct sched	*s;
+	unsigned int	 caps;
+	time_t		 wake;
+
+	add_source(conf, "given", 3600, 60, CLAUDE);
+	add_source(conf, "control", 3600, 60, CLAUDE);
+	add_source(conf, "failing", 3600, 60, CLAUDE);
+	ATF_REQUIRE((s = sched_new(conf, T0)) != NULL);
+	sched_asked(s, 0, T0, SCHED_OK);
+	sched_asked(s, 1, T0, SCHED_OK);
+	sched_asked(s, 2, T0, SCHED_FAILED);
+	sched_rest(s, CAP_CLAUDE, T0 + 10, 0);
+	sched_released(s, 0, CAP_CLAUDE, T0 + 10);
+	sched_released(s, 2, CAP_CLAUDE, T0 + 10);
+	ATF_CHECK_EQ(sched_next(s, T0 + 309, &caps, &wake), -1);
+	ATF_CHECK_EQ(wake, T0 + 310);
+	ATF_CHECK_EQ(sched_next(s, T0 + 310, &caps, &wake), 0);
+	ATF_CHECK_EQ(caps, CLAUDE);
+	sched_asked(s, 0, T0 + 310, SCHED_JOB);
+	sched_asked(s, 0, T0 + 311, SCHED_OK);
+	ATF_CHECK_EQ(sched_next(s, T0 + 311, &caps, &wake), -1);
+	ATF_CHECK_EQ(wake, T0 + 3600);
+	ATF_CHECK_EQ(sched_due(s, 1, T0 + 311), T0 + 3600);
+	ATF_CHECK_EQ(sched_due(s, 2, T0 + 311), T0 + 3600);
+	/* Released once the rest is over, or of no capability: at once. */
+	sched_released(s, 1, CAP_CLAUDE, T0 + 400);
+	ATF_CHECK_EQ(sched_due(s, 1, T0 + 400), T0 + 400);
+	sched_released(s, 0, (enum cap_id)-1, T0 + 401);
+	ATF_CHECK_EQ(sched_due(s, 0, T0 + 401), T0 + 401);
 	sched_free(s);
 	config_free(conf);
 }
@@ -714,6 +758,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, resting);
 	ATF_TP_ADD_TC(tp, resting_all);
 	ATF_TP_ADD_TC(tp, resting_retry_after);
+	ATF_TP_ADD_TC(tp, released);
 	ATF_TP_ADD_TC(tp, hanging_source);
 	ATF_TP_ADD_TC(tp, fairness);
 	ATF_TP_ADD_TC(tp, soonest_first);
