@@ -59,7 +59,7 @@ fake_source()
 
 # drain CAPABILITY COUNT N TAG: TAG.times, the drain's seconds, the
 # median job (claim to result) and the most jobs at once, at jobs: N;
-# TAG.released, the jobs a box's failure gave back.
+# TAG.released, the jobs a box's failure gave back, each one's line.
 drain()
 {
 	[ -f "$SC_ROOT/log/sandcastled.pid" ] && sc_stop sandcastled
@@ -81,6 +81,10 @@ drain()
 	    sc_log keepd | grep -i 'refused\|fail' | tail -n 10
 	    atf_fail "$4: $ok of $2 jobs succeeded"; }
 	grep -c '"status": "released"' "$SC_ROOT/$src.results" > "$4.released"
+	# Why each was released, which its record no longer says once run
+	# again under the same id: the core's line for it.
+	grep ' status=released ' "$SC_ROOT/log/sandcastled.log" |
+	    sed "s/^/bench:   $4 released: /"
 	python3 - "$SC_ROOT/$src.requests" > "$4.times" <<'EOF'
 import json, statistics, sys
 e = [json.loads(l) for l in open(sys.argv[1])]
