@@ -336,6 +336,50 @@ orphans_cleanup()
 	daemon_cleanup
 }
 
+atf_test_case released_last cleanup
+released_last_head()
+{
+	atf_set "descr" "A job sent back released after its source's last claim brought nothing (jobs: 2, so the core asked again while the job ran; poll_interval 1h) is claimed again once claude's 1 s rest is over, and succeeds: the source is not left for its hour; control: a second source with no job, at 1h too, is asked once"
+	atf_set "require.config" "prefix checkout"
+	atf_set "require.user" "root"
+	atf_set "timeout" "180"
+}
+released_last_body()
+{
+	daemon_net_up notes.example.com other.example.com api.anthropic.com
+	sc_caps_config
+	echo 'jobs: 2' >> "$SC_CONFIG/config.yaml"
+	sc_source_file notes "https://notes.example.com/api/worker" claude 60 1h 1m
+	sc_source_file quiet "https://other.example.com/api/worker" claude 60 1h 1m
+	chown -R "$SC_USER:$SC_USER" "$SC_CONFIG"
+	sc_fakehost api.anthropic.com "$SC_NS_WORLD" 198.20.5.11 443 tls fakeapi.py
+	sc_scenario api.anthropic.com '{"default": {"status": 500}}'
+	sc_fakesource notes notes.example.com 198.20.5.10 "$TOKEN" \
+	    "[{\"id\": \"r1\", \"capability\": \"claude\", \"input\": $CLAUDE_INPUT}]" strict
+	sc_fakesource quiet other.example.com 198.20.5.12 "$TOKEN" '[]' strict
+	sc_secret notes "$TOKEN"
+	sc_secret quiet "$TOKEN"
+	sc_secret claude key-claude-faults
+	keep_up
+	images
+	daemon_up
+	wait_statuses r1 "released:200" 60
+	# What the test proves: the claim that brought nothing came before
+	# the release, so that only the release can have the source asked.
+	before=$(sed '/"path": "\/api\/worker\/jobs\/r1\/result"/q' \
+	    "$SC_ROOT/notes.requests" | grep -c '"path": "/api/worker/jobs/claim"')
+	[ "$before" -eq 2 ] || atf_fail "$before claims before the release, not 2"
+	sc_scenario api.anthropic.com '{"default": {}}'
+	wait_statuses r1 "released:200 succeeded:200" 30
+	[ "$(posts quiet /jobs/claim)" -eq 1 ] ||
+	    atf_fail "the control: quiet was asked $(posts quiet /jobs/claim) times within its hour"
+	ledger
+}
+released_last_cleanup()
+{
+	daemon_cleanup
+}
+
 atf_test_case launcher_lock cleanup
 launcher_lock_head()
 {
@@ -390,5 +434,6 @@ atf_init_test_cases()
 	atf_add_test_case full_disk
 	atf_add_test_case stop_claim
 	atf_add_test_case orphans
+	atf_add_test_case released_last
 	atf_add_test_case launcher_lock
 }
