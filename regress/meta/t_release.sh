@@ -2,7 +2,8 @@
 # A version: the Makefile's VERSION is what every program prints, the
 # newest version of CHANGES once it has one, and a v* tag on the commit;
 # make dist gives the same bytes twice, and its tarball alone, with no
-# .git, builds a sandcastlectl that knows the version and the commit.
+# .git, builds a sandcastlectl that knows the version and the commit;
+# each version TESTRUNS.md records is one of CHANGES, on its tag's commit.
 # (regress/release/units.sh builds and runs every unit program from it.)
 
 . "$(atf_get_srcdir)/../lib/helpers.subr"
@@ -54,6 +55,61 @@ agree()
 		_r=1
 	fi
 	return $_r
+}
+
+# recorded TESTRUNS CHANGES: each version's section of TESTRUNS agrees
+# with CHANGES and with its tag where the checkout has it; complaints on
+# stdout, 1 when there is one.
+recorded()
+{
+	_r=0
+	for _v in $(sed -n 's/^## v\([0-9][0-9.]*\)$/\1/p' "$1"); do
+		_c=$(sed -n "/^## v$_v\$/,/^## v/s/^- \*\*Commit\*\*: \([0-9a-f]\{40\}\)\$/\1/p" "$1")
+		[ -n "$_c" ] || { echo "$1: v$_v names no commit"; _r=1; continue; }
+		grep -q "^## \[$_v\] - [0-9]\{4\}-[0-9][0-9]-[0-9][0-9]\$" "$2" ||
+		    { echo "$2: no version $_v, which $1 records"; _r=1; }
+		sed -n "/^## v$_v\$/,/^## v/p" "$1" | grep -q '^| [^|]* | [^|]* | fail' &&
+		    { echo "$1: v$_v has a row that failed"; _r=1; }
+		_t=$(git -C "$(sc_srcdir)" rev-parse -q --verify "refs/tags/v$_v^{commit}" 2>/dev/null) || continue
+		[ "$_t" = "$_c" ] ||
+		    { echo "$1: v$_v records $_c, its tag is on $_t"; _r=1; }
+	done
+	return $_r
+}
+
+atf_test_case testruns
+testruns_head()
+{
+	atf_set "descr" "each version TESTRUNS.md records names a commit, is a version of CHANGES, has no failed row, and is the commit its v* tag is on where the checkout has the tag; controls: a record of another commit, of a version CHANGES lacks, and with a failed row each fail, named"
+	atf_set "require.config" "checkout"
+	atf_set "require.progs" "git"
+}
+testruns_body()
+{
+	src=$(sc_srcdir)
+	in_git
+	[ -s "$src/TESTRUNS.md" ] || atf_skip "no version is recorded yet"
+	recorded "$src/TESTRUNS.md" "$src/CHANGES" > out ||
+	    { cat out; atf_fail "TESTRUNS.md disagrees"; }
+	v=$(sed -n 's/^## v\([0-9][0-9.]*\)$/\1/p' "$src/TESTRUNS.md" | head -n 1)
+	# The controls, each on a copy of the newest record.
+	sed "0,/^- \*\*Commit\*\*: .*/s//- **Commit**: $(printf '%040d' 0)/" \
+	    "$src/TESTRUNS.md" > other
+	if git -C "$src" rev-parse -q --verify "refs/tags/v$v" > /dev/null; then
+		says 1 "other: v$v records $(printf '%040d' 0), its tag is on $(git -C "$src" rev-parse "v$v^{commit}")" \
+		    recorded other "$src/CHANGES"
+	fi
+	sed "0,/^## v$v\$/s//## v9.9.8/" "$src/TESTRUNS.md" > unknown
+	recorded unknown "$src/CHANGES" > said 2>&1 &&
+	    atf_fail "a record of 9.9.8, which CHANGES lacks, was taken"
+	grep -qx "$src/CHANGES: no version 9.9.8, which unknown records" said ||
+	    atf_fail "said: $(cat said)"
+	awk '!done && /^\| [^|]* \| [^|]* \| pass/ { sub(/\| pass/, "| fail"); done = 1 } { print }' \
+	    "$src/TESTRUNS.md" > failing
+	recorded failing "$src/CHANGES" > said 2>&1 &&
+	    atf_fail "a record with a failed row was taken"
+	grep -qx "failing: v$v has a row that failed" said ||
+	    atf_fail "said: $(cat said)"
 }
 
 atf_test_case version_rule
@@ -186,6 +242,7 @@ dist_builds_body()
 atf_init_test_cases()
 {
 	atf_add_test_case version_rule
+	atf_add_test_case testruns
 	atf_add_test_case dist
 	atf_add_test_case dist_builds
 }
